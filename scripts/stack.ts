@@ -1,0 +1,282 @@
+/**
+ * The local stack: everything `npm start` and the end-to-end tests run, on loopback only.
+ *
+ * Each part is a named {@link StackService} whose `start()` resolves to `{ url, stop }`. Services start
+ * in parallel unless one names another in `dependsOn`; if one fails, those already started are
+ * stopped and `startStack` rejects. `stop()` stops them in reverse order of the list.
+ *
+ * To add a service (the companion service, the relay, ...), add an entry to the list in
+ * {@link startStack}, a key to {@link StackUrls}, and a port to {@link StackOptions}.
+ */
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startChain } from '../server/dev/chain/index.ts'
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url))
+const HOST = '127.0.0.1'
+
+export type RunningService = {
+  url: string
+  /** Shown after the URL by `npm start`, e.g. `eip155:31337`. */
+  detail?: string
+  stop(): Promise<void>
+}
+
+export type StackService = {
+  name: string
+  /** Names of services (earlier in the list) that must have started first. */
+  dependsOn?: readonly string[]
+  start(): Promise<RunningService>
+}
+
+export type StartedService = { name: string; url: string; detail?: string }
+
+export type StackUrls = {
+  /** Local EVM chain, eip155:31337. */
+  chain: string
+  /** Second local EVM chain, eip155:31338. */
+  chain2: string
+  /** The demo page (vite dev server), with a trailing slash. */
+  demo: string
+}
+
+export type StackOptions = {
+  /** Default `CHAIN_PORT` or 8545. */
+  chainPort?: number
+  /** Default `CHAIN2_PORT` or 8546. */
+  chain2Port?: number
+  /** Default `DEMO_PORT` or 5173. */
+  demoPort?: number
+  /**
+   * Vite config of the demo, relative to the repository root or absolute.
+   * Default `DEMO_VITE_CONFIG` or `vite.demo.config.ts`.
+   */
+  demoConfigFile?: string
+  /** Vite's log level; `npm start` uses 'info', tests 'warn'. Default 'info'. */
+  logLevel?: 'info' | 'warn' | 'error' | 'silent'
+}
+
+export type Stack = {
+  urls: StackUrls
+  /** In list order, for printing. */
+  services: readonly StartedService[]
+  /** Stops every service in reverse order; safe to call twice. */
+  stop(): Promise<void>
+}
+
+export type StartStackErrorType = Error
+
+/**
+ * Starts the local stack: two Hardhat chains (31337, 31338) and the demo page's vite dev server.
+ *
+ * @example
+ * const stack = await startStack({ demoPort: 5174 })
+ * console.log(stack.urls.demo)
+ * await stack.stop()
+ */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const chainPort = options.chainPort ?? portFromEnv('CHAIN_PORT', 8545)
+  const chain2Port = options.chain2Port ?? portFromEnv('CHAIN2_PORT', 8546)
+  const demoPort = options.demoPort ?? portFromEnv('DEMO_PORT', 5173)
+  const demoConfigFile = path.resolve(
+    repoRoot,
+    options.demoConfigFile ?? (process.env.DEMO_VITE_CONFIG || 'vite.demo.config.ts'),
+  )
+
+  // The chain URLs are known from their ports, so the demo can start alongside the chains.
+  const chainUrl = `http://${HOST}:${chainPort}`
+  const chain2Url = `http://${HOST}:${chain2Port}`
+
+  const services: StackService[] = [
+    {
+      name: 'chain',
+      start: async () => {
+        const chain = await startChain({ port: chainPort, chainId: 31337, host: HOST })
+        return { url: chain.url, detail: `eip155:${chain.chainId}`, stop: chain.stop }
+      },
+    },
+    {
+      name: 'chain2',
+      start: async () => {
+        const chain = await startChain({ port: chain2Port, chainId: 31338, host: HOST })
+        return { url: chain.url, detail: `eip155:${chain.chainId}`, stop: chain.stop }
+      },
+    },
+    {
+      name: 'demo',
+      start: () =>
+        startDemo({
+          configFile: demoConfigFile,
+          port: demoPort,
+          logLevel: options.logLevel ?? 'info',
+          env: { VITE_LOCAL_RPC_URL: chainUrl, VITE_LOCAL2_RPC_URL: chain2Url },
+        }),
+    },
+  ]
+
+  const running = await startServices(services)
+  const url = (name: string) => running.find((service) => service.name === name)?.url ?? ''
+  return {
+    urls: { chain: url('chain'), chain2: url('chain2'), demo: url('demo') },
+    services: running.map(({ name, url, detail }) => ({ name, url, ...(detail ? { detail } : {}) })),
+    stop: running.stop,
+  }
+}
+
+/**
+ * Starts services in parallel, honouring `dependsOn`. All or nothing: when one fails, the others
+ * (those started, and those still starting once they finish) are stopped and the first error thrown.
+ *
+ * @example
+ * const running = await startServices([{ name: 'relay', start: () => startRelay({ port }) }])
+ * await running.stop()
+ */
+export async function startServices(
+  services: readonly StackService[],
+): Promise<(StartedService & { stop(): Promise<void> })[] & { stop(): Promise<void> }> {
+  const started = new Map<string, Promise<RunningService>>()
+  for (const service of services) {
+    if (started.has(service.name)) throw new Error(`stack: two services are named "${service.name}"`)
+    const dependencies = (service.dependsOn ?? []).map((name) => {
+      const dependency = started.get(name)
+      if (!dependency)
+        throw new Error(`stack: "${service.name}" depends on "${name}", which is not listed before it`)
+      return dependency
+    })
+    started.set(
+      service.name,
+      Promise.all(dependencies).then(
+        () =>
+          service.start().catch((error: unknown) => {
+            throw new ServiceStartError(service.name, error)
+          }),
+        () => {
+          throw new DependencyFailed(service.name)
+        },
+      ),
+    )
+  }
+
+  const results = await Promise.allSettled(started.values())
+  const entries = services.map((service, index) => ({ service, result: results[index]! }))
+
+  const stopInReverse = async (list: { name: string; running: RunningService }[]) => {
+    const errors: unknown[] = []
+    for (const { name, running } of [...list].reverse()) {
+      try {
+        await running.stop()
+      } catch (error) {
+        errors.push(new Error(`stack: stopping ${name} failed: ${errorMessage(error)}`, { cause: error }))
+      }
+    }
+    if (errors.length === 1) throw errors[0]
+    if (errors.length > 1) throw new AggregateError(errors, 'stack: some services failed to stop')
+  }
+
+  const ok = entries.flatMap(({ service, result }) =>
+    result.status === 'fulfilled' ? [{ name: service.name, running: result.value }] : [],
+  )
+  const failures = entries.flatMap(({ result }) =>
+    result.status === 'rejected' && !(result.reason instanceof DependencyFailed)
+      ? [result.reason as Error]
+      : [],
+  )
+  if (failures.length > 0) {
+    await stopInReverse(ok).catch((error: unknown) => console.error(errorMessage(error)))
+    if (failures.length === 1) throw failures[0]
+    throw new AggregateError(failures, failures.map((failure) => failure.message).join('\n'))
+  }
+
+  let stopping: Promise<void> | undefined
+  const list = ok.map(({ name, running }) => ({
+    name,
+    url: running.url,
+    ...(running.detail ? { detail: running.detail } : {}),
+    stop: running.stop,
+  }))
+  return Object.assign(list, {
+    stop: () => {
+      stopping ??= stopInReverse(ok)
+      return stopping
+    },
+  })
+}
+
+class ServiceStartError extends Error {
+  override name = 'ServiceStartError'
+  constructor(service: string, cause: unknown) {
+    super(`stack: ${service} failed to start: ${errorMessage(cause)}`, { cause })
+  }
+}
+
+class DependencyFailed extends Error {
+  override name = 'DependencyFailed'
+  constructor(service: string) {
+    super(`stack: ${service} was not started because a service it depends on failed`)
+  }
+}
+
+type StartDemoParameters = {
+  configFile: string
+  port: number
+  logLevel: NonNullable<StackOptions['logLevel']>
+  env: Record<string, string>
+}
+
+async function startDemo({ configFile, port, logLevel, env }: StartDemoParameters): Promise<RunningService> {
+  if (!existsSync(configFile)) {
+    throw new Error(
+      `the demo's vite config ${path.relative(repoRoot, configFile) || configFile} does not exist yet; ` +
+        'create it, or point DEMO_VITE_CONFIG (or the demoConfigFile option) at another config',
+    )
+  }
+  // Vite inlines VITE_* variables from process.env into import.meta.env of the demo.
+  Object.assign(process.env, env)
+
+  const { createServer } = await import('vite')
+  // Vite installs its own SIGTERM (and stdin 'end') handler that calls process.exit() once vite alone
+  // is closed; whoever owns the process (scripts/start.ts, a test) stops the whole stack instead.
+  const sigtermBefore = new Set(process.listeners('SIGTERM'))
+  const stdinEndBefore = new Set(process.stdin.listeners('end'))
+  const server = await createServer({
+    configFile,
+    logLevel,
+    clearScreen: false,
+    server: { host: HOST, port, strictPort: true },
+  })
+  for (const listener of process.listeners('SIGTERM')) {
+    if (!sigtermBefore.has(listener)) process.off('SIGTERM', listener)
+  }
+  for (const listener of process.stdin.listeners('end')) {
+    if (!stdinEndBefore.has(listener)) process.stdin.off('end', listener as (...args: unknown[]) => void)
+  }
+
+  try {
+    await server.listen()
+  } catch (error) {
+    await server.close()
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE' || /already in use/i.test(errorMessage(error))) {
+      throw new Error(`port ${port} on ${HOST} is already in use (DEMO_PORT); choose another port`, {
+        cause: error,
+      })
+    }
+    throw error
+  }
+  const url = server.resolvedUrls?.local[0] ?? `http://${HOST}:${port}/`
+  return { url, stop: () => server.close() }
+}
+
+function portFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const port = Number(raw)
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`${name}="${raw}" is not a TCP port`)
+  return port
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

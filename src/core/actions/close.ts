@@ -1,0 +1,40 @@
+import { SHAKE_MS } from '../constants.ts'
+import type { Config } from '../createConfig.ts'
+import { canClose } from '../modal/router.ts'
+
+/** Plays the 500 ms shake that signals a blocked close. */
+export function shake(config: Config): void {
+  config.$modal.setKey('shake', true)
+  setTimeout(() => config.$modal.setKey('shake', false), SHAKE_MS)
+}
+
+export interface CloseParameters {
+  /** Skip the cancelable `wallet-request-close` (closing after a successful connect, say). */
+  force?: boolean
+}
+
+/**
+ * Closes the modal unless the sign-in rule blocks it or the page cancels `wallet-request-close`;
+ * a blocked close shakes. Closing resets any pairing in progress.
+ *
+ * @example
+ * const closed = await close(config)
+ */
+export async function close(config: Config, parameters: CloseParameters = {}): Promise<boolean> {
+  const state = config.$modal.get()
+  if (!state.open) return true
+  const view = state.router.view
+  if (!parameters.force) {
+    const blocked =
+      !canClose({ view, siwxRequired: config.$options.get().siwx === 'required', hasSession: false }) ||
+      !config.events.emit('request-close', { view })
+    if (blocked) {
+      shake(config)
+      return false
+    }
+  }
+  config.$modal.setKey('open', false)
+  config.$connecting.set(undefined)
+  config.events.emit('close', {})
+  return true
+}

@@ -1,0 +1,70 @@
+import type { Connector, ConnectorState } from '../../connectors/types.ts'
+import type { BaseError } from '../../errors/index.ts'
+import { ERROR_CODES, toBaseError } from '../../errors/index.ts'
+import type { ChainNamespace } from '../../protocol/caip.ts'
+import { RecentWalletsSchema, StorageKey } from '../../protocol/storage.ts'
+import { markConnected, recordOf, step } from '../connection/apply.ts'
+import { RECENT_WALLETS_MAX } from '../constants.ts'
+import type { Config } from '../createConfig.ts'
+import { close } from './close.ts'
+import { loadNetworks } from './loadNetworks.ts'
+
+export interface ConnectParameters {
+  connector: Connector
+  namespace?: ChainNamespace | undefined
+}
+export type ConnectReturnType = ConnectorState
+export type ConnectErrorType = BaseError
+
+function rememberRecent(config: Config, connector: Connector): void {
+  const recent = config.storage.get(StorageKey.recentWallets, RecentWalletsSchema) ?? []
+  const next = [
+    { id: connector.id, name: connector.name },
+    ...recent.filter((wallet) => wallet.id !== connector.id),
+  ]
+  config.storage.set(StorageKey.recentWallets, next.slice(0, RECENT_WALLETS_MAX))
+}
+
+/**
+ * Connects a wallet: shows ConnectingExternal's waiting state, asks the wallet, then records the
+ * connection and closes the modal (or shows UnsupportedChain). A rejection or failure is kept in
+ * `$connecting` for the view, reported as `wallet-error`, and thrown.
+ *
+ * @example
+ * await connect(config, { connector })
+ */
+export async function connect(config: Config, parameters: ConnectParameters): Promise<ConnectReturnType> {
+  const { connector } = parameters
+  const namespace = parameters.namespace ?? connector.namespaces[0] ?? 'eip155'
+  config.$connecting.set({ connectorId: connector.id, status: 'waiting', error: undefined })
+  step(config, namespace, { type: 'connect' })
+  try {
+    const state = await connector.connect({ namespace, chainId: config.$network.get()?.caipNetworkId })
+    await loadNetworks(config).catch(() => {})
+    markConnected(config, connector, state)
+    rememberRecent(config, connector)
+    config.$connecting.set(undefined)
+    const account = config.$account.get()
+    if (account) {
+      config.events.emit('connect', {
+        address: account.address,
+        caipAddress: account.caipAddress,
+        chainId: state.chainId,
+        namespace,
+        connector: { id: connector.id, name: connector.name, type: connector.type },
+      })
+    }
+    if (config.$network.get()?.supported !== false) await close(config, { force: true })
+    return state
+  } catch (error) {
+    const base = toBaseError(error)
+    if (recordOf(config, namespace).status === 'connecting') step(config, namespace, { type: 'failed' })
+    config.$connecting.set({
+      connectorId: connector.id,
+      status: base.code === ERROR_CODES.userRejected ? 'rejected' : 'failed',
+      error: { code: base.code, message: base.shortMessage },
+    })
+    config.events.emit('error', { code: base.code, message: base.shortMessage })
+    throw base
+  }
+}

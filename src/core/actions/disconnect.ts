@@ -1,0 +1,40 @@
+import { FailedToDisconnectError } from '../../errors/index.ts'
+import type { ChainNamespace } from '../../protocol/caip.ts'
+import { StorageKey } from '../../protocol/storage.ts'
+import { markDisconnected, recordOf } from '../connection/apply.ts'
+import type { Config } from '../createConfig.ts'
+import { close } from './close.ts'
+import { reportError } from './reportError.ts'
+
+export interface DisconnectParameters {
+  /** One namespace, or every connected one when omitted. */
+  namespace?: ChainNamespace | undefined
+}
+
+/**
+ * Disconnects and remembers that the person chose to, so a reload does not reconnect. The site
+ * forgets the connection even when the wallet fails to revoke it (reported as `Failed to disconnect`).
+ *
+ * @example
+ * await disconnect(config)
+ */
+export async function disconnect(config: Config, parameters: DisconnectParameters = {}): Promise<void> {
+  const connections = config.$connections.get()
+  const namespaces = parameters.namespace
+    ? [parameters.namespace]
+    : (Object.keys(connections) as ChainNamespace[]).filter(
+        (ns) => connections[ns]?.status !== 'disconnected',
+      )
+  config.storage.set(StorageKey.disconnected, true)
+  for (const namespace of namespaces) {
+    const { connectorId } = recordOf(config, namespace)
+    const connector = config.$connectors.get().find((candidate) => candidate.id === connectorId)
+    try {
+      await connector?.disconnect({ namespace })
+    } catch (error) {
+      reportError(config, new FailedToDisconnectError({ cause: error }))
+    }
+    markDisconnected(config, namespace)
+  }
+  await close(config, { force: true })
+}

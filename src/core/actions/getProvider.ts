@@ -1,0 +1,80 @@
+import type { Eip1193Provider } from '../../connectors/types.ts'
+import type { ChainNamespace } from '../../protocol/caip.ts'
+import type { Config, ConnectionRecord } from '../createConfig.ts'
+
+type Listener = (...args: never[]) => void
+
+const disconnected = {
+  status: 'disconnected',
+  connectorId: undefined,
+  accounts: [],
+  chainId: undefined,
+} as const
+const recordOf = (config: Config, namespace: ChainNamespace): ConnectionRecord =>
+  config.$connections.get()[namespace] ?? disconnected
+
+/** EIP-1193 error 4900; built lazily so the error catalogue stays off the first paint. */
+const disconnectedError = async () => new (await import('../../errors/rpc.ts')).ProviderDisconnectedError()
+
+const providers = new WeakMap<Config, Map<ChainNamespace, Eip1193Provider>>()
+
+/**
+ * A standard EIP-1193 provider for a namespace that follows whichever connection is active, so a
+ * page can hand it to viem or ethers once and keep it across reconnects and wallet changes.
+ *
+ * @example
+ * const client = createWalletClient({ transport: custom(getProvider(config, 'eip155')) })
+ */
+export function getProvider(config: Config, namespace: ChainNamespace = 'eip155'): Eip1193Provider {
+  let byNamespace = providers.get(config)
+  if (!byNamespace) {
+    byNamespace = new Map()
+    providers.set(config, byNamespace)
+  }
+  const existing = byNamespace.get(namespace)
+  if (existing) return existing
+
+  const listeners = new Map<string, Set<Listener>>()
+  const emit = (event: string, ...args: unknown[]) => {
+    for (const listener of listeners.get(event) ?? []) (listener as (...a: unknown[]) => void)(...args)
+  }
+  let last = recordOf(config, namespace)
+  config.$connections.listen((connections) => {
+    const next = connections[namespace]
+    if (!next) return
+    if (next.status === 'connected' && last.status !== 'connected') emit('connect', { chainId: next.chainId })
+    if (next.status === 'disconnected' && last.status === 'connected') {
+      void disconnectedError().then((error) => emit('disconnect', error))
+    }
+    if (next.status === 'connected' && next.accounts.join() !== last.accounts.join())
+      emit('accountsChanged', next.accounts)
+    if (next.status === 'connected' && next.chainId !== last.chainId && next.chainId) {
+      emit('chainChanged', `0x${Number(next.chainId.split(':')[1]).toString(16)}`)
+    }
+    last = next
+  })
+
+  const provider: Eip1193Provider = {
+    async request(args) {
+      const record = recordOf(config, namespace)
+      const connector = config.$connectors.get().find((candidate) => candidate.id === record.connectorId)
+      if (record.status !== 'connected' || !connector) throw await disconnectedError()
+      return connector.getProvider(namespace).request(args)
+    },
+    on(event, listener) {
+      let set = listeners.get(event)
+      if (!set) {
+        set = new Set()
+        listeners.set(event, set)
+      }
+      set.add(listener)
+      return provider
+    },
+    removeListener(event, listener) {
+      listeners.get(event)?.delete(listener)
+      return provider
+    },
+  }
+  byNamespace.set(namespace, provider)
+  return provider
+}

@@ -1,0 +1,44 @@
+import { NetworkNotFoundError, ValidationError } from '../../errors/index.ts'
+import type { Network } from '../../protocol/entities.ts'
+import { NetworkSchema } from '../../protocol/entities.ts'
+import type { Config } from '../createConfig.ts'
+import { reportError } from './reportError.ts'
+
+/**
+ * Resolves the definitions of the configured networks (custom ones first, then the chain
+ * modules, loaded on demand), applies RPC overrides and fills `$networks`. Ids that resolve to
+ * nothing are reported as `Network Not Found` and left out.
+ *
+ * @example
+ * const networks = await loadNetworks(config)
+ */
+export function loadNetworks(config: Config): Promise<readonly Network[]> {
+  config.internal.networksLoad ??= (async () => {
+    const options = config.$options.get()
+    const needsEip155 = options.networks.some(
+      (id) => id.startsWith('eip155:') && !options.customNetworks.some((n) => n.caipNetworkId === id),
+    )
+    const eip155 = needsEip155 ? await import('../../chains/eip155/networks.ts') : undefined
+    const networks: Network[] = []
+    const custom: Network[] = []
+    for (const candidate of options.customNetworks) {
+      const parsed = NetworkSchema.safeParse(candidate)
+      if (parsed.success) custom.push(parsed.data)
+      else reportError(config, new ValidationError(parsed.error.issues[0]?.message ?? 'Invalid network'))
+    }
+    for (const id of options.networks) {
+      const network =
+        custom.find((candidate) => candidate.caipNetworkId === id) ??
+        (id.startsWith('eip155:') ? eip155?.resolveEip155Network(id) : undefined)
+      if (!network) {
+        reportError(config, new NetworkNotFoundError({ caipNetworkId: id }))
+        continue
+      }
+      const rpc = options.rpcUrls[id]
+      networks.push(rpc ? { ...network, rpcUrls: { ...network.rpcUrls, default: { http: [rpc] } } } : network)
+    }
+    config.$networks.set(networks)
+    return networks
+  })()
+  return config.internal.networksLoad
+}

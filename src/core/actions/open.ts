@@ -1,0 +1,32 @@
+import type { Config } from '../createConfig.ts'
+import type { View } from '../modal/router.ts'
+import { initialView, startAt } from '../modal/router.ts'
+
+export interface OpenParameters {
+  view?: View | undefined
+  data?: Record<string, unknown> | undefined
+}
+
+/**
+ * Opens the modal on the view the rules pick (SPEC section 2), or on the one the caller forces.
+ *
+ * @example
+ * await open(config) // Account when connected, otherwise Connect
+ * await open(config, { view: 'Networks' })
+ */
+export async function open(config: Config, parameters: OpenParameters = {}): Promise<void> {
+  const network = config.$network.get()
+  const view = initialView(
+    {
+      connected: config.$account.get() !== undefined,
+      isMobile: config.platform.isMobile(),
+      adapterCount: config.$connectors.get().length,
+      unsupportedChain: config.$account.get() !== undefined && network !== undefined && !network.supported,
+    },
+    parameters.view,
+  )
+  const wasOpen = config.$modal.get().open
+  config.$modal.set({ open: true, router: startAt(view, parameters.data), shake: false })
+  if (!wasOpen) config.events.emit('open', { view })
+  void import('./loadNetworks.ts').then(({ loadNetworks }) => loadNetworks(config)).catch(() => {})
+}

@@ -1,0 +1,60 @@
+import * as z from 'zod/mini'
+import type { Connector } from '../../connectors/types.ts'
+import { ConnectionStatusSchema, ConnectorIdsSchema, StorageKey } from '../../protocol/storage.ts'
+import { markConnected, recordOf, step } from '../connection/apply.ts'
+import type { Config } from '../createConfig.ts'
+import { loadNetworks } from './loadNetworks.ts'
+
+/** How long to wait for the remembered wallet to announce itself after a reload. */
+const CONNECTOR_WAIT_MS = 3_000
+
+function waitForConnector(config: Config, id: string): Promise<Connector | undefined> {
+  const find = () => config.$connectors.get().find((connector) => connector.id === id)
+  const found = find()
+  if (found) return Promise.resolve(found)
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      stop()
+      resolve(undefined)
+    }, CONNECTOR_WAIT_MS)
+    const stop = config.$connectors.listen(() => {
+      const connector = find()
+      if (!connector) return
+      clearTimeout(timer)
+      stop()
+      resolve(connector)
+    })
+  })
+}
+
+/**
+ * Restores the connections remembered from the last visit, without a prompt: each namespace goes
+ * `reconnecting` then `connected`, or back to `disconnected` when the wallet no longer knows the
+ * site. An explicit Disconnect is remembered and not undone.
+ *
+ * @example
+ * await reconnect(config)
+ */
+export async function reconnect(config: Config): Promise<void> {
+  const { storage } = config
+  if (storage.get(StorageKey.disconnected, z.boolean()) === true) return
+  if (storage.get(StorageKey.connectionStatus, ConnectionStatusSchema) !== 'connected') return
+  const ids = storage.get(StorageKey.connector, ConnectorIdsSchema) ?? {}
+  await Promise.all(
+    Object.entries(ids).map(async ([namespace, id]) => {
+      const ns = namespace as keyof typeof ids
+      if (!id || recordOf(config, ns).status !== 'disconnected') return
+      step(config, ns, { type: 'reconnect' }, { connectorId: id })
+      try {
+        const connector = await waitForConnector(config, id)
+        const state = connector ? await connector.reconnect({ namespace: ns }) : undefined
+        if (!connector || !state) throw new Error('not authorised any more')
+        await loadNetworks(config).catch(() => {})
+        markConnected(config, connector, state)
+      } catch {
+        step(config, ns, { type: 'failed' }, { connectorId: undefined })
+        storage.set(StorageKey.connectionStatus, 'disconnected')
+      }
+    }),
+  )
+}

@@ -1,0 +1,58 @@
+import type { AddNetworkParameters } from '../../connectors/types.ts'
+import { NetworkNotFoundError } from '../../errors/index.ts'
+import type { CaipNetworkId } from '../../protocol/caip.ts'
+import type { Network } from '../../protocol/entities.ts'
+import { StorageKey } from '../../protocol/storage.ts'
+import { recordOf, step } from '../connection/apply.ts'
+import type { Config } from '../createConfig.ts'
+import { fetchBalance } from './fetchBalance.ts'
+import { loadNetworks } from './loadNetworks.ts'
+import { navigate } from './navigate.ts'
+import { reportError } from './reportError.ts'
+
+const toAddParameters = (network: Network): AddNetworkParameters => ({
+  caipNetworkId: network.caipNetworkId,
+  name: network.name,
+  nativeCurrency: network.nativeCurrency,
+  rpcUrls: network.rpcUrls.default.http,
+  blockExplorerUrls: network.blockExplorers ? [network.blockExplorers.default.url] : [],
+})
+
+/**
+ * Switches to a network of the `networks` list: asks the connected wallet (which adds the chain
+ * when it does not know it), or, when disconnected, selects it for the next connection.
+ *
+ * @example
+ * await switchNetwork(config, { caipNetworkId: 'eip155:8453' })
+ */
+export async function switchNetwork(
+  config: Config,
+  parameters: { caipNetworkId: CaipNetworkId },
+): Promise<void> {
+  const { caipNetworkId } = parameters
+  const networks = await loadNetworks(config)
+  const network = networks.find((candidate) => candidate.caipNetworkId === caipNetworkId)
+  if (!network) throw reportError(config, new NetworkNotFoundError({ caipNetworkId }))
+  const namespace = network.chainNamespace
+  const record = recordOf(config, namespace)
+  if (record.status === 'connected') {
+    const connector = config.$connectors.get().find((candidate) => candidate.id === record.connectorId)
+    try {
+      await connector?.switchNetwork({ namespace, network: toAddParameters(network) })
+    } catch (error) {
+      throw reportError(config, error)
+    }
+    // Most wallets also emit chainChanged; this covers the ones that don't (the event handler dedups).
+    if (recordOf(config, namespace).chainId !== caipNetworkId) {
+      step(config, namespace, { type: 'connected' }, { chainId: caipNetworkId })
+      config.events.emit('network-change', { chainId: caipNetworkId, namespace, supported: true })
+      void fetchBalance(config).catch(() => {})
+    }
+    if (config.$modal.get().router.view === 'UnsupportedChain') navigate(config, 'Account', {}, 'replace')
+  } else {
+    config.$selectedNetworkId.set(caipNetworkId)
+    config.$activeNamespace.set(namespace)
+    config.events.emit('network-change', { chainId: caipNetworkId, namespace, supported: true })
+  }
+  config.storage.set(StorageKey.lastChain, caipNetworkId)
+}

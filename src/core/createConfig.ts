@@ -1,0 +1,214 @@
+import type { MapStore, ReadableAtom, WritableAtom } from 'nanostores'
+import { atom, computed, map, onMount } from 'nanostores'
+import type { Connector } from '../connectors/types.ts'
+import type { CaipAddress, CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
+import type { ModalOptions, OptionIssue } from '../protocol/config.ts'
+import { DEFAULT_OPTIONS, parseOptions } from '../protocol/config.ts'
+import type { Network } from '../protocol/entities.ts'
+import type { Storage } from '../services/storage.ts'
+import { createStorage } from '../services/storage.ts'
+import type { ConnectionStatus } from './connection/machine.ts'
+import type { Emitter } from './events/emitter.ts'
+import { createEmitter } from './events/emitter.ts'
+import type { RouterState } from './modal/router.ts'
+import { startAt } from './modal/router.ts'
+import type { Platform } from './platform.ts'
+import { browserPlatform } from './platform.ts'
+
+export interface ConnectionRecord {
+  status: ConnectionStatus
+  connectorId: string | undefined
+  accounts: readonly string[]
+  chainId: CaipNetworkId | undefined
+}
+
+export interface ModalState {
+  open: boolean
+  router: RouterState
+  /** True from a blocked close until the 500 ms shake ends. */
+  shake: boolean
+}
+
+export interface AccountState {
+  namespace: ChainNamespace
+  address: string
+  caipAddress: CaipAddress
+  type: 'eoa' | 'smartAccount'
+  connectorId: string | undefined
+}
+
+export interface NetworkState {
+  caipNetworkId: CaipNetworkId
+  /** The definition, once networks are loaded; undefined for a network the site does not list. */
+  network: Network | undefined
+  supported: boolean
+}
+
+export interface BalanceState {
+  status: 'loading' | 'ready' | 'error'
+  value: bigint | undefined
+  decimals: number
+  symbol: string
+  fetchedAt: number
+}
+
+/** The state of a connection attempt, shown by ConnectingExternal. */
+export interface ConnectingState {
+  connectorId: string
+  status: 'waiting' | 'rejected' | 'failed'
+  error: { code: number; message: string } | undefined
+}
+
+export interface Config {
+  readonly platform: Platform
+  readonly storage: Storage
+  readonly events: Emitter
+  readonly $options: WritableAtom<ModalOptions>
+  /** Definitions of the networks in `options.networks`, filled by `loadNetworks`. */
+  readonly $networks: WritableAtom<readonly Network[]>
+  readonly $modal: MapStore<ModalState>
+  readonly $connections: MapStore<Partial<Record<ChainNamespace, ConnectionRecord>>>
+  readonly $activeNamespace: WritableAtom<ChainNamespace>
+  /** The network chosen while disconnected (or the connected network's id). */
+  readonly $selectedNetworkId: WritableAtom<CaipNetworkId | undefined>
+  readonly $connectors: ReadableAtom<readonly Connector[]>
+  readonly $connecting: WritableAtom<ConnectingState | undefined>
+  readonly $balances: MapStore<Record<string, BalanceState>>
+  readonly $account: ReadableAtom<AccountState | undefined>
+  readonly $network: ReadableAtom<NetworkState | undefined>
+  readonly $status: ReadableAtom<ConnectionStatus>
+  readonly $theme: ReadableAtom<'light' | 'dark'>
+  /** Private bookkeeping of actions (wallet subscriptions, in-flight loads). */
+  readonly internal: {
+    unsubscribe: Map<ChainNamespace, () => void>
+    networksLoad: Promise<readonly Network[]> | undefined
+    balanceBlockedUntil: Map<string, number>
+    connectorsExtra: WritableAtom<readonly Connector[]>
+  }
+  /** Applies new option values (attributes or the `config` property); returns what was rejected. */
+  update(input: Partial<Record<keyof ModalOptions, unknown>>): OptionIssue[]
+}
+
+export type CreateConfigParameters = Partial<Record<keyof ModalOptions, unknown>>
+
+/**
+ * Creates one independent modal instance: validated options, its own stores, storage and
+ * connectors. Nothing touches the network here; resources start when a store gets a listener.
+ *
+ * @example
+ * const config = createConfig({ networks: 'eip155:1,eip155:8453', theme: 'dark' })
+ * config.issues // options that were rejected, with the validation message
+ */
+export function createConfig(
+  parameters: CreateConfigParameters = {},
+  platform: Platform = browserPlatform(),
+): Config & { issues: OptionIssue[] } {
+  const parsed = parseOptions(parameters, DEFAULT_OPTIONS)
+  const $options = atom<ModalOptions>(parsed.options)
+  const storage = createStorage(platform.storage)
+
+  const $connections = map<Partial<Record<ChainNamespace, ConnectionRecord>>>({})
+  const $activeNamespace = atom<ChainNamespace>('eip155')
+  const $networks = atom<readonly Network[]>([])
+  const $selectedNetworkId = atom<CaipNetworkId | undefined>(undefined)
+  const $balances = map<Record<string, BalanceState>>({})
+
+  const $injected = atom<readonly Connector[]>([])
+  onMount($injected, () => {
+    const win = platform.window
+    if (!win) return
+    // Discovery code loads off the first paint; wallets re-announce on request, so nothing is missed.
+    let stop: (() => void) | undefined
+    let stopped = false
+    void import('../connectors/injected/index.ts').then(({ watchInjectedConnectors }) => {
+      if (!stopped) stop = watchInjectedConnectors(win, (connectors) => $injected.set(connectors))
+    })
+    return () => {
+      stopped = true
+      stop?.()
+    }
+  })
+  const connectorsExtra = atom<readonly Connector[]>([])
+  const $connectors = computed([$injected, connectorsExtra], (injected, extra) => [...injected, ...extra])
+
+  const $status = computed([$connections, $activeNamespace], (connections, namespace) => {
+    return connections[namespace]?.status ?? 'disconnected'
+  })
+
+  const $account = computed([$connections, $activeNamespace], (connections, namespace) => {
+    const record = connections[namespace]
+    const address = record?.accounts[0]
+    if (record?.status !== 'connected' || !address || !record.chainId) return undefined
+    return {
+      namespace,
+      address,
+      caipAddress: `${record.chainId}:${address}` as CaipAddress,
+      type: 'eoa',
+      connectorId: record.connectorId,
+    } satisfies AccountState
+  })
+
+  const $network = computed(
+    [$connections, $activeNamespace, $networks, $selectedNetworkId, $options],
+    (connections, namespace, networks, selected, options) => {
+      const record = connections[namespace]
+      const connectedId = record?.status === 'connected' ? record.chainId : undefined
+      const caipNetworkId = connectedId ?? selected ?? options.defaultNetwork ?? options.networks[0]
+      if (!caipNetworkId) return undefined
+      return {
+        caipNetworkId,
+        network: networks.find((network) => network.caipNetworkId === caipNetworkId),
+        supported: options.networks.includes(caipNetworkId),
+      } satisfies NetworkState
+    },
+  )
+
+  const $prefersDark = atom(platform.prefersDark())
+  onMount($prefersDark, () => {
+    const query = platform.window?.matchMedia?.('(prefers-color-scheme: dark)')
+    if (!query) return
+    const onChange = () => $prefersDark.set(query.matches)
+    query.addEventListener('change', onChange)
+    return () => query.removeEventListener('change', onChange)
+  })
+  const $theme = computed([$options, $prefersDark], (options, dark) =>
+    options.theme === 'system' ? (dark ? 'dark' : 'light') : options.theme,
+  )
+
+  const config: Config & { issues: OptionIssue[] } = {
+    platform,
+    storage,
+    events: createEmitter(),
+    issues: parsed.issues,
+    $options,
+    $networks,
+    $modal: map<ModalState>({ open: false, router: startAt('Connect'), shake: false }),
+    $connections,
+    $activeNamespace,
+    $selectedNetworkId,
+    $connectors,
+    $connecting: atom<ConnectingState | undefined>(undefined),
+    $balances,
+    $account,
+    $network,
+    $status,
+    $theme,
+    internal: {
+      unsubscribe: new Map(),
+      networksLoad: undefined,
+      balanceBlockedUntil: new Map(),
+      connectorsExtra,
+    },
+    update(input) {
+      const result = parseOptions(input, $options.get())
+      const networksChanged =
+        result.options.networks.join() !== $options.get().networks.join() ||
+        result.options.customNetworks !== $options.get().customNetworks ||
+        result.options.rpcUrls !== $options.get().rpcUrls
+      $options.set(result.options)
+      if (networksChanged) config.internal.networksLoad = undefined
+      return result.issues
+    },
+  }
+  return config
+}

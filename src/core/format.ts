@@ -1,0 +1,28 @@
+import { BALANCE_DECIMALS } from './constants.ts'
+
+/**
+ * Formats a base-unit amount to 3 decimals (SPEC section 9), rounding down so a balance is
+ * never shown larger than it is.
+ *
+ * @example
+ * formatBalance(1234567890000000000n, 18) // '1.234'
+ */
+export function formatBalance(value: bigint, decimals: number, places = BALANCE_DECIMALS): string {
+  const negative = value < 0n
+  const abs = negative ? -value : value
+  const base = 10n ** BigInt(decimals)
+  const whole = abs / base
+  const scaled = ((abs % base) * 10n ** BigInt(places)) / base
+  const fraction = scaled.toString().padStart(places, '0')
+  return `${negative ? '-' : ''}${whole.toLocaleString('en-US')}.${fraction}`
+}
+
+/**
+ * Shortens an address for display: `0x1234…abcd`.
+ *
+ * @example
+ * shortAddress('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266') // '0xf39F…2266'
+ */
+export function shortAddress(address: string): string {
+  return address.length <= 12 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`
+}

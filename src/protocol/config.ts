@@ -1,0 +1,204 @@
+import * as z from 'zod/mini'
+import type { CaipNetworkId } from './caip.ts'
+import { CaipNetworkIdSchema, parseCaipNetworkIdList } from './caip.ts'
+import type { Network } from './entities.ts'
+import type { SocialProvider } from './rules.ts'
+import { AccentSchema, SocialProviderSchema, ThemeAttributeSchema } from './rules.ts'
+import { validate } from './validation.ts'
+
+export const FEATURES = [
+  'email',
+  'socials',
+  'farcaster',
+  'swaps',
+  'onramp',
+  'send',
+  'activity',
+  'names',
+] as const
+export type Feature = (typeof FEATURES)[number]
+export const SiwxModeSchema = z.enum(['off', 'optional', 'required'], {
+  error: 'Expected off, optional or required',
+})
+export type SiwxMode = z.infer<typeof SiwxModeSchema>
+
+/** The validated options of one modal: attributes plus the `config` property. */
+export interface ModalOptions {
+  projectId: string | undefined
+  apiUrl: string | undefined
+  relayUrl: string | undefined
+  frameUrl: string | undefined
+  networks: readonly CaipNetworkId[]
+  defaultNetwork: CaipNetworkId | undefined
+  theme: 'light' | 'dark' | 'system'
+  accent: string | undefined
+  features: Readonly<Record<Feature, boolean>>
+  socials: readonly SocialProvider[]
+  siwx: SiwxMode
+  locale: string
+  /** RPC URL per network, overriding the network's default (the `config` property only). */
+  rpcUrls: Readonly<Record<string, string>>
+  /** Networks the site defines itself (the `config` property only). */
+  customNetworks: readonly Network[]
+  /** Analytics are opt-in. */
+  analytics: boolean
+}
+
+export const DEFAULT_OPTIONS: ModalOptions = {
+  projectId: undefined,
+  apiUrl: undefined,
+  relayUrl: undefined,
+  frameUrl: undefined,
+  networks: ['eip155:1'],
+  defaultNetwork: undefined,
+  theme: 'system',
+  accent: undefined,
+  features: {
+    email: false,
+    socials: false,
+    farcaster: false,
+    swaps: false,
+    onramp: false,
+    send: true,
+    activity: true,
+    names: false,
+  },
+  socials: [],
+  siwx: 'off',
+  locale: 'en',
+  rpcUrls: {},
+  customNetworks: [],
+  analytics: false,
+}
+
+const UrlSchema = z.string().check(
+  z.refine((value) => /^(https?|wss?):\/\/[^\s]+$/.test(value), {
+    error: 'Expected an http(s) or ws(s) URL',
+  }),
+)
+const TextSchema = z.string().check(z.minLength(1, { error: 'Required' }), z.maxLength(200))
+
+const list = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((item) => item.trim())
+    .filter(Boolean)
+
+type Parser<K extends keyof ModalOptions> = (
+  value: unknown,
+) => { value: ModalOptions[K] } | { message: string }
+
+function fromSchema<K extends keyof ModalOptions>(schema: z.ZodMiniType): Parser<K> {
+  return (value) => {
+    const result = validate(schema, value)
+    return result.ok ? { value: result.value as ModalOptions[K] } : { message: result.message }
+  }
+}
+
+const parsers: { [K in keyof ModalOptions]: Parser<K> } = {
+  projectId: fromSchema(TextSchema),
+  apiUrl: fromSchema(UrlSchema),
+  relayUrl: fromSchema(UrlSchema),
+  frameUrl: fromSchema(UrlSchema),
+  networks: (value) => {
+    if (Array.isArray(value)) value = value.join(',')
+    if (typeof value !== 'string') return { message: 'Expected a list of CAIP-2 network ids' }
+    const parsed = parseCaipNetworkIdList(value)
+    if (!parsed.ok) return { message: parsed.message }
+    return parsed.value.length === 0 ? { message: 'Invalid CAIP-2 network id' } : { value: parsed.value }
+  },
+  defaultNetwork: fromSchema(CaipNetworkIdSchema),
+  theme: fromSchema(ThemeAttributeSchema),
+  accent: fromSchema(AccentSchema),
+  features: (value) => {
+    const names = typeof value === 'string' ? list(value) : Array.isArray(value) ? value : undefined
+    if (names) {
+      const unknown = names.find((name) => !FEATURES.includes(name as Feature))
+      if (unknown !== undefined) return { message: `Unknown feature: ${String(unknown)}` }
+      return {
+        value: Object.fromEntries(FEATURES.map((feature) => [feature, names.includes(feature)])) as Record<
+          Feature,
+          boolean
+        >,
+      }
+    }
+    if (typeof value === 'object' && value !== null) {
+      const entries = Object.entries(value)
+      const bad = entries.find(([name, on]) => !FEATURES.includes(name as Feature) || typeof on !== 'boolean')
+      if (bad) return { message: `Unknown feature: ${bad[0]}` }
+      return { value: { ...DEFAULT_OPTIONS.features, ...(value as Record<Feature, boolean>) } }
+    }
+    return { message: 'Expected a list of features' }
+  },
+  socials: (value) => {
+    const names = typeof value === 'string' ? list(value) : value
+    return fromSchema<'socials'>(z.array(SocialProviderSchema))(names)
+  },
+  siwx: fromSchema(SiwxModeSchema),
+  locale: fromSchema(
+    z.string().check(z.regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { error: 'Invalid locale' })),
+  ),
+  rpcUrls: fromSchema(z.record(CaipNetworkIdSchema, UrlSchema)),
+  // Each definition is checked against NetworkSchema when networks load (off the first paint).
+  customNetworks: (value) =>
+    Array.isArray(value) && value.every((item) => typeof item === 'object' && item !== null)
+      ? { value: value as Network[] }
+      : { message: 'Expected an array of network definitions' },
+  analytics: fromSchema(z.boolean()),
+}
+
+/** The attribute that carries each option on `<wallet-modal>` (kebab-case). */
+export const OPTION_ATTRIBUTES = {
+  projectId: 'project-id',
+  apiUrl: 'api-url',
+  relayUrl: 'relay-url',
+  frameUrl: 'frame-url',
+  networks: 'networks',
+  defaultNetwork: 'default-network',
+  theme: 'theme',
+  accent: 'accent',
+  features: 'features',
+  socials: 'socials',
+  siwx: 'siwx',
+  locale: 'locale',
+  rpcUrls: 'config.rpcUrls',
+  customNetworks: 'config.customNetworks',
+  analytics: 'config.analytics',
+} as const satisfies Record<keyof ModalOptions, string>
+
+export interface OptionIssue {
+  option: keyof ModalOptions
+  /** The attribute or property path the bad value came from. */
+  source: string
+  message: string
+}
+
+/**
+ * Validates each given option on its own: good values are kept, a bad one falls back to its
+ * current value and is reported, so one typo never leaves the page without a modal.
+ *
+ * @example
+ * parseOptions({ networks: 'foo' }).issues[0]?.message // 'Invalid CAIP-2 network id'
+ */
+export function parseOptions(
+  input: Partial<Record<keyof ModalOptions, unknown>>,
+  base: ModalOptions = DEFAULT_OPTIONS,
+): { options: ModalOptions; issues: OptionIssue[] } {
+  const options: Record<string, unknown> = { ...base }
+  const issues: OptionIssue[] = []
+  for (const [key, raw] of Object.entries(input) as [keyof ModalOptions, unknown][]) {
+    const parser = parsers[key] as Parser<typeof key> | undefined
+    if (!parser) continue
+    if (raw === undefined || raw === null || raw === '') {
+      options[key] = DEFAULT_OPTIONS[key]
+      continue
+    }
+    const result = parser(raw)
+    if ('value' in result) options[key] = result.value
+    else issues.push({ option: key, source: OPTION_ATTRIBUTES[key], message: result.message })
+  }
+  return { options: options as unknown as ModalOptions, issues }
+}
+
+/** Known keys of the `config` property; unknown keys are reported rather than ignored. */
+export const CONFIG_PROPERTY_KEYS = Object.keys(DEFAULT_OPTIONS) as (keyof ModalOptions)[]

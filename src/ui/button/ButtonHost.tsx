@@ -1,0 +1,112 @@
+import { useEffect, useState } from 'react'
+import { open } from '../../core/actions/open.ts'
+import { balanceKey } from '../../core/balanceKey.ts'
+import type { Config } from '../../core/createConfig.ts'
+import { formatBalance, shortAddress } from '../../core/format.ts'
+import { Avatar } from '../components/Avatar.tsx'
+import { useStore } from '../hooks/useStore.ts'
+import { findModalConfig, MODAL_READY_EVENT } from '../host.ts'
+import { en } from '../locales/en.ts'
+import { buttonStyles } from '../theme/buttonStyles.ts'
+
+export interface ButtonHostProps {
+  container?: HTMLElement
+  label?: string
+  size?: string
+  balance?: string
+  namespace?: string
+}
+
+function useDocumentConfig(container: HTMLElement | undefined): Config | undefined {
+  const doc = container?.ownerDocument
+  const [config, setConfig] = useState(() => (doc ? findModalConfig(doc) : undefined))
+  useEffect(() => {
+    if (!doc || config) return
+    const onReady = () => setConfig(findModalConfig(doc))
+    doc.addEventListener(MODAL_READY_EVENT, onReady)
+    onReady()
+    return () => doc.removeEventListener(MODAL_READY_EVENT, onReady)
+  }, [doc, config])
+  return config
+}
+
+/** The `<wallet-button>` view: "Connect Wallet", then the short address and balance. */
+export function ButtonHost({ container, label, size, balance }: ButtonHostProps) {
+  const config = useDocumentConfig(container)
+  return (
+    <>
+      <style>{buttonStyles}</style>
+      {config ? (
+        <ConnectedButton config={config} label={label} size={size} showBalance={balance !== 'hide'} />
+      ) : (
+        <div className="root">
+          <button type="button" className="button" part="button" data-size={size} disabled aria-busy="true">
+            {label || en.connectWallet}
+          </button>
+        </div>
+      )}
+    </>
+  )
+}
+
+function ConnectedButton(props: {
+  config: Config
+  label: string | undefined
+  size: string | undefined
+  showBalance: boolean
+}) {
+  const { config } = props
+  const account = useStore(config.$account)
+  const status = useStore(config.$status)
+  const theme = useStore(config.$theme)
+  const options = useStore(config.$options)
+  const network = useStore(config.$network)
+  const balances = useStore(config.$balances)
+  const balance =
+    account && network ? balances[balanceKey(network.caipNetworkId, account.address)] : undefined
+  const busy = status === 'connecting' || status === 'reconnecting'
+
+  return (
+    <div
+      className="root"
+      data-theme={theme}
+      style={
+        options.accent ? { ['--_accent' as string]: `var(--wallet-accent, ${options.accent})` } : undefined
+      }
+    >
+      {account ? (
+        <button
+          type="button"
+          className="button"
+          part="button"
+          data-size={props.size}
+          data-connected=""
+          aria-haspopup="dialog"
+          aria-label={`${en.account} ${account.address}`}
+          onClick={() => void open(config)}
+        >
+          <Avatar address={account.address} />
+          <span part="address">{shortAddress(account.address)}</span>
+          {props.showBalance && balance?.value !== undefined ? (
+            <span className="balance" part="balance">
+              {formatBalance(balance.value, balance.decimals)} {balance.symbol}
+            </span>
+          ) : null}
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="button"
+          part="button"
+          data-size={props.size}
+          aria-haspopup="dialog"
+          aria-busy={busy}
+          onClick={() => void open(config)}
+        >
+          {busy ? <span className="spinner" aria-hidden="true" /> : null}
+          {busy ? en.connecting : props.label || en.connectWallet}
+        </button>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,34 @@
+const common = { width: 20, height: 20, viewBox: '0 0 24 24', fill: 'none' } as const
+
+export const CloseIcon = () => (
+  <svg aria-hidden="true" {...common}>
+    <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+  </svg>
+)
+
+export const BackIcon = () => (
+  <svg aria-hidden="true" {...common}>
+    <path
+      d="M15 5l-7 7 7 7"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    />
+  </svg>
+)
+
+export const CopyIcon = () => (
+  <svg aria-hidden="true" {...common} width={18} height={18}>
+    <rect x="8" y="8" width="12" height="12" rx="2" stroke="currentColor" strokeWidth="2" />
+    <path d="M16 8V6a2 2 0 00-2-2H6a2 2 0 00-2 2v8a2 2 0 002 2h2" stroke="currentColor" strokeWidth="2" />
+  </svg>
+)
+
+export const WalletIcon = () => (
+  <svg aria-hidden="true" {...common} width={40} height={40}>
+    <rect x="3" y="6" width="18" height="13" rx="3" stroke="currentColor" strokeWidth="1.5" />
+    <path d="M16 12.5h2" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    <path d="M5 6l10-3 1 3" stroke="currentColor" strokeWidth="1.5" />
+  </svg>
+)

@@ -1,0 +1,39 @@
+import { lazy, Suspense, useEffect, useRef } from 'react'
+import { useStore } from '../hooks/useStore.ts'
+import { configOf } from '../host.ts'
+import { deepActiveElement } from './focus.ts'
+
+const ModalShell = lazy(() => import('./ModalShell.tsx'))
+
+export interface ModalHostProps {
+  container?: HTMLElement
+}
+
+/** The `<wallet-modal>` root: renders nothing until opened; the shell and its styles load on first open. */
+export function ModalHost({ container }: ModalHostProps) {
+  const host = (container as unknown as ShadowRoot | undefined)?.host
+  const config = host ? configOf(host) : undefined
+  if (!config || !host) return null
+  return <Root config={config} host={host} />
+}
+
+function Root({ config, host }: { config: NonNullable<ReturnType<typeof configOf>>; host: Element }) {
+  const modal = useStore(config.$modal)
+  // What had focus when the modal opened (often the <wallet-button> inside another shadow root).
+  // Read during render, before the views' autoFocus moves it, and given back on close.
+  const trigger = useRef<Element | null>(null)
+  const wasOpen = useRef(false)
+  if (modal.open && !wasOpen.current) trigger.current = deepActiveElement(host.ownerDocument)
+  wasOpen.current = modal.open
+  useEffect(() => {
+    if (modal.open) return
+    const element = trigger.current
+    trigger.current = null
+    if (element instanceof HTMLElement && element.isConnected) element.focus()
+  }, [modal.open])
+  return modal.open ? (
+    <Suspense fallback={null}>
+      <ModalShell config={config} host={host} />
+    </Suspense>
+  ) : null
+}

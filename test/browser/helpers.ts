@@ -1,0 +1,115 @@
+import { createDemoWallet } from '../../demo/wallets/demo-wallet.ts'
+import type { WalletModalElement } from '../../elements/wallet-modal.ts'
+import '../../elements/index.ts'
+
+/** Fails the test with a message when a condition is false. */
+export function assert(condition: unknown, message = 'assertion failed'): asserts condition {
+  if (!condition) throw new Error(message)
+}
+
+export function equal<T>(actual: T, expected: T, message?: string): void {
+  if (!Object.is(actual, expected)) {
+    const show = (value: unknown) =>
+      value instanceof Element ? value.outerHTML.slice(0, 120) : JSON.stringify(value)
+    throw new Error(`${message ?? 'not equal'}: expected ${show(expected)}, got ${show(actual)}`)
+  }
+}
+
+/** Polls until `read` returns something truthy, or fails after `timeoutMs`. */
+export async function waitFor<T>(
+  read: () => T | undefined | null | false,
+  what: string,
+  timeoutMs = 4_000,
+): Promise<T> {
+  const start = performance.now()
+  for (;;) {
+    const value = read()
+    if (value) return value
+    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A Demo Wallet announced on this page by EIP-6963 (memory storage, no chain needed for connecting). */
+export function installWallet(options: { autoApprove?: boolean; chainId?: number } = {}) {
+  const wallet = createDemoWallet({
+    origin: location.origin,
+    document,
+    autoApprove: options.autoApprove ?? true,
+    ...(options.chainId ? { chainId: options.chainId } : {}),
+  })
+  const detail = Object.freeze({ info: wallet.controls.info, provider: wallet.provider })
+  const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
+  window.addEventListener('eip6963:requestProvider', announce)
+  announce()
+  return { ...wallet, remove: () => window.removeEventListener('eip6963:requestProvider', announce) }
+}
+
+export interface Mounted {
+  modal: WalletModalElement
+  button: HTMLElement
+  events: { type: string; detail: unknown }[]
+  cleanup(): void
+}
+
+const EVENT_NAMES = [
+  'connect',
+  'disconnect',
+  'account-change',
+  'network-change',
+  'open',
+  'close',
+  'request-close',
+  'error',
+]
+
+/** Puts a modal and a button on the page and records every `wallet-*` event seen on document. */
+export function mount(
+  attributes: Record<string, string> = { networks: 'eip155:31337,eip155:31338' },
+): Mounted {
+  const events: { type: string; detail: unknown }[] = []
+  const record = (event: Event) => events.push({ type: event.type, detail: (event as CustomEvent).detail })
+  for (const name of EVENT_NAMES) document.addEventListener(`wallet-${name}`, record)
+  const modal = document.createElement('wallet-modal')
+  for (const [name, value] of Object.entries(attributes)) modal.setAttribute(name, value)
+  const button = document.createElement('wallet-button')
+  document.body.append(modal, button)
+  return {
+    modal,
+    button,
+    events,
+    cleanup() {
+      for (const name of EVENT_NAMES) document.removeEventListener(`wallet-${name}`, record)
+      modal.remove()
+      button.remove()
+      localStorage.clear()
+    },
+  }
+}
+
+/** The inner `<button>` of a `<wallet-button>`. */
+export const innerButton = (button: HTMLElement) =>
+  button.shadowRoot?.querySelector<HTMLButtonElement>('button') ?? undefined
+
+export const dialogOf = (modal: HTMLElement) =>
+  modal.shadowRoot?.querySelector<HTMLElement>('[role="dialog"]') ?? undefined
+
+/** Finds a button in the modal by its visible text or aria-label. */
+export function buttonByName(modal: HTMLElement, name: string | RegExp): HTMLButtonElement | undefined {
+  const buttons = [...(modal.shadowRoot?.querySelectorAll<HTMLButtonElement>('button') ?? [])]
+  return buttons.find((button) => {
+    const label = button.getAttribute('aria-label') ?? button.textContent ?? ''
+    return typeof name === 'string'
+      ? label.trim() === name || (button.textContent ?? '').includes(name)
+      : name.test(label)
+  })
+}
+
+/** The element that has focus, looking through shadow roots. */
+export function deepActive(): Element | null {
+  let active = document.activeElement
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
+  return active
+}

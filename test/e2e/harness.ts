@@ -1,0 +1,100 @@
+/**
+ * Helpers for the end-to-end tests: a headless Chromium driven by playwright-core, and the local
+ * stack on free loopback ports.
+ */
+import net from 'node:net'
+import { type Browser, type BrowserContext, chromium } from 'playwright-core'
+import { type StackOptions, type StackUrls, startStack } from '../../scripts/stack.ts'
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+] as const
+
+/**
+ * Launches headless Chromium (`CHROME_PATH`, else Debian's /usr/bin/chromium; see
+ * scripts/install-chromium.sh).
+ *
+ * @example
+ * const browser = await launchBrowser()
+ * const page = await browser.newPage()
+ * await browser.close()
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
+  try {
+    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] })
+  } catch (error) {
+    throw new Error(
+      `Could not launch Chromium at ${executablePath}: run \`npm run setup:browser\` or set CHROME_PATH.`,
+      { cause: error },
+    )
+  }
+}
+
+/**
+ * A fresh browser context (its own localStorage) ready for `page.evaluate` with functions from tests.
+ *
+ * tsx compiles tests with esbuild's keepNames, which wraps named inner functions in a `__name()`
+ * helper; the function text sent by `page.evaluate` then fails in the page with
+ * "__name is not defined". The init script defines a no-op `__name` in every page of the context.
+ *
+ * @example
+ * const context = await newContext(browser)
+ * const page = await context.newPage()
+ */
+export async function newContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext()
+  await context.addInitScript({ content: 'globalThis.__name ??= (target) => target' })
+  return context
+}
+
+/**
+ * A free TCP port on 127.0.0.1, found by listening on port 0. (Another process could take it before
+ * it is used; the services listen with strictPort and fail loudly if so.)
+ *
+ * @example
+ * const port = await freePort()
+ */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.unref()
+    server.once('error', reject)
+    server.listen({ host: '127.0.0.1', port: 0 }, () => {
+      const address = server.address()
+      server.close(() => {
+        if (address && typeof address === 'object') resolve(address.port)
+        else reject(new Error('freePort: no address'))
+      })
+    })
+  })
+}
+
+export type TestStack = { urls: StackUrls; stop(): Promise<void> }
+
+/**
+ * Starts the whole local stack on free ports, quietly.
+ *
+ * @example
+ * const stack = await startTestStack()
+ * await page.goto(new URL('wallets/harness.html', stack.urls.demo).href)
+ * await stack.stop()
+ */
+export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {}): Promise<TestStack> {
+  const [chainPort, chain2Port, demoPort] = (await distinctFreePorts(3)) as [number, number, number]
+  const stack = await startStack({ chainPort, chain2Port, demoPort, logLevel: 'warn', ...options })
+  return { urls: stack.urls, stop: stack.stop }
+}
+
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>()
+  while (ports.size < count) ports.add(await freePort())
+  return [...ports]
+}
