@@ -28,5 +28,4 @@ export async function open(config: Config, parameters: OpenParameters = {}): Pro
   const wasOpen = config.$modal.get().open
   config.$modal.set({ open: true, router: startAt(view, parameters.data), shake: false })
   if (!wasOpen) config.events.emit('open', { view })
-  void import('./loadNetworks.ts').then(({ loadNetworks }) => loadNetworks(config)).catch(() => {})
 }

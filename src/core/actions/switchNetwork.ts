@@ -1,5 +1,5 @@
 import type { AddNetworkParameters } from '../../connectors/types.ts'
-import { NetworkNotFoundError } from '../../errors/index.ts'
+import { NetworkNotFoundError, ProviderDisconnectedError } from '../../errors/index.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import type { Network } from '../../protocol/entities.ts'
 import { StorageKey } from '../../protocol/storage.ts'
@@ -37,8 +37,10 @@ export async function switchNetwork(
   const record = recordOf(config, namespace)
   if (record.status === 'connected') {
     const connector = config.$connectors.get().find((candidate) => candidate.id === record.connectorId)
+    // Without the wallet nothing can switch; reporting success would leave the page on the wrong chain.
+    if (!connector) throw reportError(config, new ProviderDisconnectedError())
     try {
-      await connector?.switchNetwork({ namespace, network: toAddParameters(network) })
+      await connector.switchNetwork({ namespace, network: toAddParameters(network) })
     } catch (error) {
       throw reportError(config, error)
     }

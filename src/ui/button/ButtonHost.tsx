@@ -7,6 +7,7 @@ import { Avatar } from '../components/Avatar.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import { findModalConfig, MODAL_READY_EVENT } from '../host.ts'
 import { en } from '../locales/en.ts'
+import { preloadModal } from '../modal/ModalHost.tsx'
 import { buttonStyles } from '../theme/buttonStyles.ts'
 
 export interface ButtonHostProps {
@@ -83,6 +84,8 @@ function ConnectedButton(props: {
           data-connected=""
           aria-haspopup="dialog"
           aria-label={`${en.account} ${account.address}`}
+          onPointerEnter={preloadModal}
+          onFocus={preloadModal}
           onClick={() => void open(config)}
         >
           <Avatar address={account.address} />
@@ -101,6 +104,8 @@ function ConnectedButton(props: {
           data-size={props.size}
           aria-haspopup="dialog"
           aria-busy={busy}
+          onPointerEnter={preloadModal}
+          onFocus={preloadModal}
           onClick={() => void open(config)}
         >
           {busy ? <span className="spinner" aria-hidden="true" /> : null}

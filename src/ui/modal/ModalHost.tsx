@@ -1,9 +1,13 @@
-import { lazy, Suspense, useEffect, useRef } from 'react'
+import { useEffect, useRef } from 'react'
+import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import { configOf } from '../host.ts'
 import { deepActiveElement } from './focus.ts'
 
-const ModalShell = lazy(() => import('./ModalShell.tsx'))
+const loadShell = () => import('./ModalShell.tsx')
+
+/** Starts loading the dialog when the person shows intent (hover, focus), before the click. */
+export const preloadModal = () => void loadShell().catch(() => {})
 
 export interface ModalHostProps {
   container?: HTMLElement
@@ -31,9 +35,6 @@ function Root({ config, host }: { config: NonNullable<ReturnType<typeof configOf
     trigger.current = null
     if (element instanceof HTMLElement && element.isConnected) element.focus()
   }, [modal.open])
-  return modal.open ? (
-    <Suspense fallback={null}>
-      <ModalShell config={config} host={host} />
-    </Suspense>
-  ) : null
+  const ModalShell = useModule(modal.open ? loadShell : undefined)
+  return modal.open && ModalShell ? <ModalShell config={config} host={host} /> : null
 }

@@ -1,23 +1,32 @@
 import type { ComponentType, KeyboardEvent } from 'react'
-import { lazy, Suspense, useId, useLayoutEffect, useRef } from 'react'
-import type { Config, View } from '../../core/index.ts'
-import { close, navigate } from '../../core/index.ts'
+import { useId, useLayoutEffect, useRef } from 'react'
+import { close } from '../../core/actions/close.ts'
+import { navigate } from '../../core/actions/navigate.ts'
+import type { Config } from '../../core/createConfig.ts'
+import type { View } from '../../core/modal/router.ts'
 import { BackIcon, CloseIcon } from '../components/Icons.tsx'
+import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import { en } from '../locales/en.ts'
 import { modalStyles } from '../theme/modalStyles.ts'
+import ConnectView from '../views/ConnectView.tsx'
 import { focusableIn } from './focus.ts'
 
 export interface ViewProps {
   config: Config
 }
 
-const views: Partial<Record<View, ComponentType<ViewProps>>> = {
-  Connect: lazy(() => import('../views/ConnectView.tsx')),
-  ConnectingExternal: lazy(() => import('../views/ConnectingExternalView.tsx')),
-  Account: lazy(() => import('../views/AccountView.tsx')),
-  Networks: lazy(() => import('../views/NetworksView.tsx')),
-  UnsupportedChain: lazy(() => import('../views/UnsupportedChainView.tsx')),
+type Loader = () => Promise<{ default: ComponentType<ViewProps> }>
+
+/** Connect is the usual first view: bundled with the shell to save a round trip. */
+const eagerViews: Partial<Record<View, ComponentType<ViewProps>>> = { Connect: ConnectView }
+
+/** Every other view is its own chunk, loaded when first shown. */
+const lazyViews: Partial<Record<View, Loader>> = {
+  ConnectingExternal: () => import('../views/ConnectingExternalView.tsx'),
+  Account: () => import('../views/AccountView.tsx'),
+  Networks: () => import('../views/NetworksView.tsx'),
+  UnsupportedChain: () => import('../views/UnsupportedChainView.tsx'),
 }
 
 const titles: Partial<Record<View, string>> = {
@@ -36,7 +45,8 @@ export default function ModalShell({ config, host }: { config: Config; host: Ele
   const panel = useRef<HTMLDivElement>(null)
   const titleId = useId()
   const { view } = modal.router
-  const Current = views[view]
+  const Lazy = useModule(eagerViews[view] ? undefined : lazyViews[view])
+  const Current = eagerViews[view] ?? Lazy
 
   // Focus starts in the panel and cannot leave it while open (ModalHost returns it on close).
   useLayoutEffect(() => {
@@ -131,15 +141,13 @@ export default function ModalShell({ config, host }: { config: Config; host: Ele
                 <CloseIcon />
               </button>
             </div>
-            <Suspense
-              fallback={
-                <div className="fallback" role="status">
-                  <span className="spinner" aria-hidden="true" /> {en.loading}
-                </div>
-              }
-            >
-              {Current ? <Current config={config} /> : null}
-            </Suspense>
+            {Current ? (
+              <Current config={config} />
+            ) : (
+              <div className="fallback" role="status">
+                <span className="spinner" aria-hidden="true" /> {en.loading}
+              </div>
+            )}
           </div>
         </div>
       </div>

@@ -4,6 +4,7 @@ import {
   disconnect,
   fetchBalance,
   formatBalance,
+  loadNetworks,
   navigate,
   shortAddress,
 } from '../../core/index.ts'
@@ -21,7 +22,7 @@ export default function AccountView({ config }: ViewProps) {
   const [copied, setCopied] = useState(false)
 
   useEffect(() => {
-    void fetchBalance(config)
+    void loadNetworks(config).then(() => fetchBalance(config))
   }, [config])
 
   if (!account) return null

@@ -1,5 +1,5 @@
 import type { Connector } from '../../connectors/types.ts'
-import { connect, navigate } from '../../core/index.ts'
+import { navigate } from '../../core/actions/navigate.ts'
 import { WalletIcon } from '../components/Icons.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import { en } from '../locales/en.ts'
@@ -11,9 +11,12 @@ export default function ConnectView({ config }: ViewProps) {
 
   const choose = (connector: Connector) => {
     navigate(config, 'ConnectingExternal', { connectorId: connector.id })
-    connect(config, { connector }).catch(() => {
-      // The view shows the rejection or the wallet's error from $connecting.
-    })
+    // The connection code loads on first use, keeping it out of the modal's first paint.
+    void import('../../core/actions/connect.ts')
+      .then(({ connect }) => connect(config, { connector }))
+      .catch(() => {
+        // The view shows the rejection or the wallet's error from $connecting.
+      })
   }
 
   return (

@@ -1,0 +1,142 @@
+import * as z from 'zod/mini'
+import { caip2NetworkId, commaList, queryInteger, resourceId } from './common.ts'
+import { apiLimits } from './limits.ts'
+
+/** Values of the `badge_type` filter of `/getWallets`. */
+export const badgeTypes = ['none', 'certified'] as const
+export type BadgeType = (typeof badgeTypes)[number]
+
+/**
+ * Query parameters of `GET /getWallets` as they arrive on the wire (strings), parsed into typed values.
+ * `page` is 1-based; `entries` is at most 100; `include`, `exclude` and `chains` are comma-separated;
+ * `search` matches wallet names without regard to case.
+ *
+ * @example
+ * getWalletsQuery.parse({ page: '2', entries: '40', chains: 'eip155:1' })
+ * // { page: 2, entries: 40, chains: ['eip155:1'] }
+ */
+export const getWalletsQuery = z.object({
+  page: z.optional(queryInteger(1, 1_000_000)),
+  entries: z.optional(queryInteger(1, apiLimits.maxEntries)),
+  include: z.optional(commaList(resourceId, apiLimits.maxListItems)),
+  exclude: z.optional(commaList(resourceId, apiLimits.maxListItems)),
+  search: z.optional(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.maxLength(apiLimits.maxSearchLength, `Expected at most ${apiLimits.maxSearchLength} characters`),
+      ),
+  ),
+  badge_type: z.optional(z.enum(badgeTypes)),
+  chains: z.optional(commaList(caip2NetworkId, apiLimits.maxListItems)),
+})
+
+/** The typed parameters of `/getWallets` (what a client passes before serialising them). */
+export type GetWalletsParameters = z.output<typeof getWalletsQuery>
+
+/**
+ * A wallet catalogue entry (SPEC section 3). Links and `rdns` are `null` when the wallet has none.
+ * `image_id` is the id to pass to `/getWalletImage/{id}`.
+ *
+ * @example
+ * const entry = catalogueEntry.parse(json.data[0])
+ * const src = `${apiUrl}/getWalletImage/${entry.image_id}`
+ */
+export const catalogueEntry = z.object({
+  id: z.string(),
+  name: z.string(),
+  image_id: z.string(),
+  chains: z.array(z.string()),
+  mobile_link: z.nullable(z.string()),
+  desktop_link: z.nullable(z.string()),
+  webapp_link: z.nullable(z.string()),
+  rdns: z.nullable(z.string()),
+  badge_type: z.optional(z.enum(badgeTypes)),
+})
+
+export type CatalogueEntry = z.infer<typeof catalogueEntry>
+
+/**
+ * Body of `GET /getWallets`: one page of entries and the number of entries that match the filters
+ * across all pages.
+ *
+ * @example
+ * const { data, count } = getWalletsResponse.parse(await response.json())
+ */
+export const getWalletsResponse = z.object({
+  data: z.array(catalogueEntry),
+  count: z.int().check(z.gte(0)),
+})
+
+export type GetWalletsResponse = z.infer<typeof getWalletsResponse>
+
+/** Social login providers (SPEC section 5). */
+export const socialProviders = ['google', 'github', 'apple', 'facebook', 'x', 'discord'] as const
+export type SocialProvider = (typeof socialProviders)[number]
+
+/**
+ * What the service allows a project to use. The modal turns a feature on only when the page asked for
+ * it AND the service allows it; the service never turns on what the page did not ask for.
+ *
+ * @example
+ * const allowed = projectFeatures.parse(json.features)
+ * const email = pageWantsEmail && allowed.email
+ */
+export const projectFeatures = z.object({
+  email: z.boolean(),
+  socials: z.array(z.enum(socialProviders)),
+  farcaster: z.boolean(),
+  swaps: z.boolean(),
+  onramp: z.boolean(),
+  send: z.boolean(),
+  activity: z.boolean(),
+  names: z.boolean(),
+})
+
+export type ProjectFeatures = z.infer<typeof projectFeatures>
+
+/**
+ * Body of `GET /appkit/v1/config`.
+ *
+ * @example
+ * const { features } = projectConfigResponse.parse(await response.json())
+ */
+export const projectConfigResponse = z.object({ features: projectFeatures })
+export type ProjectConfigResponse = z.infer<typeof projectConfigResponse>
+
+/**
+ * Body of `GET /projects/v1/origins`: the project's allow-list, patterns with `*` wildcards included.
+ *
+ * @example
+ * const { allowedOrigins } = originsResponse.parse(await response.json())
+ */
+export const originsResponse = z.object({ allowedOrigins: z.array(z.string()) })
+export type OriginsResponse = z.infer<typeof originsResponse>
+
+/**
+ * Body of `GET /getAnalyticsConfig`.
+ *
+ * @example
+ * const { isAnalyticsEnabled } = analyticsConfigResponse.parse(await response.json())
+ */
+export const analyticsConfigResponse = z.object({ isAnalyticsEnabled: z.boolean() })
+export type AnalyticsConfigResponse = z.infer<typeof analyticsConfigResponse>
+
+/** The image families the service serves, with their path prefixes. */
+export const imageKinds = {
+  wallet: '/getWalletImage/',
+  asset: '/public/getAssetImage/',
+  currency: '/public/getCurrencyImage/',
+  token: '/public/getTokenImage/',
+} as const
+
+export type ImageKind = keyof typeof imageKinds
+
+/**
+ * Path parameters of the image endpoints.
+ *
+ * @example
+ * imageParams.parse({ id: 'eip155:1' })
+ */
+export const imageParams = z.object({ id: resourceId })

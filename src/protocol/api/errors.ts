@@ -1,0 +1,52 @@
+import * as z from 'zod/mini'
+
+/**
+ * Machine-readable codes of the API's error bodies. The modal maps them to its error catalogue
+ * (SPEC section 8); the messages below are the catalogue's exact words where it has them.
+ */
+export const apiErrorCodes = [
+  'BAD_REQUEST',
+  'PROJECT_ID_NOT_CONFIGURED',
+  'INVALID_PROJECT_ID',
+  'INVALID_APP_CONFIGURATION',
+  'NOT_FOUND',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'UPSTREAM_ERROR',
+  'UPSTREAM_TIMEOUT',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const
+
+export type ApiErrorCode = (typeof apiErrorCodes)[number]
+
+/**
+ * Fixed messages of the codes that have one (SPEC section 8).
+ *
+ * @example
+ * if (body.error.code === 'INVALID_APP_CONFIGURATION') showAlert(apiErrorMessages.INVALID_APP_CONFIGURATION)
+ */
+export const apiErrorMessages = {
+  PROJECT_ID_NOT_CONFIGURED: 'Project ID Not Configured',
+  INVALID_PROJECT_ID: 'Invalid Project ID',
+  INVALID_APP_CONFIGURATION: 'Invalid App Configuration',
+} as const satisfies Partial<Record<ApiErrorCode, string>>
+
+/**
+ * The body of every non-2xx answer of the catalogue and analytics endpoints:
+ * `{ error: { code, message, field? } }`. `field` names the query parameter, path parameter or body
+ * field that was wrong.
+ *
+ * @example
+ * const parsed = apiErrorBody.safeParse(await response.json())
+ * if (parsed.success && parsed.data.error.field === 'entries') …
+ */
+export const apiErrorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    field: z.optional(z.string()),
+  }),
+})
+
+export type ApiErrorBody = z.infer<typeof apiErrorBody>

@@ -1,0 +1,28 @@
+import { useEffect, useState } from 'react'
+
+const loaded = new WeakMap<() => Promise<unknown>, unknown>()
+
+/**
+ * Loads a lazily split component and re-renders when it arrives. Unlike `React.lazy` with
+ * Suspense, nothing is throttled: React holds revealed Suspense content back for up to 300 ms,
+ * which would delay the modal's first paint for no reason.
+ *
+ * @example
+ * const Shell = useModule(loadShell) // undefined until the chunk is in
+ */
+export function useModule<T>(load: (() => Promise<{ default: T }>) | undefined): T | undefined {
+  const cached = load ? (loaded.get(load) as T | undefined) : undefined
+  const [, setVersion] = useState(0)
+  useEffect(() => {
+    if (!load || loaded.has(load)) return
+    let active = true
+    void load().then((module) => {
+      loaded.set(load, module.default)
+      if (active) setVersion((version) => version + 1)
+    })
+    return () => {
+      active = false
+    }
+  }, [load])
+  return cached
+}

@@ -1,0 +1,55 @@
+/**
+ * `npm run bench`: builds, then reports bundle sizes, browser timings, and the relay's and the
+ * service's throughput. Numbers are reported, never judged: budgets are checked by size only
+ * (`npm run size`). Pass `--quick` to skip the 10 s load tests.
+ */
+import { execSync } from 'node:child_process'
+import { cpus, totalmem } from 'node:os'
+import { benchPage } from './page.ts'
+import { measureSizes, printSizes } from './size.ts'
+
+const quick = process.argv.includes('--quick')
+
+console.log(`wallet-elements bench, ${new Date().toISOString()}`)
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+)
+
+execSync('npx vite build --logLevel error', { stdio: 'inherit' })
+printSizes(measureSizes())
+
+const page = await benchPage(5)
+const fmt = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ')
+console.log('\nScript-tag page in headless Chromium (median of 5 cold loads):')
+console.log(
+  `  navigation to <wallet-button> visible   ${page.medianButtonVisibleMs.toFixed(0)} ms   (${fmt(page.buttonVisibleMs)})`,
+)
+console.log(
+  `  click to modal visible                  ${page.medianModalOpenMs.toFixed(0)} ms   (${fmt(page.modalOpenMs)})`,
+)
+
+if (!quick) {
+  const optional = async (name: string, load: () => Promise<unknown>) => {
+    try {
+      await load()
+    } catch (error) {
+      console.log(`\n${name}: skipped (${(error as Error).message})`)
+    }
+  }
+  await optional('relay', async () => {
+    const { benchRelay } = await import('./relay.ts')
+    const result = await benchRelay()
+    console.log('\nWalletConnect dev relay, 1,000 clients on loopback, ~10 s:')
+    console.log(
+      `  delivered ${result.deliveredPerSecond.toFixed(0)} msg/s, latency p50 ${result.latencyMs.p50.toFixed(0)} ms, p99 ${result.latencyMs.p99.toFixed(0)} ms`,
+    )
+    console.log(
+      `  relay rss ${(result.relayMemory.before.rss / 2 ** 20).toFixed(0)} MB before, ${(result.relayMemory.idle.rss / 2 ** 20).toFixed(0)} MB with 1,000 idle clients, ${(result.relayMemory.underLoad.rss / 2 ** 20).toFixed(0)} MB under load`,
+    )
+  })
+  await optional('service', async () => {
+    const { benchServer } = await import('./server.ts')
+    await benchServer()
+  })
+}
+process.exit(0)
