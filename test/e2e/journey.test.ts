@@ -51,7 +51,7 @@ describe('connect a browser wallet end to end', { timeout: 240_000 }, () => {
     const account = page.locator('wallet-button').getByRole('button', { name: /^Account / })
     await account.waitFor()
     await page.locator('wallet-button').getByText('10,000.000 ETH').waitFor()
-    assert.match(await account.innerText(), /0xf39F…2266/)
+    assert.match((await account.textContent()) ?? '', /0xf39F…2266/)
     assert.ok(
       events.some((line) => line.startsWith('wallet-connect') && line.includes('"chainId":"eip155:31337"')),
     )
