@@ -1,0 +1,87 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { apiLimits } from '../src/protocol/api/index.ts'
+import { createCatalogueReader } from './catalogue/catalogueCache.ts'
+import type { ServiceConfig } from './config.ts'
+import { createDatabase, type ServiceDatabase } from './db/database.ts'
+import { registerAccess } from './http/access.ts'
+import { registerErrorHandling } from './http/errorHandler.ts'
+import { createLogger, type Logger } from './logger.ts'
+import { createProjectResolver } from './projects/resolver.ts'
+import { ensureDevProject } from './projects/store.ts'
+import { registerAnalyticsRoutes } from './routes/analytics.ts'
+import { registerCatalogueRoutes } from './routes/catalogue.ts'
+import { registerHealthRoute } from './routes/health.ts'
+import { registerImageRoutes } from './routes/images.ts'
+import { registerRpcRoutes } from './routes/rpc.ts'
+import { createRpcForwarder } from './rpc/forward.ts'
+
+/** What {@link buildApp} can be given instead of creating it. */
+export interface AppDependencies {
+  /** An open database (tests share one); the app then leaves closing it to the caller. */
+  database?: ServiceDatabase
+  /** A pino logger; one at `config.logLevel` otherwise. */
+  logger?: Logger
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The service's database. */
+    database: ServiceDatabase
+  }
+}
+
+/**
+ * Builds the companion service as a Fastify instance, ready for `inject` or `listen`: opens the database
+ * (migrations and seed included) unless one is given, creates or updates the dev project, and registers
+ * the catalogue, image, analytics, RPC and health routes. `app.close()` closes the database it opened.
+ *
+ * @example
+ * const app = await buildApp(loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'silent' }))
+ * const response = await app.inject({ url: '/getWallets?projectId=dev-project&st=test&sv=1' })
+ * await app.close()
+ */
+export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}): Promise<FastifyInstance> {
+  const logger = deps.logger ?? createLogger(config.logLevel)
+  const ownsDatabase = deps.database === undefined
+  const database = deps.database ?? (await createDatabase(config, { logger }))
+  try {
+    if (config.devProjectId !== null) {
+      const project = await ensureDevProject(database.db, {
+        id: config.devProjectId,
+        origins: config.devOrigins,
+      })
+      logger.info({ projectId: project.id, origins: project.origins }, `Dev project: ${project.id}`)
+    }
+
+    const app = Fastify({
+      loggerInstance: logger as FastifyBaseLogger,
+      routerOptions: { ignoreTrailingSlash: true },
+      bodyLimit: apiLimits.maxAnalyticsBodyBytes,
+      // X-Forwarded-For is believed for as many hops as there are proxies in front (0: none).
+      trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
+      // Lets `close()` finish promptly when keep-alive clients stay connected.
+      forceCloseConnections: 'idle',
+    })
+
+    app.decorate('database', database)
+    if (ownsDatabase) app.addHook('onClose', async () => database.close())
+
+    const projects = createProjectResolver(database.db, { ttlMs: config.cacheMs })
+    registerErrorHandling(app)
+    registerAccess(app, projects)
+    registerHealthRoute(app, database)
+    registerImageRoutes(app, database.db)
+    registerCatalogueRoutes(app, createCatalogueReader(database.db, { ttlMs: config.cacheMs }))
+    await app.register(async (scope) => registerAnalyticsRoutes(scope, database.db))
+    const forwarder = createRpcForwarder()
+    app.addHook('onClose', async () => forwarder.close())
+    await app.register(async (scope) =>
+      registerRpcRoutes(scope, { upstreams: config.rpcUpstreams, timeoutMs: config.rpcTimeoutMs, forwarder }),
+    )
+    await app.ready()
+    return app
+  } catch (error) {
+    if (ownsDatabase) await database.close()
+    throw error
+  }
+}

@@ -1,0 +1,240 @@
+import { readFile } from 'node:fs/promises'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { projectIdPattern } from '../../src/protocol/api/index.ts'
+import { addWallet, CatalogueError, removeWallet } from '../catalogue/customWallets.ts'
+import { ConfigError, loadConfig } from '../config.ts'
+import { createDatabase, type ServiceDatabase } from '../db/database.ts'
+import { createLogger } from '../logger.ts'
+import {
+  allowOrigins,
+  createProject,
+  listProjects,
+  type Project,
+  ProjectStoreError,
+  removeOrigins,
+  updateProject,
+} from '../projects/store.ts'
+
+export const projectCliUsage = `Manage projects and the wallet catalogue of the wallet-elements service.
+
+Usage: npm run project -- <command> [options]
+
+  create --id ID --name NAME [--origin ORIGIN]... [--analytics on|off]
+                       Create a project. Origins are patterns: https://app.example.com,
+                       https://*.example.com, http://localhost:5173, http://localhost:*
+  list [--json]        List projects and their allowed origins.
+  allow-origin --id ID --origin ORIGIN [--origin ORIGIN]...
+                       Allow more origins for a project.
+  remove-origin --id ID --origin ORIGIN [--origin ORIGIN]...
+                       Stop allowing origins.
+  set --id ID [--name NAME] [--analytics on|off]
+                       Rename a project or switch its analytics.
+  add-wallet --name NAME [--id WALLET_ID] [--image FILE] [--rdns RDNS] [--mobile-link URL]
+             [--desktop-link URL] [--webapp-link URL] [--homepage URL] [--chain CAIP2]... [--certified]
+                       Add (or update) a catalogue wallet. Without --id the id is derived from the name.
+  remove-wallet --id WALLET_ID
+                       Remove a catalogue wallet.
+
+The database is the service's: DATABASE_URL, or the PGlite folder DATA_DIR (stop the service first).`
+
+export interface ProjectCliIo {
+  database: ServiceDatabase
+  out: (line: string) => void
+  err: (line: string) => void
+}
+
+class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+function required(value: string | undefined, option: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`--${option} is required`)
+  return value.trim()
+}
+
+function projectId(value: string | undefined): string {
+  const id = required(value, 'id')
+  if (!projectIdPattern.test(id)) {
+    throw new UsageError('--id must use letters, digits, _ and - (up to 128 characters)')
+  }
+  return id
+}
+
+function onOff(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined
+  if (value === 'on' || value === 'true') return true
+  if (value === 'off' || value === 'false') return false
+  throw new UsageError('--analytics must be on or off')
+}
+
+function describe(project: Project): string[] {
+  const lines = [`${project.id}  ${project.name}  (analytics ${project.analyticsEnabled ? 'on' : 'off'})`]
+  if (project.origins.length === 0) lines.push('  no allowed origins (only requests without Origin pass)')
+  for (const origin of project.origins) lines.push(`  ${origin}`)
+  return lines
+}
+
+/**
+ * Runs one CLI command against an open database; resolves to the exit code. `npm run project` calls it
+ * (below); tests call it in-process.
+ *
+ * @example
+ * const code = await runProjectCli(['create', '--id', 'shop', '--name', 'Shop'], { database, out: console.log, err: console.error })
+ */
+export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): Promise<number> {
+  const { db } = io.database
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        id: { type: 'string' },
+        name: { type: 'string' },
+        origin: { type: 'string', multiple: true },
+        analytics: { type: 'string' },
+        json: { type: 'boolean' },
+        image: { type: 'string' },
+        rdns: { type: 'string' },
+        'mobile-link': { type: 'string' },
+        'desktop-link': { type: 'string' },
+        'webapp-link': { type: 'string' },
+        homepage: { type: 'string' },
+        chain: { type: 'string', multiple: true },
+        certified: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+    const [command, ...extra] = positionals
+    if (values.help || command === undefined || command === 'help') {
+      io.out(projectCliUsage)
+      return command === undefined && !values.help ? 1 : 0
+    }
+    if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra.join(' ')}`)
+    const origins = values.origin ?? []
+    switch (command) {
+      case 'create': {
+        const analytics = onOff(values.analytics)
+        const project = await createProject(db, {
+          id: projectId(values.id),
+          name: required(values.name, 'name'),
+          origins,
+          ...(analytics === undefined ? {} : { analyticsEnabled: analytics }),
+        })
+        io.out(`Created project ${project.id}`)
+        for (const line of describe(project)) io.out(line)
+        return 0
+      }
+      case 'list': {
+        const projects = await listProjects(db)
+        if (values.json) {
+          io.out(JSON.stringify(projects, null, 2))
+        } else if (projects.length === 0) {
+          io.out('No projects.')
+        } else {
+          for (const project of projects) for (const line of describe(project)) io.out(line)
+        }
+        return 0
+      }
+      case 'allow-origin':
+      case 'remove-origin': {
+        if (origins.length === 0) throw new UsageError('--origin is required')
+        const id = projectId(values.id)
+        const project =
+          command === 'allow-origin'
+            ? await allowOrigins(db, id, origins)
+            : await removeOrigins(db, id, origins)
+        io.out(`Updated project ${project.id}`)
+        for (const line of describe(project)) io.out(line)
+        return 0
+      }
+      case 'set': {
+        const analytics = onOff(values.analytics)
+        const project = await updateProject(db, projectId(values.id), {
+          ...(values.name === undefined ? {} : { name: required(values.name, 'name') }),
+          ...(analytics === undefined ? {} : { analyticsEnabled: analytics }),
+        })
+        io.out(`Updated project ${project.id}`)
+        for (const line of describe(project)) io.out(line)
+        return 0
+      }
+      case 'add-wallet': {
+        const image = values.image === undefined ? undefined : await readFile(values.image)
+        const entry = await addWallet(db, {
+          name: required(values.name, 'name'),
+          ...(values.id === undefined ? {} : { id: values.id }),
+          ...(image === undefined ? {} : { image }),
+          ...(values.rdns === undefined ? {} : { rdns: values.rdns }),
+          ...(values['mobile-link'] === undefined ? {} : { mobileLink: values['mobile-link'] }),
+          ...(values['desktop-link'] === undefined ? {} : { desktopLink: values['desktop-link'] }),
+          ...(values['webapp-link'] === undefined ? {} : { webappLink: values['webapp-link'] }),
+          ...(values.homepage === undefined ? {} : { homepage: values.homepage }),
+          chains: values.chain ?? [],
+          badgeType: values.certified ? 'certified' : 'none',
+        })
+        io.out(`Saved wallet ${entry.name} (${entry.id})`)
+        return 0
+      }
+      case 'remove-wallet': {
+        const id = required(values.id, 'id')
+        await removeWallet(db, id)
+        io.out(`Removed wallet ${id}`)
+        return 0
+      }
+      default:
+        throw new UsageError(`Unknown command: ${command}`)
+    }
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`${(error as Error).message}\n\n${projectCliUsage}`)
+      return 2
+    }
+    if (error instanceof ProjectStoreError || error instanceof CatalogueError) {
+      io.err((error as Error).message)
+      return 1
+    }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      io.err(`Cannot read ${(error as NodeJS.ErrnoException).path ?? 'the file'}`)
+      return 1
+    }
+    throw error
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2)
+  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    console.log(projectCliUsage)
+    process.exitCode = argv.length === 0 ? 1 : 0
+    return
+  }
+  let config: ReturnType<typeof loadConfig>
+  try {
+    config = loadConfig(process.env)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message)
+      process.exitCode = 1
+      return
+    }
+    throw error
+  }
+  const database = await createDatabase(config, { logger: createLogger('warn') })
+  try {
+    process.exitCode = await runProjectCli(argv, {
+      database,
+      out: (line) => console.log(line),
+      err: (line) => console.error(line),
+    })
+  } finally {
+    await database.close()
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error)
+    process.exitCode = 1
+  })
+}

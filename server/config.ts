@@ -1,0 +1,240 @@
+import { z } from 'zod'
+import { apiLimits, isCaip2, projectIdPattern } from '../src/protocol/api/index.ts'
+import { isOriginPattern } from './projects/origins.ts'
+
+/** Where the service keeps an in-memory database (tests): `DATA_DIR=memory://`. */
+export const memoryDataDir = 'memory://'
+
+/** The demo's origins (vite dev server and preview, by IP and by name). */
+export const defaultDevOrigins = [
+  'http://127.0.0.1:5173',
+  'http://localhost:5173',
+  'http://127.0.0.1:4173',
+  'http://localhost:4173',
+]
+
+/** The local chains started by `npm start` (server/dev/chain). */
+export const defaultRpcUpstreams: Record<string, string> = {
+  'eip155:31337': 'http://127.0.0.1:8545',
+  'eip155:31338': 'http://127.0.0.1:8546',
+}
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof logLevels)[number]
+
+/** The service's configuration, after validation. */
+export interface ServiceConfig {
+  /** Interface to listen on. */
+  host: string
+  /** Port to listen on; 0 picks a free one. */
+  port: number
+  /** PGlite data folder, or `memory://`; ignored when `databaseUrl` is set. */
+  dataDir: string
+  /** PostgreSQL connection string; PGlite is used when null. */
+  databaseUrl: string | null
+  /** PostgreSQL schema holding the service's tables (created when missing). */
+  databaseSchema: string
+  /** Most PostgreSQL connections per instance. */
+  databasePoolMax: number
+  /** Id of the dev project created or updated at start; null when disabled. */
+  devProjectId: string | null
+  /** Origins the dev project allows. */
+  devOrigins: string[]
+  /** CAIP-2 network id -> JSON-RPC upstream URL. */
+  rpcUpstreams: Record<string, string>
+  /** Upstream timeout of the RPC proxy, in ms. */
+  rpcTimeoutMs: number
+  /** How long each instance reuses a project (with its origins) and a catalogue page, in ms (0: no cache). */
+  cacheMs: number
+  /** Trust `X-Forwarded-*` from this many proxies in front (0: none). */
+  trustProxyHops: number
+  logLevel: LogLevel
+}
+
+/** The environment variables the service reads. */
+export type ServiceEnv = Partial<
+  Record<
+    | 'HOST'
+    | 'PORT'
+    | 'DATA_DIR'
+    | 'DATABASE_URL'
+    | 'DATABASE_SCHEMA'
+    | 'DATABASE_POOL_MAX'
+    | 'DEV_PROJECT_ID'
+    | 'DEV_ORIGINS'
+    | 'RPC_UPSTREAMS'
+    | 'RPC_TIMEOUT_MS'
+    | 'CACHE_MS'
+    | 'TRUST_PROXY_HOPS'
+    | 'LOG_LEVEL',
+    string | undefined
+  >
+>
+
+/** Thrown by {@link loadConfig} with one line per bad variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+  readonly problems: readonly string[]
+  constructor(problems: readonly string[]) {
+    super(`Invalid service configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`)
+    this.problems = problems
+  }
+}
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value
+
+function integer(name: string, min: number, max: number, fallback: number) {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`)
+      .transform(Number)
+      .pipe(z.number().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
+      .default(fallback),
+  )
+}
+
+function commaItems(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return url.protocol === 'http:' || url.protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
+const envSchema = z.object({
+  HOST: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.:[\]-]+$/, 'HOST must be a host name or IP address such as 127.0.0.1')
+      .default('127.0.0.1'),
+  ),
+  PORT: integer('PORT', 0, 65535, 8787),
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default('.data/service')),
+  DATABASE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(
+        /^postgres(ql)?:\/\/.+/,
+        'DATABASE_URL must be a PostgreSQL URL such as postgresql://user:password@127.0.0.1:5432/wallet_elements',
+      )
+      .optional(),
+  ),
+  DATABASE_SCHEMA: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'DATABASE_SCHEMA must be a lower-case SQL identifier such as public')
+      .default('public'),
+  ),
+  DATABASE_POOL_MAX: integer('DATABASE_POOL_MAX', 1, 1000, 10),
+  // Undefined means the default; an empty value turns the dev project off.
+  DEV_PROJECT_ID: z
+    .string()
+    .transform((value) => value.trim())
+    .refine(
+      (value) => value === '' || projectIdPattern.test(value),
+      'DEV_PROJECT_ID must use letters, digits, _ and - (up to 128), or be empty to turn the dev project off',
+    )
+    .default('dev-project'),
+  DEV_ORIGINS: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .transform(commaItems)
+      .superRefine((items, context) => {
+        for (const item of items) {
+          if (!isOriginPattern(item)) {
+            context.addIssue({
+              code: 'custom',
+              message: `DEV_ORIGINS has "${item}", which is not an origin such as http://localhost:5173 or https://*.example.com`,
+            })
+          }
+        }
+      })
+      .optional(),
+  ),
+  RPC_UPSTREAMS: z.preprocess(
+    (value) => (typeof value === 'string' ? value : undefined),
+    z
+      .string()
+      .transform((value, context) => {
+        const upstreams: Record<string, string> = {}
+        for (const item of commaItems(value)) {
+          const separator = item.indexOf('=')
+          const chainId = separator === -1 ? '' : item.slice(0, separator).trim()
+          const url = separator === -1 ? '' : item.slice(separator + 1).trim()
+          if (!isCaip2(chainId)) {
+            context.addIssue({
+              code: 'custom',
+              message: `RPC_UPSTREAMS has "${item}": expected CAIP-2-id=URL such as eip155:31337=http://127.0.0.1:8545`,
+            })
+          } else if (!isHttpUrl(url)) {
+            context.addIssue({
+              code: 'custom',
+              message: `RPC_UPSTREAMS has "${item}": the URL after = must be http:// or https://`,
+            })
+          } else {
+            upstreams[chainId] = url
+          }
+        }
+        return upstreams
+      })
+      .optional(),
+  ),
+  RPC_TIMEOUT_MS: integer('RPC_TIMEOUT_MS', 1, 600_000, apiLimits.rpcTimeoutMs),
+  CACHE_MS: integer('CACHE_MS', 0, 3_600_000, 5_000),
+  TRUST_PROXY_HOPS: integer('TRUST_PROXY_HOPS', 0, 100, 0),
+  LOG_LEVEL: z.preprocess(
+    (value) => (typeof value === 'string' ? blankToUndefined(value.toLowerCase()) : value),
+    z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
+  ),
+})
+
+/**
+ * Reads the service configuration from environment variables and validates it, throwing a
+ * {@link ConfigError} that names every bad variable.
+ *
+ * @example
+ * const config = loadConfig(process.env)
+ * const test = loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'silent' })
+ */
+export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
+  const parsed = envSchema.safeParse(env)
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? '')
+        return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`
+      }),
+    )
+  }
+  const values = parsed.data
+  return {
+    host: values.HOST,
+    port: values.PORT,
+    dataDir: values.DATA_DIR,
+    databaseUrl: values.DATABASE_URL ?? null,
+    databaseSchema: values.DATABASE_SCHEMA,
+    databasePoolMax: values.DATABASE_POOL_MAX,
+    devProjectId: values.DEV_PROJECT_ID === '' ? null : values.DEV_PROJECT_ID,
+    devOrigins: values.DEV_ORIGINS ?? [...defaultDevOrigins],
+    rpcUpstreams: values.RPC_UPSTREAMS ?? { ...defaultRpcUpstreams },
+    rpcTimeoutMs: values.RPC_TIMEOUT_MS,
+    cacheMs: values.CACHE_MS,
+    trustProxyHops: values.TRUST_PROXY_HOPS,
+    logLevel: values.LOG_LEVEL,
+  }
+}

@@ -1,0 +1,113 @@
+import { pathToFileURL } from 'node:url'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from './app.ts'
+import { ConfigError, loadConfig, type ServiceConfig, type ServiceEnv } from './config.ts'
+import type { ServiceDatabase } from './db/database.ts'
+import { createLogger, type Logger } from './logger.ts'
+
+export interface StartServiceOptions {
+  /** Environment to read the configuration from; `process.env` by default. */
+  env?: ServiceEnv
+  /** Values that win over the environment, for example `{ port: 0 }` or `{ rpcUpstreams }`. */
+  config?: Partial<ServiceConfig>
+  /** An open database to use (left open by `stop()`). */
+  database?: ServiceDatabase
+  logger?: Logger
+}
+
+export interface RunningService {
+  /** Base URL, for example `http://127.0.0.1:8787` (the real port when 0 was asked for). */
+  url: string
+  /** Stops listening, waits for requests in flight, then closes the database. */
+  stop(): Promise<void>
+  app: FastifyInstance
+  config: ServiceConfig
+}
+
+/**
+ * Starts the companion service: reads and checks the configuration, opens the database, and listens.
+ * Used by `npm run server` (below) and in-process by `scripts/stack.ts` beside the chains and the demo.
+ *
+ * @example
+ * const service = await startService({ config: { port: 0, logLevel: 'warn' } })
+ * console.log(service.url)
+ * await service.stop()
+ */
+export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
+  const config: ServiceConfig = { ...loadConfig(options.env ?? process.env), ...options.config }
+  const logger = options.logger ?? createLogger(config.logLevel)
+  const app = await buildApp(config, {
+    logger,
+    ...(options.database === undefined ? {} : { database: options.database }),
+  })
+  try {
+    await app.listen({ host: config.host, port: config.port })
+  } catch (error) {
+    await app.close()
+    throw error
+  }
+  const address = app.server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : config.port
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host
+  const url = `http://${host}:${port}`
+  logger.info({ url, database: app.database.kind }, `Wallet service listening on ${url}`)
+  let stopped: Promise<void> | undefined
+  return {
+    url,
+    app,
+    config,
+    stop: () => {
+      stopped ??= app.close()
+      return stopped
+    },
+  }
+}
+
+async function main(): Promise<void> {
+  let config: ServiceConfig
+  try {
+    config = loadConfig(process.env)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
+  const logger = createLogger(config.logLevel)
+  const service = await startService({ config, logger })
+  let stopping = false
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'Second signal: exiting now')
+      process.exit(1)
+    }
+    stopping = true
+    logger.info({ signal }, 'Shutting down')
+    // Requests in flight get 10 s to finish.
+    const force = setTimeout(() => {
+      logger.error({}, 'Shutdown took over 10 s: exiting')
+      process.exit(1)
+    }, 10_000)
+    force.unref()
+    service.stop().then(
+      () => {
+        logger.info({}, 'Stopped')
+        process.exit(0)
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'Shutdown failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', shutdown)
+  process.on('SIGTERM', shutdown)
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  })
+}

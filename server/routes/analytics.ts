@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify'
+import type { AnalyticsEvent } from '../../src/protocol/api/index.ts'
+import { analyticsEvent, analyticsEventBatch, apiLimits } from '../../src/protocol/api/index.ts'
+import { storeEvents } from '../analytics/storeEvents.ts'
+import type { Db } from '../db/database.ts'
+import { parseInput } from '../http/validation.ts'
+
+/**
+ * `POST /e`: analytics events (one, or a batch), stored when the project has analytics on. Answers 204.
+ * Also takes `text/plain` JSON bodies, which is what `navigator.sendBeacon` sends on `pagehide` without a
+ * preflight.
+ *
+ * @example
+ * await app.register(async (scope) => registerAnalyticsRoutes(scope, database.db))
+ */
+export function registerAnalyticsRoutes(app: FastifyInstance, db: Db): void {
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(body as string))
+    } catch (error) {
+      done(Object.assign(error as Error, { statusCode: 400 }), undefined)
+    }
+  })
+
+  app.post(
+    '/e',
+    { config: { access: 'project' }, bodyLimit: apiLimits.maxAnalyticsBodyBytes },
+    async (request, reply) => {
+      const events: AnalyticsEvent[] = Array.isArray(request.body)
+        ? parseInput(analyticsEventBatch, request.body, 'body')
+        : [parseInput(analyticsEvent, request.body, 'body')]
+      const project = request.project
+      const sdk = request.sdk
+      if (!project || !sdk) throw new Error('The access hook did not run')
+      if (!project.analyticsEnabled) {
+        request.log.debug({ projectId: project.id }, 'Analytics is off for this project; events dropped')
+        return reply.code(204).send()
+      }
+      const stored = await storeEvents(db, {
+        projectId: project.id,
+        sdk,
+        origin: request.headers.origin ?? null,
+        events,
+      })
+      request.log.debug({ projectId: project.id, received: events.length, stored }, 'Analytics events')
+      return reply.code(204).send()
+    },
+  )
+}

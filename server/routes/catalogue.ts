@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type {
+  AnalyticsConfigResponse,
+  GetWalletsResponse,
+  OriginsResponse,
+  ProjectConfigResponse,
+} from '../../src/protocol/api/index.ts'
+import { getWalletsQuery } from '../../src/protocol/api/index.ts'
+import type { CatalogueReader } from '../catalogue/catalogueCache.ts'
+import { parseInput } from '../http/validation.ts'
+import type { Project } from '../projects/store.ts'
+
+function projectOf(request: FastifyRequest): Project {
+  // Set by the access hook on every `project` route.
+  if (!request.project) throw new Error('The access hook did not run')
+  return request.project
+}
+
+/**
+ * The catalogue endpoints of SPEC section 7: project features, allowed origins, the wallet list and the
+ * analytics switch. Each needs `projectId`, `st` and `sv` and an allowed `Origin`.
+ *
+ * @example
+ * registerCatalogueRoutes(app, createCatalogueReader(database.db, { ttlMs: 5000 }))
+ */
+export function registerCatalogueRoutes(app: FastifyInstance, catalogue: CatalogueReader): void {
+  const config = { access: 'project' } as const
+
+  app.get('/appkit/v1/config', { config }, async (request): Promise<ProjectConfigResponse> => {
+    return { features: projectOf(request).features }
+  })
+
+  app.get('/projects/v1/origins', { config }, async (request): Promise<OriginsResponse> => {
+    return { allowedOrigins: projectOf(request).origins }
+  })
+
+  app.get('/getAnalyticsConfig', { config }, async (request): Promise<AnalyticsConfigResponse> => {
+    return { isAnalyticsEnabled: projectOf(request).analyticsEnabled }
+  })
+
+  app.get('/getWallets', { config }, async (request): Promise<GetWalletsResponse> => {
+    const query = parseInput(getWalletsQuery, request.query, 'query')
+    return catalogue.getWallets(query)
+  })
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify'
+import type { HealthResponse } from '../../src/protocol/api/index.ts'
+import type { ServiceDatabase } from '../db/database.ts'
+
+const pingTimeoutMs = 2000
+
+/**
+ * `GET /healthz`: 200 when the database answers within 2 s, 503 otherwise. For load balancers and
+ * orchestrators; public and not logged.
+ *
+ * @example
+ * registerHealthRoute(app, database)
+ */
+export function registerHealthRoute(app: FastifyInstance, database: ServiceDatabase): void {
+  // Probes come every few seconds: log them only from warn up, unless the service is quieter still.
+  const quieter = ['error', 'fatal', 'silent'] as const
+  const logLevel = quieter.find((level) => level === app.log.level) ?? 'warn'
+  app.get('/healthz', { config: { access: 'public' }, logLevel }, async (request, reply) => {
+    let timer: NodeJS.Timeout | undefined
+    try {
+      await Promise.race([
+        database.ping(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('Database ping timed out')), pingTimeoutMs)
+        }),
+      ])
+      const body: HealthResponse = { status: 'ok', database: 'ok' }
+      return reply.header('cache-control', 'no-store').send(body)
+    } catch (error) {
+      request.log.error({ err: error }, 'Health check failed')
+      const body: HealthResponse = { status: 'error', database: 'error' }
+      return reply.code(503).header('cache-control', 'no-store').send(body)
+    } finally {
+      clearTimeout(timer)
+    }
+  })
+}

@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify'
+import type { JsonRpcRequest } from '../../src/protocol/api/index.ts'
+import { apiLimits, jsonRpcErrorCodes, jsonRpcRequest, rpcQuery } from '../../src/protocol/api/index.ts'
+import { badRequest, ServiceError } from '../errors.ts'
+import { checkInput, parseInput } from '../http/validation.ts'
+import { type RpcForwarder, UpstreamError } from '../rpc/forward.ts'
+
+export interface RpcRouteOptions {
+  /** CAIP-2 network id -> upstream JSON-RPC URL. */
+  upstreams: Readonly<Record<string, string>>
+  timeoutMs: number
+  forwarder: RpcForwarder
+}
+
+function failureResponse(requests: readonly JsonRpcRequest[], isBatch: boolean, error: UpstreamError) {
+  const errorObject = {
+    code: jsonRpcErrorCodes.internalError,
+    message: error.message,
+    data: { code: error.failure === 'timeout' ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR' },
+  }
+  if (!isBatch) return { jsonrpc: '2.0', id: requests[0]?.id ?? null, error: errorObject }
+  // Each caller in a batch learns the outcome of its own request, matched by id.
+  const answers = requests
+    .filter((request) => request.id !== undefined)
+    .map((request) => ({ jsonrpc: '2.0', id: request.id ?? null, error: errorObject }))
+  return answers.length > 0 ? answers : { jsonrpc: '2.0', id: null, error: errorObject }
+}
+
+/**
+ * `POST /v1/?chainId={caip2}&projectId={id}`: checks a JSON-RPC 2.0 request or batch (1 to 1000) and
+ * forwards it to the network's upstream, answering with the upstream's JSON as is. Register it in its
+ * own scope: it keeps JSON bodies as text so the checked body goes upstream untouched.
+ *
+ * @example
+ * await app.register(async (scope) => registerRpcRoutes(scope, { upstreams, timeoutMs: 10_000, forwarder }))
+ */
+export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions): void {
+  const supported = Object.keys(options.upstreams).sort()
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  )
+
+  app.post(
+    '/v1',
+    {
+      config: { access: 'project', sdkOptional: true, jsonRpc: true },
+      bodyLimit: apiLimits.maxRpcBodyBytes,
+    },
+    async (request, reply) => {
+      const { chainId } = parseInput(
+        rpcQuery,
+        { chainId: (request.query as Record<string, unknown>).chainId },
+        'query',
+      )
+      const upstreamUrl = options.upstreams[chainId]
+      if (upstreamUrl === undefined) {
+        throw badRequest(
+          'chainId',
+          `Unsupported chainId ${chainId}: this service proxies ${supported.length > 0 ? supported.join(', ') : 'no networks'}`,
+        )
+      }
+      const raw = typeof request.body === 'string' ? request.body : ''
+      let payload: unknown
+      try {
+        payload = JSON.parse(raw)
+      } catch (error) {
+        throw new ServiceError(400, 'BAD_REQUEST', 'The body is not valid JSON', {
+          field: 'body',
+          cause: error,
+        })
+      }
+      const isBatch = Array.isArray(payload)
+      let requests: JsonRpcRequest[]
+      if (Array.isArray(payload)) {
+        if (payload.length > apiLimits.maxRpcBatch) {
+          throw new ServiceError(
+            400,
+            'BAD_REQUEST',
+            `Batch of ${payload.length} requests is over the limit of ${apiLimits.maxRpcBatch} requests per batch`,
+            { field: 'body' },
+          )
+        }
+        if (payload.length === 0)
+          throw new ServiceError(400, 'BAD_REQUEST', 'The batch is empty', { field: 'body' })
+        requests = payload.map((entry, index) => {
+          const checked = checkInput(jsonRpcRequest, entry, 'body')
+          if (checked.success) return checked.data
+          const { field, problem } = checked.problem
+          const what =
+            field === '' ? problem : problem === 'missing' ? `${field} is missing` : `${field}: ${problem}`
+          throw badRequest(
+            `[${index}]${field === '' ? '' : `.${field}`}`,
+            `Invalid request [${index}] of the batch: ${what}`,
+          )
+        })
+      } else {
+        requests = [parseInput(jsonRpcRequest, payload, 'body')]
+      }
+
+      // Stop waiting on the upstream when the client goes away.
+      const clientGone = new AbortController()
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) clientGone.abort()
+      })
+      try {
+        const result = await options.forwarder.forward({
+          chainId,
+          upstreamUrl,
+          body: raw,
+          timeoutMs: options.timeoutMs,
+          signal: clientGone.signal,
+        })
+        return reply.code(result.status).type('application/json; charset=utf-8').send(result.body)
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) throw error
+        request.log.warn({ chainId, failure: error.failure, err: error.cause ?? error }, error.message)
+        return reply
+          .code(error.failure === 'timeout' ? 504 : 502)
+          .send(failureResponse(requests, isBatch, error))
+      }
+    },
+  )
+}

@@ -1,0 +1,179 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+
+/** Why forwarding failed: the upstream did not answer in time, could not be reached, or answered badly. */
+export type UpstreamFailure = 'timeout' | 'unreachable' | 'bad-response'
+
+/** Thrown by {@link RpcForwarder.forward}; `message` is safe to show clients (it never holds the upstream URL). */
+export class UpstreamError extends Error {
+  override name = 'UpstreamError'
+  readonly failure: UpstreamFailure
+  constructor(failure: UpstreamFailure, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.failure = failure
+  }
+}
+
+export interface ForwardParameters {
+  /** CAIP-2 id, for messages. */
+  chainId: string
+  upstreamUrl: string
+  /** The JSON-RPC body, already validated, sent as is. */
+  body: string
+  timeoutMs: number
+  /** Aborts the upstream call (for example when the client goes away). */
+  signal?: AbortSignal
+}
+
+export interface ForwardResult {
+  status: number
+  /** The upstream's JSON text, untouched. */
+  body: string
+}
+
+export interface RpcForwarder {
+  /**
+   * Posts a JSON-RPC body upstream and resolves to the upstream's JSON answer as is, within `timeoutMs`
+   * (connection, headers and body). Throws {@link UpstreamError} on timeout, when the upstream cannot be
+   * reached, or when it answers something other than JSON.
+   */
+  forward(parameters: ForwardParameters): Promise<ForwardResult>
+  /** Closes the kept-alive upstream connections. */
+  close(): void
+}
+
+export interface RpcForwarderOptions {
+  /** Most open connections per upstream. Default 64. */
+  maxSockets?: number
+  /** Largest upstream answer accepted, in bytes. Default 64 MiB. */
+  maxResponseBytes?: number
+}
+
+function looksLikeJson(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The RPC proxy's upstream client: plain `node:http(s)` requests over kept-alive connections (about
+ * twice as fast as `fetch` here), a timeout through an AbortController, and errors that name the network
+ * but never the upstream URL, which may hold an API key.
+ *
+ * @example
+ * const forwarder = createRpcForwarder()
+ * const { status, body } = await forwarder.forward({
+ *   chainId: 'eip155:31337', upstreamUrl: 'http://127.0.0.1:8545', timeoutMs: 10_000,
+ *   body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}',
+ * })
+ * forwarder.close()
+ */
+export function createRpcForwarder(options: RpcForwarderOptions = {}): RpcForwarder {
+  const maxSockets = options.maxSockets ?? 64
+  const maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024
+  const httpAgent = new HttpAgent({ keepAlive: true, maxSockets })
+  const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets })
+
+  function forward(parameters: ForwardParameters): Promise<ForwardResult> {
+    const { chainId } = parameters
+    return new Promise<ForwardResult>((resolve, reject) => {
+      const controller = new AbortController()
+      let timedOut = false
+      const timer = setTimeout(() => {
+        timedOut = true
+        controller.abort()
+      }, parameters.timeoutMs)
+      const onAbort = () => controller.abort()
+      parameters.signal?.addEventListener('abort', onAbort, { once: true })
+      const finish = () => {
+        clearTimeout(timer)
+        parameters.signal?.removeEventListener('abort', onAbort)
+      }
+      const fail = (error: unknown) => {
+        finish()
+        if (error instanceof UpstreamError) return reject(error)
+        if (timedOut) return reject(new UpstreamError('timeout', 'Request timed out', { cause: error }))
+        if (controller.signal.aborted) {
+          return reject(new UpstreamError('unreachable', 'Request was aborted', { cause: error }))
+        }
+        const code = (error as NodeJS.ErrnoException).code
+        reject(
+          new UpstreamError(
+            'unreachable',
+            `The RPC upstream for ${chainId} is unreachable${code ? ` (${code})` : ''}`,
+            {
+              cause: error,
+            },
+          ),
+        )
+      }
+      let url: URL
+      try {
+        url = new URL(parameters.upstreamUrl)
+      } catch (error) {
+        return fail(error)
+      }
+      const secure = url.protocol === 'https:'
+      const onResponse = (response: IncomingMessage) => {
+        const chunks: Buffer[] = []
+        let size = 0
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length
+          if (size > maxResponseBytes) {
+            response.destroy(
+              new UpstreamError(
+                'bad-response',
+                `The RPC upstream for ${chainId} answered more than ${maxResponseBytes} bytes`,
+              ),
+            )
+            return
+          }
+          chunks.push(chunk)
+        })
+        response.on('error', fail)
+        response.on('end', () => {
+          finish()
+          const text = Buffer.concat(chunks).toString('utf8')
+          const contentType = String(response.headers['content-type'] ?? '')
+          if (!(contentType.includes('json') && text.trim() !== '') && !looksLikeJson(text)) {
+            reject(
+              new UpstreamError(
+                'bad-response',
+                `The RPC upstream for ${chainId} answered HTTP ${response.statusCode} without JSON`,
+              ),
+            )
+            return
+          }
+          resolve({ status: response.statusCode ?? 502, body: text })
+        })
+      }
+      const request = (secure ? httpsRequest : httpRequest)(
+        url,
+        {
+          method: 'POST',
+          agent: secure ? httpsAgent : httpAgent,
+          signal: controller.signal,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'content-length': Buffer.byteLength(parameters.body),
+          },
+        },
+        onResponse,
+      )
+      request.on('error', fail)
+      request.end(parameters.body)
+    })
+  }
+
+  return {
+    forward,
+    close() {
+      httpAgent.destroy()
+      httpsAgent.destroy()
+    },
+  }
+}

@@ -1,0 +1,237 @@
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import { after, before, beforeEach, describe, test } from 'node:test'
+import { asc, eq } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../../server/app.ts'
+import { analyticsEvents } from '../../../server/db/schema.ts'
+import { createProject } from '../../../server/projects/store.ts'
+import type { AnalyticsEvent } from '../../../src/protocol/api/index.ts'
+import { apiErrorBody } from '../../../src/protocol/api/index.ts'
+import { openTestDatabase, rawRequest, sdk, type TestDatabase, testLogger } from './helpers.ts'
+
+let testDb: TestDatabase
+let app: FastifyInstance
+
+before(async () => {
+  testDb = await openTestDatabase('analytics')
+  app = await buildApp(testDb.config({ devOrigins: ['http://localhost:5173'] }), {
+    database: testDb.database,
+    logger: testLogger,
+  })
+  await createProject(testDb.database.db, { id: 'quiet', name: 'Quiet', analyticsEnabled: false })
+})
+
+after(async () => {
+  await app?.close()
+  await testDb?.close()
+})
+
+beforeEach(async () => {
+  await testDb.database.db.delete(analyticsEvents)
+})
+
+function event(
+  overrides: Partial<AnalyticsEvent> = {},
+  props: Partial<AnalyticsEvent['props']> = {},
+): AnalyticsEvent {
+  return {
+    eventId: randomUUID(),
+    url: 'http://localhost:5173/shop?item=1',
+    domain: 'localhost',
+    timestamp: 1_767_225_600_000,
+    props: { type: 'track', event: 'MODAL_OPEN', properties: { connected: false }, ...props },
+    ...overrides,
+  }
+}
+
+function post(body: unknown, options: { query?: string; origin?: string; contentType?: string } = {}) {
+  return app.inject({
+    method: 'POST',
+    url: `/e?${options.query ?? sdk()}`,
+    headers: {
+      'content-type': options.contentType ?? 'application/json',
+      ...(options.origin === undefined ? {} : { origin: options.origin }),
+    },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+}
+
+async function stored() {
+  return testDb.database.db.select().from(analyticsEvents).orderBy(asc(analyticsEvents.clientTimestamp))
+}
+
+function errorOf(body: string) {
+  return apiErrorBody.parse(JSON.parse(body)).error
+}
+
+describe('POST /e', () => {
+  test('default: an event is stored and answered with 204', async () => {
+    const sent = event({}, { address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' })
+    const response = await post(sent, { origin: 'http://localhost:5173' })
+    assert.equal(response.statusCode, 204)
+    assert.equal(response.body, '')
+    assert.equal(response.headers['access-control-allow-origin'], 'http://localhost:5173')
+    const rows = await stored()
+    assert.equal(rows.length, 1)
+    const row = rows[0]
+    assert.ok(row)
+    assert.equal(row.eventId, sent.eventId)
+    assert.equal(row.projectId, 'dev-project')
+    assert.equal(row.sdkType, 'wallet-elements')
+    assert.equal(row.sdkVersion, '0.1.0')
+    assert.equal(row.origin, 'http://localhost:5173')
+    assert.equal(row.url, sent.url)
+    assert.equal(row.domain, 'localhost')
+    assert.equal(row.eventType, 'track')
+    assert.equal(row.eventName, 'MODAL_OPEN')
+    assert.deepEqual(row.properties, { connected: false })
+    assert.equal(row.address, '0x8ba1f109551bD432803012645Ac136ddd64DBA72')
+    assert.equal(row.clientTimestamp.getTime(), sent.timestamp)
+    assert.ok(row.receivedAt instanceof Date)
+  })
+
+  test('behavior: a batch is stored in one request', async () => {
+    const batch = [
+      event({ timestamp: 1 }, { event: 'MODAL_OPEN' }),
+      event({ timestamp: 2 }, { event: 'SELECT_WALLET', properties: { name: 'MetaMask' } }),
+      event({ timestamp: 3 }, { event: 'MODAL_CLOSE' }),
+    ]
+    const response = await post(batch)
+    assert.equal(response.statusCode, 204)
+    assert.deepEqual(
+      (await stored()).map((row) => row.eventName),
+      ['MODAL_OPEN', 'SELECT_WALLET', 'MODAL_CLOSE'],
+    )
+  })
+
+  test('behavior: a retried event is stored once', async () => {
+    const sent = event()
+    assert.equal((await post(sent)).statusCode, 204)
+    assert.equal((await post(sent)).statusCode, 204)
+    assert.equal((await post([sent, sent])).statusCode, 204)
+    assert.equal((await stored()).length, 1)
+  })
+
+  test('behavior: MODAL_CREATED is never stored', async () => {
+    const response = await post([event({}, { event: 'MODAL_CREATED' }), event({}, { event: 'MODAL_OPEN' })])
+    assert.equal(response.statusCode, 204)
+    assert.deepEqual(
+      (await stored()).map((row) => row.eventName),
+      ['MODAL_OPEN'],
+    )
+  })
+
+  test('behavior: a text/plain body (navigator.sendBeacon) is accepted', async () => {
+    const response = await post(event(), { contentType: 'text/plain;charset=UTF-8' })
+    assert.equal(response.statusCode, 204)
+    assert.equal((await stored()).length, 1)
+  })
+
+  test('behavior: a project with analytics off gets 204 and nothing is stored', async () => {
+    const response = await post(event(), { query: sdk('quiet') })
+    assert.equal(response.statusCode, 204)
+    assert.equal((await stored()).length, 0)
+  })
+
+  test('error: a refused origin answers 403 Invalid App Configuration and nothing is stored', async () => {
+    const response = await post(event(), { origin: 'https://evil.test' })
+    assert.equal(response.statusCode, 403)
+    assert.deepEqual(errorOf(response.body), {
+      code: 'INVALID_APP_CONFIGURATION',
+      message: 'Invalid App Configuration',
+    })
+    assert.equal((await stored()).length, 0)
+  })
+
+  test('error: project and SDK parameters are checked', async () => {
+    const missing = await post(event(), { query: 'st=a&sv=1' })
+    assert.equal(missing.statusCode, 400)
+    assert.equal(errorOf(missing.body).message, 'Project ID Not Configured')
+    const unknown = await post(event(), { query: 'projectId=nobody&st=a&sv=1' })
+    assert.equal(unknown.statusCode, 401)
+    assert.equal(errorOf(unknown.body).message, 'Invalid Project ID')
+    const noSv = await post(event(), { query: 'projectId=dev-project&st=a' })
+    assert.equal(noSv.statusCode, 400)
+    assert.equal(errorOf(noSv.body).field, 'sv')
+  })
+
+  const badBodies: [string, unknown, string][] = [
+    ['eventId not a uuid', event({ eventId: 'abc' }), 'eventId'],
+    ['url not a URL', event({ url: 'not a url' }), 'url'],
+    ['empty domain', event({ domain: '' }), 'domain'],
+    ['timestamp not whole', event({ timestamp: 1.5 }), 'timestamp'],
+    ['timestamp negative', event({ timestamp: -1 }), 'timestamp'],
+    ['missing props.event', { ...event(), props: { type: 'track' } }, 'props.event'],
+    [
+      'props.properties not an object',
+      event({}, { properties: [1] as unknown as Record<string, unknown> }),
+      'props.properties',
+    ],
+    ['bad item in a batch', [event(), event({ url: 'nope' })], '[1].url'],
+    ['empty batch', [], 'body'],
+    ['batch over 100', Array.from({ length: 101 }, () => event()), 'body'],
+    ['not JSON', '{"eventId":', 'body'],
+  ]
+  for (const [name, body, field] of badBodies) {
+    test(`error: ${name} answers 400 naming ${field}`, async () => {
+      const response = await post(body)
+      assert.equal(response.statusCode, 400, response.body)
+      const error = errorOf(response.body)
+      assert.equal(error.code, 'BAD_REQUEST')
+      assert.equal(error.field, field)
+      assert.equal((await stored()).length, 0)
+    })
+  }
+
+  test('error: a body over 64 KiB answers 413', async () => {
+    const response = await post(event({}, { properties: { blob: 'x'.repeat(70_000) } }))
+    assert.equal(response.statusCode, 413)
+    assert.equal(errorOf(response.body).code, 'PAYLOAD_TOO_LARGE')
+  })
+
+  test('error: another content type answers 415', async () => {
+    const response = await post('a=b', { contentType: 'application/x-www-form-urlencoded' })
+    assert.equal(response.statusCode, 415)
+    assert.equal(errorOf(response.body).code, 'UNSUPPORTED_MEDIA_TYPE')
+  })
+})
+
+describe('POST /e over real HTTP', () => {
+  let server: FastifyInstance
+  let url = ''
+
+  before(async () => {
+    server = await buildApp(testDb.config({ devProjectId: null }), {
+      database: testDb.database,
+      logger: testLogger,
+    })
+    url = await server.listen({ host: '127.0.0.1', port: 0 })
+  })
+  after(async () => {
+    await server?.close()
+  })
+
+  test('default: events posted by fetch are stored and read back', async () => {
+    const sent = event()
+    const response = await fetch(`${url}/e?${sdk()}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(sent),
+    })
+    assert.equal(response.status, 204)
+    const rows = await testDb.database.db
+      .select()
+      .from(analyticsEvents)
+      .where(eq(analyticsEvents.eventId, sent.eventId))
+    assert.equal(rows.length, 1)
+
+    const refused = await rawRequest(`${url}/e?${sdk()}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.test' },
+      body: JSON.stringify(event()),
+    })
+    assert.equal(refused.status, 403)
+    assert.equal(errorOf(refused.text).message, 'Invalid App Configuration')
+  })
+})

@@ -1,0 +1,223 @@
+import assert from 'node:assert/strict'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../../server/app.ts'
+import { customWalletId } from '../../../server/catalogue/customWallets.ts'
+import { runProjectCli } from '../../../server/cli/project.ts'
+import { getWalletsResponse } from '../../../src/protocol/api/index.ts'
+import { openTestDatabase, sdk, type TestDatabase, testLogger } from './helpers.ts'
+
+const minervaLogo = fileURLToPath(
+  new URL(
+    '../../../server/data/seed/logos/dea4ab675289353a508956c4f821bc4e9141d9f99a5d244ae7af92b4d575db6d.png',
+    import.meta.url,
+  ),
+)
+
+let testDb: TestDatabase
+let app: FastifyInstance
+let scratch = ''
+
+before(async () => {
+  testDb = await openTestDatabase('cli')
+  app = await buildApp(testDb.config({ devProjectId: null }), {
+    database: testDb.database,
+    logger: testLogger,
+  })
+  scratch = await mkdtemp(join(tmpdir(), 'wallet-elements-cli-'))
+})
+
+after(async () => {
+  await app?.close()
+  await testDb?.close()
+  if (scratch) await rm(scratch, { recursive: true, force: true })
+})
+
+async function cli(...argv: string[]) {
+  const out: string[] = []
+  const err: string[] = []
+  const code = await runProjectCli(argv, {
+    database: testDb.database,
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  })
+  return { code, out: out.join('\n'), err: err.join('\n') }
+}
+
+const analyticsConfig = (projectId: string, origin?: string) =>
+  app.inject({
+    url: `/getAnalyticsConfig?${sdk(projectId)}`,
+    headers: origin === undefined ? {} : { origin },
+  })
+
+describe('project commands', () => {
+  test('default: create, list and list --json', async () => {
+    const created = await cli(
+      'create',
+      '--id',
+      'shop',
+      '--name',
+      'Shop',
+      '--origin',
+      'https://shop.example.com',
+      '--origin',
+      'https://*.preview.example.com/',
+    )
+    assert.equal(created.code, 0, created.err)
+    assert.match(created.out, /Created project shop/)
+    const listed = await cli('list')
+    assert.equal(listed.code, 0)
+    assert.match(listed.out, /shop {2}Shop {2}\(analytics on\)/)
+    assert.match(listed.out, /https:\/\/\*\.preview\.example\.com\n/)
+    const json = JSON.parse((await cli('list', '--json')).out) as { id: string; origins: string[] }[]
+    assert.deepEqual(json.find((project) => project.id === 'shop')?.origins, [
+      'https://*.preview.example.com',
+      'https://shop.example.com',
+    ])
+    const allowed = await analyticsConfig('shop', 'https://pr-12.preview.example.com')
+    assert.equal(allowed.statusCode, 200)
+  })
+
+  test('behavior: allow-origin and remove-origin change what the API accepts at once', async () => {
+    assert.equal((await analyticsConfig('shop', 'http://localhost:3000')).statusCode, 403)
+    const allowed = await cli('allow-origin', '--id', 'shop', '--origin', 'http://localhost:3000')
+    assert.equal(allowed.code, 0, allowed.err)
+    assert.equal((await analyticsConfig('shop', 'http://localhost:3000')).statusCode, 200)
+    const removed = await cli('remove-origin', '--id', 'shop', '--origin', 'http://localhost:3000')
+    assert.equal(removed.code, 0, removed.err)
+    assert.equal((await analyticsConfig('shop', 'http://localhost:3000')).statusCode, 403)
+  })
+
+  test('behavior: set --analytics off turns the project analytics switch off', async () => {
+    const result = await cli('set', '--id', 'shop', '--analytics', 'off', '--name', 'Shop (EU)')
+    assert.equal(result.code, 0, result.err)
+    assert.deepEqual((await analyticsConfig('shop')).json(), { isAnalyticsEnabled: false })
+    assert.match((await cli('list')).out, /Shop \(EU\) {2}\(analytics off\)/)
+  })
+
+  test('error: refused changes exit 1 with a clear message', async () => {
+    const duplicate = await cli('create', '--id', 'shop', '--name', 'Again')
+    assert.equal(duplicate.code, 1)
+    assert.match(duplicate.err, /already exists/)
+    const badOrigin = await cli(
+      'create',
+      '--id',
+      'other',
+      '--name',
+      'Other',
+      '--origin',
+      'https://x.test/path',
+    )
+    assert.equal(badOrigin.code, 1)
+    assert.match(badOrigin.err, /not an origin pattern/)
+    const unknown = await cli('allow-origin', '--id', 'nobody', '--origin', 'https://x.test')
+    assert.equal(unknown.code, 1)
+    assert.match(unknown.err, /No project has id "nobody"/)
+    const notListed = await cli('remove-origin', '--id', 'shop', '--origin', 'https://never.test')
+    assert.equal(notListed.code, 1)
+    assert.match(notListed.err, /does not list/)
+  })
+
+  test('error: usage mistakes exit 2 with the usage', async () => {
+    for (const argv of [
+      ['create', '--id', 'x'],
+      ['create', '--id', 'bad id', '--name', 'X'],
+      ['allow-origin', '--id', 'shop'],
+      ['frobnicate'],
+      ['list', '--colour'],
+      ['set', '--id', 'shop', '--analytics', 'maybe'],
+    ]) {
+      const result = await cli(...argv)
+      assert.equal(result.code, 2, argv.join(' '))
+      assert.match(result.err, /Usage: npm run project/)
+    }
+    const help = await cli('--help')
+    assert.equal(help.code, 0)
+    assert.match(help.out, /allow-origin --id ID --origin ORIGIN/)
+  })
+})
+
+describe('wallet commands', () => {
+  const wallets = async (query: string) =>
+    getWalletsResponse.parse((await app.inject({ url: `/getWallets?${sdk('shop')}&${query}` })).json())
+
+  test('default: add-wallet adds a catalogue entry with its logo', async () => {
+    const result = await cli(
+      'add-wallet',
+      '--name',
+      'Acme Wallet',
+      '--image',
+      minervaLogo,
+      '--rdns',
+      'com.acme.wallet',
+      '--mobile-link',
+      'acme://',
+      '--desktop-link',
+      'https://desktop.acme.test',
+      '--webapp-link',
+      'https://app.acme.test',
+      '--chain',
+      'eip155:1',
+      '--chain',
+      'eip155:31337',
+    )
+    assert.equal(result.code, 0, result.err)
+    const id = customWalletId('Acme Wallet')
+    assert.match(result.out, new RegExp(id))
+    const { data } = await wallets('search=acme')
+    assert.deepEqual(data, [
+      {
+        id,
+        name: 'Acme Wallet',
+        image_id: id,
+        chains: ['eip155:1', 'eip155:31337'],
+        mobile_link: 'acme://',
+        desktop_link: 'https://desktop.acme.test',
+        webapp_link: 'https://app.acme.test',
+        rdns: 'com.acme.wallet',
+        badge_type: 'none',
+      },
+    ])
+    const logo = await app.inject({ url: `/getWalletImage/${id}` })
+    assert.equal(logo.statusCode, 200)
+    assert.equal(logo.headers['content-type'], 'image/png')
+  })
+
+  test('behavior: add-wallet again updates the entry; without --image it gets a placeholder', async () => {
+    const before = (await wallets('')).count
+    const result = await cli('add-wallet', '--name', 'Acme Wallet', '--rdns', 'com.acme.wallet')
+    assert.equal(result.code, 0, result.err)
+    assert.equal((await wallets('')).count, before)
+    const logo = await app.inject({ url: `/getWalletImage/${customWalletId('Acme Wallet')}` })
+    assert.equal(logo.headers['content-type'], 'image/svg+xml')
+  })
+
+  test('error: a taken rdns, a bad link or a non-image file is refused', async () => {
+    const taken = await cli('add-wallet', '--name', 'Copycat', '--rdns', 'io.metamask')
+    assert.equal(taken.code, 1)
+    assert.match(taken.err, /io\.metamask is already used by MetaMask/)
+    const badLink = await cli('add-wallet', '--name', 'Linky', '--mobile-link', 'not a link')
+    assert.equal(badLink.code, 1)
+    const text = join(scratch, 'logo.png')
+    await writeFile(text, 'this is not an image')
+    const notImage = await cli('add-wallet', '--name', 'Texty', '--image', text)
+    assert.equal(notImage.code, 1)
+    assert.match(notImage.err, /JPEG, PNG, GIF, WebP or SVG/)
+    const missing = await cli('add-wallet', '--name', 'Ghost', '--image', join(scratch, 'absent.png'))
+    assert.equal(missing.code, 1)
+    assert.match(missing.err, /Cannot read/)
+  })
+
+  test('default: remove-wallet removes the entry and its logo', async () => {
+    const id = customWalletId('Acme Wallet')
+    const result = await cli('remove-wallet', '--id', id)
+    assert.equal(result.code, 0, result.err)
+    assert.equal((await wallets('search=acme')).count, 0)
+    assert.equal((await app.inject({ url: `/getWalletImage/${id}` })).statusCode, 404)
+    assert.equal((await cli('remove-wallet', '--id', id)).code, 1)
+  })
+})

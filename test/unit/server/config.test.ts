@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { ConfigError, loadConfig, type ServiceEnv } from '../../../server/config.ts'
+
+function problems(env: ServiceEnv): string[] {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    assert.ok(error instanceof ConfigError)
+    assert.match(error.message, /^Invalid service configuration:/)
+    return [...error.problems]
+  }
+  assert.fail('expected a ConfigError')
+}
+
+describe('loadConfig', () => {
+  test('default: loopback, port 8787, PGlite in .data/service, the dev project and the local chains', () => {
+    assert.deepEqual(loadConfig({}), {
+      host: '127.0.0.1',
+      port: 8787,
+      dataDir: '.data/service',
+      databaseUrl: null,
+      databaseSchema: 'public',
+      databasePoolMax: 10,
+      devProjectId: 'dev-project',
+      devOrigins: [
+        'http://127.0.0.1:5173',
+        'http://localhost:5173',
+        'http://127.0.0.1:4173',
+        'http://localhost:4173',
+      ],
+      rpcUpstreams: { 'eip155:31337': 'http://127.0.0.1:8545', 'eip155:31338': 'http://127.0.0.1:8546' },
+      rpcTimeoutMs: 10_000,
+      cacheMs: 5000,
+      trustProxyHops: 0,
+      logLevel: 'info',
+    })
+  })
+
+  test('args: every variable is read', () => {
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: '0',
+      DATA_DIR: 'memory://',
+      DATABASE_URL: 'postgresql://wallet:secret@127.0.0.1:5432/wallet',
+      DATABASE_SCHEMA: 'wallet_elements',
+      DATABASE_POOL_MAX: '20',
+      DEV_PROJECT_ID: 'my_dev',
+      DEV_ORIGINS: ' https://*.example.com , http://localhost:3000 ',
+      RPC_UPSTREAMS: 'eip155:1=https://rpc.example.com/key, solana:mainnet=https://sol.example.com',
+      RPC_TIMEOUT_MS: '2500',
+      CACHE_MS: '0',
+      TRUST_PROXY_HOPS: '1',
+      LOG_LEVEL: 'DEBUG',
+    })
+    assert.equal(config.host, '0.0.0.0')
+    assert.equal(config.port, 0)
+    assert.equal(config.dataDir, 'memory://')
+    assert.equal(config.databaseUrl, 'postgresql://wallet:secret@127.0.0.1:5432/wallet')
+    assert.equal(config.databaseSchema, 'wallet_elements')
+    assert.equal(config.databasePoolMax, 20)
+    assert.equal(config.devProjectId, 'my_dev')
+    assert.deepEqual(config.devOrigins, ['https://*.example.com', 'http://localhost:3000'])
+    assert.deepEqual(config.rpcUpstreams, {
+      'eip155:1': 'https://rpc.example.com/key',
+      'solana:mainnet': 'https://sol.example.com',
+    })
+    assert.equal(config.rpcTimeoutMs, 2500)
+    assert.equal(config.cacheMs, 0)
+    assert.equal(config.trustProxyHops, 1)
+    assert.equal(config.logLevel, 'debug')
+  })
+
+  test('behavior: empty DEV_PROJECT_ID turns the dev project off; empty RPC_UPSTREAMS proxies nothing', () => {
+    const config = loadConfig({ DEV_PROJECT_ID: '', RPC_UPSTREAMS: '' })
+    assert.equal(config.devProjectId, null)
+    assert.deepEqual(config.rpcUpstreams, {})
+  })
+
+  test('behavior: blank values take the defaults', () => {
+    assert.equal(loadConfig({ PORT: ' ', HOST: '', LOG_LEVEL: '' }).port, 8787)
+  })
+
+  const bad: [ServiceEnv, RegExp][] = [
+    [{ PORT: 'eighty' }, /^PORT must be a whole number from 0 to 65535$/],
+    [{ PORT: '70000' }, /^PORT must be at most 65535$/],
+    [{ HOST: 'local host' }, /^HOST must be a host name or IP address/],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must be a PostgreSQL URL/],
+    [{ DATABASE_SCHEMA: 'Drop Table' }, /^DATABASE_SCHEMA must be a lower-case SQL identifier/],
+    [{ DEV_PROJECT_ID: 'my project' }, /^DEV_PROJECT_ID must use letters, digits/],
+    [{ DEV_ORIGINS: 'http://localhost:5173,localhost/path' }, /^DEV_ORIGINS has "localhost\/path"/],
+    [{ RPC_UPSTREAMS: 'eip155:1' }, /^RPC_UPSTREAMS has "eip155:1": expected CAIP-2-id=URL/],
+    [{ RPC_UPSTREAMS: 'mainnet=http://x' }, /^RPC_UPSTREAMS has "mainnet=http:\/\/x"/],
+    [{ RPC_UPSTREAMS: 'eip155:1=ftp://x' }, /must be http:\/\/ or https:\/\//],
+    [{ RPC_TIMEOUT_MS: '0' }, /^RPC_TIMEOUT_MS must be at least 1$/],
+    [{ RPC_TIMEOUT_MS: '-5' }, /^RPC_TIMEOUT_MS must be a whole number/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent$/],
+  ]
+  for (const [env, message] of bad) {
+    test(`error: ${JSON.stringify(env)} is refused with a clear message`, () => {
+      const found = problems(env)
+      assert.equal(found.length, 1, found.join('\n'))
+      assert.match(found[0] ?? '', message)
+    })
+  }
+
+  test('error: every bad variable is reported at once', () => {
+    assert.equal(problems({ PORT: 'x', LOG_LEVEL: 'y', RPC_TIMEOUT_MS: 'z' }).length, 3)
+  })
+})

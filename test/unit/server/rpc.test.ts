@@ -1,0 +1,360 @@
+import assert from 'node:assert/strict'
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { after, before, beforeEach, describe, test } from 'node:test'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../../server/app.ts'
+import { jsonRpcBatchResponse, jsonRpcFailure, jsonRpcResponse } from '../../../src/protocol/api/index.ts'
+import { freePort, openTestDatabase, rawRequest, type TestDatabase, testLogger } from './helpers.ts'
+
+interface Upstream {
+  url: string
+  /** Bodies received, in order. */
+  received: string[]
+  /** Times the proxy closed a connection that was waiting for an answer. */
+  hungUp: () => number
+  close: () => Promise<void>
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+}
+
+/** A tiny JSON-RPC node: eth_blockNumber answers 0x2a; `revert` a JSON-RPC error; `html` a 500 page. */
+async function startUpstream(): Promise<Upstream> {
+  const received: string[] = []
+  const answer = (request: { id?: unknown; method?: unknown }) => {
+    if (request.method === 'revert') {
+      return { jsonrpc: '2.0', id: request.id, error: { code: 3, message: 'execution reverted' } }
+    }
+    return { jsonrpc: '2.0', id: request.id, result: request.method === 'eth_blockNumber' ? '0x2a' : null }
+  }
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    let body = ''
+    request.setEncoding('utf8')
+    request.on('data', (chunk: string) => {
+      body += chunk
+    })
+    request.on('end', () => {
+      received.push(body)
+      const parsed = JSON.parse(body) as
+        | { id?: unknown; method?: unknown }
+        | { id?: unknown; method?: unknown }[]
+      if (!Array.isArray(parsed) && parsed.method === 'html') {
+        response.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Internal error</h1>')
+        return
+      }
+      // Notifications (no id) get no answer, as JSON-RPC 2.0 says.
+      const result = Array.isArray(parsed)
+        ? parsed.filter((entry) => 'id' in entry).map(answer)
+        : answer(parsed as { id?: unknown; method?: unknown })
+      // Unusual spacing, to check the proxy passes the upstream's text through untouched.
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result, null, 1))
+    })
+  })
+  const url = await listen(server)
+  return { url, received, hungUp: () => 0, close: () => closeServer(server) }
+}
+
+/** An upstream that accepts connections and never answers. */
+async function startSilentUpstream(): Promise<Upstream> {
+  const received: string[] = []
+  let hungUp = 0
+  const server = createServer((request) => {
+    request.resume()
+    received.push('request')
+    request.socket.on('close', () => {
+      hungUp++
+    })
+  })
+  const url = await listen(server)
+  return { url, received, hungUp: () => hungUp, close: () => closeServer(server) }
+}
+
+let testDb: TestDatabase
+let app: FastifyInstance
+/** Same service with a short upstream timeout, for the timeout cases. */
+let impatientApp: FastifyInstance
+let live: Upstream
+let silent: Upstream
+let downPort: number
+const timeoutMs = 300
+
+before(async () => {
+  ;[testDb, live, silent, downPort] = await Promise.all([
+    openTestDatabase('rpc'),
+    startUpstream(),
+    startSilentUpstream(),
+    freePort(),
+  ])
+  const config = testDb.config({
+    devOrigins: ['http://localhost:5173'],
+    rpcUpstreams: {
+      'eip155:31337': live.url,
+      'eip155:31338': `http://127.0.0.1:${downPort}`,
+      'eip155:1': silent.url,
+    },
+  })
+  app = await buildApp(config, { database: testDb.database, logger: testLogger })
+  impatientApp = await buildApp(
+    { ...config, rpcTimeoutMs: timeoutMs, devProjectId: null },
+    { database: testDb.database, logger: testLogger },
+  )
+})
+
+after(async () => {
+  await app?.close()
+  await impatientApp?.close()
+  await Promise.all([live?.close(), silent?.close()])
+  await testDb?.close()
+})
+
+beforeEach(() => {
+  live.received.length = 0
+})
+
+function rpc(
+  body: unknown,
+  options: {
+    chainId?: string | null
+    projectId?: string
+    origin?: string
+    path?: string
+    via?: FastifyInstance
+  } = {},
+) {
+  const chainId = options.chainId === undefined ? 'eip155:31337' : options.chainId
+  const query = [
+    ...(chainId === null ? [] : [`chainId=${chainId}`]),
+    `projectId=${options.projectId ?? 'dev-project'}`,
+  ].join('&')
+  return (options.via ?? app).inject({
+    method: 'POST',
+    url: `${options.path ?? '/v1/'}?${query}`,
+    headers: { 'content-type': 'application/json', ...(options.origin ? { origin: options.origin } : {}) },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+}
+
+const call = (id: number, method = 'eth_blockNumber') => ({ jsonrpc: '2.0', id, method, params: [] })
+
+describe('POST /v1/ proxy', () => {
+  test('default: a single request is forwarded and the answer returned as is', async () => {
+    const response = await rpc(call(1), { origin: 'http://localhost:5173' })
+    assert.equal(response.statusCode, 200, response.body)
+    assert.equal(response.body, JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x2a' }, null, 1))
+    assert.equal(response.headers['access-control-allow-origin'], 'http://localhost:5173')
+    assert.deepEqual(live.received, [JSON.stringify(call(1))])
+  })
+
+  test('behavior: /v1 without the trailing slash works too, and st/sv are optional', async () => {
+    const response = await rpc(call(2), { path: '/v1' })
+    assert.equal(response.statusCode, 200)
+    assert.equal(jsonRpcResponse.parse(response.json()).id, 2)
+  })
+
+  test('behavior: a batch is forwarded in one upstream call', async () => {
+    const response = await rpc([call(1), call(2, 'eth_chainId'), { jsonrpc: '2.0', method: 'notify' }])
+    assert.equal(response.statusCode, 200)
+    const answers = jsonRpcBatchResponse.parse(response.json())
+    assert.equal(answers.length, 2, 'the notification gets no answer')
+    assert.deepEqual(answers[0], { jsonrpc: '2.0', id: 1, result: '0x2a' })
+    assert.equal(live.received.length, 1)
+  })
+
+  test('behavior: a batch of exactly 1000 is accepted', async () => {
+    const response = await rpc(Array.from({ length: 1000 }, (_, index) => call(index)))
+    assert.equal(response.statusCode, 200)
+    assert.equal(jsonRpcBatchResponse.parse(response.json()).length, 1000)
+  })
+
+  test('behavior: upstream JSON-RPC errors pass through', async () => {
+    const response = await rpc(call(9, 'revert'))
+    assert.equal(response.statusCode, 200)
+    const answer = jsonRpcFailure.parse(response.json())
+    assert.deepEqual(answer.error, { code: 3, message: 'execution reverted' })
+  })
+
+  test('error: a batch of 1001 is refused with -32600 without contacting the upstream', async () => {
+    const response = await rpc(Array.from({ length: 1001 }, (_, index) => call(index)))
+    assert.equal(response.statusCode, 400)
+    const answer = jsonRpcFailure.parse(response.json())
+    assert.equal(answer.id, null)
+    assert.equal(answer.error.code, -32600)
+    assert.equal(answer.error.message, 'Batch of 1001 requests is over the limit of 1000 requests per batch')
+    assert.equal(live.received.length, 0)
+  })
+
+  const invalid: [string, unknown, number, string][] = [
+    ['an empty batch', [], -32600, 'body'],
+    ['a request without jsonrpc', { id: 1, method: 'eth_blockNumber' }, -32600, 'jsonrpc'],
+    ['a request with jsonrpc 1.0', { jsonrpc: '1.0', id: 1, method: 'eth_blockNumber' }, -32600, 'jsonrpc'],
+    ['a request without method', { jsonrpc: '2.0', id: 1 }, -32600, 'method'],
+    ['params that are a string', { jsonrpc: '2.0', id: 1, method: 'x', params: 'no' }, -32600, 'params'],
+    ['a bad request inside a batch', [call(1), { jsonrpc: '2.0', id: 2 }], -32600, '[1].method'],
+    ['a body that is not JSON', '{"jsonrpc":', -32700, 'body'],
+  ]
+  for (const [name, body, code, field] of invalid) {
+    test(`error: ${name} answers 400 with ${code} naming ${field}`, async () => {
+      const response = await rpc(body)
+      assert.equal(response.statusCode, 400, response.body)
+      const answer = jsonRpcFailure.parse(response.json())
+      assert.equal(answer.error.code, code)
+      assert.deepEqual((answer.error.data as { field?: string }).field, field)
+      assert.equal(live.received.length, 0)
+    })
+  }
+
+  test('error: messages say which request of a batch is wrong', async () => {
+    const missing = jsonRpcFailure.parse((await rpc([call(1), { jsonrpc: '2.0', id: 2 }])).json())
+    assert.equal(missing.error.message, 'Invalid request [1] of the batch: method is missing')
+    const single = jsonRpcFailure.parse((await rpc({ jsonrpc: '2.0', id: 1, method: '' })).json())
+    assert.equal(single.error.message, 'Invalid body field method: Expected a method name')
+  })
+
+  test('error: an unknown chain answers 400 naming chainId', async () => {
+    const response = await rpc(call(1), { chainId: 'eip155:999' })
+    assert.equal(response.statusCode, 400)
+    const answer = jsonRpcFailure.parse(response.json())
+    assert.equal(answer.error.code, -32602)
+    assert.match(answer.error.message, /Unsupported chainId eip155:999/)
+    assert.deepEqual(answer.error.data, { code: 'BAD_REQUEST', field: 'chainId' })
+  })
+
+  test('error: a missing or malformed chainId answers 400 naming chainId', async () => {
+    for (const chainId of [null, 'eip155', 'not:a:chain']) {
+      const response = await rpc(call(1), { chainId })
+      assert.equal(response.statusCode, 400, String(chainId))
+      assert.equal((jsonRpcFailure.parse(response.json()).error.data as { field: string }).field, 'chainId')
+    }
+  })
+
+  test('error: project and origin errors answer in JSON-RPC form with the spec messages', async () => {
+    const refused = await rpc(call(1), { origin: 'https://evil.test' })
+    assert.equal(refused.statusCode, 403)
+    assert.equal(jsonRpcFailure.parse(refused.json()).error.message, 'Invalid App Configuration')
+    const unknown = await rpc(call(1), { projectId: 'nobody' })
+    assert.equal(unknown.statusCode, 401)
+    assert.equal(jsonRpcFailure.parse(unknown.json()).error.message, 'Invalid Project ID')
+    assert.equal(live.received.length, 0)
+  })
+
+  test('error: an upstream that is down answers 502 with -32603 and the request id', async () => {
+    const response = await rpc(call(5), { chainId: 'eip155:31338' })
+    assert.equal(response.statusCode, 502)
+    const answer = jsonRpcFailure.parse(response.json())
+    assert.equal(answer.id, 5)
+    assert.equal(answer.error.code, -32603)
+    assert.match(answer.error.message, /The RPC upstream for eip155:31338 is unreachable \(ECONNREFUSED\)/)
+    assert.equal(answer.error.message.includes(String(downPort)), false, 'the upstream URL is not disclosed')
+  })
+
+  test('error: a batch to an upstream that is down gets one error per request id', async () => {
+    const response = await rpc([call(1), call(2), { jsonrpc: '2.0', method: 'notify' }], {
+      chainId: 'eip155:31338',
+    })
+    assert.equal(response.statusCode, 502)
+    const answers = jsonRpcBatchResponse.parse(response.json())
+    assert.deepEqual(
+      answers.map((answer) => answer.id),
+      [1, 2],
+    )
+    assert.ok(answers.every((answer) => 'error' in answer && answer.error.code === -32603))
+  })
+
+  test('error: an upstream that never answers times out with -32603 Request timed out', async () => {
+    const started = performance.now()
+    const response = await rpc(call(7), { chainId: 'eip155:1', via: impatientApp })
+    const elapsed = performance.now() - started
+    assert.equal(response.statusCode, 504)
+    const answer = jsonRpcFailure.parse(response.json())
+    assert.equal(answer.id, 7)
+    assert.equal(answer.error.code, -32603)
+    assert.equal(answer.error.message, 'Request timed out')
+    assert.ok(elapsed >= timeoutMs - 20 && elapsed < timeoutMs + 2000, `took ${elapsed} ms`)
+    assert.ok(silent.received.length > 0, 'the upstream was called')
+  })
+
+  test('error: an upstream answering HTML answers 502', async () => {
+    const response = await rpc(call(3, 'html'))
+    assert.equal(response.statusCode, 502)
+    assert.match(jsonRpcFailure.parse(response.json()).error.message, /answered HTTP 500 without JSON/)
+  })
+})
+
+describe('POST /v1/ over real HTTP on 127.0.0.1', () => {
+  let server: FastifyInstance
+  let url = ''
+
+  before(async () => {
+    server = await buildApp(
+      testDb.config({
+        devOrigins: ['http://localhost:5173'],
+        rpcTimeoutMs: 1000,
+        rpcUpstreams: { 'eip155:31337': live.url, 'eip155:1': silent.url },
+      }),
+      { database: testDb.database, logger: testLogger },
+    )
+    url = await server.listen({ host: '127.0.0.1', port: 0 })
+  })
+  after(async () => {
+    await server?.close()
+  })
+
+  test('default: fetch through the proxy, preflight, and a timeout', async () => {
+    const response = await fetch(`${url}/v1/?chainId=eip155:31337&projectId=dev-project`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([call(1), call(2)]),
+    })
+    assert.equal(response.status, 200)
+    assert.equal(jsonRpcBatchResponse.parse(await response.json()).length, 2)
+
+    const preflight = await rawRequest(`${url}/v1/?chainId=eip155:31337&projectId=dev-project`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+    })
+    assert.equal(preflight.status, 204)
+    assert.equal(preflight.headers['access-control-allow-origin'], 'http://localhost:5173')
+
+    const timedOut = await rawRequest(`${url}/v1/?chainId=eip155:1&projectId=dev-project`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://localhost:5173' },
+      body: JSON.stringify(call(8)),
+    })
+    assert.equal(timedOut.status, 504)
+    assert.equal(timedOut.headers['access-control-allow-origin'], 'http://localhost:5173')
+    assert.equal(jsonRpcFailure.parse(JSON.parse(timedOut.text)).error.message, 'Request timed out')
+  })
+
+  test('behavior: a client that hangs up cancels the upstream call before the timeout', async () => {
+    const before = silent.hungUp()
+    const started = performance.now()
+    const request = httpRequest(`${url}/v1/?chainId=eip155:1&projectId=dev-project`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      agent: false,
+    })
+    request.on('error', () => {})
+    request.end(JSON.stringify(call(11)))
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    request.destroy()
+    while (silent.hungUp() === before && performance.now() - started < 5000) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    assert.ok(silent.hungUp() > before, 'the upstream connection was closed')
+    assert.ok(performance.now() - started < 900, 'before the 1000 ms timeout')
+  })
+})

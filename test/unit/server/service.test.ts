@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { buildApp } from '../../../server/app.ts'
+import { countWallets } from '../../../server/catalogue/getWallets.ts'
+import { acquireDataDirLock } from '../../../server/db/dataDirLock.ts'
+import { seedDatabase } from '../../../server/db/seed.ts'
+import { startService } from '../../../server/main.ts'
+import { healthResponse } from '../../../src/protocol/api/index.ts'
+import {
+  fillPgliteDataDir,
+  openTestDatabase,
+  rawRequest,
+  sdk,
+  type TestDatabase,
+  testLogger,
+  usingPostgres,
+} from './helpers.ts'
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+
+let testDb: TestDatabase
+let scratch = ''
+
+before(async () => {
+  testDb = await openTestDatabase('service')
+  scratch = await mkdtemp(join(tmpdir(), 'wallet-elements-service-'))
+})
+
+after(async () => {
+  await testDb?.close()
+  if (scratch) await rm(scratch, { recursive: true, force: true })
+})
+
+describe('startService', () => {
+  test('default: listens on 127.0.0.1, serves, and stops cleanly', async () => {
+    const service = await startService({
+      env: {},
+      config: { ...testDb.config(), port: 0 },
+      database: testDb.database,
+      logger: testLogger,
+    })
+    assert.match(service.url, /^http:\/\/127\.0\.0\.1:\d+$/)
+    const health = await fetch(`${service.url}/healthz`)
+    assert.equal(health.status, 200)
+    assert.deepEqual(healthResponse.parse(await health.json()), { status: 'ok', database: 'ok' })
+    const list = await rawRequest(`${service.url}/getWallets?${sdk()}&entries=1`)
+    assert.equal(list.status, 200)
+    await service.stop()
+    await service.stop()
+    await assert.rejects(rawRequest(`${service.url}/healthz`), /ECONNREFUSED/)
+    // A database given to the service stays open for its owner.
+    assert.ok((await countWallets(testDb.database.db)) > 100)
+  })
+
+  test('error: /healthz answers 503 when the database does not answer', async () => {
+    const broken = { ...testDb.database, ping: () => Promise.reject(new Error('connection lost')) }
+    const app = await buildApp(testDb.config({ devProjectId: null }), {
+      database: broken,
+      logger: testLogger,
+    })
+    try {
+      const response = await app.inject({ url: '/healthz' })
+      assert.equal(response.statusCode, 503)
+      assert.deepEqual(response.json(), { status: 'error', database: 'error' })
+    } finally {
+      await app.close()
+    }
+  })
+
+  test('behavior: migrations and seeding run again without change', async () => {
+    const before = await countWallets(testDb.database.db)
+    await seedDatabase(testDb.database.db)
+    assert.equal(await countWallets(testDb.database.db), before)
+  })
+})
+
+describe('PGlite data folder lock', () => {
+  test('behavior: a second process is refused; a stale lock is taken over', async () => {
+    const folder = await mkdtemp(join(scratch, 'lock-'))
+    const lock = join(folder, 'wallet-elements.lock')
+    // The parent of this test process is alive.
+    await writeFile(lock, String(process.ppid))
+    await assert.rejects(acquireDataDirLock(folder), /in use by process/)
+    await writeFile(lock, '2147483646')
+    const release = await acquireDataDirLock(folder)
+    await release()
+    assert.equal(existsSync(lock), false)
+  })
+})
+
+interface Run {
+  child: ChildProcess
+  output: () => string
+  exited: Promise<number | null>
+}
+
+function run(script: string, args: string[], env: Record<string, string | undefined>): Run {
+  const childEnv: Record<string, string> = {}
+  for (const [key, value] of Object.entries({ ...process.env, ...env })) {
+    if (value !== undefined) childEnv[key] = value
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: root,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8')
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8')
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, output: () => output, exited }
+}
+
+async function waitFor<T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const value = check()
+    if (value !== undefined) return value
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`Timed out waiting for ${what}`)
+}
+
+describe('npm run project and npm run server as processes', () => {
+  test('error: a bad variable stops the service with a clear message', async () => {
+    const started = run('server/main.ts', [], { PORT: 'eighty', RPC_UPSTREAMS: 'eip155:1' })
+    assert.equal(await started.exited, 1)
+    assert.match(started.output(), /PORT must be a whole number from 0 to 65535/)
+    assert.match(started.output(), /RPC_UPSTREAMS has "eip155:1"/)
+  })
+
+  test('default: the CLI creates a project, the service serves it, SIGTERM stops it', async () => {
+    const storage: Record<string, string | undefined> = usingPostgres
+      ? { DATABASE_SCHEMA: testDb.config().databaseSchema }
+      : { DATABASE_URL: undefined, DATA_DIR: join(scratch, 'data') }
+    // Creating a PGlite folder costs seconds; start from the migrated, seeded snapshot instead.
+    if (!usingPostgres) await fillPgliteDataDir(join(scratch, 'data'))
+    const env = { ...storage, LOG_LEVEL: 'info', DEV_PROJECT_ID: '' }
+
+    const created = run(
+      'server/cli/project.ts',
+      ['create', '--id', 'proc', '--name', 'Proc', '--origin', 'https://proc.test'],
+      env,
+    )
+    assert.equal(await created.exited, 0, created.output())
+    assert.match(created.output(), /Created project proc/)
+
+    const server = run('server/main.ts', [], { ...env, PORT: '0' })
+    try {
+      const url = await waitFor(
+        () => /Wallet service listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1],
+        60_000,
+        `the service to listen\n${server.output()}`,
+      )
+      const allowed = await rawRequest(`${url}/getAnalyticsConfig?${sdk('proc')}`, {
+        headers: { origin: 'https://proc.test' },
+      })
+      assert.equal(allowed.status, 200)
+      assert.deepEqual(JSON.parse(allowed.text), { isAnalyticsEnabled: true })
+      assert.equal((await rawRequest(`${url}/healthz`)).status, 200)
+      server.child.kill('SIGTERM')
+      assert.equal(await server.exited, 0, server.output())
+      assert.match(server.output(), /"msg":"Stopped"/)
+      await assert.rejects(rawRequest(`${url}/healthz`), /ECONNREFUSED/)
+      if (!usingPostgres) assert.equal(existsSync(join(scratch, 'data', 'wallet-elements.lock')), false)
+    } finally {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL')
+    }
+  })
+})
