@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startChain } from '../server/dev/chain/index.ts'
+import { startRelay } from '../server/dev/relay/index.ts'
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url))
 const HOST = '127.0.0.1'
@@ -37,6 +38,10 @@ export type StackUrls = {
   chain: string
   /** Second local EVM chain, eip155:31338. */
   chain2: string
+  /** The companion service. */
+  service: string
+  /** The WalletConnect dev relay (ws://). */
+  relay: string
   /** The demo page (vite dev server), with a trailing slash. */
   demo: string
 }
@@ -48,6 +53,12 @@ export type StackOptions = {
   chain2Port?: number
   /** Default `DEMO_PORT` or 5173. */
   demoPort?: number
+  /** Default `SERVICE_PORT` or 8787. */
+  servicePort?: number
+  /** Default `RELAY_PORT` or 8789. */
+  relayPort?: number
+  /** The service's PGlite data folder; default `SERVICE_DATA_DIR` or `.data/service` (`memory://` in tests). */
+  serviceDataDir?: string
   /**
    * Vite config of the demo, relative to the repository root or absolute.
    * Default `DEMO_VITE_CONFIG` or `vite.demo.config.ts`.
@@ -79,6 +90,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const chainPort = options.chainPort ?? portFromEnv('CHAIN_PORT', 8545)
   const chain2Port = options.chain2Port ?? portFromEnv('CHAIN2_PORT', 8546)
   const demoPort = options.demoPort ?? portFromEnv('DEMO_PORT', 5173)
+  const servicePort = options.servicePort ?? portFromEnv('SERVICE_PORT', 8787)
+  const relayPort = options.relayPort ?? portFromEnv('RELAY_PORT', 8789)
+  const serviceDataDir = options.serviceDataDir ?? (process.env.SERVICE_DATA_DIR || '.data/service')
+  const serviceUrl = `http://${HOST}:${servicePort}`
+  const relayUrl = `ws://${HOST}:${relayPort}`
+  const projectId = process.env.DEV_PROJECT_ID || 'dev-project'
   const demoConfigFile = path.resolve(
     repoRoot,
     options.demoConfigFile ?? (process.env.DEMO_VITE_CONFIG || 'vite.demo.config.ts'),
@@ -104,13 +121,49 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       },
     },
     {
+      name: 'service',
+      start: async () => {
+        const { startService } = await import('../server/main.ts')
+        const { loadConfig } = await import('../server/config.ts')
+        const service = await startService({
+          config: {
+            ...loadConfig({ ...process.env, LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn' }),
+            host: HOST,
+            port: servicePort,
+            dataDir: serviceDataDir,
+            devProjectId: projectId,
+            devOrigins: [
+              `http://${HOST}:${demoPort}`,
+              `http://localhost:${demoPort}`,
+              'http://127.0.0.1:4173',
+            ],
+            rpcUpstreams: { 'eip155:31337': chainUrl, 'eip155:31338': chain2Url },
+          },
+        })
+        return { url: service.url, detail: `project ${projectId}`, stop: service.stop }
+      },
+    },
+    {
+      name: 'relay',
+      start: async () => {
+        const relay = await startRelay({ host: HOST, port: relayPort })
+        return { url: relay.url, detail: 'WalletConnect', stop: relay.stop }
+      },
+    },
+    {
       name: 'demo',
       start: () =>
         startDemo({
           configFile: demoConfigFile,
           port: demoPort,
           logLevel: options.logLevel ?? 'info',
-          env: { VITE_LOCAL_RPC_URL: chainUrl, VITE_LOCAL2_RPC_URL: chain2Url },
+          env: {
+            VITE_LOCAL_RPC_URL: chainUrl,
+            VITE_LOCAL2_RPC_URL: chain2Url,
+            VITE_API_URL: serviceUrl,
+            VITE_RELAY_URL: relayUrl,
+            VITE_PROJECT_ID: projectId,
+          },
         }),
     },
   ]
@@ -118,7 +171,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const running = await startServices(services)
   const url = (name: string) => running.find((service) => service.name === name)?.url ?? ''
   return {
-    urls: { chain: url('chain'), chain2: url('chain2'), demo: url('demo') },
+    urls: {
+      chain: url('chain'),
+      chain2: url('chain2'),
+      service: url('service'),
+      relay: url('relay'),
+      demo: url('demo'),
+    },
     services: running.map(({ name, url, detail }) => ({ name, url, ...(detail ? { detail } : {}) })),
     stop: running.stop,
   }

@@ -88,8 +88,23 @@ export type TestStack = { urls: StackUrls; stop(): Promise<void> }
  * await stack.stop()
  */
 export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {}): Promise<TestStack> {
-  const [chainPort, chain2Port, demoPort] = (await distinctFreePorts(3)) as [number, number, number]
-  const stack = await startStack({ chainPort, chain2Port, demoPort, logLevel: 'warn', ...options })
+  const [chainPort, chain2Port, demoPort, servicePort, relayPort] = (await distinctFreePorts(5)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  const stack = await startStack({
+    chainPort,
+    chain2Port,
+    demoPort,
+    servicePort,
+    relayPort,
+    serviceDataDir: 'memory://',
+    logLevel: 'warn',
+    ...options,
+  })
   return { urls: stack.urls, stop: stack.stop }
 }
 
