@@ -4,6 +4,11 @@ import { defineConfig } from 'vite'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
+// The local stack's default addresses; `npm start` (scripts/stack.ts) sets the real ones.
+process.env.VITE_API_URL ??= 'http://127.0.0.1:8787'
+process.env.VITE_PROJECT_ID ??= 'dev-project'
+process.env.VITE_RELAY_URL ??= 'ws://127.0.0.1:8789'
+
 /**
  * The demo: `demo/` served at the root. `/wallet-elements.js` is the script-tag entry, exactly the
  * URL a site would use, mapped to the source in dev and bundled for `npm run preview`.

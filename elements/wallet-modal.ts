@@ -4,6 +4,7 @@ import { close } from '../src/core/actions/close.ts'
 import { getProvider } from '../src/core/actions/getProvider.ts'
 import type { OpenParameters } from '../src/core/actions/open.ts'
 import { open } from '../src/core/actions/open.ts'
+import { watchAnalytics } from '../src/core/analytics/watch.ts'
 import type { Config } from '../src/core/createConfig.ts'
 import { createConfig } from '../src/core/createConfig.ts'
 import type { WalletEventMap, WalletEventName } from '../src/core/events/types.ts'
@@ -120,6 +121,7 @@ export class WalletModalElement extends Base {
   override connectedCallback(): void {
     const config = this.walletConfig
     bindConfig(this, config)
+    this.#stop.push(watchAnalytics(config))
     // Keep wallet discovery running while the element is on the page.
     this.#stop.push(config.$connectors.listen(() => {}))
     for (const name of EVENTS) {

@@ -1,10 +1,12 @@
 import type { MapStore, ReadableAtom, WritableAtom } from 'nanostores'
 import { atom, computed, map, onMount } from 'nanostores'
 import type { Connector } from '../connectors/types.ts'
+import type { CatalogueEntry } from '../protocol/api/catalogue.ts'
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
 import type { ModalOptions, OptionIssue } from '../protocol/config.ts'
 import { DEFAULT_OPTIONS, parseOptions } from '../protocol/config.ts'
 import type { Network } from '../protocol/entities.ts'
+import type { HttpClient } from '../services/http.ts'
 import type { Storage } from '../services/storage.ts'
 import { createStorage } from '../services/storage.ts'
 import type { ConnectionStatus } from './connection/machine.ts'
@@ -59,6 +61,29 @@ export interface ConnectingState {
   error: { code: number; message: string } | undefined
 }
 
+export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
+
+/** Catalogue wallets for the Connect view. */
+export interface CatalogueState {
+  status: LoadStatus | 'disabled'
+  featured: readonly CatalogueEntry[]
+  recommended: readonly CatalogueEntry[]
+  /** Wallets in the catalogue (after include/exclude), for "All wallets". */
+  count: number
+  error: string | undefined
+}
+
+/** The AllWallets list: pages loaded so far, or search results. */
+export interface WalletListState {
+  status: LoadStatus
+  entries: readonly CatalogueEntry[]
+  count: number
+  /** Next page to load (1-based); undefined when everything is loaded. */
+  nextPage: number | undefined
+  query: string
+  error: string | undefined
+}
+
 export interface Config {
   readonly platform: Platform
   readonly storage: Storage
@@ -78,12 +103,20 @@ export interface Config {
   readonly $network: ReadableAtom<NetworkState | undefined>
   readonly $status: ReadableAtom<ConnectionStatus>
   readonly $theme: ReadableAtom<'light' | 'dark'>
+  readonly $catalogue: MapStore<CatalogueState>
+  readonly $walletList: MapStore<WalletListState>
+  /** A configuration problem to show at the top of the modal (`Invalid App Configuration`). */
+  readonly $alert: WritableAtom<{ code: number; message: string } | undefined>
   /** Private bookkeeping of actions (wallet subscriptions, in-flight loads). */
   readonly internal: {
     unsubscribe: Map<ChainNamespace, () => void>
     networksLoad: Promise<readonly Network[]> | undefined
     balanceBlockedUntil: Map<string, number>
     connectorsExtra: WritableAtom<readonly Connector[]>
+    /** The companion-service client, created on first use. */
+    http: HttpClient | undefined
+    /** Sequence of AllWallets requests; answers to older ones are ignored. */
+    walletListSeq: number
   }
   /** Applies new option values (attributes or the `config` property); returns what was rejected. */
   update(input: Partial<Record<keyof ModalOptions, unknown>>): OptionIssue[]
@@ -193,20 +226,46 @@ export function createConfig(
     $network,
     $status,
     $theme,
+    $catalogue: map<CatalogueState>({
+      status: 'idle',
+      featured: [],
+      recommended: [],
+      count: 0,
+      error: undefined,
+    }),
+    $walletList: map<WalletListState>({
+      status: 'idle',
+      entries: [],
+      count: 0,
+      nextPage: 1,
+      query: '',
+      error: undefined,
+    }),
+    $alert: atom<{ code: number; message: string } | undefined>(undefined),
     internal: {
       unsubscribe: new Map(),
       networksLoad: undefined,
       balanceBlockedUntil: new Map(),
       connectorsExtra,
+      http: undefined,
+      walletListSeq: 0,
     },
     update(input) {
-      const result = parseOptions(input, $options.get())
-      const networksChanged =
-        result.options.networks.join() !== $options.get().networks.join() ||
-        result.options.customNetworks !== $options.get().customNetworks ||
-        result.options.rpcUrls !== $options.get().rpcUrls
-      $options.set(result.options)
-      if (networksChanged) config.internal.networksLoad = undefined
+      const before = $options.get()
+      const result = parseOptions(input, before)
+      const next = result.options
+      if (
+        next.networks.join() !== before.networks.join() ||
+        next.customNetworks !== before.customNetworks ||
+        next.rpcUrls !== before.rpcUrls ||
+        next.apiUrl !== before.apiUrl ||
+        next.projectId !== before.projectId
+      ) {
+        config.internal.networksLoad = undefined
+      }
+      if (next.apiUrl !== before.apiUrl || next.projectId !== before.projectId)
+        config.internal.http = undefined
+      $options.set(next)
       return result.issues
     },
   }

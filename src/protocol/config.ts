@@ -42,6 +42,12 @@ export interface ModalOptions {
   customNetworks: readonly Network[]
   /** Analytics are opt-in. */
   analytics: boolean
+  /** Catalogue wallets shown first on Connect, in this order (default: the catalogue's first 4). */
+  featuredWalletIds: readonly string[]
+  /** Only these catalogue wallets (empty: all). */
+  includeWalletIds: readonly string[]
+  /** Never these catalogue wallets. */
+  excludeWalletIds: readonly string[]
 }
 
 export const DEFAULT_OPTIONS: ModalOptions = {
@@ -69,6 +75,9 @@ export const DEFAULT_OPTIONS: ModalOptions = {
   rpcUrls: {},
   customNetworks: [],
   analytics: false,
+  featuredWalletIds: [],
+  includeWalletIds: [],
+  excludeWalletIds: [],
 }
 
 const UrlSchema = z.string().check(
@@ -83,6 +92,14 @@ const list = (text: string) =>
     .split(/[\s,]+/)
     .map((item) => item.trim())
     .filter(Boolean)
+
+const WalletIdSchema = z.string().check(z.regex(/^[A-Za-z0-9._-]{1,128}$/, { error: 'Invalid wallet id' }))
+
+function walletIds(value: unknown): { value: readonly string[] } | { message: string } {
+  const ids = typeof value === 'string' ? list(value) : value
+  const result = validate(z.array(WalletIdSchema), ids)
+  return result.ok ? { value: result.value } : { message: result.message }
+}
 
 type Parser<K extends keyof ModalOptions> = (
   value: unknown,
@@ -144,7 +161,17 @@ const parsers: { [K in keyof ModalOptions]: Parser<K> } = {
     Array.isArray(value) && value.every((item) => typeof item === 'object' && item !== null)
       ? { value: value as Network[] }
       : { message: 'Expected an array of network definitions' },
-  analytics: fromSchema(z.boolean()),
+  analytics: (value) =>
+    typeof value === 'boolean'
+      ? { value }
+      : value === 'true' || value === 'on' || value === ''
+        ? { value: true }
+        : value === 'false' || value === 'off'
+          ? { value: false }
+          : { message: 'Expected true or false' },
+  featuredWalletIds: walletIds,
+  includeWalletIds: walletIds,
+  excludeWalletIds: walletIds,
 }
 
 /** The attribute that carries each option on `<wallet-modal>` (kebab-case). */
@@ -163,7 +190,10 @@ export const OPTION_ATTRIBUTES = {
   locale: 'locale',
   rpcUrls: 'config.rpcUrls',
   customNetworks: 'config.customNetworks',
-  analytics: 'config.analytics',
+  analytics: 'analytics',
+  featuredWalletIds: 'featured-wallet-ids',
+  includeWalletIds: 'include-wallet-ids',
+  excludeWalletIds: 'exclude-wallet-ids',
 } as const satisfies Record<keyof ModalOptions, string>
 
 export interface OptionIssue {
@@ -189,7 +219,8 @@ export function parseOptions(
   for (const [key, raw] of Object.entries(input) as [keyof ModalOptions, unknown][]) {
     const parser = parsers[key] as Parser<typeof key> | undefined
     if (!parser) continue
-    if (raw === undefined || raw === null || raw === '') {
+    // A bare boolean attribute (`<wallet-modal analytics>`) is an empty string that means on.
+    if (raw === undefined || raw === null || (raw === '' && key !== 'analytics')) {
       options[key] = DEFAULT_OPTIONS[key]
       continue
     }

@@ -3,6 +3,7 @@ import { rpcRequest } from '../../services/rpc.ts'
 import { balanceKey } from '../balanceKey.ts'
 import { BALANCE_CACHE_MS, BALANCE_RETRY_BLOCK_MS } from '../constants.ts'
 import type { BalanceState, Config } from '../createConfig.ts'
+import { rpcUrlFor } from '../rpcUrl.ts'
 
 /**
  * Fetches the native balance of the connected account on its network, cached for 30 s; after a
@@ -33,7 +34,7 @@ export async function fetchBalance(
     symbol,
     fetchedAt: cached?.fetchedAt ?? 0,
   })
-  const url = network.rpcUrls.default.http[0]
+  const url = rpcUrlFor(config, network)
   try {
     if (!url) throw new Error('no RPC URL')
     const result = await rpcRequest(config.platform.fetch, url, 'eth_getBalance', [account.address, 'latest'])

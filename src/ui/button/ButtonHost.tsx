@@ -6,7 +6,7 @@ import { formatBalance, shortAddress } from '../../core/format.ts'
 import { Avatar } from '../components/Avatar.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import { findModalConfig, MODAL_READY_EVENT } from '../host.ts'
-import { en } from '../locales/en.ts'
+import { buttonStrings as en } from '../locales/button.ts'
 import { preloadModal } from '../modal/ModalHost.tsx'
 import { buttonStyles } from '../theme/buttonStyles.ts'
 

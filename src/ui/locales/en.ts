@@ -30,6 +30,23 @@ export const en = {
   loading: 'Loading…',
   unknownNetwork: (id: string) => `Network ${id}`,
   walletDialog: 'Wallet',
+  recent: 'Recent',
+  recentBadge: 'Recent',
+  popularWallets: 'Popular wallets',
+  allWallets: 'All wallets',
+  walletCount: (count: number) => `${count} wallets`,
+  catalogueFailed: 'Could not load the wallet list',
+  loadingWallets: 'Loading wallets…',
+  searchWallets: 'Search wallets',
+  noWalletsFound: 'No wallets found',
+  noWalletsFoundHint: 'Try another name.',
+  loadingMore: 'Loading more wallets…',
+  getWallet: (name: string) => `Get ${name}`,
+  notInstalled: (name: string) => `${name} is not installed in this browser.`,
+  openWebApp: 'Open the web app',
+  openDesktopApp: 'Open the desktop app',
+  openMobileApp: 'Open the mobile app',
+  noLinks: 'This wallet has no link to open from here.',
 } as const
 
 export type Strings = typeof en

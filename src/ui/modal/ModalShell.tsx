@@ -24,6 +24,8 @@ const eagerViews: Partial<Record<View, ComponentType<ViewProps>>> = { Connect: C
 /** Every other view is its own chunk, loaded when first shown. */
 const lazyViews: Partial<Record<View, Loader>> = {
   ConnectingExternal: () => import('../views/ConnectingExternalView.tsx'),
+  AllWallets: () => import('../views/AllWalletsView.tsx'),
+  ConnectingWalletConnect: () => import('../views/ConnectingWalletConnectView.tsx'),
   Account: () => import('../views/AccountView.tsx'),
   Networks: () => import('../views/NetworksView.tsx'),
   UnsupportedChain: () => import('../views/UnsupportedChainView.tsx'),
@@ -32,6 +34,8 @@ const lazyViews: Partial<Record<View, Loader>> = {
 const titles: Partial<Record<View, string>> = {
   Connect: en.connectWallet,
   ConnectingExternal: en.connectWallet,
+  AllWallets: en.allWallets,
+  ConnectingWalletConnect: en.connectWallet,
   Account: en.account,
   Networks: en.selectNetwork,
   UnsupportedChain: en.unsupportedTitle,
@@ -42,6 +46,7 @@ export default function ModalShell({ config, host }: { config: Config; host: Ele
   const modal = useStore(config.$modal)
   const theme = useStore(config.$theme)
   const options = useStore(config.$options)
+  const alert = useStore(config.$alert)
   const panel = useRef<HTMLDivElement>(null)
   const titleId = useId()
   const { view } = modal.router
@@ -141,6 +146,11 @@ export default function ModalShell({ config, host }: { config: Config; host: Ele
                 <CloseIcon />
               </button>
             </div>
+            {alert ? (
+              <div className="alert" role="alert" part="alert">
+                {alert.message}
+              </div>
+            ) : null}
             {Current ? (
               <Current config={config} />
             ) : (

@@ -50,5 +50,17 @@ export const modalStyles = `${reset}
 .actions { display: flex; flex-direction: column; gap: 8px; }
 .actions > button { width: 100%; }
 .status { min-height: 20px; font-size: 14px; color: var(--_muted); text-align: center; }
+.sections { display: flex; flex-direction: column; gap: 12px; }
+.alert { padding: 10px 12px; border-radius: 12px; background: var(--_danger); color: var(--_background); font-weight: 600; font-size: 14px; }
+.search { width: 100%; min-height: 44px; padding: 0 14px; border-radius: 12px; border: 1px solid var(--_border);
+  background: var(--_surface); color: var(--_foreground); font: inherit; margin: 0 0 8px; display: block; }
+.search:focus-visible { outline: 2px solid var(--_accent); outline-offset: 1px; }
+.virtual { margin: 0 -4px; padding: 0 4px; }
+.virtual .item { height: 100%; }
+.wallet-icon.placeholder { display: inline-flex; align-items: center; justify-content: center; color: var(--_muted); background: var(--_background); }
+.wallet-icon.grid { background: conic-gradient(from 45deg, var(--_accent), var(--_success), var(--_accent)); opacity: 0.8; }
+a.primary, a.secondary { display: inline-flex; align-items: center; text-decoration: none; color: inherit; }
+a.primary { color: var(--_accent-foreground); }
+.fallback.small { min-height: 48px; }
 .fallback { min-height: 160px; display: flex; align-items: center; justify-content: center; color: var(--_muted); gap: 8px; }
 `

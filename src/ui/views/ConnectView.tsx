@@ -1,52 +1,148 @@
+import { useEffect } from 'react'
 import type { Connector } from '../../connectors/types.ts'
 import { navigate } from '../../core/actions/navigate.ts'
-import { WalletIcon } from '../components/Icons.tsx'
+import type { Config } from '../../core/createConfig.ts'
+import { recentWallets } from '../../core/recentWallets.ts'
+import { walletImageUrl } from '../../core/service.ts'
+import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
+import { WalletImage } from '../components/WalletImage.tsx'
+import { WalletRow } from '../components/WalletRow.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import { en } from '../locales/en.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 
-/** Connect: choose a way to connect. Lists the browser wallets found on the page. */
+// Selecting and the catalogue load lazily: the dialog's first paint needs neither.
+const select = (config: Config, choice: { connector: Connector } | { entry: CatalogueEntry }) =>
+  void import('../../core/actions/selectWallet.ts').then(({ selectWallet }) => selectWallet(config, choice))
+const loadCatalogue = (config: Config, force = false) =>
+  void import('../../core/actions/loadCatalogue.ts').then((module) => module.loadCatalogue(config, { force }))
+
+/**
+ * Connect: recent wallets, browser wallets, featured and recommended catalogue wallets, then
+ * "All wallets" with the catalogue's count. A wallet appears once: catalogue entries installed as
+ * browser wallets (same rdns) are shown among the browser wallets only.
+ */
 export default function ConnectView({ config }: ViewProps) {
   const connectors = useStore(config.$connectors)
+  const catalogue = useStore(config.$catalogue)
 
-  const choose = (connector: Connector) => {
-    navigate(config, 'ConnectingExternal', { connectorId: connector.id })
-    // The connection code loads on first use, keeping it out of the modal's first paint.
-    void import('../../core/actions/connect.ts')
-      .then(({ connect }) => connect(config, { connector }))
-      .catch(() => {
-        // The view shows the rejection or the wallet's error from $connecting.
-      })
-  }
+  useEffect(() => loadCatalogue(config), [config])
+
+  const installedRdns = new Set(connectors.map((connector) => connector.rdns).filter(Boolean))
+  const notInstalled = (entry: CatalogueEntry) => !entry.rdns || !installedRdns.has(entry.rdns)
+  const shown = new Set<string>()
+  const once = <T extends { id: string }>(items: readonly T[]) =>
+    items.filter((item) => {
+      if (shown.has(item.id)) return false
+      shown.add(item.id)
+      return true
+    })
+
+  const connectorIds = new Set(connectors.map((connector) => connector.id))
+  const catalogueById = new Map(
+    [...catalogue.featured, ...catalogue.recommended].map((entry) => [entry.id, entry]),
+  )
+  const recent = recentWallets(config).filter(
+    (wallet) => !connectorIds.has(wallet.id) && catalogueById.has(wallet.id),
+  )
+  const recentEntries = once(recent.map((wallet) => catalogueById.get(wallet.id) as CatalogueEntry))
+  const browser = once(connectors)
+  const featured = once(catalogue.featured.filter(notInstalled))
+  const recommended = once(catalogue.recommended.filter(notInstalled))
+
+  const entryRow = (entry: CatalogueEntry, badge?: string) => (
+    <li key={entry.id}>
+      <WalletRow
+        id={entry.id}
+        name={entry.name}
+        badge={badge}
+        image={<WalletImage src={walletImageUrl(config, entry.image_id)} />}
+        onSelect={() => select(config, { entry })}
+      />
+    </li>
+  )
 
   return (
-    <section aria-label={en.browserWallets}>
-      <h3 className="section-title">{en.browserWallets}</h3>
-      {connectors.length === 0 ? (
-        <div className="empty" role="status">
-          <strong>{en.noBrowserWallets}</strong>
-          {en.noBrowserWalletsHint}
+    <div className="sections">
+      {recentEntries.length > 0 ? (
+        <section aria-labelledby="recent-title">
+          <h3 className="section-title" id="recent-title">
+            {en.recent}
+          </h3>
+          <ul className="list">{recentEntries.map((entry) => entryRow(entry, en.recentBadge))}</ul>
+        </section>
+      ) : null}
+      <section aria-labelledby="browser-title">
+        <h3 className="section-title" id="browser-title">
+          {en.browserWallets}
+        </h3>
+        {browser.length === 0 ? (
+          <div className="empty" role="status">
+            <strong>{en.noBrowserWallets}</strong>
+            {en.noBrowserWalletsHint}
+          </div>
+        ) : (
+          <ul className="list" part="wallet-list">
+            {browser.map((connector, index) => (
+              <li key={connector.id}>
+                <WalletRow
+                  id={connector.id}
+                  name={connector.name}
+                  badge={en.installed}
+                  autoFocus={index === 0}
+                  image={
+                    connector.icon ? (
+                      <img src={connector.icon} alt="" width={40} height={40} />
+                    ) : (
+                      <WalletImage src={undefined} />
+                    )
+                  }
+                  onSelect={() => select(config, { connector })}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {featured.length + recommended.length > 0 ? (
+        <section aria-labelledby="popular-title">
+          <h3 className="section-title" id="popular-title">
+            {en.popularWallets}
+          </h3>
+          <ul className="list">
+            {featured.map((entry) => entryRow(entry))}
+            {recommended.map((entry) => entryRow(entry))}
+          </ul>
+        </section>
+      ) : null}
+      {catalogue.status === 'error' ? (
+        <div className="empty" role="alert">
+          <strong>{en.catalogueFailed}</strong>
+          <button type="button" className="secondary" onClick={() => loadCatalogue(config, true)}>
+            {en.tryAgain}
+          </button>
         </div>
-      ) : (
-        <ul className="list" part="wallet-list">
-          {connectors.map((connector, index) => (
-            <li key={connector.id}>
-              <button
-                type="button"
-                className="item"
-                part="wallet-item"
-                data-connector-id={connector.id}
-                autoFocus={index === 0}
-                onClick={() => choose(connector)}
-              >
-                {connector.icon ? <img src={connector.icon} alt="" width={40} height={40} /> : <WalletIcon />}
-                <span className="name">{connector.name}</span>
-                {connector.type === 'injected' ? <span className="badge">{en.installed}</span> : null}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+      ) : null}
+      {catalogue.status === 'loading' ? (
+        <div className="fallback small" role="status">
+          <span className="spinner" aria-hidden="true" /> {en.loadingWallets}
+        </div>
+      ) : null}
+      {catalogue.status === 'ready' ? (
+        <button
+          type="button"
+          className="item"
+          part="all-wallets"
+          onClick={() => navigate(config, 'AllWallets')}
+        >
+          <span className="wallet-icon grid" aria-hidden="true" />
+          <span className="name">{en.allWallets}</span>
+          <span className="badge">
+            <span className="visually-hidden">{en.walletCount(catalogue.count)}</span>
+            <span aria-hidden="true">{catalogue.count}</span>
+          </span>
+        </button>
+      ) : null}
+    </div>
   )
 }

@@ -1,0 +1,13 @@
+import type { RecentWallet } from '../protocol/storage.ts'
+import { RecentWalletsSchema, StorageKey } from '../protocol/storage.ts'
+import type { Config } from './createConfig.ts'
+
+/**
+ * The wallets connected last (2 kept, newest first).
+ *
+ * @example
+ * recentWallets(config)[0]?.name
+ */
+export function recentWallets(config: Config): readonly RecentWallet[] {
+  return config.storage.get(StorageKey.recentWallets, RecentWalletsSchema) ?? []
+}

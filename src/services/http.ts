@@ -1,0 +1,136 @@
+import type * as z from 'zod/mini'
+import {
+  HTTP_RETRY_BASE_DELAY_MS,
+  HTTP_RETRY_COUNT,
+  HTTP_RETRY_STATUSES,
+  QUERY_RETRY_BASE_DELAY_MS,
+  QUERY_RETRY_FACTOR,
+  QUERY_RETRY_MAX_DELAY_MS,
+} from '../core/constants.ts'
+import type { BaseError } from '../errors/index.ts'
+import {
+  InvalidAppConfigurationError,
+  InvalidProjectIdError,
+  InvalidResponseError,
+  ProjectIdNotConfiguredError,
+  RequestTimeoutError,
+  UnknownError,
+} from '../errors/index.ts'
+import { apiErrorBody } from '../protocol/api/errors.ts'
+
+/** SDK type and version sent with every request (`st`, `sv`). */
+export const SDK_TYPE = 'wallet-elements'
+export const SDK_VERSION = '0.1.0'
+
+const REQUEST_TIMEOUT_MS = 10_000
+
+export interface HttpClientOptions {
+  baseUrl: string
+  projectId: string | undefined
+  fetch: typeof fetch
+  /** Waits between retries; injected so tests control time. */
+  sleep?: (ms: number) => Promise<void>
+}
+
+export interface HttpClient {
+  readonly baseUrl: string
+  /** GET a JSON answer, validated by `schema`. */
+  getJson<T>(
+    path: string,
+    query: Record<string, string | number | undefined>,
+    schema: z.ZodMiniType<T>,
+  ): Promise<T>
+  /** POST a JSON body; resolves on any 2xx. */
+  postJson(path: string, body: unknown, options?: { keepalive?: boolean }): Promise<void>
+  /** The URL of a path with the project query parameters (for images and the RPC proxy). */
+  url(path: string, query?: Record<string, string | number | undefined>): string
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** Query retry back-off (SPEC section 9): 1 s, doubling, at most 30 s. */
+export const queryBackoffMs = (attempt: number) =>
+  Math.min(QUERY_RETRY_BASE_DELAY_MS * QUERY_RETRY_FACTOR ** attempt, QUERY_RETRY_MAX_DELAY_MS)
+
+function errorFrom(status: number, body: unknown, path: string): BaseError {
+  const parsed = apiErrorBody.safeParse(body)
+  const code = parsed.success ? parsed.data.error.code : undefined
+  const details = parsed.success ? parsed.data.error.message : `HTTP ${status} from ${path}`
+  if (code === 'INVALID_APP_CONFIGURATION' || (status === 403 && !code))
+    return new InvalidAppConfigurationError()
+  if (code === 'INVALID_PROJECT_ID') return new InvalidProjectIdError()
+  if (code === 'PROJECT_ID_NOT_CONFIGURED') return new ProjectIdNotConfiguredError()
+  return new UnknownError({ message: details })
+}
+
+/**
+ * The client of the companion service (SPEC section 9): every request carries `projectId`, `st`
+ * and `sv`; 403, 408, 413, 429 and 5xx answers are retried 3 times with a 150 ms base delay
+ * (doubling), as are network failures; every JSON answer is validated.
+ *
+ * @example
+ * const http = createHttpClient({ baseUrl: 'http://127.0.0.1:8787', projectId: 'dev-project', fetch })
+ * const { data, count } = await http.getJson('/getWallets', { page: 1, entries: 40 }, getWalletsResponse)
+ */
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const sleep = options.sleep ?? wait
+
+  const url: HttpClient['url'] = (path, query = {}) => {
+    const target = new URL(baseUrl + path)
+    const params = { projectId: options.projectId, st: SDK_TYPE, sv: SDK_VERSION, ...query }
+    for (const [key, value] of Object.entries(params)) {
+      if (value !== undefined && value !== '') target.searchParams.set(key, String(value))
+    }
+    return target.href
+  }
+
+  async function send(path: string, target: string, init: RequestInit): Promise<Response> {
+    let lastError: BaseError | undefined
+    for (let attempt = 0; attempt <= HTTP_RETRY_COUNT; attempt++) {
+      if (attempt > 0) await sleep(HTTP_RETRY_BASE_DELAY_MS * 2 ** (attempt - 1))
+      const controller = new AbortController()
+      const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS)
+      try {
+        const response = await options.fetch(target, { ...init, signal: controller.signal })
+        if (response.ok) return response
+        const body = await response.json().catch(() => undefined)
+        lastError = errorFrom(response.status, body, path)
+        if (!HTTP_RETRY_STATUSES.includes(response.status)) throw lastError
+      } catch (error) {
+        if (error === lastError) throw error
+        lastError = controller.signal.aborted
+          ? new RequestTimeoutError({ method: path, timeoutMs: REQUEST_TIMEOUT_MS })
+          : new UnknownError({
+              message: `The wallet service at ${baseUrl} could not be reached`,
+              cause: error,
+            })
+      } finally {
+        clearTimeout(timer)
+      }
+    }
+    throw lastError ?? new UnknownError({ message: 'Request failed' })
+  }
+
+  return {
+    baseUrl,
+    url,
+    async getJson(path, query, schema) {
+      const response = await send(path, url(path, query), { method: 'GET', credentials: 'omit' })
+      const body: unknown = await response.json().catch(() => undefined)
+      const parsed = schema.safeParse(body)
+      if (!parsed.success) throw new InvalidResponseError({ method: `GET ${path}`, received: body })
+      return parsed.data
+    },
+    async postJson(path, body, postOptions = {}) {
+      await send(path, url(path), {
+        method: 'POST',
+        credentials: 'omit',
+        // text/plain keeps the request "simple" (no CORS preflight), as sendBeacon sends it.
+        headers: { 'content-type': 'text/plain;charset=UTF-8' },
+        body: JSON.stringify(body),
+        keepalive: postOptions.keepalive ?? false,
+      })
+    },
+  }
+}

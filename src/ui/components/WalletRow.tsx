@@ -1,0 +1,29 @@
+import type { ReactNode } from 'react'
+import { en } from '../locales/en.ts'
+
+/** One wallet in a list: logo, name, an optional badge. */
+export function WalletRow(props: {
+  image: ReactNode
+  name: string
+  badge?: string | undefined
+  id: string
+  autoFocus?: boolean
+  onSelect: () => void
+}) {
+  return (
+    <button
+      type="button"
+      className="item"
+      part="wallet-item"
+      data-wallet-id={props.id}
+      autoFocus={props.autoFocus}
+      onClick={props.onSelect}
+    >
+      {props.image}
+      <span className="name">{props.name}</span>
+      {props.badge ? <span className="badge">{props.badge}</span> : null}
+    </button>
+  )
+}
+
+export const installedBadge = en.installed

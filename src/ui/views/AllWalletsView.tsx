@@ -1,0 +1,149 @@
+import { useEffect, useMemo, useRef, useState } from 'react'
+import type { Connector } from '../../connectors/types.ts'
+import { loadWallets } from '../../core/actions/loadWallets.ts'
+import { selectWallet } from '../../core/actions/selectWallet.ts'
+import { WALLET_SEARCH_DEBOUNCE_MS, WALLETS_PAGE_IMAGES } from '../../core/constants.ts'
+import { walletImageUrl } from '../../core/service.ts'
+import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
+import { VirtualList } from '../components/VirtualList.tsx'
+import { preloadImages, WalletImage } from '../components/WalletImage.tsx'
+import { WalletRow } from '../components/WalletRow.tsx'
+import { useStore } from '../hooks/useStore.ts'
+import { en } from '../locales/en.ts'
+import type { ViewProps } from '../modal/ModalShell.tsx'
+
+type Row = { kind: 'installed'; connector: Connector } | { kind: 'entry'; entry: CatalogueEntry }
+
+const ROW_HEIGHT = 64
+const LIST_HEIGHT = 384
+
+/**
+ * AllWallets: the whole catalogue in pages of 40 with infinite scroll, search after a 300 ms pause
+ * (up to 100 results), installed wallets first and once, an empty state and a retry on failure.
+ */
+export default function AllWalletsView({ config }: ViewProps) {
+  const list = useStore(config.$walletList)
+  const connectors = useStore(config.$connectors)
+  const [text, setText] = useState(list.query)
+  const preloaded = useRef(0)
+
+  // First page on open (or the current search, when coming back).
+  useEffect(() => {
+    if (list.entries.length === 0 && list.status !== 'loading') void loadWallets(config, { retry: true })
+  }, [config, list.entries.length, list.status])
+
+  useEffect(() => {
+    if (text.trim() === list.query) return
+    const timer = setTimeout(() => void loadWallets(config, { query: text }), WALLET_SEARCH_DEBOUNCE_MS)
+    return () => clearTimeout(timer)
+  }, [config, text, list.query])
+
+  // Images for the first 20 of each page are fetched as the page arrives; the rest load when shown.
+  useEffect(() => {
+    if (list.entries.length < preloaded.current) preloaded.current = 0
+    const pageStart = preloaded.current
+    const urls = list.entries
+      .slice(pageStart, pageStart + WALLETS_PAGE_IMAGES)
+      .map((entry) => walletImageUrl(config, entry.image_id))
+      .filter((url): url is string => url !== undefined)
+    preloaded.current = list.entries.length
+    if (urls.length > 0) void preloadImages(urls)
+  }, [config, list.entries])
+
+  const rows = useMemo<Row[]>(() => {
+    const query = list.query.toLowerCase()
+    const installed = connectors.filter((connector) => connector.name.toLowerCase().includes(query))
+    const rdns = new Set(connectors.map((connector) => connector.rdns).filter(Boolean))
+    return [
+      ...installed.map((connector): Row => ({ kind: 'installed', connector })),
+      ...list.entries
+        .filter((entry) => !entry.rdns || !rdns.has(entry.rdns))
+        .map((entry): Row => ({ kind: 'entry', entry })),
+    ]
+  }, [connectors, list.entries, list.query])
+
+  const searching = list.query !== '' || text.trim() !== ''
+  const settled = list.status === 'ready' && text.trim() === list.query
+
+  return (
+    <div className="all-wallets">
+      <input
+        type="search"
+        className="search"
+        part="search"
+        placeholder={en.searchWallets}
+        aria-label={en.searchWallets}
+        value={text}
+        autoFocus
+        onChange={(event) => setText(event.target.value)}
+      />
+      <div className="visually-hidden" role="status" aria-live="polite">
+        {settled ? en.walletCount(rows.length) : ''}
+      </div>
+      {list.status === 'error' ? (
+        <div className="empty" role="alert">
+          <strong>{en.catalogueFailed}</strong>
+          {list.error}
+          <div>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => void loadWallets(config, { retry: true })}
+            >
+              {en.tryAgain}
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {settled && rows.length === 0 ? (
+        <div className="empty" role="status">
+          <strong>{en.noWalletsFound}</strong>
+          {en.noWalletsFoundHint}
+        </div>
+      ) : (
+        <VirtualList
+          items={rows}
+          rowHeight={ROW_HEIGHT}
+          height={LIST_HEIGHT}
+          label={en.allWallets}
+          rowKey={(row) => (row.kind === 'installed' ? `installed:${row.connector.id}` : row.entry.id)}
+          onNearEnd={() => {
+            if (!searching && list.status === 'ready' && list.nextPage !== undefined) void loadWallets(config)
+          }}
+          renderRow={(row) =>
+            row.kind === 'installed' ? (
+              <WalletRow
+                id={row.connector.id}
+                name={row.connector.name}
+                badge={en.installed}
+                image={
+                  row.connector.icon ? (
+                    <img src={row.connector.icon} alt="" width={40} height={40} />
+                  ) : (
+                    <WalletImage src={undefined} />
+                  )
+                }
+                onSelect={() => void selectWallet(config, { connector: row.connector })}
+              />
+            ) : (
+              <WalletRow
+                id={row.entry.id}
+                name={row.entry.name}
+                image={<WalletImage src={walletImageUrl(config, row.entry.image_id)} lazy />}
+                onSelect={() => void selectWallet(config, { entry: row.entry })}
+              />
+            )
+          }
+          footer={
+            list.status === 'loading' ? (
+              <div className="fallback small" role="status">
+                <span className="spinner" aria-hidden="true" />{' '}
+                {list.entries.length ? en.loadingMore : en.loadingWallets}
+              </div>
+            ) : null
+          }
+        />
+      )}
+    </div>
+  )
+}
