@@ -8,10 +8,31 @@ import { readFileSync, writeFileSync } from 'node:fs'
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'))
 const packages = lock.packages
 const platform = (name) => {
-  const os = ['android', 'darwin', 'freebsd', 'linux', 'win32', 'openbsd', 'netbsd', 'sunos', 'aix', 'openharmony', 'wasi'].find((o) =>
-    new RegExp(`(^|[-/])${o}([-]|$)`).test(name),
-  )
-  const cpu = ['arm64', 'x64', 'ia32', 'arm', 'loong64', 'ppc64', 'riscv64', 's390x', 'mips64el', 'wasm32'].find((c) =>
+  const os = [
+    'android',
+    'darwin',
+    'freebsd',
+    'linux',
+    'win32',
+    'openbsd',
+    'netbsd',
+    'sunos',
+    'aix',
+    'openharmony',
+    'wasi',
+  ].find((o) => new RegExp(`(^|[-/])${o}([-]|$)`).test(name))
+  const cpu = [
+    'arm64',
+    'x64',
+    'ia32',
+    'arm',
+    'loong64',
+    'ppc64',
+    'riscv64',
+    's390x',
+    'mips64el',
+    'wasm32',
+  ].find((c) =>
     new RegExp(`(^|[-/])${c}([-]|$)`).test(name.replace(/arm-(gnueabihf|musleabihf|eabi)/, 'arm')),
   )
   return { os, cpu }

@@ -1,6 +1,7 @@
 import type { MapStore, ReadableAtom, WritableAtom } from 'nanostores'
 import { atom, computed, map, onMount } from 'nanostores'
 import type { Connector } from '../connectors/types.ts'
+import type { WalletConnectConnector } from '../connectors/walletconnect/connector.ts'
 import type { CatalogueEntry } from '../protocol/api/catalogue.ts'
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
 import type { ModalOptions, OptionIssue } from '../protocol/config.ts'
@@ -84,6 +85,16 @@ export interface WalletListState {
   error: string | undefined
 }
 
+/** A WalletConnect pairing shown by the ConnectingWalletConnect views. */
+export interface PairingState {
+  status: 'idle' | 'creating' | 'waiting' | 'rejected' | 'failed'
+  uri: string | undefined
+  createdAt: number
+  error: { code: number; message: string } | undefined
+}
+
+export const IDLE_PAIRING: PairingState = { status: 'idle', uri: undefined, createdAt: 0, error: undefined }
+
 export interface Config {
   readonly platform: Platform
   readonly storage: Storage
@@ -107,6 +118,7 @@ export interface Config {
   readonly $walletList: MapStore<WalletListState>
   /** A configuration problem to show at the top of the modal (`Invalid App Configuration`). */
   readonly $alert: WritableAtom<{ code: number; message: string } | undefined>
+  readonly $pairing: MapStore<PairingState>
   /** Private bookkeeping of actions (wallet subscriptions, in-flight loads). */
   readonly internal: {
     unsubscribe: Map<ChainNamespace, () => void>
@@ -117,6 +129,10 @@ export interface Config {
     http: HttpClient | undefined
     /** Sequence of AllWallets requests; answers to older ones are ignored. */
     walletListSeq: number
+    /** Stops the pairing in progress (timers, the connector's pending approval). */
+    stopPairing: (() => void) | undefined
+    /** The WalletConnect connector, once created. */
+    walletConnect: Promise<WalletConnectConnector> | undefined
   }
   /** Applies new option values (attributes or the `config` property); returns what was rejected. */
   update(input: Partial<Record<keyof ModalOptions, unknown>>): OptionIssue[]
@@ -242,6 +258,7 @@ export function createConfig(
       error: undefined,
     }),
     $alert: atom<{ code: number; message: string } | undefined>(undefined),
+    $pairing: map<PairingState>(IDLE_PAIRING),
     internal: {
       unsubscribe: new Map(),
       networksLoad: undefined,
@@ -249,6 +266,8 @@ export function createConfig(
       connectorsExtra,
       http: undefined,
       walletListSeq: 0,
+      stopPairing: undefined,
+      walletConnect: undefined,
     },
     update(input) {
       const before = $options.get()

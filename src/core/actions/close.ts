@@ -35,6 +35,8 @@ export async function close(config: Config, parameters: CloseParameters = {}): P
   }
   config.$modal.setKey('open', false)
   config.$connecting.set(undefined)
+  // Closing resets the pairing link (SPEC section 2).
+  config.internal.stopPairing?.()
   config.events.emit('close', {})
   return true
 }

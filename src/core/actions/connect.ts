@@ -12,16 +12,15 @@ import { loadNetworks } from './loadNetworks.ts'
 export interface ConnectParameters {
   connector: Connector
   namespace?: ChainNamespace | undefined
+  /** What "recent wallets" remembers (a catalogue wallet paired over WalletConnect, say). */
+  recent?: { id: string; name: string } | undefined
 }
 export type ConnectReturnType = ConnectorState
 export type ConnectErrorType = BaseError
 
-function rememberRecent(config: Config, connector: Connector): void {
+function rememberRecent(config: Config, wallet: { id: string; name: string }): void {
   const recent = config.storage.get(StorageKey.recentWallets, RecentWalletsSchema) ?? []
-  const next = [
-    { id: connector.id, name: connector.name },
-    ...recent.filter((wallet) => wallet.id !== connector.id),
-  ]
+  const next = [{ id: wallet.id, name: wallet.name }, ...recent.filter((entry) => entry.id !== wallet.id)]
   config.storage.set(StorageKey.recentWallets, next.slice(0, RECENT_WALLETS_MAX))
 }
 
@@ -42,7 +41,7 @@ export async function connect(config: Config, parameters: ConnectParameters): Pr
     const state = await connector.connect({ namespace, chainId: config.$network.get()?.caipNetworkId })
     await loadNetworks(config).catch(() => {})
     markConnected(config, connector, state)
-    rememberRecent(config, connector)
+    rememberRecent(config, parameters.recent ?? connector)
     config.$connecting.set(undefined)
     const account = config.$account.get()
     if (account) {
@@ -59,6 +58,11 @@ export async function connect(config: Config, parameters: ConnectParameters): Pr
   } catch (error) {
     const base = toBaseError(error)
     if (recordOf(config, namespace).status === 'connecting') step(config, namespace, { type: 'failed' })
+    // Abandoned on purpose (the modal closed during a pairing): nothing to show or report.
+    if (base.name === 'RequestAbortedError') {
+      config.$connecting.set(undefined)
+      throw base
+    }
     config.$connecting.set({
       connectorId: connector.id,
       status: base.code === ERROR_CODES.userRejected ? 'rejected' : 'failed',

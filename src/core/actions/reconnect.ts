@@ -3,7 +3,10 @@ import type { Connector } from '../../connectors/types.ts'
 import { ConnectionStatusSchema, ConnectorIdsSchema, StorageKey } from '../../protocol/storage.ts'
 import { markConnected, recordOf, step } from '../connection/apply.ts'
 import type { Config } from '../createConfig.ts'
+import { walletConnectConnector } from '../walletConnect.ts'
 import { loadNetworks } from './loadNetworks.ts'
+
+const WALLETCONNECT_ID = 'walletConnect'
 
 /** How long to wait for the remembered wallet to announce itself after a reload. */
 const CONNECTOR_WAIT_MS = 3_000
@@ -46,6 +49,7 @@ export async function reconnect(config: Config): Promise<void> {
       if (!id || recordOf(config, ns).status !== 'disconnected') return
       step(config, ns, { type: 'reconnect' }, { connectorId: id })
       try {
+        if (id === WALLETCONNECT_ID) await walletConnectConnector(config)
         const connector = await waitForConnector(config, id)
         const state = connector ? await connector.reconnect({ namespace: ns }) : undefined
         if (!connector || !state) throw new Error('not authorised any more')

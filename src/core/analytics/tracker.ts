@@ -25,6 +25,8 @@ export function createTracker(config: Config) {
   let queue: AnalyticsEvent[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
   let enabled: Promise<boolean> | undefined
+  // The service's answer once known: `pagehide` cannot wait for it, so it sends only when it is true.
+  let knownEnabled = false
 
   const isEnabled = () => {
     enabled ??= http
@@ -36,6 +38,9 @@ export function createTracker(config: Config) {
             return false
           })
       : Promise.resolve(false)
+    void enabled.then((value) => {
+      knownEnabled = value
+    })
     return enabled
   }
 
@@ -60,12 +65,14 @@ export function createTracker(config: Config) {
 
   const onPageHide = () => {
     const batch = take()
-    if (!batch || !http) return
+    if (!batch || !http || !knownEnabled) return
     const body = new Blob([JSON.stringify(batch)], { type: 'text/plain;charset=UTF-8' })
     if (!win?.navigator.sendBeacon?.(http.url('/e'), body))
       void http.postJson('/e', batch, { keepalive: true })
   }
   win?.addEventListener('pagehide', onPageHide)
+  // Created on the first event (the person acted): ask now, so a later pagehide knows the answer.
+  void isEnabled()
 
   return {
     track({ name, detail, at }: TrackedEvent) {

@@ -50,6 +50,11 @@ export const modalStyles = `${reset}
 .actions { display: flex; flex-direction: column; gap: 8px; }
 .actions > button { width: 100%; }
 .status { min-height: 20px; font-size: 14px; color: var(--_muted); text-align: center; }
+.qr { position: relative; margin: 0 auto; border-radius: 16px; overflow: hidden; background: #fff; }
+.qr svg { display: block; }
+.qr.placeholder { display: flex; align-items: center; justify-content: center; gap: 8px; background: var(--_surface); color: var(--_muted); }
+.qr-logo { position: absolute; left: 50%; top: 50%; transform: translate(-50%, -50%); border-radius: 12px; background: #fff; padding: 4px; }
+.wallet-icon.qr-icon { background: repeating-conic-gradient(var(--_foreground) 0 25%, var(--_background) 0 50%) 0 0 / 10px 10px; border: 4px solid var(--_background); }
 .sections { display: flex; flex-direction: column; gap: 12px; }
 .alert { padding: 10px 12px; border-radius: 12px; background: var(--_danger); color: var(--_background); font-weight: 600; font-size: 14px; }
 .search { width: 100%; min-height: 44px; padding: 0 14px; border-radius: 12px; border: 1px solid var(--_border);

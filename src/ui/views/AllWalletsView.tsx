@@ -23,14 +23,15 @@ const LIST_HEIGHT = 384
  */
 export default function AllWalletsView({ config }: ViewProps) {
   const list = useStore(config.$walletList)
-  const connectors = useStore(config.$connectors)
+  const connectors = useStore(config.$connectors).filter((connector) => connector.type === 'injected')
   const [text, setText] = useState(list.query)
   const preloaded = useRef(0)
 
-  // First page on open (or the current search, when coming back).
+  // First page on the first open; coming back keeps what was loaded. (Not on every empty `ready`
+  // or `error`: an empty search result or a failure would then ask again and again.)
   useEffect(() => {
-    if (list.entries.length === 0 && list.status !== 'loading') void loadWallets(config, { retry: true })
-  }, [config, list.entries.length, list.status])
+    if (list.status === 'idle') void loadWallets(config, { retry: true })
+  }, [config, list.status])
 
   useEffect(() => {
     if (text.trim() === list.query) return

@@ -23,7 +23,8 @@ const loadCatalogue = (config: Config, force = false) =>
  * browser wallets (same rdns) are shown among the browser wallets only.
  */
 export default function ConnectView({ config }: ViewProps) {
-  const connectors = useStore(config.$connectors)
+  const connectors = useStore(config.$connectors).filter((connector) => connector.type === 'injected')
+  const options = useStore(config.$options)
   const catalogue = useStore(config.$catalogue)
 
   useEffect(() => loadCatalogue(config), [config])
@@ -114,6 +115,18 @@ export default function ConnectView({ config }: ViewProps) {
             {recommended.map((entry) => entryRow(entry))}
           </ul>
         </section>
+      ) : null}
+      {options.relayUrl || options.projectId ? (
+        <button
+          type="button"
+          className="item"
+          part="wallet-item"
+          onClick={() => navigate(config, 'ConnectingWalletConnectBasic')}
+        >
+          <span className="wallet-icon qr-icon" aria-hidden="true" />
+          <span className="name">{en.walletConnect}</span>
+          <span className="badge">{en.scanWithPhone}</span>
+        </button>
       ) : null}
       {catalogue.status === 'error' ? (
         <div className="empty" role="alert">

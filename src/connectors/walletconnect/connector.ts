@@ -1,0 +1,320 @@
+import type SignClient from '@walletconnect/sign-client'
+import type { SessionTypes } from '@walletconnect/types'
+import { RPC_TIMEOUT_MS } from '../../core/constants.ts'
+import {
+  ERROR_CODES,
+  ProviderDisconnectedError,
+  RequestAbortedError,
+  toBaseError,
+} from '../../errors/index.ts'
+import type { CaipNetworkId, ChainNamespace } from '../../protocol/caip.ts'
+import { walletRequest } from '../request.ts'
+import type {
+  AddNetworkParameters,
+  Connector,
+  ConnectorEvent,
+  ConnectorState,
+  Eip1193Provider,
+} from '../types.ts'
+import type { SessionNamespace } from './namespaces.ts'
+
+export const WALLETCONNECT_ID = 'walletConnect'
+
+/** Methods answered by the wallet over the session; everything else is a read sent to RPC. */
+const WALLET_METHODS = new Set([
+  'personal_sign',
+  'eth_signTypedData_v4',
+  'eth_sendTransaction',
+  'wallet_switchEthereumChain',
+  'wallet_addEthereumChain',
+  'solana_signMessage',
+  'solana_signTransaction',
+  'solana_signAndSendTransaction',
+])
+
+export interface WalletConnectConnectorParameters {
+  projectId: string
+  relayUrl: string
+  metadata: { name: string; description: string; url: string; icons: string[] }
+  /** The namespaces to ask for (from the configured networks). */
+  namespaces: () => Record<string, SessionNamespace>
+  /** RPC URL for reads on a network (the service's proxy or the network's own). */
+  rpcUrl: (caipNetworkId: CaipNetworkId) => string | undefined
+  fetch: typeof fetch
+}
+
+export interface WalletConnectConnector extends Connector {
+  /**
+   * Creates a pairing URI for a wallet to scan or open. A new URI replaces the previous one; the
+   * pending `connect()` settles with whichever current pairing the wallet answers.
+   */
+  pair(): Promise<{ uri: string }>
+  /** Abandons the pairing in progress (the modal closed): the pending `connect()` rejects as aborted. */
+  cancel(): void
+}
+
+let rpcId = 1
+
+/**
+ * A connector for wallets paired over WalletConnect (`@walletconnect/sign-client`, loaded with
+ * this module). Sessions live in the client's own storage and are restored on reload; signing
+ * goes over the session and reads go to RPC, behind one EIP-1193 provider per namespace.
+ *
+ * @example
+ * const connector = createWalletConnectConnector({ projectId, relayUrl, metadata, namespaces, rpcUrl, fetch })
+ * const { uri, approval } = await connector.pair()
+ */
+export function createWalletConnectConnector(
+  parameters: WalletConnectConnectorParameters,
+): WalletConnectConnector {
+  let client: Promise<SignClient> | undefined
+  let session: SessionTypes.Struct | undefined
+  const chains = new Map<ChainNamespace, CaipNetworkId>()
+  const listeners = new Set<(event: ConnectorEvent) => void>()
+  let pairingSeq = 0
+  let waiter:
+    | { promise: Promise<ConnectorState>; resolve(state: ConnectorState): void; reject(error: unknown): void }
+    | undefined
+  const waiting = () => {
+    if (!waiter) {
+      let resolve!: (state: ConnectorState) => void
+      let reject!: (error: unknown) => void
+      const promise = new Promise<ConnectorState>((res, rej) => {
+        resolve = res
+        reject = rej
+      })
+      waiter = { promise, resolve, reject }
+    }
+    return waiter
+  }
+  const settle = (outcome: { state: ConnectorState } | { error: unknown }) => {
+    const current = waiter
+    waiter = undefined
+    if (!current) return
+    if ('state' in outcome) current.resolve(outcome.state)
+    else current.reject(outcome.error)
+  }
+  const emit = (event: ConnectorEvent) => {
+    for (const listener of listeners) listener(event)
+  }
+
+  const stateOf = (value: SessionTypes.Struct, namespace: ChainNamespace): ConnectorState | undefined => {
+    const accounts = value.namespaces[namespace]?.accounts ?? []
+    if (accounts.length === 0) return undefined
+    const chainId = (chains.get(namespace) ?? accounts[0]?.split(':').slice(0, 2).join(':')) as CaipNetworkId
+    chains.set(namespace, chainId)
+    const addresses = accounts
+      .filter((account) => account.startsWith(`${chainId}:`))
+      .map((account) => account.split(':')[2] ?? '')
+    return { namespace, accounts: addresses.length ? addresses : [accounts[0]?.split(':')[2] ?? ''], chainId }
+  }
+
+  const getClient = () => {
+    client ??= import('@walletconnect/sign-client').then(async ({ default: Client }) => {
+      const instance = await Client.init({
+        projectId: parameters.projectId,
+        relayUrl: parameters.relayUrl,
+        metadata: parameters.metadata,
+        telemetryEnabled: false,
+        customStoragePrefix: 'wallet-elements',
+      })
+      const current = () => session
+      instance.on('session_event', ({ topic, params }) => {
+        if (topic !== current()?.topic) return
+        const { name, data } = params.event
+        const namespace = params.chainId.split(':')[0] as ChainNamespace
+        if (name === 'chainChanged') {
+          const reference = typeof data === 'string' && data.startsWith('0x') ? Number(BigInt(data)) : data
+          const chainId = `${namespace}:${reference}` as CaipNetworkId
+          chains.set(namespace, chainId)
+          emit({ type: 'chainChanged', namespace, chainId })
+        } else if (name === 'accountsChanged' && Array.isArray(data)) {
+          const accounts = data.map((account: unknown) => String(account).split(':').at(-1) ?? '')
+          emit({ type: 'accountsChanged', namespace, accounts })
+        }
+      })
+      instance.on('session_update', ({ topic, params }) => {
+        if (topic !== current()?.topic || !session) return
+        session = { ...session, namespaces: params.namespaces }
+        for (const namespace of Object.keys(params.namespaces) as ChainNamespace[]) {
+          const state = stateOf(session, namespace)
+          if (state) emit({ type: 'accountsChanged', namespace, accounts: state.accounts })
+        }
+      })
+      const ended = ({ topic }: { topic: string }) => {
+        if (topic !== current()?.topic || !session) return
+        const namespaces = Object.keys(session.namespaces) as ChainNamespace[]
+        session = undefined
+        for (const namespace of namespaces) emit({ type: 'disconnect', namespace })
+      }
+      instance.on('session_delete', ended)
+      instance.on('session_expire', ended)
+      return instance
+    })
+    return client
+  }
+
+  async function sessionRequest(
+    namespace: ChainNamespace,
+    method: string,
+    params: unknown,
+  ): Promise<unknown> {
+    const instance = await getClient()
+    if (!session) throw new ProviderDisconnectedError()
+    const chainId =
+      chains.get(namespace) ?? (session.namespaces[namespace]?.chains?.[0] as CaipNetworkId | undefined)
+    if (!chainId) throw new ProviderDisconnectedError()
+    try {
+      return await instance.request({ topic: session.topic, chainId, request: { method, params } })
+    } catch (error) {
+      throw toBaseError(error)
+    }
+  }
+
+  async function rpcRead(namespace: ChainNamespace, method: string, params: unknown): Promise<unknown> {
+    const chainId = chains.get(namespace)
+    const url = chainId ? parameters.rpcUrl(chainId) : undefined
+    if (!chainId || !url) throw new ProviderDisconnectedError()
+    if (method === 'eth_chainId') return `0x${Number(chainId.split(':')[1]).toString(16)}`
+    if (method === 'eth_accounts' || method === 'eth_requestAccounts')
+      return session ? (stateOf(session, namespace)?.accounts ?? []) : []
+    const response = await parameters.fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: rpcId++, method, params: params ?? [] }),
+      signal: AbortSignal.timeout(RPC_TIMEOUT_MS),
+    })
+    const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } }
+    if (body.error) throw toBaseError(body.error)
+    return body.result
+  }
+
+  const providers = new Map<ChainNamespace, Eip1193Provider>()
+  const providerFor = (namespace: ChainNamespace): Eip1193Provider => {
+    let provider = providers.get(namespace)
+    if (!provider) {
+      provider = {
+        request: ({ method, params }) =>
+          WALLET_METHODS.has(method)
+            ? sessionRequest(namespace, method, params)
+            : rpcRead(namespace, method, params),
+      }
+      providers.set(namespace, provider)
+    }
+    return provider
+  }
+
+  return {
+    id: WALLETCONNECT_ID,
+    name: 'WalletConnect',
+    type: 'walletConnect',
+    namespaces: ['eip155', 'solana'],
+
+    async pair() {
+      const instance = await getClient()
+      const seq = ++pairingSeq
+      const { uri, approval } = await instance.connect({ optionalNamespaces: parameters.namespaces() })
+      if (!uri) throw toBaseError({ code: ERROR_CODES.default, message: 'No pairing URI' })
+      waiting()
+      approval().then(
+        (value) => {
+          const namespace = (Object.keys(value.namespaces)[0] ?? 'eip155') as ChainNamespace
+          chains.clear()
+          session = value
+          const state = stateOf(value, namespace)
+          settle(
+            state
+              ? { state }
+              : { error: toBaseError({ code: 4100, message: 'The wallet approved no accounts.' }) },
+          )
+        },
+        // A superseded pairing expiring is not an answer from the wallet.
+        (error: unknown) => {
+          if (seq === pairingSeq) settle({ error: toBaseError(error) })
+        },
+      )
+      return { uri }
+    },
+
+    cancel() {
+      pairingSeq++
+      settle({ error: new RequestAbortedError() })
+    },
+
+    async connect({ namespace }) {
+      if (session) {
+        const state = stateOf(session, namespace)
+        if (state) return state
+      }
+      const pending = waiting().promise
+      if (pairingSeq === 0) await this.pair()
+      return pending
+    },
+
+    async reconnect({ namespace }) {
+      const instance = await getClient()
+      const now = Date.now() / 1000
+      const restored = instance.session
+        .getAll()
+        .filter((candidate) => candidate.expiry > now && candidate.namespaces[namespace])
+        .at(-1)
+      if (!restored) return undefined
+      session = restored
+      return stateOf(restored, namespace)
+    },
+
+    async disconnect() {
+      const instance = await getClient()
+      const topic = session?.topic
+      session = undefined
+      if (topic) await instance.disconnect({ topic, reason: { code: 6000, message: 'User disconnected' } })
+    },
+
+    async switchNetwork({
+      namespace,
+      network,
+    }: {
+      namespace: ChainNamespace
+      network: AddNetworkParameters
+    }) {
+      if (namespace === 'eip155') {
+        const hex = `0x${Number(network.caipNetworkId.split(':')[1]).toString(16)}`
+        const provider = providerFor('eip155')
+        try {
+          await walletRequest(
+            provider,
+            { method: 'wallet_switchEthereumChain', params: [{ chainId: hex }] },
+            RPC_TIMEOUT_MS,
+          )
+        } catch (error) {
+          const base = toBaseError(error)
+          if (base.code !== ERROR_CODES.unrecognizedChain) throw base
+          await walletRequest(
+            provider,
+            {
+              method: 'wallet_addEthereumChain',
+              params: [
+                {
+                  chainId: hex,
+                  chainName: network.name,
+                  nativeCurrency: network.nativeCurrency,
+                  rpcUrls: network.rpcUrls,
+                },
+              ],
+            },
+            RPC_TIMEOUT_MS,
+          )
+        }
+      }
+      chains.set(namespace, network.caipNetworkId)
+      emit({ type: 'chainChanged', namespace, chainId: network.caipNetworkId })
+    },
+
+    getProvider: providerFor,
+
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}
