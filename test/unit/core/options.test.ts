@@ -35,6 +35,9 @@ describe('parseOptions', () => {
       rpcUrls: {},
       customNetworks: [],
       analytics: false,
+      featuredWalletIds: [],
+      includeWalletIds: [],
+      excludeWalletIds: [],
     })
   })
 
@@ -121,7 +124,9 @@ describe('parseOptions', () => {
     assert.deepEqual(one('rpcUrls', 'http://x').messages, ['Expected record, received string'])
     assert.deepEqual(one('customNetworks', [1]).messages, ['Expected an array of network definitions'])
     assert.deepEqual(one('customNetworks', {}).messages, ['Expected an array of network definitions'])
-    assert.deepEqual(one('analytics', 'yes').messages, ['Expected boolean, received string'])
+    assert.deepEqual(one('analytics', 'yes').messages, ['Expected true or false'])
+    assert.deepEqual(one('featuredWalletIds', 'a,b c').value, ['a', 'b', 'c'])
+    assert.deepEqual(one('excludeWalletIds', 'ok,<script>').messages, ['Invalid wallet id'])
   })
 
   test('behavior: each issue names the attribute or property it came from', () => {
@@ -140,7 +145,7 @@ describe('parseOptions', () => {
         ['defaultNetwork', 'default-network'],
         ['rpcUrls', 'config.rpcUrls'],
         ['customNetworks', 'config.customNetworks'],
-        ['analytics', 'config.analytics'],
+        ['analytics', 'analytics'],
       ],
     )
     for (const issue of issues) assert.equal(issue.source, OPTION_ATTRIBUTES[issue.option])
