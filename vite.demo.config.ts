@@ -36,6 +36,7 @@ export default defineConfig({
         index: here('demo/index.html'),
         module: here('demo/module.html'),
         harness: here('demo/wallets/harness.html'),
+        phone: here('demo/wallets/phone.html'),
       },
       output: { minify: true },
     },

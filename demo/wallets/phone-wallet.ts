@@ -11,7 +11,8 @@
  * Build-time settings (`import.meta.env`, set by `npm start` and the test stack): `VITE_PROJECT_ID`,
  * `VITE_RELAY_URL`, `VITE_LOCAL_RPC_URL` (chain 31337), `VITE_LOCAL2_RPC_URL` (chain 31338).
  *
- * The client keeps pairings and sessions in the browser's storage, so they survive a reload.
+ * The client keeps pairings, proposals, sessions and unanswered requests in the browser's storage
+ * (prefix `demo-phone-wallet`), so they survive a reload.
  * Test controls are on `window.phoneWallet` ({@link PhoneWalletControls}).
  *
  * Answers:
@@ -58,7 +59,10 @@ const SUPPORTED_METHODS = [
 ] as const
 
 export type Client = Awaited<ReturnType<typeof SignClient.init>>
-type ProposalEvent = SignClientTypes.EventArguments['session_proposal']
+/** A proposal as the client emits it, or as restored from its store after a reload (no Verify context). */
+type ProposalEvent = Omit<SignClientTypes.EventArguments['session_proposal'], 'verifyContext'> & {
+  verifyContext?: SignClientTypes.EventArguments['session_proposal']['verifyContext']
+}
 type RequestEvent = SignClientTypes.EventArguments['session_request']
 
 /** One labelled line of what a proposal or request asks for. */
@@ -280,9 +284,15 @@ function proposalView(event: ProposalEvent, leftOut: string[]): ProposalView {
     methods: [...methods],
     events: [...events],
     leftOut,
-    ...(origin && origin !== url && origin !== new URL(url, 'http://invalid').origin
-      ? { verifiedOrigin: origin }
-      : {}),
+    ...(origin && origin !== url && origin !== originOf(url) ? { verifiedOrigin: origin } : {}),
+  }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin
+  } catch {
+    return undefined
   }
 }
 
@@ -316,7 +326,9 @@ function shorten(hex: string, keep = 10): string {
 
 function display(value: unknown, max = 120): string {
   const text =
-    typeof value === 'string' ? value : JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}` : v))
+    typeof value === 'string'
+      ? value
+      : String(JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}` : v)) ?? value)
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
 
@@ -418,6 +430,7 @@ export function createPhoneWallet({ client, account, rpcUrls }: PhoneWalletOptio
   // --- proposals --------------------------------------------------------------------------------
 
   const onProposal = (event: ProposalEvent) => {
+    if (proposals.some((item) => item.view.id === event.id)) return
     const view = proposalView(event, [])
     const outcome = buildNamespaces(event.params, address)
     if (!outcome.ok) {
@@ -677,6 +690,8 @@ export function createPhoneWallet({ client, account, rpcUrls }: PhoneWalletOptio
 
   const onRequest = (event: RequestEvent) => {
     const { topic, id } = event
+    // The client emits requests still unanswered again after a reload (and may repeat one).
+    if (requests.some((item) => item.view.id === id)) return
     const { request, chainId } = event.params
     const name = dappName(topic)
     let action: Action | undefined
@@ -776,6 +791,12 @@ export function createPhoneWallet({ client, account, rpcUrls }: PhoneWalletOptio
     changed()
   })
 
+  // Proposals received before a reload are in the client's store; the client does not emit them again.
+  const now = Date.now() / 1000
+  for (const stored of client.proposal.getAll()) {
+    if (stored.expiryTimestamp > now) onProposal({ id: stored.id, params: stored })
+  }
+
   return {
     address,
     state: () => ({
@@ -864,6 +885,8 @@ async function start(): Promise<void> {
         icons: [],
       },
       telemetryEnabled: false,
+      // Its own keys in the origin's storage, apart from any other client on the demo's origin.
+      customStoragePrefix: 'demo-phone-wallet',
     })
   } catch (error) {
     ui.status(`Could not start the WalletConnect client: ${errorMessage(error)}`, 'error')
