@@ -65,11 +65,26 @@ export default function ModalShell({ config, host }: { config: Config; host: Ele
       const target = event.composedPath()[0]
       if (target instanceof Node && !panel.current.contains(target) && target !== host) panel.current.focus()
     }
+    // When the focused control disappears (a view changed), focus falls to the page's body, out of
+    // the panel's keydown handler: keys arriving there still belong to the dialog.
+    const strayKeys = (event: globalThis.KeyboardEvent) => {
+      const current = panel.current
+      if (!current || event.composedPath().includes(current)) return
+      if (event.key === 'Escape') {
+        event.preventDefault()
+        void close(config)
+      } else if (event.key === 'Tab') {
+        event.preventDefault()
+        ;(focusableIn(current)[0] ?? current).focus()
+      }
+    }
     doc.addEventListener('focusin', keepFocusInside)
+    doc.addEventListener('keydown', strayKeys)
     return () => {
       doc.removeEventListener('focusin', keepFocusInside)
+      doc.removeEventListener('keydown', strayKeys)
     }
-  }, [host])
+  }, [host, config])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Escape') {

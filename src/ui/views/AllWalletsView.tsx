@@ -103,6 +103,8 @@ export default function AllWalletsView({ config }: ViewProps) {
         </div>
       ) : (
         <VirtualList
+          // A new search starts at the top, not where the previous list was scrolled to.
+          key={list.query}
           items={rows}
           rowHeight={ROW_HEIGHT}
           height={LIST_HEIGHT}

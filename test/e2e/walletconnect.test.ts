@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { createPublicClient, type Hex, http, parseEther, stringToHex, verifyMessage } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
+
+/**
+ * WalletConnect end to end on the local stack: the modal shows a QR code and links, the demo phone
+ * wallet pairs from the copied link through the dev relay, requests go over the session through
+ * `getProvider('eip155')`, the session survives a reload, and a wallet-side disconnect or rejection
+ * is followed by the modal.
+ */
+const dev = (index: number) =>
+  mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: index })
+
+describe('WalletConnect pairing with the demo phone wallet', { timeout: 240_000 }, () => {
+  let stack: TestStack
+  let browser: Browser
+  let context: BrowserContext
+
+  before(async () => {
+    ;[stack, browser] = await Promise.all([startTestStack(), launchBrowser()])
+    context = await newContext(browser)
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(stack.urls.demo).origin,
+    })
+  })
+  after(async () => {
+    await context?.close()
+    await browser?.close()
+    await stack?.stop()
+  })
+
+  const modal = (page: Page) => page.locator('wallet-modal').getByRole('dialog')
+  const waitForEvent = (page: Page, name: string) =>
+    page.evaluate(
+      (type) =>
+        new Promise<unknown>((resolve) =>
+          document.addEventListener(type, (event) => resolve((event as CustomEvent).detail), { once: true }),
+        ),
+      name,
+    )
+  const request = (page: Page, method: string, params: unknown[]) =>
+    page.evaluate(
+      ([m, p]) =>
+        document.querySelector('wallet-modal')?.getProvider('eip155').request({ method: m, params: p }),
+      [method, params] as const,
+    )
+  const approveIn = async (phone: Page, method: string) => {
+    const card = phone.getByRole('article', { name: method })
+    await card.getByRole('button', { name: 'Approve' }).click()
+  }
+
+  it('pairs from the copied link, signs and sends over the session, survives a reload, follows the wallet disconnecting', async () => {
+    const page = await context.newPage()
+    await page.goto(new URL('/?demoWallet=off', stack.urls.demo).href)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await modal(page)
+      .getByRole('button', { name: /Rainbow/ })
+      .click()
+
+    // The view: a QR code with the wallet's logo and a copy button (Rainbow has no desktop app link).
+    await modal(page).getByRole('img', { name: 'QR code to connect Rainbow' }).waitFor()
+    await modal(page).getByRole('button', { name: 'Copy link' }).click()
+    await modal(page).getByText('Link copied').waitFor()
+    const uri = await page.evaluate(() => navigator.clipboard.readText())
+    assert.match(uri, /^wc:[0-9a-f]{64}@2\?/)
+    assert.equal(await modal(page).getByRole('link', { name: 'Open Rainbow' }).count(), 0)
+
+    const connected = waitForEvent(page, 'wallet-connect')
+    const phone = await context.newPage()
+    await phone.goto(new URL(`/wallets/phone.html?uri=${encodeURIComponent(uri)}`, stack.urls.demo).href)
+    await phone
+      .getByRole('region', { name: 'Session proposal' })
+      .getByRole('button', { name: 'Approve' })
+      .click()
+    const detail = (await connected) as { address: string; connector: { type: string }; chainId: string }
+    assert.equal(detail.address.toLowerCase(), dev(0).address.toLowerCase())
+    assert.equal(detail.connector.type, 'walletConnect')
+    assert.equal(detail.chainId, 'eip155:31337')
+    await page.locator('wallet-button').getByText('10,000.000 ETH').waitFor()
+
+    // personal_sign over the session, approved on the phone, verified with viem.
+    const message = 'Hello from the modal'
+    const signed = request(page, 'personal_sign', [stringToHex(message), detail.address])
+    await approveIn(phone, 'personal_sign')
+    assert.ok(await verifyMessage({ address: dev(0).address, message, signature: (await signed) as Hex }))
+
+    // eth_sendTransaction over the session, mined on the local chain.
+    const sent = request(page, 'eth_sendTransaction', [
+      { from: detail.address, to: dev(1).address, value: `0x${parseEther('0.25').toString(16)}` },
+    ])
+    await approveIn(phone, 'eth_sendTransaction')
+    const hash = (await sent) as Hex
+    const chain = createPublicClient({ transport: http(stack.urls.chain) })
+    const receipt = await chain.waitForTransactionReceipt({ hash })
+    assert.equal(receipt.status, 'success')
+
+    // A reload restores the session without a new pairing.
+    await page.reload()
+    await page
+      .locator('wallet-button')
+      .getByRole('button', { name: /^Account / })
+      .waitFor()
+    assert.equal(
+      await page.evaluate(() => document.querySelector('wallet-modal')?.walletConfig.$status.get()),
+      'connected',
+    )
+
+    // The wallet ends the session; the modal follows.
+    const disconnected = waitForEvent(page, 'wallet-disconnect')
+    await phone
+      .getByRole('button', { name: /^Disconnect/ })
+      .first()
+      .click()
+    await disconnected
+    await page.locator('wallet-button').getByRole('button', { name: 'Connect Wallet' }).waitFor()
+    await phone.close()
+    await page.close()
+  })
+
+  it('on a phone with no browser wallet: opens on AllWallets, and "Open Rainbow" is a deep link carrying the encoded URI', async () => {
+    const phoneContext = await browser.newContext({
+      userAgent:
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+    })
+    await phoneContext.addInitScript({ content: 'globalThis.__name ??= (target) => target' })
+    const page = await phoneContext.newPage()
+    await page.goto(new URL('/?demoWallet=off', stack.urls.demo).href)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await modal(page).getByRole('searchbox', { name: 'Search wallets' }).fill('Rainbow')
+    await modal(page)
+      .getByRole('button', { name: /^Rainbow/ })
+      .click()
+    const open = modal(page).getByRole('link', { name: 'Open Rainbow' })
+    await open.waitFor()
+    const href = (await open.getAttribute('href')) ?? ''
+    const uri = await page.evaluate(
+      () => document.querySelector('wallet-modal')?.walletConfig.$pairing.get().uri,
+    )
+    assert.ok(uri)
+    assert.equal(href, `rainbow://wc?uri=${encodeURIComponent(uri)}`)
+    assert.equal(await open.getAttribute('target'), '_self')
+    await phoneContext.close()
+  })
+
+  it('shows the rejection and a retry when the phone wallet declines, and resets the link on close', async () => {
+    const page = await context.newPage()
+    await page.goto(new URL('/?demoWallet=off', stack.urls.demo).href)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await modal(page)
+      .getByRole('button', { name: /WalletConnect/ })
+      .click()
+    await modal(page)
+      .getByRole('img', { name: /QR code/ })
+      .waitFor()
+    const uri = await page.evaluate(
+      () => document.querySelector('wallet-modal')?.walletConfig.$pairing.get().uri,
+    )
+    assert.ok(uri)
+
+    const phone = await context.newPage()
+    await phone.goto(new URL(`/wallets/phone.html?uri=${encodeURIComponent(uri)}`, stack.urls.demo).href)
+    await phone
+      .getByRole('region', { name: 'Session proposal' })
+      .getByRole('button', { name: 'Reject' })
+      .click()
+    await modal(page).getByText('Connection declined').waitFor()
+    const retry = modal(page).getByRole('button', { name: 'Try again' })
+    await retry.waitFor()
+    await page.waitForFunction(() => {
+      const button = document
+        .querySelector('wallet-modal')
+        ?.shadowRoot?.querySelector<HTMLButtonElement>('.actions button.primary')
+      return button && !button.disabled
+    })
+    await retry.click()
+    await modal(page)
+      .getByRole('img', { name: /QR code/ })
+      .waitFor()
+    const fresh = await page.evaluate(
+      () => document.querySelector('wallet-modal')?.walletConfig.$pairing.get().uri,
+    )
+    assert.ok(fresh && fresh !== uri, 'a fresh link after the retry')
+
+    await page.keyboard.press('Escape')
+    await modal(page).waitFor({ state: 'detached' })
+    assert.equal(
+      await page.evaluate(() => document.querySelector('wallet-modal')?.walletConfig.$pairing.get().uri),
+      undefined,
+    )
+    assert.equal(
+      await page.evaluate(() => document.querySelector('wallet-modal')?.walletConfig.$status.get()),
+      'disconnected',
+    )
+    await phone.close()
+    await page.close()
+  })
+})
