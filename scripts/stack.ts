@@ -42,6 +42,8 @@ export type StackUrls = {
   service: string
   /** The WalletConnect dev relay (ws://). */
   relay: string
+  /** The local Solana network's JSON-RPC (empty when not started). */
+  solana: string
   /** The demo page (vite dev server), with a trailing slash. */
   demo: string
 }
@@ -57,6 +59,10 @@ export type StackOptions = {
   servicePort?: number
   /** Default `RELAY_PORT` or 8789. */
   relayPort?: number
+  /** Default `SOLANA_PORT` or 8899 (WebSocket on the next port). */
+  solanaPort?: number
+  /** Run the local Solana network (default true; end-to-end tests of EVM flows turn it off). */
+  solana?: boolean
   /** The service's PGlite data folder; default `SERVICE_DATA_DIR` or `.data/service` (`memory://` in tests). */
   serviceDataDir?: string
   /**
@@ -92,6 +98,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const demoPort = options.demoPort ?? portFromEnv('DEMO_PORT', 5173)
   const servicePort = options.servicePort ?? portFromEnv('SERVICE_PORT', 8787)
   const relayPort = options.relayPort ?? portFromEnv('RELAY_PORT', 8789)
+  const solanaPort = options.solanaPort ?? portFromEnv('SOLANA_PORT', 8899)
   const serviceDataDir = options.serviceDataDir ?? (process.env.SERVICE_DATA_DIR || '.data/service')
   const serviceUrl = `http://${HOST}:${servicePort}`
   const relayUrl = `ws://${HOST}:${relayPort}`
@@ -150,6 +157,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         return { url: relay.url, detail: 'WalletConnect', stop: relay.stop }
       },
     },
+    ...(options.solana === false
+      ? []
+      : [
+          {
+            name: 'solana',
+            start: async () => {
+              const { startSolana } = await import('../server/dev/solana/index.ts')
+              const solana = await startSolana({ host: HOST, port: solanaPort })
+              return {
+                url: solana.url,
+                detail: `WebSocket ${solana.wsUrl}, test token ${solana.mint.address.toBase58()}`,
+                stop: solana.stop,
+              }
+            },
+          } satisfies StackService,
+        ]),
     {
       name: 'demo',
       start: () =>
@@ -176,6 +199,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       chain2: url('chain2'),
       service: url('service'),
       relay: url('relay'),
+      solana: url('solana'),
       demo: url('demo'),
     },
     services: running.map(({ name, url, detail }) => ({ name, url, ...(detail ? { detail } : {}) })),

@@ -102,6 +102,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     servicePort,
     relayPort,
     serviceDataDir: 'memory://',
+    solana: false,
     logLevel: 'warn',
     ...options,
   })
