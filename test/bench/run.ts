@@ -51,5 +51,9 @@ if (!quick) {
     const { benchServer } = await import('./server.ts')
     await benchServer()
   })
+  await optional('AllWallets', async () => {
+    const { benchWallets } = await import('./wallets.ts')
+    await benchWallets()
+  })
 }
 process.exit(0)
