@@ -18,10 +18,10 @@ import {
   verifyTypedData,
 } from 'viem'
 import { devAccount } from '../../server/dev/chain/index.ts'
+import { memoryStorage } from '../support/memoryStorage.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 type Client = Awaited<ReturnType<typeof SignClient.init>>
-type ClientOptions = NonNullable<Parameters<typeof SignClient.init>[0]>
 type Session = Awaited<ReturnType<Awaited<ReturnType<Client['connect']>>['approval']>>
 
 const DAPP_NAME = 'Phone wallet test dapp'
@@ -30,20 +30,6 @@ const wallet = devAccount(0)
 const recipient = devAccount(1)
 
 /** Map-backed storage in the shape of `@walletconnect/keyvaluestorage`. */
-function memoryStorage(): NonNullable<ClientOptions['storage']> {
-  const items = new Map<string, unknown>()
-  return {
-    getKeys: async () => [...items.keys()],
-    getEntries: async <T>() => [...items.entries()] as [string, T][],
-    getItem: async <T>(key: string) => items.get(key) as T | undefined,
-    setItem: async (key, value) => {
-      items.set(key, value)
-    },
-    removeItem: async (key) => {
-      items.delete(key)
-    },
-  }
-}
 
 function within<T>(promise: Promise<T>, what: string, timeoutMs = 15_000): Promise<T> {
   let timer: NodeJS.Timeout | undefined

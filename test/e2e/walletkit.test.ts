@@ -6,6 +6,7 @@ import { buildApprovedNamespaces, getSdkError } from '@walletconnect/utils'
 import type { Browser, Page } from 'playwright-core'
 import { type Hex, stringToHex, verifyMessage } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
+import { memoryStorage } from '../support/memoryStorage.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -13,21 +14,6 @@ import { launchBrowser, newContext, startTestStack, type TestStack } from './har
  * (`@reown/walletkit`), through the dev relay, so our side is proven against a client we did not write.
  */
 const account = mnemonicToAccount('test test test test test test test test test test test junk')
-
-function memoryStorage() {
-  const items = new Map<string, unknown>()
-  return {
-    getKeys: async () => [...items.keys()],
-    getEntries: async <T>() => [...items.entries()] as [string, T][],
-    getItem: async <T>(key: string) => items.get(key) as T | undefined,
-    setItem: async <T>(key: string, value: T) => {
-      items.set(key, value)
-    },
-    removeItem: async (key: string) => {
-      items.delete(key)
-    },
-  }
-}
 
 describe('WalletConnect interop with @reown/walletkit', { timeout: 180_000 }, () => {
   let stack: TestStack

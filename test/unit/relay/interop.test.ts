@@ -5,29 +5,13 @@ import { stringToHex, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Relay } from '../../../server/dev/relay/index.ts'
 import { startRelay } from '../../../server/dev/relay/index.ts'
+import { memoryStorage } from '../../support/memoryStorage.ts'
 
 type Client = Awaited<ReturnType<typeof SignClient.init>>
-type ClientOptions = NonNullable<Parameters<typeof SignClient.init>[0]>
 
 // Hardhat's first dev account: a known key, nothing of value.
 const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
 const CHAIN = 'eip155:31337'
-
-/** In-memory key-value storage in the shape `@walletconnect/keyvaluestorage` has. */
-function memoryStorage(): NonNullable<ClientOptions['storage']> {
-  const items = new Map<string, unknown>()
-  return {
-    getKeys: async () => [...items.keys()],
-    getEntries: async <T>() => [...items.entries()] as [string, T][],
-    getItem: async <T>(key: string) => items.get(key) as T | undefined,
-    setItem: async (key, value) => {
-      items.set(key, value)
-    },
-    removeItem: async (key) => {
-      items.delete(key)
-    },
-  }
-}
 
 function initClient(relay: Relay, name: string): Promise<Client> {
   return SignClient.init({
