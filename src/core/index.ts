@@ -10,29 +10,43 @@ export type { DisconnectParameters } from './actions/disconnect.ts'
 export { disconnect } from './actions/disconnect.ts'
 export { fetchBalance } from './actions/fetchBalance.ts'
 export { getProvider } from './actions/getProvider.ts'
+export { loadCatalogue } from './actions/loadCatalogue.ts'
 export { loadNetworks } from './actions/loadNetworks.ts'
+export { loadWallets } from './actions/loadWallets.ts'
 export { navigate } from './actions/navigate.ts'
 export type { OpenParameters } from './actions/open.ts'
 export { open } from './actions/open.ts'
 export { reconnect } from './actions/reconnect.ts'
 export { reportError } from './actions/reportError.ts'
+export { installedConnector, selectWallet } from './actions/selectWallet.ts'
+export type { StartPairingParameters } from './actions/startPairing.ts'
+export { startPairing } from './actions/startPairing.ts'
 export { switchNetwork } from './actions/switchNetwork.ts'
+export { watchAnalytics } from './analytics/watch.ts'
 export { balanceKey } from './balanceKey.ts'
 export type { ConnectionEvent, ConnectionStatus } from './connection/machine.ts'
 export { transition } from './connection/machine.ts'
 export type {
   AccountState,
   BalanceState,
+  CatalogueState,
   Config,
   ConnectingState,
   ConnectionRecord,
   CreateConfigParameters,
   ModalState,
   NetworkState,
+  PairingState,
+  WalletListState,
 } from './createConfig.ts'
 export { createConfig } from './createConfig.ts'
 export type { WalletEventMap, WalletEventName } from './events/types.ts'
 export { formatBalance, shortAddress } from './format.ts'
 export * from './modal/router.ts'
+export { canRetryPairing, isPairingExpired, pairingRefreshAt } from './pairing/rules.ts'
 export type { Platform } from './platform.ts'
 export { browserPlatform } from './platform.ts'
+export { recentWallets } from './recentWallets.ts'
+export { rpcUrlFor } from './rpcUrl.ts'
+export { serviceClient, walletImageUrl } from './service.ts'
+export { DEFAULT_RELAY_URL, walletConnectConnector } from './walletConnect.ts'

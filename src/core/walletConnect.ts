@@ -1,22 +1,10 @@
 import type { WalletConnectConnector } from '../connectors/walletconnect/connector.ts'
-import type { CaipNetworkId } from '../protocol/caip.ts'
 import { loadNetworks } from './actions/loadNetworks.ts'
 import type { Config } from './createConfig.ts'
-import { serviceClient } from './service.ts'
+import { rpcUrlFor } from './rpcUrl.ts'
 
 /** WalletConnect's public relay: the default, which needs a WalletConnect project id. */
 export const DEFAULT_RELAY_URL = 'wss://relay.walletconnect.org'
-
-/** RPC URL for a network id: the page's own, the service's proxy, or the network's default. */
-function rpcUrlForId(config: Config, id: CaipNetworkId): string | undefined {
-  const { rpcUrls, projectId } = config.$options.get()
-  const http = serviceClient(config)
-  return (
-    rpcUrls[id] ??
-    (http && projectId ? http.url('/v1/', { chainId: id }) : undefined) ??
-    config.$networks.get().find((network) => network.caipNetworkId === id)?.rpcUrls.default.http[0]
-  )
-}
 
 /**
  * The config's WalletConnect connector, created (and its client loaded) on first use and added to
@@ -42,8 +30,8 @@ export function walletConnectConnector(config: Config): Promise<WalletConnectCon
         url: win?.location.origin ?? 'http://localhost',
         icons: [],
       },
-      namespaces: () => buildNamespaces(config.$options.get().networks, (id) => rpcUrlForId(config, id)),
-      rpcUrl: (id) => rpcUrlForId(config, id),
+      namespaces: () => buildNamespaces(config.$options.get().networks, (id) => rpcUrlFor(config, id)),
+      rpcUrl: (id) => rpcUrlFor(config, id),
       fetch: config.platform.fetch,
     })
     config.internal.connectorsExtra.set([...config.internal.connectorsExtra.get(), connector])

@@ -34,7 +34,7 @@ export async function fetchBalance(
     symbol,
     fetchedAt: cached?.fetchedAt ?? 0,
   })
-  const url = rpcUrlFor(config, network)
+  const url = rpcUrlFor(config, network.caipNetworkId)
   try {
     if (!url) throw new Error('no RPC URL')
     const result = await rpcRequest(config.platform.fetch, url, 'eth_getBalance', [account.address, 'latest'])

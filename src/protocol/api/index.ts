@@ -8,6 +8,7 @@
  * const { data, count } = getWalletsResponse.parse(await response.json())
  */
 export * from './analytics.ts'
+export * from './auth.ts'
 export * from './catalogue.ts'
 export * from './common.ts'
 export * from './errors.ts'
