@@ -282,8 +282,20 @@ export function createConfig(
       ) {
         config.internal.networksLoad = undefined
       }
-      if (next.apiUrl !== before.apiUrl || next.projectId !== before.projectId)
+      if (next.apiUrl !== before.apiUrl || next.projectId !== before.projectId) {
+        // Another service or project: what came from the old one no longer applies.
         config.internal.http = undefined
+        config.$catalogue.set({ status: 'idle', featured: [], recommended: [], count: 0, error: undefined })
+        config.$walletList.set({
+          status: 'idle',
+          entries: [],
+          count: 0,
+          nextPage: 1,
+          query: '',
+          error: undefined,
+        })
+        config.$alert.set(undefined)
+      }
       $options.set(next)
       return result.issues
     },

@@ -459,12 +459,24 @@ describe('the wallet catalogue in the modal', { timeout: 120_000 }, () => {
     const retry = modal(page).getByRole('button', { name: 'Try again' })
     await retry.waitFor()
 
-    // The service comes back: Try again loads the catalogue.
+    // Try again asks again (the service is still down, so the error comes back).
+    const requests: string[] = []
+    page.on('request', (request) => {
+      if (request.url().startsWith(dead)) requests.push(request.url())
+    })
+    await retry.click()
+    await modal(page).getByText('Could not load the wallet list').waitFor()
+    await retry.waitFor()
+    assert.ok(
+      requests.some((url) => url.includes('/getWallets')),
+      'Try again requested the catalogue again',
+    )
+
+    // The page points the modal at a live service: the catalogue loads on its own.
     await page.evaluate(
       (url) => document.querySelector('wallet-modal')?.setAttribute('api-url', url),
       stack.urls.service,
     )
-    await retry.click()
     await modal(page)
       .getByRole('button', { name: /^All wallets/ })
       .waitFor()

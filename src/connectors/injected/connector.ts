@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { RPC_TIMEOUT_MS } from '../../core/constants.ts'
-import { ERROR_CODES, toBaseError, UnrecognizedChainError } from '../../errors/index.ts'
+import { ERROR_CODES, toBaseError } from '../../errors/index.ts'
 import { EvmAddressSchema } from '../../protocol/address.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import { expectShape, walletRequest } from '../request.ts'
@@ -90,7 +90,7 @@ export function createInjectedConnector(parameters: InjectedConnectorParameters)
         await request('wallet_switchEthereumChain', [{ chainId }])
       } catch (error) {
         const base = toBaseError(error)
-        if (!(base.code === ERROR_CODES.unrecognizedChain || base.name === UnrecognizedChainError.name))
+        if (!(base.code === ERROR_CODES.unrecognizedChain || base.name === 'UnrecognizedChainError'))
           throw base
         await request('wallet_addEthereumChain', [
           {

@@ -27,7 +27,11 @@ export default function ConnectView({ config }: ViewProps) {
   const options = useStore(config.$options)
   const catalogue = useStore(config.$catalogue)
 
-  useEffect(() => loadCatalogue(config), [config])
+  // Loads on open, and again when the page points the modal at another service or project.
+  const idle = catalogue.status === 'idle'
+  useEffect(() => {
+    if (idle) loadCatalogue(config)
+  }, [config, idle])
 
   const installedRdns = new Set(connectors.map((connector) => connector.rdns).filter(Boolean))
   const notInstalled = (entry: CatalogueEntry) => !entry.rdns || !installedRdns.has(entry.rdns)
