@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { apiLimits } from '../src/protocol/api/index.ts'
+import { type AuthDependencies, createAuthService } from './auth/service.ts'
 import { createCatalogueReader } from './catalogue/catalogueCache.ts'
 import type { ServiceConfig } from './config.ts'
 import { createDatabase, type ServiceDatabase } from './db/database.ts'
@@ -9,6 +10,7 @@ import { createLogger, type Logger } from './logger.ts'
 import { createProjectResolver } from './projects/resolver.ts'
 import { ensureDevProject } from './projects/store.ts'
 import { registerAnalyticsRoutes } from './routes/analytics.ts'
+import { registerAuthRoutes } from './routes/auth.ts'
 import { registerCatalogueRoutes } from './routes/catalogue.ts'
 import { registerHealthRoute } from './routes/health.ts'
 import { registerImageRoutes } from './routes/images.ts'
@@ -21,6 +23,8 @@ export interface AppDependencies {
   database?: ServiceDatabase
   /** A pino logger; one at `config.logLevel` otherwise. */
   logger?: Logger
+  /** Sign-in: a clock or signature checker to use instead of the real ones (tests). */
+  auth?: AuthDependencies
 }
 
 declare module 'fastify' {
@@ -33,7 +37,7 @@ declare module 'fastify' {
 /**
  * Builds the companion service as a Fastify instance, ready for `inject` or `listen`: opens the database
  * (migrations and seed included) unless one is given, creates or updates the dev project, and registers
- * the catalogue, image, analytics, RPC and health routes. `app.close()` closes the database it opened.
+ * the catalogue, image, analytics, RPC, sign-in and health routes. `app.close()` closes the database it opened.
  *
  * @example
  * const app = await buildApp(loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'silent' }))
@@ -78,6 +82,8 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
     await app.register(async (scope) =>
       registerRpcRoutes(scope, { upstreams: config.rpcUpstreams, timeoutMs: config.rpcTimeoutMs, forwarder }),
     )
+    const auth = await createAuthService(config, database.db, { ...deps.auth, logger })
+    await app.register(async (scope) => registerAuthRoutes(scope, auth))
     await app.ready()
     return app
   } catch (error) {

@@ -49,6 +49,10 @@ export interface ServiceConfig {
   /** Trust `X-Forwarded-*` from this many proxies in front (0: none). */
   trustProxyHops: number
   logLevel: LogLevel
+  /** Sign-in session lifetime in seconds (`AUTH_SESSION_TTL`); absent: 7 days (`authLimits`). */
+  authSessionTtlSeconds?: number
+  /** `iss` claim of sign-in tokens (`AUTH_ISSUER`); absent: `wallet-elements`. */
+  authIssuer?: string
 }
 
 /** The environment variables the service reads. */
@@ -66,7 +70,9 @@ export type ServiceEnv = Partial<
     | 'RPC_TIMEOUT_MS'
     | 'CACHE_MS'
     | 'TRUST_PROXY_HOPS'
-    | 'LOG_LEVEL',
+    | 'LOG_LEVEL'
+    | 'AUTH_SESSION_TTL'
+    | 'AUTH_ISSUER',
     string | undefined
   >
 >
@@ -93,6 +99,19 @@ function integer(name: string, min: number, max: number, fallback: number) {
       .transform(Number)
       .pipe(z.number().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
       .default(fallback),
+  )
+}
+
+/** Like {@link integer}, but absent (undefined) when not set, so the default lives with its feature. */
+function optionalInteger(name: string, min: number, max: number) {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`)
+      .transform(Number)
+      .pipe(z.number().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
+      .optional(),
   )
 }
 
@@ -201,6 +220,15 @@ const envSchema = z.object({
     (value) => (typeof value === 'string' ? blankToUndefined(value.toLowerCase()) : value),
     z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
   ),
+  // A minute to a year.
+  AUTH_SESSION_TTL: optionalInteger('AUTH_SESSION_TTL', 60, 31_536_000),
+  AUTH_ISSUER: z.preprocess(
+    (value) => (typeof value === 'string' ? blankToUndefined(value.trim()) : value),
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{1,256}$/, 'AUTH_ISSUER must be 1 to 256 printable characters without spaces')
+      .optional(),
+  ),
 })
 
 /**
@@ -236,5 +264,8 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     cacheMs: values.CACHE_MS,
     trustProxyHops: values.TRUST_PROXY_HOPS,
     logLevel: values.LOG_LEVEL,
+    // Present only when set, so the defaults stay in one place (server/auth).
+    ...(values.AUTH_SESSION_TTL === undefined ? {} : { authSessionTtlSeconds: values.AUTH_SESSION_TTL }),
+    ...(values.AUTH_ISSUER === undefined ? {} : { authIssuer: values.AUTH_ISSUER }),
   }
 }

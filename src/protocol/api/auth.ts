@@ -119,6 +119,32 @@ export const authenticateRequest = z.object({
 export type AuthenticateRequest = z.infer<typeof authenticateRequest>
 
 /**
+ * A CAIP-74 CACAO of a signed sign-in message: header `t` (`eip4361` for Ethereum, `caip122` for
+ * Solana), payload (the message's fields under CACAO's names; `iss` is the signer's `did:pkh`, `aud` the
+ * message URI) and signature (`t`: `eip191`, `eip1271`, `eip6492` or `solana:ed25519`; `s` as sent).
+ *
+ * @example
+ * cacaoSchema.parse(session.cacao).p.iss // 'did:pkh:eip155:1:0x…'
+ */
+export const cacaoSchema = z.object({
+  h: z.object({ t: z.enum(['eip4361', 'caip122']) }),
+  p: z.object({
+    domain: z.string(),
+    iss: z.string(),
+    aud: z.string(),
+    version: z.string(),
+    nonce: z.string(),
+    iat: z.string(),
+    nbf: z.optional(z.string()),
+    exp: z.optional(z.string()),
+    statement: z.optional(z.string()),
+    requestId: z.optional(z.string()),
+    resources: z.optional(z.array(z.string())),
+  }),
+  s: z.object({ t: z.enum(['eip191', 'eip1271', 'eip6492', 'solana:ed25519']), s: z.string() }),
+})
+
+/**
  * A sign-in session (SPEC section 3): the message fields, the signed text, the signature and the
  * CAIP-74 CACAO built from them.
  */
@@ -126,7 +152,7 @@ export const authSession = z.object({
   data: SignInMessageSchema,
   message: z.string(),
   signature: z.string(),
-  cacao: z.record(z.string(), z.unknown()),
+  cacao: cacaoSchema,
 })
 
 export type AuthSession = z.infer<typeof authSession>

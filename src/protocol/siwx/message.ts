@@ -230,6 +230,7 @@ const namespaceOfChainName = new Map<string, SiwxNamespace>(
  * // { domain: 'service.org', accountAddress: '0xC02a…', chainId: 'eip155:1', uri: …, version: '1', nonce: '32891756', issuedAt: … }
  */
 export function parseSiwxMessage(text: string): SiwxMessage {
+  if (text.includes('\r')) throw invalid('message', 'lines must end with LF alone, not CR LF')
   const lines = text.split('\n')
   let index = 0
   const next = () => lines[index++]

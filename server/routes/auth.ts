@@ -1,0 +1,83 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type {
+  AuthErrorBody,
+  AuthenticateResponse,
+  AuthMeResponse,
+  AuthNonceResponse,
+  JsonWebKeySet,
+} from '../../src/protocol/api/index.ts'
+import { authenticateRequest, authLimits } from '../../src/protocol/api/index.ts'
+import { hasHint } from '../auth/errors.ts'
+import type { AuthService } from '../auth/service.ts'
+import { addVary } from '../http/access.ts'
+import { parseInput } from '../http/validation.ts'
+import type { Project } from '../projects/store.ts'
+
+function projectOf(request: FastifyRequest): Project {
+  // Set by the access hook on every `project` route.
+  if (!request.project) throw new Error('The access hook did not run')
+  return request.project
+}
+
+/**
+ * Sign-in with the wallet (SIWX): `GET /auth/v1/nonce`, `POST /auth/v1/authenticate`, `GET /auth/v1/me`
+ * and `POST /auth/v1/sign-out` (project routes: `projectId`, `st`, `sv` and an allowed `Origin`), and
+ * `GET /auth/v1/keys` (public: the JWKS a site's backend verifies session tokens with). Register it in
+ * its own scope: its error handler adds `hint` to the error body and leaves everything else to the app's.
+ *
+ * @example
+ * await app.register(async (scope) => registerAuthRoutes(scope, auth))
+ */
+export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): void {
+  app.setErrorHandler((error, request, reply) => {
+    // Errors without a hint go to the app's handler, which answers them as everywhere else.
+    if (!hasHint(error)) throw error
+    request.log.debug({ code: error.code, field: error.field, hint: error.hint }, error.message)
+    const origin = request.headers.origin
+    if (origin !== undefined && !reply.hasHeader('access-control-allow-origin')) {
+      reply.header('access-control-allow-origin', origin)
+      addVary(reply, 'Origin')
+    }
+    const field = error.field === undefined ? {} : { field: error.field }
+    const body: AuthErrorBody = {
+      error: { code: error.code, message: error.message, ...field, hint: error.hint },
+    }
+    return reply.code(error.statusCode).header('cache-control', 'no-store').send(body)
+  })
+
+  const config = { access: 'project' } as const
+
+  app.get('/auth/v1/nonce', { config }, async (request, reply): Promise<AuthNonceResponse> => {
+    reply.header('cache-control', 'no-store')
+    return auth.createNonce(projectOf(request))
+  })
+
+  app.post(
+    '/auth/v1/authenticate',
+    { config, bodyLimit: authLimits.maxAuthenticateBodyBytes },
+    async (request, reply): Promise<AuthenticateResponse> => {
+      const body = parseInput(authenticateRequest, request.body, 'body')
+      reply.header('cache-control', 'no-store')
+      return auth.authenticate(projectOf(request), body, request.headers.origin)
+    },
+  )
+
+  app.get('/auth/v1/me', { config }, async (request, reply): Promise<AuthMeResponse> => {
+    reply.header('cache-control', 'no-store')
+    return auth.me(projectOf(request), request.headers.authorization)
+  })
+
+  app.post('/auth/v1/sign-out', { config }, async (request, reply) => {
+    await auth.signOut(projectOf(request), request.headers.authorization)
+    return reply.code(204).send()
+  })
+
+  app.get(
+    '/auth/v1/keys',
+    { config: { access: 'public' } },
+    async (_request, reply): Promise<JsonWebKeySet> => {
+      reply.header('cache-control', 'public, max-age=300')
+      return auth.jwks()
+    },
+  )
+}
