@@ -29,6 +29,8 @@ const EVENTS: WalletEventName[] = [
   'open',
   'close',
   'error',
+  'sign-in',
+  'sign-out',
 ]
 
 const Base = r2wc(ModalHost, { shadow: 'open' }) as unknown as {
@@ -63,6 +65,8 @@ const Base = r2wc(ModalHost, { shadow: 'open' }) as unknown as {
  * @event wallet-close - The modal closed.
  * @event wallet-request-close - The modal is about to close; cancel it with `preventDefault()`.
  * @event wallet-error - Something failed: `{code, message}`.
+ * @event wallet-sign-in - The account signed in: the session `{data, message, signature, cacao}`.
+ * @event wallet-sign-out - The sign-in session ended: `{address}`.
  *
  * @csspart overlay - The backdrop.
  * @csspart panel - The dialog panel.
@@ -179,6 +183,12 @@ export class WalletModalElement extends Base {
     return switchNetwork(this.walletConfig, { caipNetworkId })
   }
 
+  /** The connected account's sign-in session `{data, message, signature, cacao}`, if it has one. */
+  async getSession(): Promise<WalletEventMap['sign-in'] | undefined> {
+    const { storedSession } = await import('../src/core/siwx/session.ts')
+    return storedSession(this.walletConfig, this.walletConfig.$account.get()?.caipAddress)?.session
+  }
+
   /** A standard EIP-1193 provider that follows the active connection. */
   getProvider(namespace: ChainNamespace = 'eip155'): Eip1193Provider {
     return getProvider(this.walletConfig, namespace)
@@ -232,5 +242,7 @@ declare global {
     'wallet-close': CustomEvent<WalletEventMap['close']>
     'wallet-request-close': CustomEvent<WalletEventMap['request-close']>
     'wallet-error': CustomEvent<WalletEventMap['error']>
+    'wallet-sign-in': CustomEvent<WalletEventMap['sign-in']>
+    'wallet-sign-out': CustomEvent<WalletEventMap['sign-out']>
   }
 }

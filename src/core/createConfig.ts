@@ -119,6 +119,11 @@ export interface Config {
   /** A configuration problem to show at the top of the modal (`Invalid App Configuration`). */
   readonly $alert: WritableAtom<{ code: number; message: string } | undefined>
   readonly $pairing: MapStore<PairingState>
+  /** Sign-in progress shown by SIWXSignMessage. */
+  readonly $siwx: MapStore<{
+    status: 'idle' | 'signing' | 'signed' | 'error'
+    error: { code: number; message: string } | undefined
+  }>
   /** Private bookkeeping of actions (wallet subscriptions, in-flight loads). */
   readonly internal: {
     unsubscribe: Map<ChainNamespace, () => void>
@@ -259,6 +264,7 @@ export function createConfig(
     }),
     $alert: atom<{ code: number; message: string } | undefined>(undefined),
     $pairing: map<PairingState>(IDLE_PAIRING),
+    $siwx: map({ status: 'idle' as const, error: undefined }),
     internal: {
       unsubscribe: new Map(),
       networksLoad: undefined,

@@ -42,6 +42,14 @@ export interface HttpClient {
   ): Promise<T>
   /** POST a JSON body; resolves on any 2xx. */
   postJson(path: string, body: unknown, options?: { keepalive?: boolean }): Promise<void>
+  /** POST a JSON body and read a JSON answer validated by `schema` (`headers` e.g. an Authorization). */
+  request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    schema: z.ZodMiniType<T> | undefined,
+    headers?: Record<string, string>,
+  ): Promise<T | undefined>
   /** The URL of a path with the project query parameters (for images and the RPC proxy). */
   url(path: string, query?: Record<string, string | number | undefined>): string
 }
@@ -120,6 +128,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const body: unknown = await response.json().catch(() => undefined)
       const parsed = schema.safeParse(body)
       if (!parsed.success) throw new InvalidResponseError({ method: `GET ${path}`, received: body })
+      return parsed.data
+    },
+    async request(method, path, body, schema, headers = {}) {
+      const response = await send(path, url(path), {
+        method,
+        credentials: 'omit',
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+      if (!schema) return undefined
+      const answer: unknown = await response.json().catch(() => undefined)
+      const parsed = schema.safeParse(answer)
+      if (!parsed.success) throw new InvalidResponseError({ method: `${method} ${path}`, received: answer })
       return parsed.data
     },
     async postJson(path, body, postOptions = {}) {

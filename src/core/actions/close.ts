@@ -1,6 +1,7 @@
 import { SHAKE_MS } from '../constants.ts'
 import type { Config } from '../createConfig.ts'
 import { canClose } from '../modal/router.ts'
+import { storedSession } from '../siwx/session.ts'
 
 /** Plays the 500 ms shake that signals a blocked close. */
 export function shake(config: Config): void {
@@ -26,8 +27,11 @@ export async function close(config: Config, parameters: CloseParameters = {}): P
   const view = state.router.view
   if (!parameters.force) {
     const blocked =
-      !canClose({ view, siwxRequired: config.$options.get().siwx === 'required', hasSession: false }) ||
-      !config.events.emit('request-close', { view })
+      !canClose({
+        view,
+        siwxRequired: config.$options.get().siwx === 'required',
+        hasSession: storedSession(config, config.$account.get()?.caipAddress) !== undefined,
+      }) || !config.events.emit('request-close', { view })
     if (blocked) {
       shake(config)
       return false

@@ -6,8 +6,10 @@ import { RecentWalletsSchema, StorageKey } from '../../protocol/storage.ts'
 import { markConnected, recordOf, step } from '../connection/apply.ts'
 import { RECENT_WALLETS_MAX } from '../constants.ts'
 import type { Config } from '../createConfig.ts'
+import { needsSignIn } from '../siwx/session.ts'
 import { close } from './close.ts'
 import { loadNetworks } from './loadNetworks.ts'
+import { navigate } from './navigate.ts'
 
 export interface ConnectParameters {
   connector: Connector
@@ -53,7 +55,9 @@ export async function connect(config: Config, parameters: ConnectParameters): Pr
         connector: { id: connector.id, name: connector.name, type: connector.type },
       })
     }
-    if (config.$network.get()?.supported !== false) await close(config, { force: true })
+    if (config.$network.get()?.supported === false) return state
+    if (needsSignIn(config)) navigate(config, 'SIWXSignMessage', {}, 'replace')
+    else await close(config, { force: true })
     return state
   } catch (error) {
     const base = toBaseError(error)

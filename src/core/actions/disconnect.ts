@@ -26,6 +26,9 @@ export async function disconnect(config: Config, parameters: DisconnectParameter
         (ns) => connections[ns]?.status !== 'disconnected',
       )
   config.storage.set(StorageKey.disconnected, true)
+  // Disconnect clears the sign-in, then signs out (SPEC section 4).
+  const { signOut } = await import('./signOut.ts')
+  await signOut(config)
   for (const namespace of namespaces) {
     const { connectorId } = recordOf(config, namespace)
     const connector = config.$connectors.get().find((candidate) => candidate.id === connectorId)

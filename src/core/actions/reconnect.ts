@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
 import type { Connector } from '../../connectors/types.ts'
 import { ConnectionStatusSchema, ConnectorIdsSchema, StorageKey } from '../../protocol/storage.ts'
-import { markConnected, recordOf, step } from '../connection/apply.ts'
+import { askToSignIn, markConnected, recordOf, step } from '../connection/apply.ts'
 import type { Config } from '../createConfig.ts'
 import { walletConnectConnector } from '../walletConnect.ts'
 import { loadNetworks } from './loadNetworks.ts'
@@ -55,6 +55,7 @@ export async function reconnect(config: Config): Promise<void> {
         if (!connector || !state) throw new Error('not authorised any more')
         await loadNetworks(config).catch(() => {})
         markConnected(config, connector, state)
+        askToSignIn(config)
       } catch {
         step(config, ns, { type: 'failed' }, { connectorId: undefined })
         storage.set(StorageKey.connectionStatus, 'disconnected')

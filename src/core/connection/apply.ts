@@ -3,7 +3,9 @@ import type { ChainNamespace } from '../../protocol/caip.ts'
 import { StorageKey } from '../../protocol/storage.ts'
 import { fetchBalance } from '../actions/fetchBalance.ts'
 import { navigate } from '../actions/navigate.ts'
+import { open } from '../actions/open.ts'
 import type { Config, ConnectionRecord } from '../createConfig.ts'
+import { needsSignIn } from '../siwx/session.ts'
 import type { ConnectionEvent } from './machine.ts'
 import { transition } from './machine.ts'
 
@@ -106,6 +108,12 @@ function onConnectorEvent(config: Config, connector: Connector, event: Connector
     followNetwork(config)
   }
   void fetchBalance(config).catch(() => {})
+  askToSignIn(config)
+}
+
+/** Switching to an account or network with no session asks for sign-in again. */
+export function askToSignIn(config: Config): void {
+  if (needsSignIn(config)) void open(config, { view: 'SIWXSignMessage' })
 }
 
 /**

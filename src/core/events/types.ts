@@ -1,4 +1,5 @@
 import type { ConnectorType } from '../../connectors/types.ts'
+import type { AuthSession } from '../../protocol/api/auth.ts'
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from '../../protocol/caip.ts'
 
 export interface ConnectDetail {
@@ -37,6 +38,8 @@ export interface WalletEventMap {
   close: Record<string, never>
   'request-close': { view: string }
   error: ErrorDetail
+  'sign-in': AuthSession
+  'sign-out': { address: string }
 }
 
 export type WalletEventName = keyof WalletEventMap

@@ -25,6 +25,7 @@ const eagerViews: Partial<Record<View, ComponentType<ViewProps>>> = { Connect: C
 const lazyViews: Partial<Record<View, Loader>> = {
   ConnectingExternal: () => import('../views/ConnectingExternalView.tsx'),
   AllWallets: () => import('../views/AllWalletsView.tsx'),
+  SIWXSignMessage: () => import('../views/SIWXSignMessageView.tsx'),
   ConnectingWalletConnect: () => import('../views/ConnectingWalletConnectView.tsx'),
   ConnectingWalletConnectBasic: () => import('../views/ConnectingWalletConnectBasicView.tsx'),
   Account: () => import('../views/AccountView.tsx'),
@@ -36,6 +37,7 @@ const titles: Partial<Record<View, string>> = {
   Connect: en.connectWallet,
   ConnectingExternal: en.connectWallet,
   AllWallets: en.allWallets,
+  SIWXSignMessage: en.signIn,
   ConnectingWalletConnect: en.connectWallet,
   ConnectingWalletConnectBasic: en.scanWithPhone,
   Account: en.account,

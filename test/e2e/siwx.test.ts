@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
+
+/** Sign in with the wallet, end to end: the Demo Wallet signs, the service verifies and issues a session. */
+describe('sign in with the wallet (SIWX)', { timeout: 240_000 }, () => {
+  let stack: TestStack
+  let browser: Browser
+
+  before(async () => {
+    ;[stack, browser] = await Promise.all([startTestStack(), launchBrowser()])
+  })
+  after(async () => {
+    await browser?.close()
+    await stack?.stop()
+  })
+
+  const modal = (page: Page) => page.locator('wallet-modal').getByRole('dialog')
+  // The Demo Wallet's prompt, by its test ids: while our aria-modal dialog is open, role queries treat
+  // the rest of the page (where the extension's prompt lives) as hidden.
+  const answer = (page: Page, choice: 'approve' | 'reject') =>
+    page.locator(`[data-demo-wallet="${choice}"]`).click()
+  const events = async (page: Page) => {
+    await page.evaluate(() => {
+      const log: string[] = []
+      ;(window as unknown as { siwxLog: string[] }).siwxLog = log
+      for (const name of ['sign-in', 'sign-out', 'error', 'disconnect']) {
+        document.addEventListener(`wallet-${name}`, (event) =>
+          log.push(`${name} ${JSON.stringify((event as CustomEvent).detail)}`),
+        )
+      }
+    })
+    return () => page.evaluate(() => (window as unknown as { siwxLog: string[] }).siwxLog)
+  }
+
+  async function connectWith(page: Page, mode: 'optional' | 'required') {
+    await page.goto(new URL('/', stack.urls.demo).href)
+    await page.evaluate((siwx) => document.querySelector('wallet-modal')?.setAttribute('siwx', siwx), mode)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await modal(page)
+      .getByRole('button', { name: /Demo Wallet/ })
+      .first()
+      .click()
+    await answer(page, 'approve')
+    await modal(page)
+      .getByRole('heading', { name: /^Sign in to 127\.0\.0\.1:/ })
+      .waitFor()
+  }
+
+  it('optional: decline, then sign; the session is stored, verified by the service, kept on reload, ended by disconnect', async () => {
+    const context = await newContext(browser)
+    const page = await context.newPage()
+    await connectWith(page, 'optional')
+    const log = await events(page)
+
+    await modal(page).getByRole('button', { name: 'Sign in' }).click()
+    await answer(page, 'reject')
+    await modal(page).getByText('Signature declined').waitFor()
+    assert.ok((await log()).some((line) => line.startsWith('error') && line.includes('Signature declined')))
+
+    await modal(page).getByRole('button', { name: 'Sign in' }).click()
+    await answer(page, 'approve')
+    await modal(page).waitFor({ state: 'detached' })
+    const signedIn = (await log()).find((line) => line.startsWith('sign-in'))
+    assert.ok(signedIn)
+    assert.match(signedIn, /wants you to sign in with your Ethereum account/)
+
+    const session = await page.evaluate(() => document.querySelector('wallet-modal')?.getSession())
+    assert.ok(session?.message.includes('Chain ID: 31337'))
+    assert.equal(session?.cacao.h.t, 'eip4361')
+
+    // The stored token is the service's session: /auth/v1/me answers for it.
+    // Stored as JSON under the common prefix (the value itself is the JSON of the session record).
+    const token = await page.evaluate(
+      () =>
+        JSON.parse(JSON.parse(localStorage.getItem('@wallet-elements/siwx-auth-token') ?? '""'))
+          .token as string,
+    )
+    const me = await fetch(new URL('/auth/v1/me?projectId=dev-project&st=test&sv=1', stack.urls.service), {
+      headers: { authorization: `Bearer ${token}`, origin: new URL(stack.urls.demo).origin },
+    })
+    assert.equal(me.status, 200)
+
+    await page.reload()
+    await page
+      .locator('wallet-button')
+      .getByRole('button', { name: /^Account / })
+      .waitFor()
+    await page.waitForTimeout(500)
+    assert.equal(await modal(page).count(), 0, 'no sign-in asked again after a reload')
+
+    const after = await events(page)
+    await page
+      .locator('wallet-button')
+      .getByRole('button', { name: /^Account / })
+      .click()
+    await modal(page).getByRole('button', { name: 'Disconnect' }).click()
+    await page.locator('wallet-button').getByRole('button', { name: 'Connect Wallet' }).waitFor()
+    assert.ok((await after()).some((line) => line.startsWith('sign-out')))
+    assert.equal(await page.evaluate(() => localStorage.getItem('@wallet-elements/siwx-auth-token')), null)
+    const revoked = await fetch(
+      new URL('/auth/v1/me?projectId=dev-project&st=test&sv=1', stack.urls.service),
+      {
+        headers: { authorization: `Bearer ${token}`, origin: new URL(stack.urls.demo).origin },
+      },
+    )
+    assert.equal(revoked.status, 401)
+    await context.close()
+  })
+
+  it('required: the view cannot be closed without a session (it shakes); Cancel disconnects', async () => {
+    const context = await newContext(browser)
+    const page = await context.newPage()
+    await connectWith(page, 'required')
+    await page.keyboard.press('Escape')
+    await page.waitForFunction(() =>
+      document.querySelector('wallet-modal')?.shadowRoot?.querySelector('[role="dialog"][data-shake]'),
+    )
+    assert.equal(await modal(page).count(), 1, 'still open')
+    await modal(page).getByRole('button', { name: 'Cancel and disconnect' }).click()
+    await page.locator('wallet-button').getByRole('button', { name: 'Connect Wallet' }).waitFor()
+    assert.equal(
+      await page.evaluate(() => document.querySelector('wallet-modal')?.walletConfig.$status.get()),
+      'disconnected',
+    )
+    await context.close()
+  })
+
+  it('optional: Cancel closes and stays connected', async () => {
+    const context = await newContext(browser)
+    const page = await context.newPage()
+    await connectWith(page, 'optional')
+    await modal(page).getByRole('button', { name: 'Cancel' }).click()
+    await modal(page).waitFor({ state: 'detached' })
+    assert.equal(
+      await page.evaluate(() => document.querySelector('wallet-modal')?.walletConfig.$status.get()),
+      'connected',
+    )
+    await context.close()
+  })
+})
