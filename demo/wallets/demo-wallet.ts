@@ -22,10 +22,10 @@
  * Importing this module installs the wallet on `window` (that is its purpose); {@link createDemoWallet}
  * builds one without touching globals.
  */
-import { type Address, createPublicClient, formatEther, type Hex, http, isAddress, isHex, toHex } from 'viem'
+import { type Address, formatEther, type Hex, isAddress, isHex, toHex } from 'viem'
 import { type HDAccount, mnemonicToAccount } from 'viem/accounts'
-import { prepareTransactionRequest, sendRawTransaction } from 'viem/actions'
 import { createPromptQueue, type PromptQueue, type PromptRequest } from './prompt.ts'
+import { signAndSend } from './transactions.ts'
 
 /** The publicly known test mnemonic; the same keys the local chain funds. */
 const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -351,29 +351,17 @@ export function createDemoWallet(parameters: CreateDemoWalletParameters): {
       ],
     })
 
-    const client = createPublicClient({ transport: http(url, { retryCount: 0 }) })
     try {
-      // viem fills what the page left out (nonce, gas, fees) from the chain; the key never leaves here.
-      const request = await prepareTransactionRequest(client, {
-        account,
-        chain: null,
-        chainId,
+      return await signAndSend(account, url, chainId, {
+        to: to ?? undefined,
+        data: data ?? undefined,
         value,
-        ...(to ? { to } : {}),
-        ...(data ? { data: data as Hex } : {}),
-        ...(gas !== undefined ? { gas } : {}),
-        ...(nonce !== undefined ? { nonce: Number(nonce) } : {}),
-        ...(gasPrice !== undefined
-          ? { gasPrice }
-          : {
-              ...(maxFeePerGas !== undefined ? { maxFeePerGas } : {}),
-              ...(maxPriorityFeePerGas !== undefined ? { maxPriorityFeePerGas } : {}),
-            }),
+        gas,
+        nonce,
+        gasPrice,
+        maxFeePerGas,
+        maxPriorityFeePerGas,
       })
-      const serializedTransaction = await account.signTransaction(
-        request as Parameters<HDAccount['signTransaction']>[0],
-      )
-      return await sendRawTransaction(client, { serializedTransaction })
     } catch (error) {
       throw toRpcError(error)
     }

@@ -26,21 +26,10 @@
 import { SignClient } from '@walletconnect/sign-client'
 import type { ProposalTypes, SessionTypes, SignClientTypes } from '@walletconnect/types'
 import { getSdkError } from '@walletconnect/utils'
-import {
-  type Address,
-  createPublicClient,
-  formatEther,
-  type Hex,
-  hexToBigInt,
-  hexToBytes,
-  http,
-  isAddress,
-  isAddressEqual,
-  isHex,
-} from 'viem'
+import { type Address, formatEther, hexToBigInt, hexToBytes, isAddress, isAddressEqual, isHex } from 'viem'
 import { type HDAccount, mnemonicToAccount } from 'viem/accounts'
-import { prepareTransactionRequest, sendRawTransaction } from 'viem/actions'
 import { mountPhoneUi } from './phone-ui.ts'
+import { signAndSend } from './transactions.ts'
 
 /** The publicly known test mnemonic; the same keys the local chains fund. */
 const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -584,28 +573,16 @@ export function createPhoneWallet({ client, account, rpcUrls }: PhoneWalletOptio
       run: async () => {
         const url = rpc.get(id)
         if (!url) throw new WalletRpcError(INTERNAL_ERROR, `This wallet has no RPC URL for chain ${id}`)
-        const publicClient = createPublicClient({ transport: http(url, { retryCount: 0 }) })
-        // viem fills nonce, gas and fees from the chain; the key never leaves the page.
-        const request = await prepareTransactionRequest(publicClient, {
-          account,
-          chain: null,
-          chainId: id,
+        return signAndSend(account, url, id, {
+          to: typeof to === 'string' ? to : undefined,
+          data: hasData ? data : undefined,
           value,
-          ...(typeof to === 'string' ? { to: to as Address } : {}),
-          ...(hasData ? { data: data as Hex } : {}),
-          ...(gas !== undefined ? { gas } : {}),
-          ...(nonce !== undefined ? { nonce: Number(nonce) } : {}),
-          ...(gasPrice !== undefined
-            ? { gasPrice }
-            : {
-                ...(maxFeePerGas !== undefined ? { maxFeePerGas } : {}),
-                ...(maxPriorityFeePerGas !== undefined ? { maxPriorityFeePerGas } : {}),
-              }),
+          gas,
+          nonce,
+          gasPrice,
+          maxFeePerGas,
+          maxPriorityFeePerGas,
         })
-        const serializedTransaction = await account.signTransaction(
-          request as Parameters<HDAccount['signTransaction']>[0],
-        )
-        return sendRawTransaction(publicClient, { serializedTransaction })
       },
     }
   }
