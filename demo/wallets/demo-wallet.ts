@@ -2,7 +2,7 @@
  * The Demo Wallet: a browser-wallet stand-in that behaves like an extension, for the demo page and the
  * end-to-end tests. Load it with
  *
- *   <script type="module" src="/wallets/demo-wallet.ts"></script>
+ *   <script type="module" src="/wallets/install.ts"></script>
  *
  * and it announces itself by EIP-6963 (or sets `window.ethereum` with `?demoWallet=legacy`, or does
  * nothing with `?demoWallet=off`). It holds a dev account of the test mnemonic, signs locally, shows
@@ -19,8 +19,8 @@
  * Test controls are on `window.demoWallet` ({@link DemoWalletControls}). Authorization and added chains
  * persist in localStorage under `demo-wallet/` keys, so a reload reconnects without a prompt.
  *
- * Importing this module installs the wallet on `window` (that is its purpose); {@link createDemoWallet}
- * builds one without touching globals.
+ * `install.ts` installs it on `window`; importing this module does nothing by itself, so tests can
+ * build one with {@link createDemoWallet} without touching globals.
  */
 import { type Address, formatEther, type Hex, isAddress, isHex, toHex } from 'viem'
 import { type HDAccount, mnemonicToAccount } from 'viem/accounts'
@@ -785,5 +785,3 @@ function writeAddedChains(storage: Storage | undefined, chains: Map<number, Know
   const added = Object.fromEntries([...chains].filter(([id]) => id !== DEFAULT_CHAIN_ID))
   writeJson(storage, 'chains', added)
 }
-
-if (typeof window !== 'undefined' && typeof document !== 'undefined') installDemoWallet(window)

@@ -327,3 +327,52 @@ describe('<wallet-button> and <wallet-modal>', () => {
     }
   })
 })
+
+describe('<wallet-button> alone and the legacy provider', () => {
+  it('default: a page with only <wallet-button> gets a <wallet-modal> added, and the button opens it', async () => {
+    const button = document.createElement('wallet-button')
+    document.body.append(button)
+    try {
+      const modal = await waitFor(() => document.querySelector('wallet-modal'), 'the added <wallet-modal>')
+      const inner = await waitFor(() => {
+        const candidate = innerButton(button)
+        return candidate && !candidate.disabled && candidate
+      }, 'an enabled button')
+      inner.click()
+      await waitFor(() => dialogOf(modal), 'the dialog of the added modal')
+      equal(document.querySelectorAll('wallet-modal').length, 1)
+    } finally {
+      document.querySelector('wallet-modal')?.remove()
+      button.remove()
+    }
+  })
+
+  it('behavior: with no EIP-6963 wallet, a legacy window.ethereum is listed and connects', async () => {
+    const { createDemoWallet } = await import('../../demo/wallets/demo-wallet.ts')
+    const wallet = createDemoWallet({ origin: location.origin, autoApprove: true })
+    const target = window as unknown as { ethereum?: unknown }
+    target.ethereum = wallet.provider
+    const mounted = mount()
+    try {
+      const dialog = await (async () => {
+        const inner = await waitFor(() => {
+          const candidate = innerButton(mounted.button)
+          return candidate && !candidate.disabled && candidate
+        }, 'an enabled button')
+        inner.click()
+        return waitFor(() => dialogOf(mounted.modal), 'the dialog')
+      })()
+      assert(dialog)
+      const item = await waitFor(
+        () => buttonByName(mounted.modal, 'Browser Wallet'),
+        'the legacy wallet in the list',
+      )
+      item.click()
+      await waitFor(() => mounted.modal.walletConfig.$account.get(), 'connected through window.ethereum')
+      equal(mounted.modal.walletConfig.$account.get()?.address, wallet.controls.address)
+    } finally {
+      mounted.cleanup()
+      delete target.ethereum
+    }
+  })
+})
