@@ -1,4 +1,4 @@
-import type { ApiErrorCode, AuthErrorCode } from '../../src/protocol/api/index.ts'
+import type { AuthErrorCode } from '../../src/protocol/api/index.ts'
 import { authErrorMessages, notYetValidHint } from '../../src/protocol/api/index.ts'
 import { ServiceError } from '../errors.ts'
 
@@ -19,7 +19,7 @@ export class AuthError extends ServiceError {
     options: { field?: string; hint?: string; cause?: unknown } = {},
   ) {
     // The sign-in codes extend the API's list (src/protocol/api/auth.ts); the body's `code` is a string.
-    super(statusCode, code as string as ApiErrorCode, message, {
+    super(statusCode, code, message, {
       ...(options.field === undefined ? {} : { field: options.field }),
       ...(options.cause === undefined ? {} : { cause: options.cause }),
     })

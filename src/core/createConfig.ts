@@ -1,6 +1,9 @@
 import type { MapStore, ReadableAtom, WritableAtom } from 'nanostores'
 import { atom, computed, map, onMount } from 'nanostores'
 import type { Connector } from '../connectors/types.ts'
+
+export type { Connector }
+
 import type { WalletConnectConnector } from '../connectors/walletconnect/connector.ts'
 import type { CatalogueEntry } from '../protocol/api/catalogue.ts'
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'

@@ -3,6 +3,8 @@ import { loadNetworks } from './actions/loadNetworks.ts'
 import type { Config } from './createConfig.ts'
 import { rpcUrlFor } from './rpcUrl.ts'
 
+export { walletLink } from '../connectors/walletconnect/namespaces.ts'
+
 /** WalletConnect's public relay: the default, which needs a WalletConnect project id. */
 export const DEFAULT_RELAY_URL = 'wss://relay.walletconnect.org'
 

@@ -3,7 +3,7 @@
  * stack on free loopback ports.
  */
 import net from 'node:net'
-import { type Browser, type BrowserContext, chromium } from 'playwright-core'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { type StackOptions, type StackUrls, startStack } from '../../scripts/stack.ts'
 
 export const CHROMIUM_ARGS = [
@@ -113,4 +113,30 @@ async function distinctFreePorts(count: number): Promise<number[]> {
   const ports = new Set<number>()
   while (ports.size < count) ports.add(await freePort())
   return [...ports]
+}
+
+/**
+ * From a demo page with the modal closed: opens it, chooses WalletConnect, waits for the QR code and
+ * returns the pairing URI the modal shows.
+ *
+ * @example
+ * const uri = await startGenericPairing(page)
+ */
+export async function startGenericPairing(page: Page): Promise<string> {
+  const modal = page.locator('wallet-modal').getByRole('dialog')
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await modal.getByRole('button', { name: /WalletConnect/ }).click()
+  await modal.getByRole('img', { name: /QR code/ }).waitFor()
+  const uri = await page.evaluate(
+    () => document.querySelector('wallet-modal')?.walletConfig.$pairing.get().uri,
+  )
+  if (!uri) throw new Error('the modal shows no pairing URI')
+  return uri
+}
+
+/** Opens the demo phone wallet on a pairing URI, in another page of the same context. */
+export async function openPhoneWallet(context: BrowserContext, demoUrl: string, uri: string): Promise<Page> {
+  const phone = await context.newPage()
+  await phone.goto(new URL(`/wallets/phone.html?uri=${encodeURIComponent(uri)}`, demoUrl).href)
+  return phone
 }

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
+import {
+  launchBrowser,
+  newContext,
+  openPhoneWallet,
+  startGenericPairing,
+  startTestStack,
+  type TestStack,
+} from './harness.ts'
 
 /** Sign in with the wallet, end to end: the Demo Wallet signs, the service verifies and issues a session. */
 describe('sign in with the wallet (SIWX)', { timeout: 240_000 }, () => {
@@ -146,19 +153,8 @@ describe('sign in with the wallet (SIWX)', { timeout: 240_000 }, () => {
     await page.goto(new URL('/?demoWallet=off', stack.urls.demo).href)
     await page.evaluate(() => document.querySelector('wallet-modal')?.setAttribute('siwx', 'optional'))
     const log = await events(page)
-    await page.getByRole('button', { name: 'Connect Wallet' }).click()
-    await modal(page)
-      .getByRole('button', { name: /WalletConnect/ })
-      .click()
-    await modal(page)
-      .getByRole('img', { name: /QR code/ })
-      .waitFor()
-    const uri = await page.evaluate(
-      () => document.querySelector('wallet-modal')?.walletConfig.$pairing.get().uri,
-    )
-    assert.ok(uri)
-    const phone = await context.newPage()
-    await phone.goto(new URL(`/wallets/phone.html?uri=${encodeURIComponent(uri)}`, stack.urls.demo).href)
+    const uri = await startGenericPairing(page)
+    const phone = await openPhoneWallet(context, stack.urls.demo, uri)
     await phone
       .getByRole('region', { name: 'Session proposal' })
       .getByRole('button', { name: 'Approve' })

@@ -3,7 +3,14 @@ import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { createPublicClient, type Hex, http, parseEther, stringToHex, verifyMessage } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
-import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
+import {
+  launchBrowser,
+  newContext,
+  openPhoneWallet,
+  startGenericPairing,
+  startTestStack,
+  type TestStack,
+} from './harness.ts'
 
 /**
  * WalletConnect end to end on the local stack: the modal shows a QR code and links, the demo phone
@@ -150,20 +157,9 @@ describe('WalletConnect pairing with the demo phone wallet', { timeout: 240_000 
   it('shows the rejection and a retry when the phone wallet declines, and resets the link on close', async () => {
     const page = await context.newPage()
     await page.goto(new URL('/?demoWallet=off', stack.urls.demo).href)
-    await page.getByRole('button', { name: 'Connect Wallet' }).click()
-    await modal(page)
-      .getByRole('button', { name: /WalletConnect/ })
-      .click()
-    await modal(page)
-      .getByRole('img', { name: /QR code/ })
-      .waitFor()
-    const uri = await page.evaluate(
-      () => document.querySelector('wallet-modal')?.walletConfig.$pairing.get().uri,
-    )
-    assert.ok(uri)
+    const uri = await startGenericPairing(page)
 
-    const phone = await context.newPage()
-    await phone.goto(new URL(`/wallets/phone.html?uri=${encodeURIComponent(uri)}`, stack.urls.demo).href)
+    const phone = await openPhoneWallet(context, stack.urls.demo, uri)
     await phone
       .getByRole('region', { name: 'Session proposal' })
       .getByRole('button', { name: 'Reject' })

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { authErrorCodes } from './auth.ts'
 
 /**
  * Machine-readable codes of the API's error bodies. The modal maps them to its error catalogue
@@ -16,6 +17,7 @@ export const apiErrorCodes = [
   'UPSTREAM_TIMEOUT',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
+  ...authErrorCodes,
 ] as const
 
 export type ApiErrorCode = (typeof apiErrorCodes)[number]

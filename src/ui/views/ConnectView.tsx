@@ -1,7 +1,6 @@
 import { useEffect } from 'react'
-import type { Connector } from '../../connectors/types.ts'
 import { navigate } from '../../core/actions/navigate.ts'
-import type { Config } from '../../core/createConfig.ts'
+import type { Config, Connector } from '../../core/createConfig.ts'
 import { recentWallets } from '../../core/recentWallets.ts'
 import { walletImageUrl } from '../../core/service.ts'
 import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
