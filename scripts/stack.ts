@@ -13,6 +13,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startChain } from '../server/dev/chain/index.ts'
 import { startRelay } from '../server/dev/relay/index.ts'
+import { LOCAL_SOLANA_NETWORK_ID } from '../src/chains/solana/networks.ts'
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url))
 const HOST = '127.0.0.1'
@@ -111,6 +112,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // The chain URLs are known from their ports, so the demo can start alongside the chains.
   const chainUrl = `http://${HOST}:${chainPort}`
   const chain2Url = `http://${HOST}:${chain2Port}`
+  const solanaUrl = `http://${HOST}:${solanaPort}`
 
   const services: StackService[] = [
     {
@@ -144,7 +146,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
               `http://localhost:${demoPort}`,
               'http://127.0.0.1:4173',
             ],
-            rpcUpstreams: { 'eip155:31337': chainUrl, 'eip155:31338': chain2Url },
+            rpcUpstreams: {
+              'eip155:31337': chainUrl,
+              'eip155:31338': chain2Url,
+              [LOCAL_SOLANA_NETWORK_ID]: solanaUrl,
+            },
           },
         })
         return { url: service.url, detail: `project ${projectId}`, stop: service.stop }
@@ -183,6 +189,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           env: {
             VITE_LOCAL_RPC_URL: chainUrl,
             VITE_LOCAL2_RPC_URL: chain2Url,
+            VITE_LOCAL_SOLANA_RPC_URL: solanaUrl,
             VITE_API_URL: serviceUrl,
             VITE_RELAY_URL: relayUrl,
             VITE_PROJECT_ID: projectId,

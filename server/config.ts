@@ -17,6 +17,7 @@ export const defaultDevOrigins = [
 export const defaultRpcUpstreams: Record<string, string> = {
   'eip155:31337': 'http://127.0.0.1:8545',
   'eip155:31338': 'http://127.0.0.1:8546',
+  'solana:45HEQDFcNoxGz8mrpTbTT37jixbR5dy9': 'http://127.0.0.1:8899',
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
