@@ -2,6 +2,10 @@ import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 
+/** Modules that only Solana needs: its chain code, Wallet Standard discovery and their libraries. */
+const SOLANA_MODULE =
+  /[\\/](src[\\/](chains[\\/]solana|connectors[\\/]walletStandard|core[\\/]solana)|node_modules[\\/](@solana|@wallet-standard)[\\/])/
+
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 /**
@@ -30,7 +34,11 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         minify: true,
-        chunkFileNames: 'chunks/[name]-[hash].js',
+        // Solana code gets its own prefix, so the size check can prove an EVM-only page never loads it.
+        chunkFileNames: (chunk) =>
+          chunk.moduleIds.some((id) => SOLANA_MODULE.test(id))
+            ? 'chunks/solana-[name]-[hash].js'
+            : 'chunks/[name]-[hash].js',
       },
     },
   },

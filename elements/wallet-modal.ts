@@ -1,6 +1,7 @@
 import r2wc from '@r2wc/react-to-web-component'
 import type { Eip1193Provider } from '../src/connectors/types.ts'
 import { close } from '../src/core/actions/close.ts'
+import type { SolanaProvider } from '../src/core/actions/getProvider.ts'
 import { getProvider } from '../src/core/actions/getProvider.ts'
 import type { OpenParameters } from '../src/core/actions/open.ts'
 import { open } from '../src/core/actions/open.ts'
@@ -189,8 +190,13 @@ export class WalletModalElement extends Base {
     return storedSession(this.walletConfig, this.walletConfig.$account.get()?.caipAddress)?.session
   }
 
-  /** A standard EIP-1193 provider that follows the active connection. */
-  getProvider(namespace: ChainNamespace = 'eip155'): Eip1193Provider {
+  /**
+   * A provider that follows the namespace's active connection: EIP-1193 for `eip155`; for
+   * `solana`, `signMessage`, `signTransaction`, `signAndSendTransaction` and `sendTransaction`.
+   */
+  getProvider(namespace?: 'eip155'): Eip1193Provider
+  getProvider(namespace: 'solana'): SolanaProvider
+  getProvider(namespace: ChainNamespace = 'eip155'): Eip1193Provider | SolanaProvider {
     return getProvider(this.walletConfig, namespace)
   }
 

@@ -7,31 +7,40 @@
  * and it announces itself by EIP-6963 (or sets `window.ethereum` with `?demoWallet=legacy`, or does
  * nothing with `?demoWallet=off`). It holds a dev account of the test mnemonic, signs locally, shows
  * an Approve/Reject prompt for what needs consent, and forwards reads to the current chain's RPC URL.
+ * It also registers as a Wallet Standard wallet for Solana with the same name (see solana-wallet.ts),
+ * holding the dev Solana key of the same index; both sides share one prompt queue.
  *
  * Page URL parameters (read once at load):
- * - `demoWallet=eip6963 | legacy | off` (default eip6963)
- * - `demoAccount=N`: index of the dev account (default 0)
+ * - `demoWallet=eip6963 | legacy | off` (default eip6963); `off` turns off the Solana side too,
+ *   `legacy` keeps it registered
+ * - `demoAccount=N`: index of the dev account, EVM and Solana (default 0)
  * - `demoChain=N`: chain id to start on, decimal or 0x-hex (default 31337); a chain the wallet knows
  *   only by id (e.g. 1) answers `eth_chainId` but fails reads, to test unsupported networks
- * - `demoBehavior=normal | throw | hang | garbage`
+ * - `demoBehavior=normal | throw | hang | garbage` (EVM side only)
  * - `demoAutoApprove=1`: approve every prompt without showing it
+ * - `demoSolana=off`: skip the Solana registration (an EVM-only wallet)
  *
- * Test controls are on `window.demoWallet` ({@link DemoWalletControls}). Authorization and added chains
- * persist in localStorage under `demo-wallet/` keys, so a reload reconnects without a prompt.
+ * Test controls are on `window.demoWallet` ({@link DemoWalletControls}), the Solana side's on
+ * `window.demoWallet.solana`. Authorization and added chains persist in localStorage under
+ * `demo-wallet/` keys, so a reload reconnects without a prompt.
  *
  * `install.ts` installs it on `window`; importing this module does nothing by itself, so tests can
  * build one with {@link createDemoWallet} without touching globals.
  */
 import { type Address, formatEther, type Hex, isAddress, isHex, toHex } from 'viem'
 import { type HDAccount, mnemonicToAccount } from 'viem/accounts'
+import { DemoWalletRpcError, ErrorCodes, invalidParams, unauthorized, userRejected } from './errors.ts'
+import { DEMO_WALLET_ICON, DEMO_WALLET_NAME, DEMO_WALLET_RDNS } from './identity.ts'
 import { createPromptQueue, type PromptQueue, type PromptRequest } from './prompt.ts'
+import { createSolanaWallet, registerSolanaWallet, type SolanaWalletControls } from './solana-wallet.ts'
 import { signAndSend } from './transactions.ts'
+
+export { DemoWalletRpcError, ErrorCodes } from './errors.ts'
+export { DEMO_WALLET_ICON, DEMO_WALLET_NAME, DEMO_WALLET_RDNS } from './identity.ts'
 
 /** The publicly known test mnemonic; the same keys the local chain funds. */
 const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
 
-export const DEMO_WALLET_RDNS = 'dev.wallet-elements.demo'
-export const DEMO_WALLET_NAME = 'Demo Wallet'
 const STORAGE_PREFIX = 'demo-wallet/'
 const DEFAULT_CHAIN_ID = 31337
 
@@ -96,8 +105,10 @@ export type DemoWalletControls = {
   approve(): boolean
   /** Clicks Reject on the prompt shown; `false` when there is none. */
   reject(): boolean
-  /** Forgets authorization and added chains (localStorage), like reinstalling the extension. */
+  /** Forgets authorization and added chains (localStorage), the Solana side's too, like reinstalling the extension. */
   reset(): void
+  /** The Solana side (a Wallet Standard wallet); absent with `?demoSolana=off` or when built without it. */
+  readonly solana?: SolanaWalletControls
 }
 
 declare global {
@@ -107,51 +118,11 @@ declare global {
   }
 }
 
-/** EIP-1193 / JSON-RPC error: `code` and `message`, optional `data`. */
-export class DemoWalletRpcError extends Error {
-  override name = 'DemoWalletRpcError'
-  readonly code: number
-  readonly data?: unknown
-  constructor(code: number, message: string, data?: unknown) {
-    super(message)
-    this.code = code
-    if (data !== undefined) this.data = data
-  }
-}
-
-export const ErrorCodes = {
-  userRejected: 4001,
-  unauthorized: 4100,
-  unsupportedMethod: 4200,
-  disconnected: 4900,
-  unrecognizedChain: 4902,
-  invalidRequest: -32600,
-  invalidParams: -32602,
-  internal: -32603,
-} as const
-
-const userRejected = () => new DemoWalletRpcError(ErrorCodes.userRejected, 'User rejected the request.')
-const unauthorized = (what = 'The requested account and/or method has not been authorized by the user.') =>
-  new DemoWalletRpcError(ErrorCodes.unauthorized, what)
 const unsupported = (method: string) =>
   new DemoWalletRpcError(
     ErrorCodes.unsupportedMethod,
     `The Demo Wallet does not support the method "${method}".`,
   )
-const invalidParams = (message: string) => new DemoWalletRpcError(ErrorCodes.invalidParams, message)
-
-const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96">
-<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
-<stop offset="0" stop-color="#5c7cfa"/><stop offset="1" stop-color="#364fc7"/></linearGradient></defs>
-<rect width="96" height="96" rx="22" fill="url(#g)"/>
-<path d="M22 30 58 19a5 5 0 0 1 6.4 4.8V30Z" fill="#bac8ff"/>
-<rect x="16" y="28" width="62" height="46" rx="9" fill="#fff"/>
-<rect x="52" y="41" width="30" height="20" rx="7" fill="#ffd43b"/>
-<circle cx="61" cy="51" r="4" fill="#364fc7"/>
-</svg>`
-
-/** The wallet's icon as an RFC 2397 data URI, as EIP-6963 asks. */
-export const DEMO_WALLET_ICON = `data:image/svg+xml;base64,${btoa(ICON_SVG)}`
 
 type KnownChain = { name: string; rpcUrl: string }
 
@@ -168,6 +139,10 @@ export type CreateDemoWalletParameters = {
   storage?: Storage | undefined
   /** Where prompts render; none means prompts cannot show (use autoApprove). */
   document?: Document | undefined
+  /** A prompt queue to share (with the Solana side); when given, `document` is not used. */
+  prompts?: PromptQueue | undefined
+  /** The Solana side's controls, exposed as `controls.solana` and reset with the rest. */
+  solana?: SolanaWalletControls | undefined
 }
 
 /**
@@ -200,9 +175,11 @@ export function createDemoWallet(parameters: CreateDemoWalletParameters): {
   ])
   for (const [id, chain] of readAddedChains(storage)) chains.set(id, chain)
 
-  const prompts: PromptQueue | undefined = parameters.document
-    ? createPromptQueue({ document: parameters.document, name: DEMO_WALLET_NAME, icon: DEMO_WALLET_ICON })
-    : undefined
+  const prompts: PromptQueue | undefined =
+    parameters.prompts ??
+    (parameters.document
+      ? createPromptQueue({ document: parameters.document, name: DEMO_WALLET_NAME, icon: DEMO_WALLET_ICON })
+      : undefined)
   let autoApproveWithoutDocument = false
   const ask = async (request: PromptRequest): Promise<void> => {
     const approved = prompts ? await prompts.ask(request) : autoApproveWithoutDocument
@@ -570,14 +547,17 @@ export function createDemoWallet(parameters: CreateDemoWalletParameters): {
       memoryAuthorized = false
       for (const key of ['authorized', 'chains']) storage?.removeItem(STORAGE_PREFIX + key)
       for (const id of [...chains.keys()]) if (id !== DEFAULT_CHAIN_ID) chains.delete(id)
+      parameters.solana?.reset()
     },
+    ...(parameters.solana ? { solana: parameters.solana } : {}),
   }
 
   return { provider, controls }
 }
 
 /**
- * Installs the Demo Wallet on a window from its URL parameters (see the module comment).
+ * Installs the Demo Wallet on a window from its URL parameters (see the module comment): the EVM side
+ * (EIP-6963 or `window.ethereum`) and the Solana side (Wallet Standard), sharing one prompt queue.
  * Returns the controls, or `undefined` with `?demoWallet=off`.
  *
  * @example
@@ -593,18 +573,43 @@ export function installDemoWallet(win: Window): DemoWalletControls | undefined {
   const behavior = search.get('demoBehavior') ?? 'normal'
   const env: Partial<Record<string, unknown>> | undefined = import.meta.env
   const localRpcUrl = env?.VITE_LOCAL_RPC_URL
+  const localSolanaRpcUrl = env?.VITE_LOCAL_SOLANA_RPC_URL
+  const origin = win.location.origin
+  const accountIndex = intParam(search.get('demoAccount'), 0)
+  const storage = safeLocalStorage(win)
+
+  // One queue for both sides, so one prompt shows at a time and demoWallet.approve() answers either.
+  const prompts = createPromptQueue({
+    document: win.document,
+    name: DEMO_WALLET_NAME,
+    icon: DEMO_WALLET_ICON,
+  })
+  const solana =
+    search.get('demoSolana') === 'off'
+      ? undefined
+      : createSolanaWallet({
+          origin,
+          accountIndex,
+          storage,
+          ask: (request) => prompts.ask(request),
+          ...(typeof localSolanaRpcUrl === 'string' && localSolanaRpcUrl
+            ? { localRpcUrl: localSolanaRpcUrl }
+            : {}),
+        })
 
   const { provider, controls } = createDemoWallet({
-    origin: win.location.origin,
-    accountIndex: intParam(search.get('demoAccount'), 0),
+    origin,
+    accountIndex,
     chainId: intParam(search.get('demoChain'), DEFAULT_CHAIN_ID),
     behavior: isBehavior(behavior) ? behavior : 'normal',
     autoApprove: ['1', 'true'].includes(search.get('demoAutoApprove') ?? ''),
     ...(typeof localRpcUrl === 'string' && localRpcUrl ? { localRpcUrl } : {}),
-    storage: safeLocalStorage(win),
-    document: win.document,
+    storage,
+    prompts,
+    solana: solana?.controls,
   })
   win.demoWallet = controls
+  if (solana) registerSolanaWallet(win, solana.wallet)
 
   if (mode === 'legacy') {
     // Not declared on Window here, so this file never fights the connectors' own declaration.

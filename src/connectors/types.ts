@@ -55,9 +55,17 @@ export interface Connector {
     chainId?: CaipNetworkId | undefined
   }): Promise<ConnectorState>
   /** Restores a connection without a prompt; resolves undefined when the wallet no longer authorises the site. */
-  reconnect(parameters: { namespace: ChainNamespace }): Promise<ConnectorState | undefined>
+  reconnect(parameters: {
+    namespace: ChainNamespace
+    /** The network used last, for connectors whose network is the site's choice (Solana). */
+    chainId?: CaipNetworkId | undefined
+  }): Promise<ConnectorState | undefined>
   disconnect(parameters: { namespace: ChainNamespace }): Promise<void>
   switchNetwork(parameters: { namespace: ChainNamespace; network: AddNetworkParameters }): Promise<void>
+  /**
+   * JSON-RPC requests for a namespace: EIP-1193 for eip155; for solana, WalletConnect's Solana
+   * methods (`solana_signMessage`, `solana_signTransaction`, `solana_signAndSendTransaction`).
+   */
   getProvider(namespace: ChainNamespace): Eip1193Provider
   /** Subscribes to wallet-side changes; returns the unsubscribe function. */
   subscribe(listener: (event: ConnectorEvent) => void): () => void

@@ -21,6 +21,12 @@ import { startAt } from './modal/router.ts'
 import type { Platform } from './platform.ts'
 import { browserPlatform } from './platform.ts'
 
+/** Wallet Standard wallets found so far, and how to merge them with the browser wallets. */
+interface WalletStandardFound {
+  connectors: readonly Connector[]
+  merge: (injected: readonly Connector[], standard: readonly Connector[]) => Connector[]
+}
+
 export interface ConnectionRecord {
   status: ConnectionStatus
   connectorId: string | undefined
@@ -50,11 +56,31 @@ export interface NetworkState {
   supported: boolean
 }
 
+/** A token held besides the native currency (an SPL token on Solana). */
+export interface TokenHolding {
+  /** The token's mint (Solana) or contract (EVM) address. */
+  address: string
+  symbol: string
+  name: string
+  decimals: number
+  /** Base units. */
+  amount: bigint
+}
+
+export interface SendState {
+  status: 'idle' | 'sending' | 'sent' | 'error'
+  error: { code: number; message: string } | undefined
+  /** The transaction hash (EVM) or signature (Solana) once sent. */
+  hash: string | undefined
+}
+
 export interface BalanceState {
   status: 'loading' | 'ready' | 'error'
+  /** The native currency, in base units. */
   value: bigint | undefined
   decimals: number
   symbol: string
+  tokens: readonly TokenHolding[]
   fetchedAt: number
 }
 
@@ -127,6 +153,8 @@ export interface Config {
     status: 'idle' | 'signing' | 'signed' | 'error'
     error: { code: number; message: string } | undefined
   }>
+  /** The send in progress or just finished (SPEC section 4: loading, then reset). */
+  readonly $send: MapStore<SendState>
   /** Private bookkeeping of actions (wallet subscriptions, in-flight loads). */
   readonly internal: {
     unsubscribe: Map<ChainNamespace, () => void>
@@ -185,8 +213,34 @@ export function createConfig(
       stop?.()
     }
   })
+  // Wallet Standard (Solana) wallets: watched only when a Solana network is configured, so an
+  // EVM-only page never loads that code.
+  const $walletStandard = atom<WalletStandardFound | undefined>(undefined)
+  onMount($walletStandard, () => {
+    let stop: (() => void) | undefined
+    let stopped = false
+    const unlisten = $options.subscribe((options) => {
+      if (stop || stopped || !platform.window || !options.networks.some((id) => id.startsWith('solana:')))
+        return
+      stop = () => {}
+      void import('../connectors/walletStandard/index.ts').then((module) => {
+        if (stopped) return
+        stop = module.watchWalletStandardConnectors((connectors) =>
+          $walletStandard.set({ connectors, merge: module.mergeConnectors }),
+        )
+      })
+    })
+    return () => {
+      stopped = true
+      unlisten()
+      stop?.()
+    }
+  })
   const connectorsExtra = atom<readonly Connector[]>([])
-  const $connectors = computed([$injected, connectorsExtra], (injected, extra) => [...injected, ...extra])
+  const $connectors = computed([$injected, $walletStandard, connectorsExtra], (injected, standard, extra) => [
+    ...(standard ? standard.merge(injected, standard.connectors) : injected),
+    ...extra,
+  ])
 
   const $status = computed([$connections, $activeNamespace], (connections, namespace) => {
     return connections[namespace]?.status ?? 'disconnected'
@@ -268,6 +322,7 @@ export function createConfig(
     $alert: atom<{ code: number; message: string } | undefined>(undefined),
     $pairing: map<PairingState>(IDLE_PAIRING),
     $siwx: map({ status: 'idle' as const, error: undefined }),
+    $send: map<SendState>({ status: 'idle', error: undefined, hash: undefined }),
     internal: {
       unsubscribe: new Map(),
       networksLoad: undefined,

@@ -9,6 +9,7 @@ export { connect } from './actions/connect.ts'
 export type { DisconnectParameters } from './actions/disconnect.ts'
 export { disconnect } from './actions/disconnect.ts'
 export { fetchBalance } from './actions/fetchBalance.ts'
+export type { SolanaProvider } from './actions/getProvider.ts'
 export { getProvider } from './actions/getProvider.ts'
 export { loadCatalogue } from './actions/loadCatalogue.ts'
 export { loadNetworks } from './actions/loadNetworks.ts'
@@ -19,6 +20,8 @@ export { open } from './actions/open.ts'
 export { reconnect } from './actions/reconnect.ts'
 export { reportError } from './actions/reportError.ts'
 export { installedConnector, selectWallet } from './actions/selectWallet.ts'
+export type { SendTokenParameters } from './actions/sendToken.ts'
+export { NATIVE_TOKEN, sendToken } from './actions/sendToken.ts'
 export type { StartPairingParameters } from './actions/startPairing.ts'
 export { startPairing } from './actions/startPairing.ts'
 export { switchNetwork } from './actions/switchNetwork.ts'
@@ -37,6 +40,8 @@ export type {
   ModalState,
   NetworkState,
   PairingState,
+  SendState,
+  TokenHolding,
   WalletListState,
 } from './createConfig.ts'
 export { createConfig } from './createConfig.ts'
@@ -49,4 +54,5 @@ export { browserPlatform } from './platform.ts'
 export { recentWallets } from './recentWallets.ts'
 export { rpcUrlFor } from './rpcUrl.ts'
 export { serviceClient, walletImageUrl } from './service.ts'
+export type { SolanaSendConnection, SolanaSendOptions, SolanaTransactionLike } from './solana/transactions.ts'
 export { DEFAULT_RELAY_URL, walletConnectConnector } from './walletConnect.ts'

@@ -36,13 +36,16 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>bench</tit
   }, true)
 </script></body></html>`
 
-/** Serves dist/ and the bench page on 127.0.0.1. */
-async function serveDist(): Promise<{ url: string; close(): Promise<void> }> {
+/** Serves dist/ and the bench pages (`/` is the script-tag page) on 127.0.0.1. */
+export async function serveDist(
+  pages: Record<string, string> = { '/': PAGE },
+): Promise<{ url: string; close(): Promise<void> }> {
   const root = resolve('dist')
   const server = createServer(async (request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname
-    if (path === '/') {
-      response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE)
+    const html = pages[path]
+    if (html !== undefined) {
+      response.writeHead(200, { 'content-type': 'text/html' }).end(html)
       return
     }
     const file = normalize(join(root, path))

@@ -88,6 +88,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       )
       process.exit(1)
     }
-    console.log('\nsize budgets: 1 passed, 0 failed')
+    const { measureLoadedJs, EVM_ONLY_NETWORKS } = await import('./loaded.ts')
+    const evm = await measureLoadedJs(EVM_ONLY_NETWORKS)
+    console.log(
+      `\nEVM-only script-tag page, first paint through connect, Account, Send and Networks: ${evm.files.length} files, ${kb(evm.gzip)} gzip`,
+    )
+    if (evm.solanaFiles.length > 0) {
+      console.error(`\nBudget exceeded: the EVM-only page loaded Solana code: ${evm.solanaFiles.join(', ')}`)
+      process.exit(1)
+    }
+    console.log('  Solana chunks loaded: none')
+    console.log('\nsize budgets: 2 passed, 0 failed')
   }
 }

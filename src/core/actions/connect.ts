@@ -6,6 +6,7 @@ import { RecentWalletsSchema, StorageKey } from '../../protocol/storage.ts'
 import { markConnected, recordOf, step } from '../connection/apply.ts'
 import { RECENT_WALLETS_MAX } from '../constants.ts'
 import type { Config } from '../createConfig.ts'
+import { networkFor } from '../networkFor.ts'
 import { needsSignIn } from '../siwx/session.ts'
 import { close } from './close.ts'
 import { loadNetworks } from './loadNetworks.ts'
@@ -16,6 +17,8 @@ export interface ConnectParameters {
   namespace?: ChainNamespace | undefined
   /** What "recent wallets" remembers (a catalogue wallet paired over WalletConnect, say). */
   recent?: { id: string; name: string } | undefined
+  /** Stay on the current view (a network switch that connects another namespace). */
+  keepOpen?: boolean | undefined
 }
 export type ConnectReturnType = ConnectorState
 export type ConnectErrorType = BaseError
@@ -24,6 +27,18 @@ function rememberRecent(config: Config, wallet: { id: string; name: string }): v
   const recent = config.storage.get(StorageKey.recentWallets, RecentWalletsSchema) ?? []
   const next = [{ id: wallet.id, name: wallet.name }, ...recent.filter((entry) => entry.id !== wallet.id)]
   config.storage.set(StorageKey.recentWallets, next.slice(0, RECENT_WALLETS_MAX))
+}
+
+/** The namespace shown now when the wallet serves it, else the first one both the wallet and the site use. */
+function namespaceFor(config: Config, connector: Connector): ChainNamespace {
+  const active = config.$activeNamespace.get()
+  if (connector.namespaces.includes(active)) return active
+  const { networks } = config.$options.get()
+  return (
+    connector.namespaces.find((namespace) => networks.some((id) => id.startsWith(`${namespace}:`))) ??
+    connector.namespaces[0] ??
+    'eip155'
+  )
 }
 
 /**
@@ -36,11 +51,11 @@ function rememberRecent(config: Config, wallet: { id: string; name: string }): v
  */
 export async function connect(config: Config, parameters: ConnectParameters): Promise<ConnectReturnType> {
   const { connector } = parameters
-  const namespace = parameters.namespace ?? connector.namespaces[0] ?? 'eip155'
+  const namespace = parameters.namespace ?? namespaceFor(config, connector)
   config.$connecting.set({ connectorId: connector.id, status: 'waiting', error: undefined })
   step(config, namespace, { type: 'connect' })
   try {
-    const state = await connector.connect({ namespace, chainId: config.$network.get()?.caipNetworkId })
+    const state = await connector.connect({ namespace, chainId: networkFor(config, namespace) })
     await loadNetworks(config).catch(() => {})
     markConnected(config, connector, state)
     rememberRecent(config, parameters.recent ?? connector)
@@ -57,7 +72,7 @@ export async function connect(config: Config, parameters: ConnectParameters): Pr
     }
     if (config.$network.get()?.supported === false) return state
     if (needsSignIn(config)) navigate(config, 'SIWXSignMessage', {}, 'replace')
-    else await close(config, { force: true })
+    else if (!parameters.keepOpen) await close(config, { force: true })
     return state
   } catch (error) {
     const base = toBaseError(error)

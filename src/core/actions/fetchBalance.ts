@@ -1,13 +1,49 @@
 import { TokenBalanceUnavailableError } from '../../errors/index.ts'
+import type { Network } from '../../protocol/entities.ts'
 import { rpcRequest } from '../../services/rpc.ts'
 import { balanceKey } from '../balanceKey.ts'
 import { BALANCE_CACHE_MS, BALANCE_RETRY_BLOCK_MS } from '../constants.ts'
-import type { BalanceState, Config } from '../createConfig.ts'
+import type { BalanceState, Config, TokenHolding } from '../createConfig.ts'
 import { rpcUrlFor } from '../rpcUrl.ts'
 
+/** JSON-RPC to a network through the page's RPC or the service's proxy. */
+export function networkRpc(config: Config, network: Network) {
+  const url = rpcUrlFor(config, network.caipNetworkId)
+  return (method: string, params: readonly unknown[]) => {
+    if (!url) return Promise.reject(new Error('No RPC URL for this network'))
+    return rpcRequest(config.platform.fetch, url, method, params)
+  }
+}
+
+async function readNative(config: Config, network: Network, address: string): Promise<bigint> {
+  const rpc = networkRpc(config, network)
+  if (network.chainNamespace === 'solana') {
+    const { getSolBalance } = await import('../../chains/solana/balances.ts')
+    return getSolBalance(rpc, address)
+  }
+  const result = await rpc('eth_getBalance', [address, 'latest'])
+  if (typeof result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(result)) throw new Error('malformed balance')
+  return BigInt(result)
+}
+
+/** Token holdings other than the native currency: SPL tokens on Solana. */
+async function readTokens(config: Config, network: Network, address: string): Promise<TokenHolding[]> {
+  if (network.chainNamespace !== 'solana') return []
+  const { getTokenBalances } = await import('../../chains/solana/balances.ts')
+  const tokens = await getTokenBalances(networkRpc(config, network), network.caipNetworkId, address)
+  return tokens.map((token) => ({
+    address: token.mint,
+    symbol: token.symbol,
+    name: token.name,
+    decimals: token.decimals,
+    amount: token.amount,
+  }))
+}
+
 /**
- * Fetches the native balance of the connected account on its network, cached for 30 s; after a
- * failure, retries are blocked for 30 s and `Token Balance Unavailable` is reported.
+ * Fetches the balances of the connected account on its network: the native currency (ETH, SOL)
+ * and, on Solana, its SPL tokens; cached for 30 s. After a failure, retries are blocked for 30 s
+ * and `Token Balance Unavailable` is reported.
  *
  * @example
  * const balance = await fetchBalance(config)
@@ -19,7 +55,8 @@ export async function fetchBalance(
   const account = config.$account.get()
   const state = config.$network.get()
   const network = state?.network
-  if (!account || !network || !state.supported || network.chainNamespace !== 'eip155') return undefined
+  if (!account || !network || !state.supported || network.chainNamespace !== account.namespace)
+    return undefined
   const key = balanceKey(network.caipNetworkId, account.address)
   const now = config.platform.now()
   const cached = config.$balances.get()[key]
@@ -32,25 +69,34 @@ export async function fetchBalance(
     value: cached?.value,
     decimals,
     symbol,
+    tokens: cached?.tokens ?? [],
     fetchedAt: cached?.fetchedAt ?? 0,
   })
-  const url = rpcUrlFor(config, network.caipNetworkId)
   try {
-    if (!url) throw new Error('no RPC URL')
-    const result = await rpcRequest(config.platform.fetch, url, 'eth_getBalance', [account.address, 'latest'])
-    if (typeof result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(result)) throw new Error('malformed balance')
+    const [value, tokens] = await Promise.all([
+      readNative(config, network, account.address),
+      readTokens(config, network, account.address),
+    ])
     const next: BalanceState = {
       status: 'ready',
-      value: BigInt(result),
+      value,
       decimals,
       symbol,
+      tokens,
       fetchedAt: config.platform.now(),
     }
     config.$balances.setKey(key, next)
     return next
   } catch (error) {
     config.internal.balanceBlockedUntil.set(key, now + BALANCE_RETRY_BLOCK_MS)
-    const failed: BalanceState = { status: 'error', value: cached?.value, decimals, symbol, fetchedAt: now }
+    const failed: BalanceState = {
+      status: 'error',
+      value: cached?.value,
+      decimals,
+      symbol,
+      tokens: cached?.tokens ?? [],
+      fetchedAt: now,
+    }
     config.$balances.setKey(key, failed)
     const base = new TokenBalanceUnavailableError({ cause: error })
     config.events.emit('error', { code: base.code, message: base.shortMessage })

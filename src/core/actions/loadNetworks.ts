@@ -18,7 +18,11 @@ export function loadNetworks(config: Config): Promise<readonly Network[]> {
     const needsEip155 = options.networks.some(
       (id) => id.startsWith('eip155:') && !options.customNetworks.some((n) => n.caipNetworkId === id),
     )
-    const eip155 = needsEip155 ? await import('../../chains/eip155/networks.ts') : undefined
+    const needsSolana = options.networks.some((id) => id.startsWith('solana:'))
+    const [eip155, solana] = await Promise.all([
+      needsEip155 ? import('../../chains/eip155/networks.ts') : undefined,
+      needsSolana ? import('../../chains/solana/networks.ts') : undefined,
+    ])
     const networks: Network[] = []
     const custom: Network[] = []
     for (const candidate of options.customNetworks) {
@@ -29,7 +33,8 @@ export function loadNetworks(config: Config): Promise<readonly Network[]> {
     for (const id of options.networks) {
       const network =
         custom.find((candidate) => candidate.caipNetworkId === id) ??
-        (id.startsWith('eip155:') ? eip155?.resolveEip155Network(id) : undefined)
+        (id.startsWith('eip155:') ? eip155?.resolveEip155Network(id) : undefined) ??
+        (id.startsWith('solana:') ? solana?.resolveSolanaNetwork(id) : undefined)
       if (!network) {
         reportError(config, new NetworkNotFoundError({ caipNetworkId: id }))
         continue

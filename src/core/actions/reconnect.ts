@@ -1,8 +1,11 @@
 import * as z from 'zod/mini'
 import type { Connector } from '../../connectors/types.ts'
+import type { ChainNamespace } from '../../protocol/caip.ts'
+import { CaipNetworkIdSchema } from '../../protocol/caip.ts'
 import { ConnectionStatusSchema, ConnectorIdsSchema, StorageKey } from '../../protocol/storage.ts'
 import { askToSignIn, markConnected, recordOf, step } from '../connection/apply.ts'
 import type { Config } from '../createConfig.ts'
+import { networkFor } from '../networkFor.ts'
 import { walletConnectConnector } from '../walletConnect.ts'
 import { loadNetworks } from './loadNetworks.ts'
 
@@ -11,8 +14,16 @@ const WALLETCONNECT_ID = 'walletConnect'
 /** How long to wait for the remembered wallet to announce itself after a reload. */
 const CONNECTOR_WAIT_MS = 3_000
 
-function waitForConnector(config: Config, id: string): Promise<Connector | undefined> {
-  const find = () => config.$connectors.get().find((connector) => connector.id === id)
+function waitForConnector(
+  config: Config,
+  id: string,
+  namespace: ChainNamespace,
+): Promise<Connector | undefined> {
+  // A wallet that serves two ecosystems shows up once both of its parts have announced themselves.
+  const find = () =>
+    config.$connectors
+      .get()
+      .find((connector) => connector.id === id && connector.namespaces.includes(namespace))
   const found = find()
   if (found) return Promise.resolve(found)
   return new Promise((resolve) => {
@@ -43,6 +54,8 @@ export async function reconnect(config: Config): Promise<void> {
   if (storage.get(StorageKey.disconnected, z.boolean()) === true) return
   if (storage.get(StorageKey.connectionStatus, ConnectionStatusSchema) !== 'connected') return
   const ids = storage.get(StorageKey.connector, ConnectorIdsSchema) ?? {}
+  const lastChain = storage.get(StorageKey.lastChain, CaipNetworkIdSchema)
+  const lastNamespace = (lastChain?.split(':')[0] ?? 'eip155') as ChainNamespace
   await Promise.all(
     Object.entries(ids).map(async ([namespace, id]) => {
       const ns = namespace as keyof typeof ids
@@ -50,11 +63,20 @@ export async function reconnect(config: Config): Promise<void> {
       step(config, ns, { type: 'reconnect' }, { connectorId: id })
       try {
         if (id === WALLETCONNECT_ID) await walletConnectConnector(config)
-        const connector = await waitForConnector(config, id)
-        const state = connector ? await connector.reconnect({ namespace: ns }) : undefined
+        const connector = await waitForConnector(config, id, ns)
+        const state = connector
+          ? await connector.reconnect({ namespace: ns, chainId: networkFor(config, ns) })
+          : undefined
         if (!connector || !state) throw new Error('not authorised any more')
         await loadNetworks(config).catch(() => {})
         markConnected(config, connector, state)
+        // The namespace used last is the one shown again.
+        if (
+          lastChain &&
+          !lastChain.startsWith(`${ns}:`) &&
+          recordOf(config, lastNamespace).status === 'connected'
+        )
+          config.$activeNamespace.set(lastNamespace)
         askToSignIn(config)
       } catch {
         step(config, ns, { type: 'failed' }, { connectorId: undefined })

@@ -20,7 +20,9 @@ const toAddParameters = (network: Network): AddNetworkParameters => ({
 
 /**
  * Switches to a network of the `networks` list: asks the connected wallet (which adds the chain
- * when it does not know it), or, when disconnected, selects it for the next connection.
+ * when it does not know it), or, when disconnected, selects it for the next connection. A network
+ * of another namespace becomes the active one: already connected, connected through the same
+ * wallet when it serves both, or selected for the next connection.
  *
  * @example
  * await switchNetwork(config, { caipNetworkId: 'eip155:8453' })
@@ -50,10 +52,27 @@ export async function switchNetwork(
       config.events.emit('network-change', { chainId: caipNetworkId, namespace, supported: true })
       void fetchBalance(config).catch(() => {})
     }
+    if (config.$activeNamespace.get() !== namespace) {
+      config.$activeNamespace.set(namespace)
+      config.events.emit('network-change', { chainId: caipNetworkId, namespace, supported: true })
+      void fetchBalance(config).catch(() => {})
+    }
     if (config.$modal.get().router.view === 'UnsupportedChain') navigate(config, 'Account', {}, 'replace')
   } else {
+    // Another ecosystem: the wallet connected now connects it too when it can (one prompt);
+    // otherwise the network is selected and the next connection is for it.
+    const active = recordOf(config, config.$activeNamespace.get())
+    const connector =
+      active.status === 'connected'
+        ? config.$connectors.get().find((candidate) => candidate.id === active.connectorId)
+        : undefined
     config.$selectedNetworkId.set(caipNetworkId)
-    config.$activeNamespace.set(namespace)
+    if (connector?.namespaces.includes(namespace)) {
+      const { connect } = await import('./connect.ts')
+      await connect(config, { connector, namespace, keepOpen: true })
+    } else {
+      config.$activeNamespace.set(namespace)
+    }
     config.events.emit('network-change', { chainId: caipNetworkId, namespace, supported: true })
   }
   config.storage.set(StorageKey.lastChain, caipNetworkId)

@@ -14,6 +14,7 @@ export type View =
   | 'RegisterAccountName'
   | 'RegisterAccountNameSuccess'
   | 'Networks'
+  | 'WalletSend'
 
 export interface RouterState {
   view: View

@@ -32,13 +32,19 @@ function useDocumentConfig(container: HTMLElement | undefined): Config | undefin
 }
 
 /** The `<wallet-button>` view: "Connect Wallet", then the short address and balance. */
-export function ButtonHost({ container, label, size, balance }: ButtonHostProps) {
+export function ButtonHost({ container, label, size, balance, namespace }: ButtonHostProps) {
   const config = useDocumentConfig(container)
   return (
     <>
       <style>{buttonStyles}</style>
       {config ? (
-        <ConnectedButton config={config} label={label} size={size} showBalance={balance !== 'hide'} />
+        <ConnectedButton
+          config={config}
+          label={label}
+          size={size}
+          showBalance={balance !== 'hide'}
+          namespace={namespace}
+        />
       ) : (
         <div className="root">
           <button type="button" className="button" part="button" data-size={size} disabled aria-busy="true">
@@ -55,16 +61,23 @@ function ConnectedButton(props: {
   label: string | undefined
   size: string | undefined
   showBalance: boolean
+  namespace: string | undefined
 }) {
   const { config } = props
-  const account = useStore(config.$account)
-  const status = useStore(config.$status)
+  const active = useStore(config.$account)
+  const connections = useStore(config.$connections)
+  const activeStatus = useStore(config.$status)
   const theme = useStore(config.$theme)
   const options = useStore(config.$options)
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
-  const balance =
-    account && network ? balances[balanceKey(network.caipNetworkId, account.address)] : undefined
+  // `namespace` pins the button to one namespace's account; otherwise it follows the active one.
+  const pinned = props.namespace ? connections[props.namespace as keyof typeof connections] : undefined
+  const pinnedAddress = pinned?.status === 'connected' ? pinned.accounts[0] : undefined
+  const account = props.namespace ? (pinnedAddress ? { address: pinnedAddress } : undefined) : active
+  const chainId = props.namespace ? pinned?.chainId : network?.caipNetworkId
+  const status = props.namespace ? (pinned?.status ?? 'disconnected') : activeStatus
+  const balance = account && chainId ? balances[balanceKey(chainId, account.address)] : undefined
   const busy = status === 'connecting' || status === 'reconnecting'
 
   return (

@@ -64,6 +64,18 @@ export const en = {
   openDesktopApp: 'Open the desktop app',
   openMobileApp: 'Open the mobile app',
   noLinks: 'This wallet has no link to open from here.',
+  send: 'Send',
+  tokens: 'Tokens',
+  token: 'Token',
+  amount: 'Amount',
+  receiver: 'Receiver address',
+  receiverPlaceholder: (namespace: string) => (namespace === 'solana' ? 'Solana address' : '0x…'),
+  max: 'Max',
+  available: (amount: string) => `Available: ${amount}`,
+  sendWaiting: 'Approve the transaction in your wallet',
+  sent: (amount: string, receiver: string) => `Sent ${amount} to ${receiver}`,
+  viewTransaction: 'View on explorer',
+  done: 'Done',
 } as const
 
 export type Strings = typeof en

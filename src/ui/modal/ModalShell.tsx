@@ -31,6 +31,7 @@ const lazyViews: Partial<Record<View, Loader>> = {
   Account: () => import('../views/AccountView.tsx'),
   Networks: () => import('../views/NetworksView.tsx'),
   UnsupportedChain: () => import('../views/UnsupportedChainView.tsx'),
+  WalletSend: () => import('../views/WalletSendView.tsx'),
 }
 
 const titles: Partial<Record<View, string>> = {
@@ -43,6 +44,7 @@ const titles: Partial<Record<View, string>> = {
   Account: en.account,
   Networks: en.selectNetwork,
   UnsupportedChain: en.unsupportedTitle,
+  WalletSend: en.send,
 }
 
 /** The dialog: overlay, panel, header, focus trap and the current view. */

@@ -67,5 +67,15 @@ export const modalStyles = `${reset}
 a.primary, a.secondary { display: inline-flex; align-items: center; text-decoration: none; color: inherit; }
 a.primary { color: var(--_accent-foreground); }
 .fallback.small { min-height: 48px; }
+.tokens { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 4px; }
+.tokens li { display: flex; justify-content: space-between; gap: 8px; padding: 8px 12px; border-radius: 12px; background: var(--_surface); font-variant-numeric: tabular-nums; }
+.tokens .symbol { font-weight: 600; }
+.form { display: flex; flex-direction: column; gap: 12px; }
+.field { display: flex; flex-direction: column; gap: 4px; font-size: 14px; font-weight: 500; }
+.field input, .field select { min-height: 44px; padding: 0 12px; border-radius: 12px; border: 1px solid var(--_border);
+  background: var(--_surface); color: var(--_foreground); font: inherit; font-weight: 400; }
+.field input:focus-visible, .field select:focus-visible { outline: 2px solid var(--_accent); outline-offset: 1px; }
+.field .hint { color: var(--_muted); font-weight: 400; font-size: 13px; display: flex; justify-content: space-between; }
+.link-button { color: var(--_accent); font-weight: 600; font-size: 13px; padding: 0; }
 .fallback { min-height: 160px; display: flex; align-items: center; justify-content: center; color: var(--_muted); gap: 8px; }
 `

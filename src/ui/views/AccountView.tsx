@@ -14,7 +14,7 @@ import { useStore } from '../hooks/useStore.ts'
 import { en } from '../locales/en.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 
-/** Account: address (copy), network, balance and Disconnect. */
+/** Account: address (copy), balance and tokens, Send, network and Disconnect. */
 export default function AccountView({ config }: ViewProps) {
   const account = useStore(config.$account)
   const network = useStore(config.$network)
@@ -68,7 +68,34 @@ export default function AccountView({ config }: ViewProps) {
           {copied ? en.copied : ''}
         </div>
       </div>
+      {balance && balance.tokens.length > 0 ? (
+        <section aria-labelledby="tokens-title">
+          <h3 className="section-title" id="tokens-title">
+            {en.tokens}
+          </h3>
+          <ul className="tokens" part="token-list">
+            {balance.tokens.map((token) => (
+              <li key={token.address} data-token={token.address}>
+                <span className="symbol" title={token.name}>
+                  {token.symbol}
+                </span>
+                <span>{formatBalance(token.amount, token.decimals)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <div className="actions">
+        {network?.supported ? (
+          <button
+            type="button"
+            className="primary"
+            part="send-button"
+            onClick={() => navigate(config, 'WalletSend')}
+          >
+            {en.send}
+          </button>
+        ) : null}
         <button
           type="button"
           className="item"

@@ -23,7 +23,9 @@ const LIST_HEIGHT = 384
  */
 export default function AllWalletsView({ config }: ViewProps) {
   const list = useStore(config.$walletList)
-  const connectors = useStore(config.$connectors).filter((connector) => connector.type === 'injected')
+  const connectors = useStore(config.$connectors).filter(
+    (connector) => connector.type === 'injected' || connector.type === 'walletStandard',
+  )
   const [text, setText] = useState(list.query)
   const preloaded = useRef(0)
 

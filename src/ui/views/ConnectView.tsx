@@ -22,7 +22,9 @@ const loadCatalogue = (config: Config, force = false) =>
  * browser wallets (same rdns) are shown among the browser wallets only.
  */
 export default function ConnectView({ config }: ViewProps) {
-  const connectors = useStore(config.$connectors).filter((connector) => connector.type === 'injected')
+  const connectors = useStore(config.$connectors).filter(
+    (connector) => connector.type === 'injected' || connector.type === 'walletStandard',
+  )
   const options = useStore(config.$options)
   const catalogue = useStore(config.$catalogue)
 

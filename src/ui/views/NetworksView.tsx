@@ -8,7 +8,11 @@ export default function NetworksView({ config }: ViewProps) {
     <NetworkList
       config={config}
       onSwitched={() => {
-        if (config.$modal.get().router.history.length > 0) navigate(config, 'back')
+        // Sign-in for a newly connected namespace took over the modal: stay there.
+        if (config.$modal.get().router.view !== 'Networks') return
+        // A network of a namespace with no connection yet: connect for it.
+        if (!config.$account.get()) navigate(config, 'Connect', {}, 'replace')
+        else if (config.$modal.get().router.history.length > 0) navigate(config, 'back')
       }}
     />
   )

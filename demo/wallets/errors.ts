@@ -1,0 +1,61 @@
+/**
+ * The Demo Wallet's errors: EIP-1193 / JSON-RPC shaped (`code`, `message`, optional `data`), for both
+ * its EVM and its Solana side. Phantom rejects Solana requests with the same 4001 error, so the modal
+ * maps both to its user-rejected error.
+ */
+
+/**
+ * EIP-1193 / JSON-RPC error: `code` and `message`, optional `data`.
+ *
+ * @example
+ * throw new DemoWalletRpcError(ErrorCodes.invalidParams, 'personal_sign needs a message.')
+ */
+export class DemoWalletRpcError extends Error {
+  override name = 'DemoWalletRpcError'
+  readonly code: number
+  readonly data?: unknown
+  constructor(code: number, message: string, data?: unknown) {
+    super(message)
+    this.code = code
+    if (data !== undefined) this.data = data
+  }
+}
+
+export const ErrorCodes = {
+  userRejected: 4001,
+  unauthorized: 4100,
+  unsupportedMethod: 4200,
+  disconnected: 4900,
+  unrecognizedChain: 4902,
+  invalidRequest: -32600,
+  invalidParams: -32602,
+  internal: -32603,
+} as const
+
+/**
+ * What the wallet throws when the person clicks Reject.
+ *
+ * @example
+ * if (!(await prompts.ask(request))) throw userRejected()
+ */
+export const userRejected = (): DemoWalletRpcError =>
+  new DemoWalletRpcError(ErrorCodes.userRejected, 'User rejected the request.')
+
+/**
+ * What the wallet throws for a request from a site it has not connected, or for an account it did not give.
+ *
+ * @example
+ * if (!isAuthorized()) throw unauthorized()
+ */
+export const unauthorized = (
+  what = 'The requested account and/or method has not been authorized by the user.',
+): DemoWalletRpcError => new DemoWalletRpcError(ErrorCodes.unauthorized, what)
+
+/**
+ * What the wallet throws for malformed parameters.
+ *
+ * @example
+ * throw invalidParams('Invalid "to" address.')
+ */
+export const invalidParams = (message: string): DemoWalletRpcError =>
+  new DemoWalletRpcError(ErrorCodes.invalidParams, message)

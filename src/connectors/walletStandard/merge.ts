@@ -1,0 +1,55 @@
+import type { ChainNamespace } from '../../protocol/caip.ts'
+import type { Connector } from '../types.ts'
+
+const sameWallet = (a: Connector, b: Connector) => a.name.trim().toLowerCase() === b.name.trim().toLowerCase()
+
+/**
+ * One connector for a wallet that serves several ecosystems: each call goes to the part that
+ * serves the namespace. Keeps the first part's id, so what was remembered for it still matches.
+ */
+function combine(primary: Connector, others: readonly Connector[]): Connector {
+  const parts = [primary, ...others]
+  const partFor = (namespace: ChainNamespace): Connector =>
+    parts.find((part) => part.namespaces.includes(namespace)) ?? primary
+  return {
+    id: primary.id,
+    name: primary.name,
+    type: primary.type,
+    icon: primary.icon ?? others.find((part) => part.icon)?.icon,
+    rdns: primary.rdns,
+    namespaces: [...new Set(parts.flatMap((part) => part.namespaces))],
+    connect: (parameters) => partFor(parameters.namespace).connect(parameters),
+    reconnect: (parameters) => partFor(parameters.namespace).reconnect(parameters),
+    disconnect: (parameters) => partFor(parameters.namespace).disconnect(parameters),
+    switchNetwork: (parameters) => partFor(parameters.namespace).switchNetwork(parameters),
+    getProvider: (namespace) => partFor(namespace).getProvider(namespace),
+    subscribe(listener) {
+      const stops = parts.map((part) => part.subscribe(listener))
+      return () => {
+        for (const stop of stops) stop()
+      }
+    },
+  }
+}
+
+/**
+ * Browser wallets with their Wallet Standard (Solana) counterparts: a wallet that announces itself
+ * both ways, under one name, appears once with both namespaces.
+ *
+ * @example
+ * mergeConnectors(injected, walletStandard) // [Demo Wallet (eip155, solana), Other Solana Wallet]
+ */
+export function mergeConnectors(
+  injected: readonly Connector[],
+  walletStandard: readonly Connector[],
+): Connector[] {
+  const used = new Set<Connector>()
+  const merged = injected.map((connector) => {
+    const twins = walletStandard.filter(
+      (candidate) => !used.has(candidate) && sameWallet(candidate, connector),
+    )
+    for (const twin of twins) used.add(twin)
+    return twins.length > 0 ? combine(connector, twins) : connector
+  })
+  return [...merged, ...walletStandard.filter((connector) => !used.has(connector))]
+}

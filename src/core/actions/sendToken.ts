@@ -1,0 +1,176 @@
+import { toBaseError, ValidationError } from '../../errors/index.ts'
+import { EvmAddressSchema } from '../../protocol/address.ts'
+import type { CaipNetworkId } from '../../protocol/caip.ts'
+import { balanceKey } from '../balanceKey.ts'
+import type { Config } from '../createConfig.ts'
+import { fetchBalance, networkRpc } from './fetchBalance.ts'
+import { getProvider } from './getProvider.ts'
+
+/** The native currency in the send form's token choice. */
+export const NATIVE_TOKEN = 'native'
+
+export interface SendTokenParameters {
+  /** `native`, or the token's mint (Solana) or contract (EVM) address. */
+  token: string | undefined
+  /** Decimal amount as typed, in whole tokens. */
+  amount: string
+  receiver: string
+}
+
+/** How long to wait for an EVM receipt before giving up (the transaction may still land). */
+const RECEIPT_TIMEOUT_MS = 60_000
+const RECEIPT_POLL_MS = 500
+
+const pad32 = (hex: string) => hex.padStart(64, '0')
+
+async function waitForReceipt(rpc: ReturnType<typeof networkRpc>, hash: string): Promise<void> {
+  const deadline = Date.now() + RECEIPT_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    const receipt = (await rpc('eth_getTransactionReceipt', [hash])) as { status?: unknown } | null
+    if (receipt && typeof receipt === 'object') {
+      if (receipt.status === '0x0') throw new ValidationError('The transaction reverted')
+      return
+    }
+    await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS))
+  }
+  throw new ValidationError('The transaction was sent but not confirmed yet')
+}
+
+/**
+ * Sends a token from the connected account (SPEC section 4: loading on, the send for the chain,
+ * then the send state reset): EVM native or ERC-20 through the wallet, SOL or an SPL token
+ * (creating the receiver's token account when needed) through the Solana wallet. Validates first:
+ * `An amount and receiver address are required`, `A token is required`, the receiver's address
+ * format and the balance. Resolves the transaction hash (EVM) or signature (Solana) once confirmed.
+ *
+ * @example
+ * const signature = await sendToken(config, { token: 'native', amount: '0.5', receiver: 'Gh9Z…' })
+ */
+export async function sendToken(config: Config, parameters: SendTokenParameters): Promise<string> {
+  config.$send.set({ status: 'sending', error: undefined, hash: undefined })
+  try {
+    const hash = await send(config, parameters)
+    config.$send.set({ status: 'sent', error: undefined, hash })
+    void fetchBalance(config, { force: true }).catch(() => {})
+    return hash
+  } catch (error) {
+    const base = toBaseError(error)
+    config.$send.set({
+      status: 'error',
+      error: { code: base.code, message: base.shortMessage },
+      hash: undefined,
+    })
+    if (base.name !== 'ValidationError')
+      config.events.emit('error', { code: base.code, message: base.shortMessage })
+    throw base
+  }
+}
+
+async function send(config: Config, parameters: SendTokenParameters): Promise<string> {
+  const amountText = parameters.amount.trim()
+  const receiver = parameters.receiver.trim()
+  if (!amountText || !receiver) throw new ValidationError('An amount and receiver address are required')
+  if (!parameters.token) throw new ValidationError('A token is required')
+  const account = config.$account.get()
+  const network = config.$network.get()?.network
+  if (!account || !network) throw new ValidationError('Connect a wallet first')
+
+  const balance = config.$balances.get()[balanceKey(network.caipNetworkId, account.address)]
+  const isNative = parameters.token === NATIVE_TOKEN
+  const token = isNative
+    ? undefined
+    : balance?.tokens.find((candidate) => candidate.address === parameters.token)
+  if (!isNative && !token) throw new ValidationError('A token is required')
+  const decimals = token?.decimals ?? network.nativeCurrency.decimals
+  const { parseAmount } = await import('../amount.ts')
+  const amount = parseAmount(amountText, decimals)
+  if (amount === undefined || amount <= 0n) throw new ValidationError('Invalid amount')
+  const held = token ? token.amount : balance?.value
+  if (held !== undefined && amount > held) throw new ValidationError('Insufficient balance')
+
+  switch (network.chainNamespace) {
+    case 'eip155':
+      return sendEvm(config, { from: account.address, to: receiver, amount, token: token?.address })
+    case 'solana':
+      return sendSolana(config, network.caipNetworkId, {
+        from: account.address,
+        to: receiver,
+        amount,
+        token: token ? { mint: token.address, decimals } : undefined,
+      })
+    default:
+      throw new ValidationError(`Sending on ${network.chainNamespace} is not supported`)
+  }
+}
+
+async function sendEvm(
+  config: Config,
+  parameters: { from: string; to: string; amount: bigint; token: string | undefined },
+): Promise<string> {
+  if (!EvmAddressSchema.safeParse(parameters.to).success) throw new ValidationError('Invalid EVM address')
+  const to = parameters.to.startsWith('0x') ? parameters.to : `0x${parameters.to}`
+  const transaction = parameters.token
+    ? {
+        from: parameters.from,
+        to: parameters.token,
+        // transfer(address,uint256)
+        data: `0xa9059cbb${pad32(to.slice(2).toLowerCase())}${pad32(parameters.amount.toString(16))}`,
+      }
+    : { from: parameters.from, to, value: `0x${parameters.amount.toString(16)}` }
+  const hash = await getProvider(config, 'eip155').request({
+    method: 'eth_sendTransaction',
+    params: [transaction],
+  })
+  if (typeof hash !== 'string') throw new ValidationError('The wallet returned no transaction hash')
+  const network = config.$network.get()?.network
+  if (network) await waitForReceipt(networkRpc(config, network), hash)
+  return hash
+}
+
+async function sendSolana(
+  config: Config,
+  chainId: CaipNetworkId,
+  parameters: {
+    from: string
+    to: string
+    amount: bigint
+    token: { mint: string; decimals: number } | undefined
+  },
+): Promise<string> {
+  const { isSolanaAddress } = await import('../../chains/solana/address.ts')
+  if (!isSolanaAddress(parameters.to)) throw new ValidationError('Invalid Solana address')
+  const [transfer, { solanaRpc, toBase64 }] = await Promise.all([
+    import('../../chains/solana/transfer.ts'),
+    import('../solana/transactions.ts'),
+  ])
+  const rpc = solanaRpc(config, chainId)
+  const transaction = parameters.token
+    ? await transfer.buildTokenTransfer(rpc, {
+        from: parameters.from,
+        to: parameters.to,
+        mint: parameters.token.mint,
+        amount: parameters.amount,
+        decimals: parameters.token.decimals,
+      })
+    : await transfer.buildSolTransfer(rpc, {
+        from: parameters.from,
+        to: parameters.to,
+        lamports: parameters.amount,
+      })
+  const provider = getProvider(config, 'solana')
+  let signature: string
+  try {
+    const answer = (await provider.request({
+      method: 'solana_signAndSendTransaction',
+      params: { transaction: toBase64(transfer.serializeForWallet(transaction)) },
+    })) as { signature?: unknown }
+    if (typeof answer?.signature !== 'string') throw new ValidationError('The wallet returned no signature')
+    signature = answer.signature
+  } catch (error) {
+    // A wallet that only signs: send the signed transaction ourselves.
+    if (toBaseError(error).code !== 4200) throw error
+    signature = await provider.sendTransaction(transfer.serializeForWallet(transaction))
+  }
+  await transfer.confirmSignature(rpc, signature)
+  return signature
+}

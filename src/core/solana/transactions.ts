@@ -1,0 +1,102 @@
+import type { CaipNetworkId } from '../../protocol/caip.ts'
+import { rpcRequest } from '../../services/rpc.ts'
+import type { Config } from '../createConfig.ts'
+import { rpcUrlFor } from '../rpcUrl.ts'
+
+/** A transaction as a page holds it: `@solana/web3.js` `Transaction` or `VersionedTransaction`, or its bytes. */
+export type SolanaTransactionLike =
+  | Uint8Array
+  | {
+      serialize(config?: { requireAllSignatures?: boolean; verifySignatures?: boolean }): Uint8Array
+      recentBlockhash?: string | undefined
+      feePayer?: unknown
+      version?: unknown
+    }
+
+/** What `sendTransaction` needs of a page's `Connection`, if it brings one. */
+export interface SolanaSendConnection {
+  sendRawTransaction(raw: Uint8Array, options?: SolanaSendOptions): Promise<string>
+}
+
+export interface SolanaSendOptions {
+  skipPreflight?: boolean | undefined
+  preflightCommitment?: string | undefined
+  maxRetries?: number | undefined
+}
+
+export const toBase64 = (bytes: Uint8Array) => {
+  let text = ''
+  for (const byte of bytes) text += String.fromCharCode(byte)
+  return btoa(text)
+}
+export const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.charCodeAt(0))
+
+const isLegacy = (tx: Exclude<SolanaTransactionLike, Uint8Array>) =>
+  !('version' in tx) || tx.version === undefined
+
+/**
+ * The bytes a wallet signs. A legacy transaction without a fee payer or recent blockhash gets the
+ * connected account and the network's latest blockhash first, as wallet adapters do.
+ */
+export async function toWireBytes(
+  config: Config,
+  transaction: SolanaTransactionLike,
+  parameters: { address: string; chainId: CaipNetworkId },
+): Promise<Uint8Array> {
+  if (transaction instanceof Uint8Array) return transaction
+  if (isLegacy(transaction)) {
+    const tx = transaction as { recentBlockhash?: string | undefined; feePayer?: unknown }
+    if (!tx.feePayer) {
+      const { PublicKey } = await import('@solana/web3.js')
+      tx.feePayer = new PublicKey(parameters.address)
+    }
+    if (!tx.recentBlockhash) {
+      const answer = (await solanaRpc(config, parameters.chainId)('getLatestBlockhash', [
+        { commitment: 'confirmed' },
+      ])) as { value?: { blockhash?: unknown } } | undefined
+      if (typeof answer?.value?.blockhash !== 'string')
+        throw new Error('No recent blockhash from the network')
+      tx.recentBlockhash = answer.value.blockhash
+    }
+    return transaction.serialize({ requireAllSignatures: false, verifySignatures: false })
+  }
+  return transaction.serialize()
+}
+
+/** The signed bytes in the same form the page gave: bytes, or a web3.js transaction. */
+export async function fromWireBytes<T extends SolanaTransactionLike>(
+  original: T,
+  signed: Uint8Array,
+): Promise<T> {
+  if (original instanceof Uint8Array) return signed as T
+  const web3 = await import('@solana/web3.js')
+  return (isLegacy(original)
+    ? web3.Transaction.from(signed)
+    : web3.VersionedTransaction.deserialize(signed)) as unknown as T
+}
+
+/** JSON-RPC on a Solana network, through the page's RPC or the service's proxy. */
+export function solanaRpc(config: Config, chainId: CaipNetworkId) {
+  return (method: string, params: readonly unknown[]) => {
+    const url = rpcUrlFor(config, chainId)
+    if (!url) return Promise.reject(new Error(`No RPC URL for ${chainId}`))
+    return rpcRequest(config.platform.fetch, url, method, params)
+  }
+}
+
+/** Sends signed bytes: through the page's `Connection` when given, else the network's RPC. */
+export async function sendRaw(
+  config: Config,
+  chainId: CaipNetworkId,
+  signed: Uint8Array,
+  connection?: SolanaSendConnection,
+  options: SolanaSendOptions = {},
+): Promise<string> {
+  if (connection) return connection.sendRawTransaction(signed, options)
+  const signature = await solanaRpc(config, chainId)('sendTransaction', [
+    toBase64(signed),
+    { encoding: 'base64', ...options },
+  ])
+  if (typeof signature !== 'string') throw new Error('The network returned no signature')
+  return signature
+}
