@@ -104,9 +104,23 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     serviceDataDir: 'memory://',
     solana: false,
     logLevel: 'warn',
+    ...(options.solana ? { solanaPort: await freePortPair() } : {}),
     ...options,
   })
   return { urls: stack.urls, stop: stack.stop }
+}
+
+/** A free port whose next port is free too (the local Solana's HTTP and WebSocket). */
+async function freePortPair(): Promise<number> {
+  for (;;) {
+    const port = await freePort()
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer()
+      server.once('error', () => resolve(false))
+      server.listen(port + 1, '127.0.0.1', () => server.close(() => resolve(true)))
+    })
+    if (free && port < 65_535) return port
+  }
 }
 
 async function distinctFreePorts(count: number): Promise<number[]> {

@@ -31,6 +31,8 @@ function rememberRecent(config: Config, wallet: { id: string; name: string }): v
 
 /** The namespace shown now when the wallet serves it, else the first one both the wallet and the site use. */
 function namespaceFor(config: Config, connector: Connector): ChainNamespace {
+  const shown = config.$network.get()?.caipNetworkId.split(':')[0] as ChainNamespace | undefined
+  if (shown && connector.namespaces.includes(shown)) return shown
   const active = config.$activeNamespace.get()
   if (connector.namespaces.includes(active)) return active
   const { networks } = config.$options.get()
