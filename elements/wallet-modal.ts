@@ -186,8 +186,8 @@ export class WalletModalElement extends Base {
 
   /** The connected account's sign-in session `{data, message, signature, cacao}`, if it has one. */
   async getSession(): Promise<WalletEventMap['sign-in'] | undefined> {
-    const { storedSession } = await import('../src/core/siwx/session.ts')
-    return storedSession(this.walletConfig, this.walletConfig.$account.get()?.caipAddress)?.session
+    const { currentSession } = await import('../src/core/siwx/session.ts')
+    return (await currentSession(this.walletConfig)) as WalletEventMap['sign-in'] | undefined
   }
 
   /**

@@ -7,7 +7,7 @@ export type { Connector }
 import type { WalletConnectConnector } from '../connectors/walletconnect/connector.ts'
 import type { CatalogueEntry } from '../protocol/api/catalogue.ts'
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
-import type { ModalOptions, OptionIssue } from '../protocol/config.ts'
+import type { ModalOptions, OptionIssue, SiwxSession } from '../protocol/config.ts'
 import { DEFAULT_OPTIONS, parseOptions } from '../protocol/config.ts'
 import type { Network } from '../protocol/entities.ts'
 import type { HttpClient } from '../services/http.ts'
@@ -16,6 +16,7 @@ import { createStorage } from '../services/storage.ts'
 import type { ConnectionStatus } from './connection/machine.ts'
 import type { Emitter } from './events/emitter.ts'
 import { createEmitter } from './events/emitter.ts'
+import type { WalletEventMap } from './events/types.ts'
 import type { RouterState } from './modal/router.ts'
 import { startAt } from './modal/router.ts'
 import type { Platform } from './platform.ts'
@@ -155,6 +156,8 @@ export interface Config {
   }>
   /** The send in progress or just finished (SPEC section 4: loading, then reset). */
   readonly $send: MapStore<SendState>
+  /** The connected account's sign-in session, once known (SPEC section 3: data, message, signature, cacao). */
+  readonly $session: WritableAtom<{ caipAddress: string; session: SiwxSession } | undefined>
   /** Private bookkeeping of actions (wallet subscriptions, in-flight loads). */
   readonly internal: {
     unsubscribe: Map<ChainNamespace, () => void>
@@ -167,6 +170,8 @@ export interface Config {
     walletListSeq: number
     /** Stops the pairing in progress (timers, the connector's pending approval). */
     stopPairing: (() => void) | undefined
+    /** In required sign-in mode, `wallet-connect` waits for the session (SPEC: nothing counts before). */
+    pendingConnect: WalletEventMap['connect'] | undefined
     /** The WalletConnect connector, once created. */
     walletConnect: Promise<WalletConnectConnector> | undefined
   }
@@ -322,6 +327,7 @@ export function createConfig(
     $alert: atom<{ code: number; message: string } | undefined>(undefined),
     $pairing: map<PairingState>(IDLE_PAIRING),
     $siwx: map({ status: 'idle' as const, error: undefined }),
+    $session: atom<{ caipAddress: string; session: SiwxSession } | undefined>(undefined),
     $send: map<SendState>({ status: 'idle', error: undefined, hash: undefined }),
     internal: {
       unsubscribe: new Map(),
@@ -332,6 +338,7 @@ export function createConfig(
       walletListSeq: 0,
       stopPairing: undefined,
       walletConnect: undefined,
+      pendingConnect: undefined,
     },
     update(input) {
       const before = $options.get()

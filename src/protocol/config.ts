@@ -22,6 +22,47 @@ export const SiwxModeSchema = z.enum(['off', 'optional', 'required'], {
 })
 export type SiwxMode = z.infer<typeof SiwxModeSchema>
 
+/** A sign-in session (SPEC section 3): the message's fields, its text, the signature and the CACAO. */
+export interface SiwxSession {
+  data: Record<string, unknown> & { accountAddress: string; chainId: string }
+  message: string
+  signature: string
+  cacao: unknown
+}
+
+/**
+ * A site's own sign-in backend, given as `config.siwx` instead of a mode: the modal builds the
+ * message and gets the signature; the site verifies it and keeps the sessions.
+ *
+ * @example
+ * modal.config = { siwx: { required: true, addSession, getSessions, revokeSession } }
+ */
+export interface SiwxVerifier {
+  /** No connected state counts until a session exists (default: optional). */
+  required?: boolean | undefined
+  /** Statement shown in the message. */
+  statement?: string | undefined
+  /** A fresh nonce for a message (default: the companion service's `/auth/v1/nonce`). */
+  getNonce?: ((input: { address: string; chainId: CaipNetworkId }) => Promise<string>) | undefined
+  /** Verifies a signed message and keeps the session; rejects to refuse it. */
+  addSession(session: SiwxSession): Promise<void>
+  /** The sessions kept for an account on a network; empty when there are none. */
+  getSessions(chainId: CaipNetworkId, address: string): Promise<readonly SiwxSession[]>
+  /** Forgets the account's sessions (sign-out and disconnect). */
+  revokeSession(chainId: CaipNetworkId, address: string): Promise<void>
+}
+
+/** The message for a `config.siwx` object that is not a verifier, or undefined when it is one. */
+function verifierProblem(value: Record<string, unknown>): string | undefined {
+  for (const name of ['addSession', 'getSessions', 'revokeSession'])
+    if (typeof value[name] !== 'function') return `${name} must be a function`
+  if (value.getNonce !== undefined && typeof value.getNonce !== 'function')
+    return 'getNonce must be a function'
+  if (value.required !== undefined && typeof value.required !== 'boolean')
+    return 'required must be true or false'
+  return undefined
+}
+
 /** The validated options of one modal: attributes plus the `config` property. */
 export interface ModalOptions {
   projectId: string | undefined
@@ -35,6 +76,8 @@ export interface ModalOptions {
   features: Readonly<Record<Feature, boolean>>
   socials: readonly SocialProvider[]
   siwx: SiwxMode
+  /** The site's own sign-in backend (`config.siwx` as an object); the service's when undefined. */
+  siwxVerifier: SiwxVerifier | undefined
   locale: string
   /** RPC URL per network, overriding the network's default (the `config` property only). */
   rpcUrls: Readonly<Record<string, string>>
@@ -71,6 +114,7 @@ export const DEFAULT_OPTIONS: ModalOptions = {
   },
   socials: [],
   siwx: 'off',
+  siwxVerifier: undefined,
   locale: 'en',
   rpcUrls: {},
   customNetworks: [],
@@ -152,6 +196,13 @@ const parsers: { [K in keyof ModalOptions]: Parser<K> } = {
     return fromSchema<'socials'>(z.array(SocialProviderSchema))(names)
   },
   siwx: fromSchema(SiwxModeSchema),
+  siwxVerifier: (value) => {
+    const problem =
+      typeof value === 'object' && value !== null
+        ? verifierProblem(value as Record<string, unknown>)
+        : 'Expected a sign-in verifier'
+    return problem ? { message: problem } : { value: value as SiwxVerifier }
+  },
   locale: fromSchema(
     z.string().check(z.regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { error: 'Invalid locale' })),
   ),
@@ -187,6 +238,7 @@ export const OPTION_ATTRIBUTES = {
   features: 'features',
   socials: 'socials',
   siwx: 'siwx',
+  siwxVerifier: 'config.siwx',
   locale: 'locale',
   rpcUrls: 'config.rpcUrls',
   customNetworks: 'config.customNetworks',
@@ -216,7 +268,23 @@ export function parseOptions(
 ): { options: ModalOptions; issues: OptionIssue[] } {
   const options: Record<string, unknown> = { ...base }
   const issues: OptionIssue[] = []
-  for (const [key, raw] of Object.entries(input) as [keyof ModalOptions, unknown][]) {
+  const entries = Object.entries(input) as [keyof ModalOptions, unknown][]
+  // `config.siwx` as an object is the site's own verifier; its `required` flag gives the mode.
+  const siwx = input.siwx
+  if (typeof siwx === 'object' && siwx !== null) {
+    const index = entries.findIndex(([key]) => key === 'siwx')
+    const problem = verifierProblem(siwx as Record<string, unknown>)
+    const required = (siwx as { required?: unknown }).required === true
+    if (!problem)
+      entries.splice(index, 1, ['siwxVerifier', siwx], ['siwx', required ? 'required' : 'optional'])
+    else {
+      entries.splice(index, 1)
+      issues.push({ option: 'siwx', source: 'config.siwx', message: problem })
+    }
+  } else if (typeof siwx === 'string') {
+    options.siwxVerifier = undefined
+  }
+  for (const [key, raw] of entries) {
     const parser = parsers[key] as Parser<typeof key> | undefined
     if (!parser) continue
     // A bare boolean attribute (`<wallet-modal analytics>`) is an empty string that means on.

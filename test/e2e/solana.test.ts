@@ -7,7 +7,6 @@ import { launchBrowser, newContext, startTestStack, type TestStack } from './har
 
 const LOCAL_SOLANA = 'solana:45HEQDFcNoxGz8mrpTbTT37jixbR5dy9' as const
 const TEST_MINT = '3NgR9cyptmChF72pCdDbrajWsehczWmp6iEbBnnFkHPU'
-const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
 
 /**
  * Solana beside EVM on the local stack: the demo page lists both, the Demo Wallet serves both (one

@@ -1,7 +1,7 @@
 import { SHAKE_MS } from '../constants.ts'
 import type { Config } from '../createConfig.ts'
 import { canClose } from '../modal/router.ts'
-import { storedSession } from '../siwx/session.ts'
+import { hasSession } from '../siwx/session.ts'
 
 /** Plays the 500 ms shake that signals a blocked close. */
 export function shake(config: Config): void {
@@ -30,7 +30,7 @@ export async function close(config: Config, parameters: CloseParameters = {}): P
       !canClose({
         view,
         siwxRequired: config.$options.get().siwx === 'required',
-        hasSession: storedSession(config, config.$account.get()?.caipAddress) !== undefined,
+        hasSession: hasSession(config),
       }) || !config.events.emit('request-close', { view })
     if (blocked) {
       shake(config)

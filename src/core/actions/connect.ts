@@ -63,17 +63,21 @@ export async function connect(config: Config, parameters: ConnectParameters): Pr
     rememberRecent(config, parameters.recent ?? connector)
     config.$connecting.set(undefined)
     const account = config.$account.get()
+    const signInNeeded = await needsSignIn(config)
     if (account) {
-      config.events.emit('connect', {
+      const detail = {
         address: account.address,
         caipAddress: account.caipAddress,
         chainId: state.chainId,
         namespace,
         connector: { id: connector.id, name: connector.name, type: connector.type },
-      })
+      }
+      // With sign-in required, the site hears of the connection once the session exists.
+      if (signInNeeded && config.$options.get().siwx === 'required') config.internal.pendingConnect = detail
+      else config.events.emit('connect', detail)
     }
     if (config.$network.get()?.supported === false) return state
-    if (needsSignIn(config)) navigate(config, 'SIWXSignMessage', {}, 'replace')
+    if (signInNeeded) navigate(config, 'SIWXSignMessage', {}, 'replace')
     else if (!parameters.keepOpen) await close(config, { force: true })
     return state
   } catch (error) {

@@ -26,6 +26,8 @@ export async function disconnect(config: Config, parameters: DisconnectParameter
         (ns) => connections[ns]?.status !== 'disconnected',
       )
   config.storage.set(StorageKey.disconnected, true)
+  // A connection still waiting for its required sign-in was never announced: no disconnect either.
+  const announced = config.internal.pendingConnect === undefined
   // Disconnect clears the sign-in, then signs out (SPEC section 4).
   const { signOut } = await import('./signOut.ts')
   await signOut(config)
@@ -37,7 +39,7 @@ export async function disconnect(config: Config, parameters: DisconnectParameter
     } catch (error) {
       reportError(config, new FailedToDisconnectError({ cause: error }))
     }
-    markDisconnected(config, namespace)
+    markDisconnected(config, namespace, { announce: announced })
   }
   await close(config, { force: true })
 }

@@ -110,23 +110,14 @@ export interface SolanaProvider extends Eip1193Provider {
   ): Promise<string>
 }
 
+/** The Solana methods load on first use: an EVM-only page never pays for them. */
 function withSolanaMethods(config: Config, provider: Eip1193Provider): SolanaProvider {
-  const current = async () => {
-    const record = recordOf(config, 'solana')
-    const address = record.accounts[0]
-    if (record.status !== 'connected' || !address || !record.chainId) throw await disconnectedError()
-    return { address, chainId: record.chainId, tx: await import('../solana/transactions.ts') }
-  }
-  const signBytes = async (transaction: SolanaTransactionLike) => {
-    const { address, chainId, tx } = await current()
-    const wire = await tx.toWireBytes(config, transaction, { address, chainId })
-    const answer = (await provider.request({
-      method: 'solana_signTransaction',
-      params: { transaction: tx.toBase64(wire) },
-    })) as { transaction?: unknown }
-    if (typeof answer?.transaction !== 'string') throw new Error('The wallet returned no transaction')
-    return { signed: tx.fromBase64(answer.transaction), chainId, tx }
-  }
+  const lazy =
+    (name: 'signMessage' | 'signTransaction' | 'signAndSendTransaction' | 'sendTransaction') =>
+    (...args: unknown[]) =>
+      import('../solana/provider.ts').then((module) =>
+        (module.solanaMethods(config, provider)[name] as (...a: unknown[]) => Promise<unknown>)(...args),
+      )
   Object.defineProperty(provider, 'address', {
     enumerable: true,
     get() {
@@ -134,39 +125,10 @@ function withSolanaMethods(config: Config, provider: Eip1193Provider): SolanaPro
       return record.status === 'connected' ? record.accounts[0] : undefined
     },
   })
-  return Object.assign(provider as Eip1193Provider & { readonly address: string | undefined }, {
-    async signMessage(message: Uint8Array) {
-      const { address } = await current()
-      const { encodeBase58, decodeBase58 } = await import('../../protocol/siwx/base58.ts')
-      const answer = (await provider.request({
-        method: 'solana_signMessage',
-        params: { message: encodeBase58(message), pubkey: address },
-      })) as { signature?: unknown }
-      const signature = typeof answer?.signature === 'string' ? decodeBase58(answer.signature) : null
-      if (!signature) throw new Error('The wallet returned no signature')
-      return signature
-    },
-    async signTransaction<T extends SolanaTransactionLike>(transaction: T): Promise<T> {
-      const { signed, tx } = await signBytes(transaction)
-      return tx.fromWireBytes(transaction, signed)
-    },
-    async signAndSendTransaction(transaction: SolanaTransactionLike, options?: SolanaSendOptions) {
-      const { address, chainId, tx } = await current()
-      const wire = await tx.toWireBytes(config, transaction, { address, chainId })
-      const answer = (await provider.request({
-        method: 'solana_signAndSendTransaction',
-        params: { transaction: tx.toBase64(wire), ...(options ? { sendOptions: options } : {}) },
-      })) as { signature?: unknown }
-      if (typeof answer?.signature !== 'string') throw new Error('The wallet returned no signature')
-      return answer.signature
-    },
-    async sendTransaction(
-      transaction: SolanaTransactionLike,
-      connection?: SolanaSendConnection,
-      options?: SolanaSendOptions,
-    ) {
-      const { signed, chainId, tx } = await signBytes(transaction)
-      return tx.sendRaw(config, chainId, signed, connection, options)
-    },
-  })
+  return Object.assign(provider, {
+    signMessage: lazy('signMessage'),
+    signTransaction: lazy('signTransaction'),
+    signAndSendTransaction: lazy('signAndSendTransaction'),
+    sendTransaction: lazy('sendTransaction'),
+  }) as SolanaProvider
 }

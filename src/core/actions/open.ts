@@ -1,6 +1,7 @@
 import type { Config } from '../createConfig.ts'
 import type { View } from '../modal/router.ts'
 import { initialView, startAt } from '../modal/router.ts'
+import { signInPending } from '../siwx/gate.ts'
 
 export interface OpenParameters {
   view?: View | undefined
@@ -16,6 +17,8 @@ export interface OpenParameters {
  */
 export async function open(config: Config, parameters: OpenParameters = {}): Promise<void> {
   const network = config.$network.get()
+  const account = config.$account.get()
+  const pending = signInPending(config.$options.get().siwx, account, config.$session.get())
   const view = initialView(
     {
       connected: config.$account.get() !== undefined,
@@ -23,7 +26,7 @@ export async function open(config: Config, parameters: OpenParameters = {}): Pro
       adapterCount: config.$connectors.get().length,
       unsupportedChain: config.$account.get() !== undefined && network !== undefined && !network.supported,
     },
-    parameters.view,
+    parameters.view ?? (pending ? 'SIWXSignMessage' : undefined),
   )
   const wasOpen = config.$modal.get().open
   config.$modal.set({ open: true, router: startAt(view, parameters.data), shake: false })

@@ -60,8 +60,12 @@ function followNetwork(config: Config): void {
 }
 
 /** Forgets a namespace's connection after the wallet or the person ended it. */
-export function markDisconnected(config: Config, namespace: ChainNamespace): void {
-  const wasConnected = recordOf(config, namespace).status === 'connected'
+export function markDisconnected(
+  config: Config,
+  namespace: ChainNamespace,
+  parameters: { announce?: boolean } = {},
+): void {
+  const wasConnected = recordOf(config, namespace).status === 'connected' && parameters.announce !== false
   config.internal.unsubscribe.get(namespace)?.()
   config.internal.unsubscribe.delete(namespace)
   step(
@@ -87,13 +91,14 @@ function onConnectorEvent(config: Config, connector: Connector, event: Connector
   }
   if (event.type === 'accountsChanged') {
     if (event.accounts[0] === record.accounts[0]) return
-    step(config, event.namespace, { type: 'connected' }, { accounts: event.accounts })
-    const account = config.$account.get()
-    if (account) {
+    const next = step(config, event.namespace, { type: 'connected' }, { accounts: event.accounts })
+    const address = event.accounts[0]
+    // The namespace the wallet changed, shown or not.
+    if (address && next.chainId) {
       config.events.emit('account-change', {
-        address: account.address,
-        caipAddress: account.caipAddress,
-        namespace: account.namespace,
+        address,
+        caipAddress: `${next.chainId}:${address}`,
+        namespace: event.namespace,
       })
     }
   } else {
@@ -113,7 +118,9 @@ function onConnectorEvent(config: Config, connector: Connector, event: Connector
 
 /** Switching to an account or network with no session asks for sign-in again. */
 export function askToSignIn(config: Config): void {
-  if (needsSignIn(config)) void open(config, { view: 'SIWXSignMessage' })
+  void needsSignIn(config).then((needed) => {
+    if (needed) void open(config, { view: 'SIWXSignMessage' })
+  })
 }
 
 /**

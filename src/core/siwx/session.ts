@@ -1,6 +1,8 @@
 import * as z from 'zod/mini'
 import type { AuthSession } from '../../protocol/api/auth.ts'
 import { authSession } from '../../protocol/api/auth.ts'
+import type { CaipNetworkId } from '../../protocol/caip.ts'
+import type { SiwxSession } from '../../protocol/config.ts'
 import { StorageKey } from '../../protocol/storage.ts'
 import type { Config } from '../createConfig.ts'
 
@@ -8,8 +10,15 @@ import type { Config } from '../createConfig.ts'
 const StoredSession = z.object({ caipAddress: z.string(), token: z.string(), session: authSession })
 export type StoredSession = z.infer<typeof StoredSession>
 
+const sameAddress = (a: string, b: string) =>
+  a.startsWith('eip155:') ? a.toLowerCase() === b.toLowerCase() : a === b
+
+const expired = (config: Config, data: Record<string, unknown>) =>
+  typeof data.expirationTime === 'string' && Date.parse(data.expirationTime) <= config.platform.now()
+
 /**
- * The stored sign-in session of an account (CAIP-10), if any, and not past its expiration time.
+ * The session the companion service issued for an account (CAIP-10), if any, and not past its
+ * expiration time.
  *
  * @example
  * const session = storedSession(config, 'eip155:1:0xabc…')
@@ -20,10 +29,8 @@ export function storedSession(config: Config, caipAddress: string | undefined): 
   if (!raw) return undefined
   try {
     const parsed = StoredSession.safeParse(JSON.parse(raw))
-    if (!parsed.success || parsed.data.caipAddress.toLowerCase() !== caipAddress.toLowerCase())
-      return undefined
-    const expires = parsed.data.session.data.expirationTime
-    if (expires && Date.parse(expires) <= config.platform.now()) return undefined
+    if (!parsed.success || !sameAddress(parsed.data.caipAddress, caipAddress)) return undefined
+    if (expired(config, parsed.data.session.data)) return undefined
     return parsed.data
   } catch {
     return undefined
@@ -32,16 +39,66 @@ export function storedSession(config: Config, caipAddress: string | undefined): 
 
 export function storeSession(config: Config, caipAddress: string, token: string, session: AuthSession): void {
   config.storage.set(StorageKey.siwxAuthToken, JSON.stringify({ caipAddress, token, session }))
+  config.$session.set({ caipAddress, session })
 }
 
 export function clearSession(config: Config): void {
   config.storage.remove(StorageKey.siwxAuthToken)
   config.storage.remove(StorageKey.siwxNonceToken)
+  config.$session.set(undefined)
+}
+
+/**
+ * The connected account's session, from the site's own verifier (`config.siwx`) or the service's
+ * stored token; kept in `$session` for the views and the button.
+ *
+ * @example
+ * const session = await currentSession(config)
+ */
+export async function currentSession(config: Config): Promise<SiwxSession | undefined> {
+  const account = config.$account.get()
+  if (!account) {
+    config.$session.set(undefined)
+    return undefined
+  }
+  const verifier = config.$options.get().siwxVerifier
+  let session: SiwxSession | undefined
+  if (verifier) {
+    const chainId = account.caipAddress.slice(0, account.caipAddress.lastIndexOf(':')) as CaipNetworkId
+    const sessions: unknown = await Promise.resolve()
+      .then(() => verifier.getSessions(chainId, account.address))
+      .catch(() => [])
+    // The site's answer is checked like any other input: a session for this account, not expired.
+    session = (Array.isArray(sessions) ? (sessions as Partial<SiwxSession>[]) : []).find(
+      (candidate) =>
+        typeof candidate === 'object' &&
+        candidate !== null &&
+        typeof candidate.message === 'string' &&
+        typeof candidate.signature === 'string' &&
+        typeof candidate.data === 'object' &&
+        candidate.data !== null &&
+        !expired(config, candidate.data) &&
+        sameAddress(String(candidate.data.accountAddress), account.address),
+    ) as SiwxSession | undefined
+  } else {
+    session = storedSession(config, account.caipAddress)?.session
+  }
+  // The account may have changed while the site answered.
+  if (config.$account.get()?.caipAddress === account.caipAddress)
+    config.$session.set(session ? { caipAddress: account.caipAddress, session } : undefined)
+  return session
+}
+
+/** Whether the connected account's session is known (synchronous, from `$session`). */
+export function hasSession(config: Config): boolean {
+  const account = config.$account.get()
+  const known = config.$session.get()
+  return account !== undefined && known !== undefined && known.caipAddress === account.caipAddress
 }
 
 /** Whether sign-in is on and the connected account has no session yet. */
-export function needsSignIn(config: Config): boolean {
+export async function needsSignIn(config: Config): Promise<boolean> {
   const { siwx } = config.$options.get()
-  const account = config.$account.get()
-  return siwx !== 'off' && account !== undefined && !storedSession(config, account.caipAddress)
+  if (siwx === 'off' || !config.$account.get()) return false
+  return (await currentSession(config)) === undefined
 }

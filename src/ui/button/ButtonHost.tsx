@@ -3,6 +3,7 @@ import { open } from '../../core/actions/open.ts'
 import { balanceKey } from '../../core/balanceKey.ts'
 import type { Config } from '../../core/createConfig.ts'
 import { formatBalance, shortAddress } from '../../core/format.ts'
+import { signInPending } from '../../core/siwx/gate.ts'
 import { Avatar } from '../components/Avatar.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import { findModalConfig, MODAL_READY_EVENT } from '../host.ts'
@@ -71,10 +72,13 @@ function ConnectedButton(props: {
   const options = useStore(config.$options)
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
+  const session = useStore(config.$session)
   // `namespace` pins the button to one namespace's account; otherwise it follows the active one.
   const pinned = props.namespace ? connections[props.namespace as keyof typeof connections] : undefined
   const pinnedAddress = pinned?.status === 'connected' ? pinned.accounts[0] : undefined
-  const account = props.namespace ? (pinnedAddress ? { address: pinnedAddress } : undefined) : active
+  // With sign-in required, an account without a session does not count as connected yet.
+  const shown = signInPending(options.siwx, active, session) ? undefined : active
+  const account = props.namespace ? (pinnedAddress ? { address: pinnedAddress } : undefined) : shown
   const chainId = props.namespace ? pinned?.chainId : network?.caipNetworkId
   const status = props.namespace ? (pinned?.status ?? 'disconnected') : activeStatus
   const balance = account && chainId ? balances[balanceKey(chainId, account.address)] : undefined

@@ -19,6 +19,7 @@ export default function AccountView({ config }: ViewProps) {
   const account = useStore(config.$account)
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
+  const options = useStore(config.$options)
   const [copied, setCopied] = useState(false)
 
   useEffect(() => {
@@ -86,7 +87,7 @@ export default function AccountView({ config }: ViewProps) {
         </section>
       ) : null}
       <div className="actions">
-        {network?.supported ? (
+        {options.features.send && network?.supported ? (
           <button
             type="button"
             className="primary"

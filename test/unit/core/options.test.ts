@@ -31,6 +31,7 @@ describe('parseOptions', () => {
       features: allFeatures(['send', 'activity']),
       socials: [],
       siwx: 'off',
+      siwxVerifier: undefined,
       locale: 'en',
       rpcUrls: {},
       customNetworks: [],
@@ -194,5 +195,30 @@ describe('parseOptions', () => {
     assert.deepEqual(one('features', { teleport: true }).messages, ['Unknown feature: teleport'])
     assert.deepEqual(one('features', 5).messages, ['Expected a list of features'])
     assert.deepEqual(one('features', 'email,teleport').value, DEFAULT_OPTIONS.features)
+  })
+
+  test("siwx as an object: the site's own verifier, its required flag giving the mode", () => {
+    const verifier = {
+      required: true,
+      addSession: async () => {},
+      getSessions: async () => [],
+      revokeSession: async () => {},
+    }
+    const { options, issues } = parseOptions({ siwx: verifier })
+    assert.deepEqual(issues, [])
+    assert.equal(options.siwx, 'required')
+    assert.equal(options.siwxVerifier, verifier)
+    assert.equal(parseOptions({ siwx: { ...verifier, required: undefined } }).options.siwx, 'optional')
+    // Back to a mode string: the service verifies again.
+    assert.equal(parseOptions({ siwx: 'optional' }, options).options.siwxVerifier, undefined)
+  })
+
+  test('error: a siwx object without its functions is refused and nothing changes', () => {
+    const { options, issues } = parseOptions({ siwx: { required: true, addSession: 'no' } })
+    assert.equal(options.siwx, 'off')
+    assert.equal(options.siwxVerifier, undefined)
+    assert.equal(issues.length, 1)
+    assert.equal(issues[0]?.source, 'config.siwx')
+    assert.match(issues[0]?.message ?? '', /addSession must be a function|getSessions must be a function/)
   })
 })

@@ -1,0 +1,17 @@
+import type { AccountState } from '../createConfig.ts'
+
+/**
+ * Whether sign-in is required and the account has no session yet: until then the connection
+ * does not count (the button offers to connect, opening goes to the sign-in view). Kept free of
+ * imports: the button uses it on the first paint.
+ *
+ * @example
+ * signInPending('required', account, config.$session.get())
+ */
+export function signInPending(
+  mode: string,
+  account: AccountState | undefined,
+  session: { caipAddress: string } | undefined,
+): boolean {
+  return mode === 'required' && account !== undefined && session?.caipAddress !== account.caipAddress
+}
