@@ -18,6 +18,28 @@ console.log(
 execSync('npx vite build --logLevel error', { stdio: 'inherit' })
 printSizes(measureSizes())
 
+{
+  // Solana: the chunks only a page with Solana networks loads, and what such a page adds.
+  const solana = measureSizes().all.filter((file) => /(^|\/)solana-/.test(file.file))
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
+  console.log('\nSolana chunks (never loaded by an EVM-only page):')
+  for (const file of solana)
+    console.log(`  ${file.file.padEnd(48)} ${kb(file.raw).padStart(10)} ${kb(file.gzip).padStart(10)} gzip`)
+  console.log(
+    `  ${'total'.padEnd(48)} ${''.padStart(10)} ${kb(solana.reduce((sum, f) => sum + f.gzip, 0)).padStart(10)} gzip`,
+  )
+  const { measureLoadedJs, EVM_ONLY_NETWORKS, WITH_SOLANA_NETWORKS } = await import('./loaded.ts')
+  const evm = await measureLoadedJs(EVM_ONLY_NETWORKS)
+  const both = await measureLoadedJs(WITH_SOLANA_NETWORKS)
+  console.log('\nJS a script-tag page loads from first paint through connect, Account, Send and Networks:')
+  console.log(
+    `  EVM networks only        ${kb(evm.gzip).padStart(10)} gzip, Solana chunks: ${evm.solanaFiles.length}`,
+  )
+  console.log(
+    `  EVM and Solana networks  ${kb(both.gzip).padStart(10)} gzip, Solana chunks: ${both.solanaFiles.join(', ') || 'none'}`,
+  )
+}
+
 const page = await benchPage(5)
 const fmt = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ')
 console.log('\nScript-tag page in headless Chromium (median of 5 cold loads):')
