@@ -2,6 +2,7 @@ import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import * as z from 'zod/mini'
 import { RPC_TIMEOUT_MS } from '../../core/constants.ts'
 import { RequestTimeoutError, toBaseError } from '../../errors/index.ts'
+import { SolanaAddressSchema } from '../../protocol/address.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import { decodeBase58, encodeBase58 } from '../../protocol/siwx/base58.ts'
 import type { Connector, ConnectorEvent, ConnectorState, Eip1193Provider } from '../types.ts'
@@ -72,9 +73,12 @@ export function isSolanaWallet(wallet: Wallet): boolean {
   )
 }
 
+/** The wallet's Solana accounts; anything that is not a base58 address of 32 to 44 characters is dropped. */
 const solanaAccounts = (accounts: readonly WalletAccount[]) =>
   accounts.filter(
-    (account) => account.chains.length === 0 || account.chains.some((c) => c.startsWith('solana:')),
+    (account) =>
+      SolanaAddressSchema.safeParse(account.address).success &&
+      (account.chains.length === 0 || account.chains.some((chain) => chain.startsWith('solana:'))),
   )
 
 // The JSON-RPC methods a Solana connection answers: the same names and shapes as WalletConnect's

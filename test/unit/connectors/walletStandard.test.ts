@@ -147,6 +147,27 @@ describe('createWalletStandardConnector', () => {
     )
   })
 
+  test('error: accounts that are not base58 Solana addresses are dropped, and none left is an error', async () => {
+    const bad = [
+      account('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', [MAINNET]),
+      account('0OIl'.repeat(9), [MAINNET]),
+    ]
+    const wallet = minimalWallet({
+      accounts: bad,
+      features: { ...connectFeature(async () => ({ accounts: bad })), ...signTransactionFeature },
+    })
+    const connector = createWalletStandardConnector({ wallet })
+    await assert.rejects(connector.connect({ namespace: 'solana' }), /returned no accounts/)
+    const mixed = [...bad, account(KEY0, [MAINNET])]
+    const good = createWalletStandardConnector({
+      wallet: minimalWallet({
+        accounts: mixed,
+        features: { ...connectFeature(async () => ({ accounts: mixed })), ...signTransactionFeature },
+      }),
+    })
+    assert.deepEqual((await good.connect({ namespace: 'solana' })).accounts, [KEY0])
+  })
+
   test('error: connect rejected in the wallet is UserRejectedRequestError 4001', async () => {
     const connector = createWalletStandardConnector({ wallet: demoSolana(() => false).wallet })
     await assert.rejects(connector.connect({ namespace: 'solana', chainId: LOCAL_SOLANA_NETWORK_ID }), {
