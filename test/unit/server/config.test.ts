@@ -14,7 +14,7 @@ function problems(env: ServiceEnv): string[] {
 }
 
 describe('loadConfig', () => {
-  test('default: loopback, port 8787, PGlite in .data/service, the dev project and the local chains', () => {
+  test('default: loopback, port 8787, PGlite in .data/service, the dev project and the local chains (EVM and Solana)', () => {
     assert.deepEqual(loadConfig({}), {
       host: '127.0.0.1',
       port: 8787,
@@ -29,7 +29,11 @@ describe('loadConfig', () => {
         'http://127.0.0.1:4173',
         'http://localhost:4173',
       ],
-      rpcUpstreams: { 'eip155:31337': 'http://127.0.0.1:8545', 'eip155:31338': 'http://127.0.0.1:8546' },
+      rpcUpstreams: {
+        'eip155:31337': 'http://127.0.0.1:8545',
+        'eip155:31338': 'http://127.0.0.1:8546',
+        'solana:45HEQDFcNoxGz8mrpTbTT37jixbR5dy9': 'http://127.0.0.1:8899',
+      },
       rpcTimeoutMs: 10_000,
       cacheMs: 5000,
       trustProxyHops: 0,
