@@ -137,4 +137,58 @@ describe('connect a browser wallet end to end', { timeout: 240_000 }, () => {
     await modal(page).getByText('10,000.000 ETH').waitFor()
     await context.close()
   })
+
+  it('sends ETH from the Send view: the wallet approves, the receipt lands, both balances change', async () => {
+    const receiver = '0x70997970C51812Dc3A010C7D01B50E2d73dC79C8'
+    const balanceOf = async (address: string) => {
+      const response = await fetch(stack.urls.chain, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'eth_getBalance',
+          params: [address, 'latest'],
+        }),
+      })
+      return BigInt(((await response.json()) as { result: string }).result)
+    }
+    const { page, events, context } = await openDemo()
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await modal(page)
+      .getByRole('button', { name: /Demo Wallet/ })
+      .click()
+    await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
+    await page
+      .locator('wallet-button')
+      .getByRole('button', { name: /^Account / })
+      .click()
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    await modal(page).getByLabel('Amount').fill('1.5')
+    await modal(page).getByLabel('Receiver address').fill('0x1234')
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    await modal(page).getByRole('alert').getByText('Invalid EVM address').waitFor()
+    // One letter's case wrong: the EIP-55 checksum catches the typo before the wallet is asked.
+    await modal(page).getByLabel('Receiver address').fill('0x70997970c51812Dc3A010C7D01B50E2d73dC79C8')
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    await modal(page).getByRole('alert').getByText('Invalid EVM address').waitFor()
+    assert.equal(await page.locator('[data-demo-wallet="approve"]').count(), 0)
+    await modal(page).getByLabel('Amount').fill('999999')
+    await modal(page).getByLabel('Receiver address').fill(receiver)
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    await modal(page).getByRole('alert').getByText('Insufficient balance').waitFor()
+
+    const before = await balanceOf(receiver)
+    await modal(page).getByLabel('Amount').fill('1.5')
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    await page.locator('[data-demo-wallet="approve"]').click()
+    await modal(page).getByText('Sent 1.5 ETH to 0x7099…79C8').waitFor()
+    assert.equal(await balanceOf(receiver), before + 1_500_000_000_000_000_000n)
+    await modal(page).getByRole('button', { name: 'Done' }).click()
+    await modal(page)
+      .getByText(/9,998\.49\d ETH/)
+      .waitFor()
+    assert.ok(!events.some((line) => line.startsWith('wallet-error')), events.join('\n'))
+    await context.close()
+  })
 })

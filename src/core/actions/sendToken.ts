@@ -109,6 +109,12 @@ async function sendEvm(
 ): Promise<string> {
   if (!EvmAddressSchema.safeParse(parameters.to).success) throw new ValidationError('Invalid EVM address')
   const to = parameters.to.startsWith('0x') ? parameters.to : `0x${parameters.to}`
+  // Mixed case is an EIP-55 checksum: a typo in it must not send funds elsewhere.
+  const hex = to.slice(2)
+  if (hex !== hex.toLowerCase() && hex !== hex.toUpperCase()) {
+    const { isChecksumAddress } = await import('../../protocol/siwx/checksum.ts')
+    if (!isChecksumAddress(to)) throw new ValidationError('Invalid EVM address')
+  }
   const transaction = parameters.token
     ? {
         from: parameters.from,
