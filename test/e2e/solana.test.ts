@@ -168,6 +168,9 @@ describe('Solana end to end', { timeout: 300_000 }, () => {
     await modal(page)
       .getByRole('button', { name: /Local Solana\s+Network/ })
       .click()
+    // Networks are grouped by ecosystem.
+    await modal(page).getByRole('heading', { name: 'EVM networks' }).waitFor()
+    await modal(page).getByRole('heading', { name: 'Solana networks' }).waitFor()
     await modal(page)
       .getByRole('button', { name: /^Local Chain$/ })
       .click()

@@ -65,6 +65,12 @@ export const en = {
   openMobileApp: 'Open the mobile app',
   noLinks: 'This wallet has no link to open from here.',
   send: 'Send',
+  namespaceNetworks: (namespace: string) =>
+    namespace === 'eip155'
+      ? 'EVM networks'
+      : namespace === 'solana'
+        ? 'Solana networks'
+        : `${namespace} networks`,
   tokens: 'Tokens',
   token: 'Token',
   amount: 'Amount',

@@ -29,31 +29,54 @@ export function NetworkList({ config, onSwitched }: ViewProps & { onSwitched?: (
     }
   }
 
+  const groups = [...new Set(networks.map((network) => network.chainNamespace))].map((namespace) => ({
+    namespace,
+    networks: networks.filter((network) => network.chainNamespace === namespace),
+  }))
+  let index = 0
+  const list = (items: typeof networks) => (
+    <ul className="list" part="network-list">
+      {items.map((network) => {
+        const isCurrent = network.caipNetworkId === current?.caipNetworkId
+        const first = index++ === 0
+        return (
+          <li key={network.caipNetworkId}>
+            <button
+              type="button"
+              className="item"
+              part="network-item"
+              aria-current={isCurrent}
+              data-network-id={network.caipNetworkId}
+              disabled={pending !== undefined}
+              autoFocus={first}
+              onClick={() => void choose(network.caipNetworkId)}
+            >
+              <span className="name">{network.name}</span>
+              {pending === network.caipNetworkId ? <span className="spinner" aria-hidden="true" /> : null}
+              {isCurrent ? <span className="badge">{en.currentNetwork}</span> : null}
+            </button>
+          </li>
+        )
+      })}
+    </ul>
+  )
+
   return (
     <>
-      <ul className="list" part="network-list">
-        {networks.map((network, index) => {
-          const isCurrent = network.caipNetworkId === current?.caipNetworkId
-          return (
-            <li key={network.caipNetworkId}>
-              <button
-                type="button"
-                className="item"
-                part="network-item"
-                aria-current={isCurrent}
-                data-network-id={network.caipNetworkId}
-                disabled={pending !== undefined}
-                autoFocus={index === 0}
-                onClick={() => void choose(network.caipNetworkId)}
-              >
-                <span className="name">{network.name}</span>
-                {pending === network.caipNetworkId ? <span className="spinner" aria-hidden="true" /> : null}
-                {isCurrent ? <span className="badge">{en.currentNetwork}</span> : null}
-              </button>
-            </li>
-          )
-        })}
-      </ul>
+      {groups.length > 1 ? (
+        <div className="sections">
+          {groups.map((group) => (
+            <section key={group.namespace} aria-labelledby={`networks-${group.namespace}`}>
+              <h3 className="section-title" id={`networks-${group.namespace}`}>
+                {en.namespaceNetworks(group.namespace)}
+              </h3>
+              {list(group.networks)}
+            </section>
+          ))}
+        </div>
+      ) : (
+        list(networks)
+      )}
       <div className="status" role="status" aria-live="polite">
         {error ? <span className="error-text">{error}</span> : pending ? en.switching : null}
       </div>
