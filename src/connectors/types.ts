@@ -67,6 +67,9 @@ export interface Connector {
    * methods (`solana_signMessage`, `solana_signTransaction`, `solana_signAndSendTransaction`).
    */
   getProvider(namespace: ChainNamespace): Eip1193Provider
-  /** Subscribes to wallet-side changes; returns the unsubscribe function. */
-  subscribe(listener: (event: ConnectorEvent) => void): () => void
+  /**
+   * Subscribes to wallet-side changes (of one namespace when given; a connector may still report
+   * others); returns the unsubscribe function.
+   */
+  subscribe(listener: (event: ConnectorEvent) => void, namespace?: ChainNamespace): () => void
 }

@@ -23,8 +23,11 @@ function combine(primary: Connector, others: readonly Connector[]): Connector {
     disconnect: (parameters) => partFor(parameters.namespace).disconnect(parameters),
     switchNetwork: (parameters) => partFor(parameters.namespace).switchNetwork(parameters),
     getProvider: (namespace) => partFor(namespace).getProvider(namespace),
-    subscribe(listener) {
-      const stops = parts.map((part) => part.subscribe(listener))
+    subscribe(listener, namespace) {
+      // One namespace's part when asked, so each event reaches a listener once.
+      const stops = (namespace ? [partFor(namespace)] : parts).map((part) =>
+        part.subscribe(listener, namespace),
+      )
       return () => {
         for (const stop of stops) stop()
       }

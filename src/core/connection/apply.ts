@@ -143,7 +143,7 @@ export function markConnected(config: Config, connector: Connector, state: Conne
   config.$activeNamespace.set(namespace)
   config.internal.unsubscribe.set(
     namespace,
-    connector.subscribe((event) => onConnectorEvent(config, connector, event)),
+    connector.subscribe((event) => onConnectorEvent(config, connector, event), namespace),
   )
   config.storage.remove(StorageKey.disconnected)
   config.storage.set(StorageKey.lastChain, state.chainId)

@@ -411,4 +411,18 @@ describe('mergeConnectors', () => {
     solana.controls.switchAccount(2)
     assert.equal(events.length, 2, 'nothing from either part after unsubscribe')
   })
+
+  test('behavior: subscribing for one namespace hears only that part', async () => {
+    const { evm, solana, injected, standard } = demoParts()
+    const [demo] = mergeConnectors([injected], [standard])
+    assert.ok(demo)
+    await demo.connect({ namespace: 'eip155' })
+    await demo.connect({ namespace: 'solana' })
+    const events: ConnectorEvent[] = []
+    const stop = demo.subscribe((event) => events.push(event), 'solana')
+    evm.controls.switchAccount(1)
+    solana.controls.switchAccount(1)
+    stop()
+    assert.deepEqual(events, [{ type: 'accountsChanged', namespace: 'solana', accounts: [KEY1] }])
+  })
 })
