@@ -30,6 +30,8 @@ function projectOf(request: FastifyRequest): Project {
  */
 export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): void {
   app.setErrorHandler((error, request, reply) => {
+    const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds
+    if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter))
     // Errors without a hint go to the app's handler, which answers them as everywhere else.
     if (!hasHint(error)) throw error
     request.log.debug({ code: error.code, field: error.field, hint: error.hint }, error.message)
@@ -47,10 +49,15 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): voi
 
   const config = { access: 'project' } as const
 
-  app.get('/auth/v1/nonce', { config }, async (request, reply): Promise<AuthNonceResponse> => {
-    reply.header('cache-control', 'no-store')
-    return auth.createNonce(projectOf(request))
-  })
+  // Every GET makes a nonce, so no HEAD twin; the client's address counts toward its limit.
+  app.get(
+    '/auth/v1/nonce',
+    { config, exposeHeadRoute: false },
+    async (request, reply): Promise<AuthNonceResponse> => {
+      reply.header('cache-control', 'no-store')
+      return auth.createNonce(projectOf(request), request.ip)
+    },
+  )
 
   app.post(
     '/auth/v1/authenticate',

@@ -14,6 +14,7 @@ export const authErrorCodes = [
   'INVALID_DOMAIN',
   'SMART_ACCOUNT_NOT_SUPPORTED',
   'AUTHENTICATION_INIT_FAILED',
+  'TOO_MANY_REQUESTS',
 ] as const
 
 export type AuthErrorCode = (typeof authErrorCodes)[number]
@@ -49,6 +50,8 @@ export const authLimits = {
   maxSignatureLength: 65_536,
   maxTokenLength: 4096,
   maxAuthenticateBodyBytes: 256 * 1024,
+  /** Nonces one client (address) may ask of one project per minute. */
+  noncesPerMinute: 60,
 } as const
 
 /**

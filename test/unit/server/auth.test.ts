@@ -176,6 +176,49 @@ describe('GET /auth/v1/nonce', () => {
     assert.equal(response.headers['access-control-allow-origin'], site)
   })
 
+  test('error: HEAD makes no nonce (there is no HEAD route)', async () => {
+    const before = (await testDb.database.db.select().from(authNonces)).length
+    const response = await app.inject({
+      method: 'HEAD',
+      url: `/auth/v1/nonce?${sdk()}`,
+      headers: { origin: site },
+    })
+    assert.equal(response.statusCode, 404)
+    assert.equal((await testDb.database.db.select().from(authNonces)).length, before)
+  })
+
+  test('error: a client asking for too many nonces gets 429 with Retry-After, others and the next minute do not', async () => {
+    let clock = start
+    // Same dev project origins as the suite's app: both seed the one database.
+    const limited = await buildApp(
+      testDb.config({ devOrigins: [site, 'https://*.example.com'], rpcUpstreams: {} }),
+      {
+        database: testDb.database,
+        logger: testLogger,
+        auth: { now: () => clock, noncesPerMinute: 3 },
+      },
+    )
+    try {
+      const ask = (ip: string) =>
+        limited.inject({ url: `/auth/v1/nonce?${sdk()}`, headers: { origin: site }, remoteAddress: ip })
+      for (let i = 0; i < 3; i++) assert.equal((await ask('10.0.0.1')).statusCode, 200)
+      clock += 20_000
+      const refused = await ask('10.0.0.1')
+      assert.equal(refused.statusCode, 429)
+      assert.equal(refused.headers['retry-after'], '40')
+      assert.deepEqual(errorOf(refused.body), {
+        code: 'TOO_MANY_REQUESTS',
+        message: 'Too many sign-in attempts: try again in 40 seconds',
+      })
+      assert.equal(refused.headers['access-control-allow-origin'], site)
+      assert.equal((await ask('10.0.0.2')).statusCode, 200, 'another client is not affected')
+      clock += 40_000
+      assert.equal((await ask('10.0.0.1')).statusCode, 200, 'a new minute, a new allowance')
+    } finally {
+      await limited.close()
+    }
+  })
+
   test('error: the project, SDK parameters and origin are checked like every project route', async () => {
     const cases: Array<[string, string | undefined, number, string]> = [
       ['/auth/v1/nonce', site, 400, 'PROJECT_ID_NOT_CONFIGURED'],
