@@ -29,7 +29,14 @@
  */
 import { type Address, formatEther, type Hex, isAddress, isHex, toHex } from 'viem'
 import { type HDAccount, mnemonicToAccount } from 'viem/accounts'
-import { DemoWalletRpcError, ErrorCodes, invalidParams, unauthorized, userRejected } from './errors.ts'
+import {
+  DemoWalletRpcError,
+  ErrorCodes,
+  invalidParams,
+  nodeRequest,
+  unauthorized,
+  userRejected,
+} from './errors.ts'
 import { DEMO_WALLET_ICON, DEMO_WALLET_NAME, DEMO_WALLET_RDNS } from './identity.ts'
 import { createPromptQueue, type PromptQueue, type PromptRequest } from './prompt.ts'
 import { createSolanaWallet, registerSolanaWallet, type SolanaWalletControls } from './solana-wallet.ts'
@@ -168,7 +175,6 @@ export function createDemoWallet(parameters: CreateDemoWalletParameters): {
   let account: HDAccount = deriveAccount(parameters.accountIndex ?? 0)
   let chainId = parameters.chainId ?? DEFAULT_CHAIN_ID
   let behavior: DemoWalletBehavior = parameters.behavior ?? 'normal'
-  let requestId = 0
 
   const chains = new Map<number, KnownChain>([
     [DEFAULT_CHAIN_ID, { name: 'Local chain', rpcUrl: parameters.localRpcUrl ?? 'http://127.0.0.1:8545' }],
@@ -263,39 +269,8 @@ export function createDemoWallet(parameters: CreateDemoWalletParameters): {
     return url
   }
 
-  const forward = async (method: string, params: unknown): Promise<unknown> => {
-    const url = rpcUrl()
-    let response: Response
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++requestId, method, params: params ?? [] }),
-      })
-    } catch (error) {
-      throw new DemoWalletRpcError(ErrorCodes.internal, `Demo Wallet could not reach ${url}.`, {
-        cause: String(error),
-      })
-    }
-    let body: { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } }
-    try {
-      body = (await response.json()) as typeof body
-    } catch {
-      throw new DemoWalletRpcError(
-        ErrorCodes.internal,
-        `Demo Wallet got HTTP ${response.status} from ${url}.`,
-      )
-    }
-    if (body.error) {
-      const { code, message, data } = body.error
-      throw new DemoWalletRpcError(
-        typeof code === 'number' ? code : ErrorCodes.internal,
-        typeof message === 'string' ? message : 'Internal JSON-RPC error.',
-        data,
-      )
-    }
-    return body.result ?? null
-  }
+  const forward = async (method: string, params: unknown): Promise<unknown> =>
+    (await nodeRequest(fetch, rpcUrl(), method, params ?? [])) ?? null
 
   const sendTransaction = async (tx: Record<string, unknown>): Promise<Hex> => {
     requireAuthorized(tx.from ?? account.address)

@@ -59,3 +59,47 @@ export const unauthorized = (
  */
 export const invalidParams = (message: string): DemoWalletRpcError =>
   new DemoWalletRpcError(ErrorCodes.invalidParams, message)
+
+let nextRpcId = 0
+
+/**
+ * One JSON-RPC call from the wallet to a node: the node's own error (code, message, data) is thrown
+ * as it came; an unreachable node or a non-JSON answer is an internal error naming the URL.
+ *
+ * @example
+ * const hash = await nodeRequest(fetch, 'http://127.0.0.1:8545', 'eth_sendRawTransaction', [raw])
+ */
+export async function nodeRequest(
+  fetchFn: typeof fetch,
+  url: string,
+  method: string,
+  params: unknown,
+): Promise<unknown> {
+  let response: Response
+  try {
+    response = await fetchFn(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++nextRpcId, method, params }),
+    })
+  } catch (error) {
+    throw new DemoWalletRpcError(ErrorCodes.internal, `Demo Wallet could not reach ${url}.`, {
+      cause: String(error),
+    })
+  }
+  let body: { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } }
+  try {
+    body = (await response.json()) as typeof body
+  } catch {
+    throw new DemoWalletRpcError(ErrorCodes.internal, `Demo Wallet got HTTP ${response.status} from ${url}.`)
+  }
+  if (body.error) {
+    const { code, message, data } = body.error
+    throw new DemoWalletRpcError(
+      typeof code === 'number' ? code : ErrorCodes.internal,
+      typeof message === 'string' ? message : 'Internal JSON-RPC error.',
+      data,
+    )
+  }
+  return body.result
+}

@@ -45,7 +45,14 @@ import type {
 } from '@wallet-standard/features'
 import { devKeypair } from '../../server/dev/solana/keys.ts'
 import { LOCAL_SOLANA_NETWORK_ID } from '../../src/chains/solana/networks.ts'
-import { DemoWalletRpcError, ErrorCodes, invalidParams, unauthorized, userRejected } from './errors.ts'
+import {
+  DemoWalletRpcError,
+  ErrorCodes,
+  invalidParams,
+  nodeRequest,
+  unauthorized,
+  userRejected,
+} from './errors.ts'
 import { DEMO_WALLET_ICON, DEMO_WALLET_NAME } from './identity.ts'
 import type { PromptRequest } from './prompt.ts'
 
@@ -148,7 +155,6 @@ export function createSolanaWallet(parameters: CreateSolanaWalletParameters): {
 
   let keypair = deriveKeypair(parameters.accountIndex ?? 0)
   let account = toWalletAccount(keypair)
-  let requestId = 0
 
   const ask = async (request: PromptRequest): Promise<void> => {
     if (!(await parameters.ask(request))) throw userRejected()
@@ -288,38 +294,8 @@ export function createSolanaWallet(parameters: CreateSolanaWalletParameters): {
     return outputs
   }
 
-  const rpc = async (url: string, method: string, params: readonly unknown[]): Promise<unknown> => {
-    let response: Response
-    try {
-      response = await doFetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++requestId, method, params }),
-      })
-    } catch (error) {
-      throw new DemoWalletRpcError(ErrorCodes.internal, `Demo Wallet could not reach ${url}.`, {
-        cause: String(error),
-      })
-    }
-    let body: { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } }
-    try {
-      body = (await response.json()) as typeof body
-    } catch {
-      throw new DemoWalletRpcError(
-        ErrorCodes.internal,
-        `Demo Wallet got HTTP ${response.status} from ${url}.`,
-      )
-    }
-    if (body.error) {
-      const { code, message, data } = body.error
-      throw new DemoWalletRpcError(
-        typeof code === 'number' ? code : ErrorCodes.internal,
-        typeof message === 'string' ? message : 'Internal JSON-RPC error.',
-        data,
-      )
-    }
-    return body.result
-  }
+  const rpc = (url: string, method: string, params: readonly unknown[]): Promise<unknown> =>
+    nodeRequest(doFetch, url, method, params)
 
   const signAndSendTransaction = async (
     ...inputs: readonly SolanaSignAndSendTransactionInput[]

@@ -20,14 +20,31 @@ export async function walletRequest(
   args: { method: string; params?: unknown },
   timeoutMs: number,
 ): Promise<unknown> {
-  let timer: ReturnType<typeof setTimeout> | undefined
   const request = Promise.resolve().then(() => provider.request(args))
+  if (!INTERACTIVE.has(args.method)) return withTimeout(args.method, request, timeoutMs)
   try {
-    if (INTERACTIVE.has(args.method)) return await request
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RequestTimeoutError({ method: args.method, timeoutMs })), timeoutMs)
-    })
-    return await Promise.race([request, timeout])
+    return await request
+  } catch (error) {
+    throw toBaseError(error)
+  }
+}
+
+/**
+ * Races a wallet call against `timeoutMs` (`Request timed out` naming `method`); every failure
+ * becomes a typed error.
+ *
+ * @example
+ * const { accounts } = await withTimeout('standard:connect', feature.connect(), 10_000)
+ */
+export async function withTimeout<T>(method: string, promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new RequestTimeoutError({ method, timeoutMs })), timeoutMs)
+      }),
+    ])
   } catch (error) {
     throw toBaseError(error)
   } finally {

@@ -1,4 +1,4 @@
-import { BALANCE_DECIMALS } from './constants.ts'
+import { BALANCE_DECIMALS } from '../protocol/constants.ts'
 
 /**
  * Formats a base-unit amount to 3 decimals (SPEC section 9), rounding down so a balance is

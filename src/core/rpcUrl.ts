@@ -1,4 +1,5 @@
 import type { CaipNetworkId } from '../protocol/caip.ts'
+import { rpcRequest } from '../services/rpc.ts'
 import type { Config } from './createConfig.ts'
 import { serviceClient } from './service.ts'
 
@@ -18,4 +19,18 @@ export function rpcUrlFor(config: Config, caipNetworkId: CaipNetworkId): string 
   if (http && projectId) return http.url('/v1/', { chainId: caipNetworkId })
   return config.$networks.get().find((network) => network.caipNetworkId === caipNetworkId)?.rpcUrls.default
     .http[0]
+}
+
+/**
+ * JSON-RPC calls to a network, wherever {@link rpcUrlFor} points (resolved at each call).
+ *
+ * @example
+ * const lamports = await networkRpc(config, 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')('getBalance', [address])
+ */
+export function networkRpc(config: Config, caipNetworkId: CaipNetworkId) {
+  return (method: string, params: readonly unknown[]): Promise<unknown> => {
+    const url = rpcUrlFor(config, caipNetworkId)
+    if (!url) return Promise.reject(new Error(`No RPC URL for ${caipNetworkId}`))
+    return rpcRequest(config.platform.fetch, url, method, params)
+  }
 }

@@ -1,12 +1,4 @@
 import type * as z from 'zod/mini'
-import {
-  HTTP_RETRY_BASE_DELAY_MS,
-  HTTP_RETRY_COUNT,
-  HTTP_RETRY_STATUSES,
-  QUERY_RETRY_BASE_DELAY_MS,
-  QUERY_RETRY_FACTOR,
-  QUERY_RETRY_MAX_DELAY_MS,
-} from '../core/constants.ts'
 import type { BaseError } from '../errors/index.ts'
 import {
   InvalidAppConfigurationError,
@@ -17,6 +9,14 @@ import {
   UnknownError,
 } from '../errors/index.ts'
 import { apiErrorBody } from '../protocol/api/errors.ts'
+import {
+  HTTP_RETRY_BASE_DELAY_MS,
+  HTTP_RETRY_COUNT,
+  HTTP_RETRY_STATUSES,
+  QUERY_RETRY_BASE_DELAY_MS,
+  QUERY_RETRY_FACTOR,
+  QUERY_RETRY_MAX_DELAY_MS,
+} from '../protocol/constants.ts'
 
 /** SDK type and version sent with every request (`st`, `sv`). */
 export const SDK_TYPE = 'wallet-elements'

@@ -1,5 +1,5 @@
-import { RPC_TIMEOUT_MS } from '../core/constants.ts'
 import { RequestTimeoutError, toBaseError } from '../errors/index.ts'
+import { RPC_TIMEOUT_MS } from '../protocol/constants.ts'
 
 let nextId = 1
 

@@ -23,7 +23,7 @@ import { loadConfig } from '../../server/config.ts'
 import { images, wallets } from '../../server/db/schema.ts'
 import { createLogger } from '../../server/logger.ts'
 import { startService } from '../../server/main.ts'
-import { WALLET_SEARCH_DEBOUNCE_MS, WALLETS_PAGE_SIZE } from '../../src/core/constants.ts'
+import { WALLET_SEARCH_DEBOUNCE_MS, WALLETS_PAGE_SIZE } from '../../src/protocol/constants.ts'
 import { launchBrowser, newContext } from '../e2e/harness.ts'
 
 const TOTAL = 600

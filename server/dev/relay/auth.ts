@@ -1,5 +1,6 @@
 import { createPublicKey, verify } from 'node:crypto'
 import { z } from 'zod'
+import { decodeBase58 as decodeOrNull } from '../../../src/protocol/siwx/base58.ts'
 
 /** What a verified relay auth JWT tells the relay. */
 export interface RelayAuthClaims {
@@ -27,8 +28,6 @@ export interface VerifyRelayAuthParameters {
 // multicodec varint for an ed25519 public key (0xed), as in did:key.
 const ED25519_MULTICODEC = [0xed, 0x01] as const
 const DID_KEY_PREFIX = 'did:key:z'
-const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
-const BASE58_INDEX = new Map([...BASE58_ALPHABET].map((char, index) => [char, index]))
 
 const headerSchema = z.object({ alg: z.literal('EdDSA'), typ: z.literal('JWT') })
 const claimsSchema = z.object({
@@ -46,28 +45,7 @@ const claimsSchema = z.object({
  * decodeBase58('2g') // Uint8Array [0x61]
  */
 export function decodeBase58(text: string): Uint8Array | undefined {
-  // Little-endian base-256 digits, multiplied by 58 and added to one character at a time.
-  const digits: number[] = []
-  for (const char of text) {
-    let carry = BASE58_INDEX.get(char)
-    if (carry === undefined) return undefined
-    for (let index = 0; index < digits.length; index++) {
-      carry += (digits[index] ?? 0) * 58
-      digits[index] = carry & 0xff
-      carry >>= 8
-    }
-    while (carry > 0) {
-      digits.push(carry & 0xff)
-      carry >>= 8
-    }
-  }
-  let zeros = 0
-  while (text[zeros] === '1') zeros++
-  const bytes = new Uint8Array(zeros + digits.length)
-  for (let index = 0; index < digits.length; index++) {
-    bytes[bytes.length - 1 - index] = digits[index] ?? 0
-  }
-  return bytes
+  return decodeOrNull(text) ?? undefined
 }
 
 /**

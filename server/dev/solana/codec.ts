@@ -1,52 +1,15 @@
 /** Byte encodings used on the Solana JSON-RPC wire: base58 (addresses, signatures, blockhashes) and base64. */
 
-const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
-const INDEX = new Map<string, number>([...ALPHABET].map((char, i) => [char, i]))
+import { decodeBase58 as decodeOrNull, encodeBase58 } from '../../../src/protocol/siwx/base58.ts'
 
-/** Base58 (Bitcoin alphabet) text of `bytes`. */
-export function encodeBase58(bytes: Uint8Array): string {
-  let zeros = 0
-  while (zeros < bytes.length && bytes[zeros] === 0) zeros++
-  const digits: number[] = []
-  for (let i = zeros; i < bytes.length; i++) {
-    let carry = bytes[i] ?? 0
-    for (let j = 0; j < digits.length; j++) {
-      carry += (digits[j] ?? 0) << 8
-      digits[j] = carry % 58
-      carry = (carry / 58) | 0
-    }
-    while (carry > 0) {
-      digits.push(carry % 58)
-      carry = (carry / 58) | 0
-    }
-  }
-  let out = '1'.repeat(zeros)
-  for (let i = digits.length - 1; i >= 0; i--) out += ALPHABET[digits[i] ?? 0]
-  return out
-}
+/** Base58 (Bitcoin alphabet) text of bytes: the modal's own codec. */
+export { encodeBase58 }
 
 /** Bytes of base58 `text`; throws on a character outside the alphabet. */
 export function decodeBase58(text: string): Uint8Array {
-  let zeros = 0
-  while (zeros < text.length && text[zeros] === '1') zeros++
-  const bytes: number[] = []
-  for (let i = zeros; i < text.length; i++) {
-    const value = INDEX.get(text[i] ?? '')
-    if (value === undefined) throw new Error(`invalid base58 character at ${i}`)
-    let carry = value
-    for (let j = 0; j < bytes.length; j++) {
-      carry += (bytes[j] ?? 0) * 58
-      bytes[j] = carry & 0xff
-      carry >>= 8
-    }
-    while (carry > 0) {
-      bytes.push(carry & 0xff)
-      carry >>= 8
-    }
-  }
-  const out = new Uint8Array(zeros + bytes.length)
-  for (let i = 0; i < bytes.length; i++) out[out.length - 1 - i] = bytes[i] ?? 0
-  return out
+  const bytes = decodeOrNull(text)
+  if (!bytes) throw new Error('invalid base58 text')
+  return bytes
 }
 
 const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/

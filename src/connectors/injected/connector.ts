@@ -1,8 +1,8 @@
 import * as z from 'zod/mini'
-import { RPC_TIMEOUT_MS } from '../../core/constants.ts'
 import { ERROR_CODES, toBaseError } from '../../errors/index.ts'
 import { EvmAddressSchema } from '../../protocol/address.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
+import { RPC_TIMEOUT_MS } from '../../protocol/constants.ts'
 import { expectShape, walletRequest } from '../request.ts'
 import type {
   AddNetworkParameters,

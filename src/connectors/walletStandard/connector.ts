@@ -1,10 +1,12 @@
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import * as z from 'zod/mini'
-import { RPC_TIMEOUT_MS } from '../../core/constants.ts'
-import { RequestTimeoutError, toBaseError } from '../../errors/index.ts'
+import { toBaseError } from '../../errors/index.ts'
 import { SolanaAddressSchema } from '../../protocol/address.ts'
+import { fromBase64, toBase64 } from '../../protocol/base64.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
+import { RPC_TIMEOUT_MS } from '../../protocol/constants.ts'
 import { decodeBase58, encodeBase58 } from '../../protocol/siwx/base58.ts'
+import { withTimeout } from '../request.ts'
 import type { Connector, ConnectorEvent, ConnectorState, Eip1193Provider } from '../types.ts'
 
 /** Feature names of the Wallet Standard and its Solana extension. */
@@ -95,30 +97,10 @@ const SignTransactionParams = z.object({
   ),
 })
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.charCodeAt(0))
-
 function parse<T>(method: string, schema: z.ZodMiniType<T>, params: unknown): T {
   const parsed = schema.safeParse(params)
   if (!parsed.success) throw invalidParams(`${method}: ${parsed.error.issues[0]?.message ?? ''}`)
   return parsed.data
-}
-
-/** Races a wallet call that shows no prompt the person must read (connect) against the 10 s limit. */
-async function withTimeout<T>(method: string, promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new RequestTimeoutError({ method, timeoutMs })), timeoutMs)
-      }),
-    ])
-  } catch (error) {
-    throw toBaseError(error)
-  } finally {
-    clearTimeout(timer)
-  }
 }
 
 export interface WalletStandardConnectorParameters {

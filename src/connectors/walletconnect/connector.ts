@@ -1,6 +1,5 @@
 import type SignClient from '@walletconnect/sign-client'
 import type { SessionTypes } from '@walletconnect/types'
-import { RPC_TIMEOUT_MS } from '../../core/constants.ts'
 import {
   ERROR_CODES,
   ProviderDisconnectedError,
@@ -8,6 +7,7 @@ import {
   toBaseError,
 } from '../../errors/index.ts'
 import type { CaipNetworkId, ChainNamespace } from '../../protocol/caip.ts'
+import { RPC_TIMEOUT_MS } from '../../protocol/constants.ts'
 import { walletRequest } from '../request.ts'
 import type {
   AddNetworkParameters,

@@ -1,4 +1,4 @@
-import { SHAKE_MS } from '../constants.ts'
+import { SHAKE_MS } from '../../protocol/constants.ts'
 import type { Config } from '../createConfig.ts'
 import { canClose } from '../modal/router.ts'
 import { hasSession } from '../siwx/session.ts'

@@ -1,22 +1,12 @@
 import { TokenBalanceUnavailableError } from '../../errors/index.ts'
+import { BALANCE_CACHE_MS, BALANCE_RETRY_BLOCK_MS } from '../../protocol/constants.ts'
 import type { Network } from '../../protocol/entities.ts'
-import { rpcRequest } from '../../services/rpc.ts'
 import { balanceKey } from '../balanceKey.ts'
-import { BALANCE_CACHE_MS, BALANCE_RETRY_BLOCK_MS } from '../constants.ts'
 import type { BalanceState, Config, TokenHolding } from '../createConfig.ts'
-import { rpcUrlFor } from '../rpcUrl.ts'
-
-/** JSON-RPC to a network through the page's RPC or the service's proxy. */
-export function networkRpc(config: Config, network: Network) {
-  const url = rpcUrlFor(config, network.caipNetworkId)
-  return (method: string, params: readonly unknown[]) => {
-    if (!url) return Promise.reject(new Error('No RPC URL for this network'))
-    return rpcRequest(config.platform.fetch, url, method, params)
-  }
-}
+import { networkRpc } from '../rpcUrl.ts'
 
 async function readNative(config: Config, network: Network, address: string): Promise<bigint> {
-  const rpc = networkRpc(config, network)
+  const rpc = networkRpc(config, network.caipNetworkId)
   if (network.chainNamespace === 'solana') {
     const { getSolBalance } = await import('../../chains/solana/balances.ts')
     return getSolBalance(rpc, address)
@@ -30,7 +20,11 @@ async function readNative(config: Config, network: Network, address: string): Pr
 async function readTokens(config: Config, network: Network, address: string): Promise<TokenHolding[]> {
   if (network.chainNamespace !== 'solana') return []
   const { getTokenBalances } = await import('../../chains/solana/balances.ts')
-  const tokens = await getTokenBalances(networkRpc(config, network), network.caipNetworkId, address)
+  const tokens = await getTokenBalances(
+    networkRpc(config, network.caipNetworkId),
+    network.caipNetworkId,
+    address,
+  )
   return tokens.map((token) => ({
     address: token.mint,
     symbol: token.symbol,

@@ -19,7 +19,8 @@ const recordOf = (config: Config, namespace: ChainNamespace): ConnectionRecord =
   config.$connections.get()[namespace] ?? disconnected
 
 /** EIP-1193 error 4900; built lazily so the error catalogue stays off the first paint. */
-const disconnectedError = async () => new (await import('../../errors/rpc.ts')).ProviderDisconnectedError()
+export const disconnectedError = async () =>
+  new (await import('../../errors/rpc.ts')).ProviderDisconnectedError()
 
 const providers = new WeakMap<Config, Map<ChainNamespace, Eip1193Provider>>()
 

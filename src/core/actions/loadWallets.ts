@@ -1,5 +1,5 @@
+import { WALLET_SEARCH_MAX, WALLETS_PAGE_SIZE } from '../../protocol/constants.ts'
 import { getWallets } from '../../services/catalogue.ts'
-import { WALLET_SEARCH_MAX, WALLETS_PAGE_SIZE } from '../constants.ts'
 import type { Config } from '../createConfig.ts'
 import { serviceClient } from '../service.ts'
 import { reportServiceError } from './reportServiceError.ts'

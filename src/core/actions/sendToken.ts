@@ -1,9 +1,11 @@
 import { toBaseError, ValidationError } from '../../errors/index.ts'
 import { EvmAddressSchema } from '../../protocol/address.ts'
+import { toBase64 } from '../../protocol/base64.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import { balanceKey } from '../balanceKey.ts'
 import type { Config } from '../createConfig.ts'
-import { fetchBalance, networkRpc } from './fetchBalance.ts'
+import { networkRpc } from '../rpcUrl.ts'
+import { fetchBalance } from './fetchBalance.ts'
 import { getProvider } from './getProvider.ts'
 
 /** The native currency in the send form's token choice. */
@@ -129,7 +131,7 @@ async function sendEvm(
   })
   if (typeof hash !== 'string') throw new ValidationError('The wallet returned no transaction hash')
   const network = config.$network.get()?.network
-  if (network) await waitForReceipt(networkRpc(config, network), hash)
+  if (network) await waitForReceipt(networkRpc(config, network.caipNetworkId), hash)
   return hash
 }
 
@@ -145,11 +147,8 @@ async function sendSolana(
 ): Promise<string> {
   const { isSolanaAddress } = await import('../../chains/solana/address.ts')
   if (!isSolanaAddress(parameters.to)) throw new ValidationError('Invalid Solana address')
-  const [transfer, { solanaRpc, toBase64 }] = await Promise.all([
-    import('../../chains/solana/transfer.ts'),
-    import('../solana/transactions.ts'),
-  ])
-  const rpc = solanaRpc(config, chainId)
+  const transfer = await import('../../chains/solana/transfer.ts')
+  const rpc = networkRpc(config, chainId)
   const transaction = parameters.token
     ? await transfer.buildTokenTransfer(rpc, {
         from: parameters.from,

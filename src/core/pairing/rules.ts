@@ -1,4 +1,4 @@
-import { PAIRING_EXPIRY_MARGIN_MS, PAIRING_LIFETIME_MS, PAIRING_RETRY_MS } from '../constants.ts'
+import { PAIRING_EXPIRY_MARGIN_MS, PAIRING_LIFETIME_MS, PAIRING_RETRY_MS } from '../../protocol/constants.ts'
 
 /**
  * A pairing lasts 4 minutes and counts as expired when 10 s or less remain (SPEC section 4), so a

@@ -1,11 +1,10 @@
 import type { Eip1193Provider } from '../../connectors/types.ts'
 import * as base58 from '../../protocol/siwx/base58.ts'
+import { disconnectedError } from '../actions/getProvider.ts'
 import { recordOf } from '../connection/apply.ts'
 import type { Config } from '../createConfig.ts'
 import type { SolanaSendConnection, SolanaSendOptions, SolanaTransactionLike } from './transactions.ts'
 import * as tx from './transactions.ts'
-
-const disconnectedError = async () => new (await import('../../errors/rpc.ts')).ProviderDisconnectedError()
 
 /**
  * The Solana methods of `getProvider(config, 'solana')`, over WalletConnect-style Solana requests

@@ -1,7 +1,7 @@
+import { toBase64 } from '../../protocol/base64.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
-import { rpcRequest } from '../../services/rpc.ts'
 import type { Config } from '../createConfig.ts'
-import { rpcUrlFor } from '../rpcUrl.ts'
+import { networkRpc } from '../rpcUrl.ts'
 
 /** A transaction as a page holds it: `@solana/web3.js` `Transaction` or `VersionedTransaction`, or its bytes. */
 export type SolanaTransactionLike =
@@ -24,12 +24,7 @@ export interface SolanaSendOptions {
   maxRetries?: number | undefined
 }
 
-export const toBase64 = (bytes: Uint8Array) => {
-  let text = ''
-  for (const byte of bytes) text += String.fromCharCode(byte)
-  return btoa(text)
-}
-export const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.charCodeAt(0))
+export { fromBase64, toBase64 } from '../../protocol/base64.ts'
 
 const isLegacy = (tx: Exclude<SolanaTransactionLike, Uint8Array>) =>
   !('version' in tx) || tx.version === undefined
@@ -51,7 +46,7 @@ export async function toWireBytes(
       tx.feePayer = new PublicKey(parameters.address)
     }
     if (!tx.recentBlockhash) {
-      const answer = (await solanaRpc(config, parameters.chainId)('getLatestBlockhash', [
+      const answer = (await networkRpc(config, parameters.chainId)('getLatestBlockhash', [
         { commitment: 'confirmed' },
       ])) as { value?: { blockhash?: unknown } } | undefined
       if (typeof answer?.value?.blockhash !== 'string')
@@ -75,15 +70,6 @@ export async function fromWireBytes<T extends SolanaTransactionLike>(
     : web3.VersionedTransaction.deserialize(signed)) as unknown as T
 }
 
-/** JSON-RPC on a Solana network, through the page's RPC or the service's proxy. */
-export function solanaRpc(config: Config, chainId: CaipNetworkId) {
-  return (method: string, params: readonly unknown[]) => {
-    const url = rpcUrlFor(config, chainId)
-    if (!url) return Promise.reject(new Error(`No RPC URL for ${chainId}`))
-    return rpcRequest(config.platform.fetch, url, method, params)
-  }
-}
-
 /** Sends signed bytes: through the page's `Connection` when given, else the network's RPC. */
 export async function sendRaw(
   config: Config,
@@ -93,7 +79,7 @@ export async function sendRaw(
   options: SolanaSendOptions = {},
 ): Promise<string> {
   if (connection) return connection.sendRawTransaction(signed, options)
-  const signature = await solanaRpc(config, chainId)('sendTransaction', [
+  const signature = await networkRpc(config, chainId)('sendTransaction', [
     toBase64(signed),
     { encoding: 'base64', ...options },
   ])

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { IMAGE_PRELOAD_RACE_MS } from '../../core/constants.ts'
+import { IMAGE_PRELOAD_RACE_MS } from '../../protocol/constants.ts'
 import { WalletIcon } from './Icons.tsx'
 
 /**

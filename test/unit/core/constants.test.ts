@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import * as constants from '../../../src/core/constants.ts'
+import * as constants from '../../../src/protocol/constants.ts'
 
 describe('constants (SPEC 9)', () => {
   it('default: e-mail login and frame', () => {

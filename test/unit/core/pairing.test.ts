@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, it, mock } from 'node:test'
 import { buildNamespaces, walletLink } from '../../../src/connectors/walletconnect/namespaces.ts'
-import { PAIRING_LIFETIME_MS } from '../../../src/core/constants.ts'
 import { canRetryPairing, isPairingExpired, pairingRefreshAt } from '../../../src/core/pairing/rules.ts'
+import { PAIRING_LIFETIME_MS } from '../../../src/protocol/constants.ts'
 
 describe('pairing rules (SPEC section 4)', () => {
   it('default: a pairing lasts 4 minutes and counts as expired when 10 s or less remain', () => {

@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { startService } from '../../../server/main.ts'
 import { createProject } from '../../../server/projects/store.ts'
-import { HTTP_RETRY_STATUSES } from '../../../src/core/constants.ts'
 import type { BaseError } from '../../../src/errors/index.ts'
 import { analyticsConfigResponse, getWalletsResponse } from '../../../src/protocol/api/index.ts'
+import { HTTP_RETRY_STATUSES } from '../../../src/protocol/constants.ts'
 import { getWallets } from '../../../src/services/catalogue.ts'
 import {
   createHttpClient,

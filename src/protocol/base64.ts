@@ -1,0 +1,17 @@
+/**
+ * Standard base64 of bytes and back, in the browser without `Buffer` (Solana transactions travel as
+ * base64 between the page, the wallets and the RPC).
+ *
+ * @example
+ * fromBase64(toBase64(new Uint8Array([1, 2, 3]))) // Uint8Array [1, 2, 3]
+ */
+export function toBase64(bytes: Uint8Array): string {
+  let text = ''
+  for (const byte of bytes) text += String.fromCharCode(byte)
+  return btoa(text)
+}
+
+/** Bytes of standard base64 text; throws (`atob`'s error) on text that is not base64. */
+export function fromBase64(text: string): Uint8Array {
+  return Uint8Array.from(atob(text), (char) => char.charCodeAt(0))
+}
