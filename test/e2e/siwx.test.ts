@@ -127,6 +127,9 @@ describe('sign in with the wallet (SIWX)', { timeout: 240_000 }, () => {
     )
     assert.equal(await modal(page).count(), 1, 'still open')
     await modal(page).getByRole('button', { name: 'Cancel and disconnect' }).click()
+    // In required mode the button says Connect Wallet before the session too, so wait for the
+    // disconnect itself (the dialog closes when it is done).
+    await modal(page).waitFor({ state: 'detached' })
     await page.locator('wallet-button').getByRole('button', { name: 'Connect Wallet' }).waitFor()
     assert.equal(
       await page.evaluate(() => document.querySelector('wallet-modal')?.walletConfig.$status.get()),
@@ -296,6 +299,9 @@ describe('sign in with the wallet (SIWX)', { timeout: 240_000 }, () => {
       .getByRole('button', { name: /^Account / })
       .click()
     await modal(page).getByRole('button', { name: 'Disconnect' }).click()
+    // Required mode: the button says Connect Wallet as soon as the session is gone; the dialog
+    // closes once the disconnect (and the site's revokeSession) is done.
+    await modal(page).waitFor({ state: 'detached' })
     await page.locator('wallet-button').getByRole('button', { name: 'Connect Wallet' }).waitFor()
     assert.ok(calls.includes('revokeSession'))
     assert.equal(sessions.size, 0)
