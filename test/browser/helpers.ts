@@ -32,15 +32,26 @@ export async function waitFor<T>(
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** A Demo Wallet announced on this page by EIP-6963 (memory storage, no chain needed for connecting). */
-export function installWallet(options: { autoApprove?: boolean; chainId?: number } = {}) {
+/**
+ * A Demo Wallet announced on this page by EIP-6963 (memory storage, no chain needed for connecting).
+ * `name` announces it under another name (and rdns), as a second wallet would.
+ */
+export function installWallet(options: { autoApprove?: boolean; chainId?: number; name?: string } = {}) {
   const wallet = createDemoWallet({
     origin: location.origin,
     document,
     autoApprove: options.autoApprove ?? true,
     ...(options.chainId ? { chainId: options.chainId } : {}),
   })
-  const detail = Object.freeze({ info: wallet.controls.info, provider: wallet.provider })
+  const info = options.name
+    ? {
+        ...wallet.controls.info,
+        name: options.name,
+        uuid: crypto.randomUUID(),
+        rdns: `test.${crypto.randomUUID()}`,
+      }
+    : wallet.controls.info
+  const detail = Object.freeze({ info: Object.freeze(info), provider: wallet.provider })
   const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
   window.addEventListener('eip6963:requestProvider', announce)
   announce()
@@ -113,3 +124,31 @@ export function deepActive(): Element | null {
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
   return active
 }
+
+/** Waits for two animation frames, so layout and paint follow a change. */
+export const frames = () =>
+  new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(undefined))))
+
+/** The modal's instance, for reading its stores. */
+export const configOf = (mounted: Mounted) => mounted.modal.walletConfig
+
+/** Clicks the enabled `<wallet-button>` and waits for the dialog. */
+export async function openModal(mounted: Mounted): Promise<HTMLElement> {
+  const button = await waitFor(() => {
+    const inner = innerButton(mounted.button)
+    return inner && !inner.disabled && inner
+  }, 'an enabled wallet button')
+  button.click()
+  return waitFor(() => dialogOf(mounted.modal), 'the dialog')
+}
+
+/** Connects an installed Demo Wallet through the modal, and waits until the modal closed. */
+export async function connectWallet(mounted: Mounted, name = 'Demo Wallet'): Promise<void> {
+  await openModal(mounted)
+  ;(await waitFor(() => buttonByName(mounted.modal, name), name)).click()
+  await waitFor(() => mounted.modal.walletConfig.$account.get(), 'connected')
+  await waitFor(() => !dialogOf(mounted.modal), 'the modal to close')
+}
+
+/** The modal's heading (the view's title). */
+export const headingOf = (modal: HTMLElement) => modal.shadowRoot?.querySelector('h2') ?? undefined

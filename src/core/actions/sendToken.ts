@@ -27,8 +27,8 @@ const pad32 = (hex: string) => hex.padStart(64, '0')
 
 const tokenRequired = () =>
   new ValidationError('A token is required', { messageId: 'tokenRequired', fields: ['token'] })
-const invalidReceiver = (message: string, messageId: string) =>
-  new ValidationError(message, { messageId, fields: ['receiver'] })
+const invalidEvmAddress = () =>
+  new ValidationError('Invalid EVM address', { messageId: 'invalidEvmAddress', fields: ['receiver'] })
 
 async function waitForReceipt(rpc: ReturnType<typeof networkRpc>, hash: string): Promise<void> {
   const deadline = Date.now() + RECEIPT_TIMEOUT_MS
@@ -125,14 +125,13 @@ async function sendEvm(
   config: Config,
   parameters: { from: string; to: string; amount: bigint; token: string | undefined },
 ): Promise<string> {
-  if (!EvmAddressSchema.safeParse(parameters.to).success)
-    throw invalidReceiver('Invalid EVM address', 'invalidEvmAddress')
+  if (!EvmAddressSchema.safeParse(parameters.to).success) throw invalidEvmAddress()
   const to = parameters.to.startsWith('0x') ? parameters.to : `0x${parameters.to}`
   // Mixed case is an EIP-55 checksum: a typo in it must not send funds elsewhere.
   const hex = to.slice(2)
   if (hex !== hex.toLowerCase() && hex !== hex.toUpperCase()) {
     const { isChecksumAddress } = await import('../../protocol/siwx/checksum.ts')
-    if (!isChecksumAddress(to)) throw invalidReceiver('Invalid EVM address', 'invalidEvmAddress')
+    if (!isChecksumAddress(to)) throw invalidEvmAddress()
   }
   const transaction = parameters.token
     ? {
@@ -164,7 +163,11 @@ async function sendSolana(
   },
 ): Promise<string> {
   const { isSolanaAddress } = await import('../../chains/solana/address.ts')
-  if (!isSolanaAddress(parameters.to)) throw invalidReceiver('Invalid Solana address', 'invalidSolanaAddress')
+  if (!isSolanaAddress(parameters.to))
+    throw new ValidationError('Invalid Solana address', {
+      messageId: 'invalidSolanaAddress',
+      fields: ['receiver'],
+    })
   const transfer = await import('../../chains/solana/transfer.ts')
   const rpc = networkRpc(config, chainId)
   const transaction = parameters.token

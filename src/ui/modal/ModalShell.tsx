@@ -14,6 +14,7 @@ import { createStrings, localeDirection, StringsContext } from '../i18n/strings.
 import type { MessageKey, Messages } from '../locales/en.ts'
 import { modalStyles } from '../theme/modalStyles.ts'
 import ConnectView from '../views/ConnectView.tsx'
+import { AutoFocusContext } from './autoFocus.ts'
 import { focusableIn } from './focusable.ts'
 
 export interface ViewProps {
@@ -276,7 +277,9 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
               : undefined
           }
         >
-          {inline ? content : <Overlay config={config}>{content}</Overlay>}
+          <AutoFocusContext.Provider value={focusOwned.current}>
+            {inline ? content : <Overlay config={config}>{content}</Overlay>}
+          </AutoFocusContext.Provider>
         </div>
       </StringsContext.Provider>
     </>

@@ -7,9 +7,11 @@ export const modalStyles = `${reset}
 .panel { position: relative; width: 100%; max-width: 380px; max-height: min(640px, 100%); display: flex; flex-direction: column;
   overflow: hidden; background: var(--_background); color: var(--_foreground); border-radius: var(--_radius);
   border: 1px solid var(--_border); box-shadow: 0 20px 60px rgba(0, 0, 0, 0.3); animation: rise 180ms ease-out; }
-.panel[data-shake] { animation: shake 500ms ease-in-out; }
+/* The entrance stays first in the list, so a shake does not replay it (a fade-in from nothing). */
+.panel[data-shake] { animation: rise 180ms ease-out, shake 500ms ease-in-out; }
 .root[data-inline] .panel { max-height: none; box-shadow: none; animation: none; margin-inline: auto; }
-.root[data-inline] .panel[data-shake] { animation: shake 500ms ease-in-out; }
+.root[data-inline] /* The entrance stays first in the list, so a shake does not replay it (a fade-in from nothing). */
+.panel[data-shake] { animation: rise 180ms ease-out, shake 500ms ease-in-out; }
 @keyframes fade { from { opacity: 0; } }
 @keyframes rise { from { transform: translateY(12px); opacity: 0; } }
 @keyframes shake { 10%, 90% { transform: translateX(-2px); } 20%, 80% { transform: translateX(4px); }

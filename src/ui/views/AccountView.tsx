@@ -12,12 +12,14 @@ import { CopyIcon } from '../components/Icons.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import { useStrings } from '../i18n/strings.ts'
+import { useAutoFocus } from '../modal/autoFocus.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 
 /** Account: address (copy), balance and tokens, Send, network and Disconnect. */
 export default function AccountView({ config }: ViewProps) {
   const strings = useStrings()
   const { t } = strings
+  const autoFocus = useAutoFocus()
   const account = useStore(config.$account)
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
@@ -110,7 +112,7 @@ export default function AccountView({ config }: ViewProps) {
           type="button"
           className="item"
           part="network-button"
-          autoFocus
+          autoFocus={autoFocus}
           onClick={() => navigate(config, 'Networks')}
         >
           <span className="name">

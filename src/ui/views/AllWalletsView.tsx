@@ -11,6 +11,7 @@ import { preloadImages, WalletImage } from '../components/WalletImage.tsx'
 import { WalletRow } from '../components/WalletRow.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import { useStrings } from '../i18n/strings.ts'
+import { useAutoFocus } from '../modal/autoFocus.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 
 type Row = { kind: 'installed'; connector: Connector } | { kind: 'entry'; entry: CatalogueEntry }
@@ -25,6 +26,7 @@ const LIST_HEIGHT = 384
 export default function AllWalletsView({ config }: ViewProps) {
   const strings = useStrings()
   const { t } = strings
+  const autoFocus = useAutoFocus()
   const list = useStore(config.$walletList)
   const connectors = useStore(config.$connectors).filter(
     (connector) => connector.type === 'injected' || connector.type === 'walletStandard',
@@ -80,7 +82,7 @@ export default function AllWalletsView({ config }: ViewProps) {
         placeholder={t('searchWallets')}
         aria-label={t('searchWallets')}
         value={text}
-        autoFocus
+        autoFocus={autoFocus}
         onChange={(event) => setText(event.target.value)}
       />
       <div className="visually-hidden" role="status" aria-live="polite">

@@ -8,6 +8,7 @@ import { WalletImage } from '../components/WalletImage.tsx'
 import { WalletRow } from '../components/WalletRow.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import { useStrings } from '../i18n/strings.ts'
+import { useAutoFocus } from '../modal/autoFocus.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 
 // Selecting and the catalogue load lazily: the dialog's first paint needs neither.
@@ -24,6 +25,7 @@ const loadCatalogue = (config: Config, force = false) =>
  */
 export default function ConnectView({ config }: ViewProps) {
   const { t, number } = useStrings()
+  const autoFocus = useAutoFocus()
   const connectors = useStore(config.$connectors).filter(
     (connector) => connector.type === 'injected' || connector.type === 'walletStandard',
   )
@@ -35,7 +37,7 @@ export default function ConnectView({ config }: ViewProps) {
   }, [])
   let focusTaken = false
   const takesFocus = () => {
-    if (!opening.current || focusTaken) return false
+    if (!autoFocus || !opening.current || focusTaken) return false
     focusTaken = true
     return true
   }

@@ -3,12 +3,14 @@ import { WalletIcon } from '../components/Icons.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import { useStrings } from '../i18n/strings.ts'
+import { useAutoFocus } from '../modal/autoFocus.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 
 /** ConnectingExternal: waiting for the wallet, then retry on rejection or the wallet's error. */
 export default function ConnectingExternalView({ config }: ViewProps) {
   const strings = useStrings()
   const { t } = strings
+  const autoFocus = useAutoFocus()
   const modal = useStore(config.$modal)
   const connectors = useStore(config.$connectors)
   const connecting = useStore(config.$connecting)
@@ -50,7 +52,7 @@ export default function ConnectingExternalView({ config }: ViewProps) {
         ) : null}
       </div>
       {state && state.status !== 'waiting' ? (
-        <button type="button" className="primary" autoFocus onClick={retry}>
+        <button type="button" className="primary" autoFocus={autoFocus} onClick={retry}>
           {t('tryAgain')}
         </button>
       ) : null}

@@ -7,6 +7,7 @@ import { CheckIcon } from '../components/Icons.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import { useStrings } from '../i18n/strings.ts'
+import { useAutoFocus } from '../modal/autoFocus.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 
 /**
@@ -16,6 +17,7 @@ import type { ViewProps } from '../modal/ModalShell.tsx'
 export function NetworkList({ config, onSwitched }: ViewProps & { onSwitched?: () => void }) {
   const strings = useStrings()
   const { t } = strings
+  const autoFocus = useAutoFocus()
   const networks = useStore(config.$networks)
   const current = useStore(config.$network)
   const [pending, setPending] = useState<CaipNetworkId | undefined>()
@@ -58,7 +60,7 @@ export function NetworkList({ config, onSwitched }: ViewProps & { onSwitched?: (
               aria-current={isCurrent}
               aria-disabled={pending !== undefined}
               data-network-id={network.caipNetworkId}
-              autoFocus={first}
+              autoFocus={autoFocus && first}
               onClick={() => void choose(network.caipNetworkId)}
             >
               <span className="name">{network.name}</span>

@@ -7,6 +7,7 @@ import { ErrorMessage } from '../components/Message.tsx'
 import { QrCode } from '../components/QrCode.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import { useStrings } from '../i18n/strings.ts'
+import { useAutoFocus } from '../modal/autoFocus.ts'
 
 export interface PairingWallet {
   id: string
@@ -25,6 +26,7 @@ export interface PairingWallet {
 export function PairingPanel({ config, wallet }: { config: Config; wallet: PairingWallet | undefined }) {
   const strings = useStrings()
   const { t } = strings
+  const autoFocus = useAutoFocus()
   const pairing = useStore(config.$pairing)
   const [copied, setCopied] = useState(false)
   const [lastAttempt, setLastAttempt] = useState(0)
@@ -108,14 +110,20 @@ export function PairingPanel({ config, wallet }: { config: Config; wallet: Pairi
         <button
           type="button"
           className="secondary"
-          autoFocus={!failed}
+          autoFocus={autoFocus && !failed}
           aria-disabled={!pairing.uri}
           onClick={() => void copy()}
         >
           {t('copyLink')}
         </button>
         {failed ? (
-          <button type="button" className="primary" autoFocus aria-disabled={!retryReady} onClick={retry}>
+          <button
+            type="button"
+            className="primary"
+            autoFocus={autoFocus}
+            aria-disabled={!retryReady}
+            onClick={retry}
+          >
             {t('tryAgain')}
           </button>
         ) : null}

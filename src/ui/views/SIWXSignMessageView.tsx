@@ -3,6 +3,7 @@ import { Avatar } from '../components/Avatar.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import { useStrings } from '../i18n/strings.ts'
+import { useAutoFocus } from '../modal/autoFocus.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 
 /**
@@ -12,6 +13,7 @@ import type { ViewProps } from '../modal/ModalShell.tsx'
 export default function SIWXSignMessageView({ config }: ViewProps) {
   const strings = useStrings()
   const { t } = strings
+  const autoFocus = useAutoFocus()
   const account = useStore(config.$account)
   const siwx = useStore(config.$siwx)
   const options = useStore(config.$options)
@@ -49,7 +51,13 @@ export default function SIWXSignMessageView({ config }: ViewProps) {
         {!signing && siwx.error ? <ErrorMessage>{strings.error(siwx.error)}</ErrorMessage> : null}
       </div>
       <div className="actions">
-        <button type="button" className="primary" autoFocus aria-disabled={signing} onClick={signIn}>
+        <button
+          type="button"
+          className="primary"
+          autoFocus={autoFocus}
+          aria-disabled={signing}
+          onClick={signIn}
+        >
           {t('signIn')}
         </button>
         <button type="button" className="secondary" aria-disabled={signing} onClick={() => void cancel()}>

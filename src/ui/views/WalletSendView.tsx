@@ -11,6 +11,7 @@ import {
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import { useStrings } from '../i18n/strings.ts'
+import { useAutoFocus } from '../modal/autoFocus.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 
 /** Whole units with every digit, for the Max button (the balance shown rounds to 3 places). */
@@ -32,6 +33,7 @@ type Field = 'token' | 'amount' | 'receiver'
 export default function WalletSendView({ config }: ViewProps) {
   const strings = useStrings()
   const { t } = strings
+  const autoFocus = useAutoFocus()
   const account = useStore(config.$account)
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
@@ -122,7 +124,12 @@ export default function WalletSendView({ config }: ViewProps) {
             {t('viewTransaction')}
           </a>
         ) : null}
-        <button type="button" className="primary" autoFocus onClick={() => navigate(config, 'back')}>
+        <button
+          type="button"
+          className="primary"
+          autoFocus={autoFocus}
+          onClick={() => navigate(config, 'back')}
+        >
           {t('done')}
         </button>
       </div>
@@ -138,7 +145,7 @@ export default function WalletSendView({ config }: ViewProps) {
           ref={fields.token}
           value={token}
           aria-disabled={sending}
-          autoFocus
+          autoFocus={autoFocus}
           {...described('token')}
           onChange={(event) => {
             if (!sending) setToken(event.target.value)
