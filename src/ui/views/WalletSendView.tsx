@@ -113,7 +113,9 @@ export default function WalletSendView({ config }: ViewProps) {
   if (send.status === 'sent' && sentText) {
     return (
       <div className="center" part="send-result">
-        <h3 role="status">{sentText}</h3>
+        <div role="status">
+          <h3>{sentText}</h3>
+        </div>
         {explorer && send.hash ? (
           <a
             className="secondary"
