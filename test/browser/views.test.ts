@@ -395,6 +395,9 @@ describe('layout', () => {
       assert(inner.getBoundingClientRect().right <= 375 - 32 + 1, 'the button stays inside the header')
       const balance = inner.querySelector<HTMLElement>('.balance') as HTMLElement
       equal(getComputedStyle(balance).textOverflow, 'ellipsis')
+      // The balance gives way first: the short address stays whole.
+      const address = inner.querySelector<HTMLElement>('[part="address"]') as HTMLElement
+      assert(address.scrollWidth <= address.clientWidth, 'the address is not cut')
       // The name is the visible text, then the word Account (no aria-label replacing it).
       equal(inner.hasAttribute('aria-label'), false)
       const visible = [...inner.children]

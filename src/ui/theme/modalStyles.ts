@@ -1,7 +1,18 @@
 import { reset } from './reset.ts'
 
+/**
+ * Borders of inputs and selects, at least 3:1 against the panel and the input (WCAG 1.4.11). Only
+ * the dialog has inputs, so these tokens stay out of the button's first paint.
+ */
+const controlBorder = {
+  light: 'var(--wallet-control-border, #7b828a)',
+  dark: 'var(--wallet-control-border, #7d8089)',
+}
+
 export const modalStyles = `${reset}
 :host { display: contents; }
+.root { --_control-border: ${controlBorder.light}; }
+.root[data-theme='dark'] { --_control-border: ${controlBorder.dark}; }
 .overlay { position: fixed; inset: 0; background: var(--_overlay); z-index: var(--_z-index); display: flex;
   align-items: center; justify-content: center; padding: 16px; animation: fade 150ms ease-out; }
 .panel { position: relative; width: 100%; max-width: 380px; max-height: min(640px, 100%); display: flex; flex-direction: column;
@@ -71,7 +82,7 @@ export const modalStyles = `${reset}
 .actions > button, .actions > a { width: 100%; }
 .status { min-height: 20px; font-size: 14px; color: var(--_muted); text-align: center; }
 /* The QR code fits the space (narrow and short screens, 200 % zoom) and keeps a 4-module quiet zone. */
-.qr { position: relative; margin: 0 auto; width: min(100%, 280px, max(168px, 100dvh - 320px)); aspect-ratio: 1;
+.qr { position: relative; margin: 0 auto; width: min(100%, 280px, max(120px, 100dvh - 240px)); aspect-ratio: 1;
   flex: none; border-radius: 16px; overflow: hidden; background: #fff; }
 .qr svg { display: block; width: 100%; height: 100%; }
 .qr.placeholder { display: flex; align-items: center; justify-content: center; gap: 8px; background: var(--_surface); color: var(--_muted); }

@@ -8,8 +8,6 @@ export interface ThemeTokens {
   surface: string
   surfaceHover: string
   border: string
-  /** Borders of inputs and selects: at least 3:1 against the panel and the input (WCAG 1.4.11). */
-  controlBorder: string
   danger: string
   success: string
   overlay: string
@@ -36,7 +34,6 @@ export const lightTokens: ThemeTokens = {
   surface: '#f1f3f5',
   surfaceHover: '#e6e8eb',
   border: '#dee2e6',
-  controlBorder: '#7b828a',
   danger: '#c92a2a',
   success: '#2b8a3e',
   overlay: 'rgba(0, 0, 0, 0.45)',
@@ -52,7 +49,6 @@ export const darkTokens: ThemeTokens = {
   surface: '#25262b',
   surfaceHover: '#2c2e33',
   border: '#373a40',
-  controlBorder: '#7d8089',
   danger: '#ff8787',
   success: '#69db7c',
   overlay: 'rgba(0, 0, 0, 0.65)',
