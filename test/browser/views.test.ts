@@ -578,6 +578,36 @@ describe('locales', () => {
   })
 })
 
+describe('amounts in the language', () => {
+  it('behavior: German takes "0,5" as half a token, and Max fills the field with a comma', async () => {
+    const demo = wallet()
+    const mounted = mountModal({ locale: 'de' })
+    await connectWallet(mounted, 'Demo Wallet')
+    await giveBalance(mounted, demo.controls.address)
+    await openModal(mounted)
+    ;(await waitFor(() => buttonByName(mounted.modal, 'Senden'), 'Senden')).click()
+    const form = (await waitFor(() => inModal('form'), 'the form')) as HTMLFormElement
+    const amount = form.querySelector<HTMLInputElement>('input[name="amount"]') as HTMLInputElement
+    equal(amount.placeholder, '0,0')
+    ;(await waitFor(() => buttonByName(mounted.modal, 'Max.'), 'Max.')).click()
+    await waitFor(() => amount.value === '10000', 'Max')
+    amount.focus()
+    amount.select()
+    await sendKeys({ type: '0,5' })
+    const receiver = form.querySelector<HTMLInputElement>('input[name="receiver"]') as HTMLInputElement
+    receiver.focus()
+    await sendKeys({ type: '0x70997970C51812Dc3A010C7D01B50E2d73dC79C8' })
+    demo.controls.autoApprove(false)
+    form.requestSubmit()
+    await waitFor(() => demo.controls.pending() === 1, 'the wallet asked (not "Ungültiger Betrag")')
+    const prompt = [...document.querySelectorAll('[data-demo-wallet="prompt"]')]
+      .map((host) => host.shadowRoot?.textContent ?? '')
+      .join(' | ')
+    assert(prompt.includes('Send 0.5 ETH'), `the wallet is asked for 0.5 ETH: ${prompt}`)
+    demo.controls.reject()
+  })
+})
+
 describe('right to left', () => {
   /** Opens Networks over Connect (so there is a Back) and checks the header is mirrored. */
   const mirrored = async (mounted: Mounted) => {

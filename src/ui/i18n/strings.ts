@@ -21,6 +21,8 @@ export interface Strings {
   error(error: ErrorSummary): string
   /** A count or other plain number: `1.234` in German. */
   number(value: number): string
+  /** The decimal separator people type in this language: `,` in German. */
+  decimalSeparator: string
   /** A base-unit amount to 3 decimals, rounded down (SPEC section 9): `10.000,000` in German. */
   balance(value: bigint, decimals: number): string
   /** Money: `currency(1234.5, 'USD')` is `1.234,50 $` in German. */
@@ -58,6 +60,8 @@ export function createStrings(locale: Locale, messages: Messages, dir: 'ltr' | '
       return error.messageId && key in messages ? t(key, error.messageValues) : error.message
     },
     number: formatter.number,
+    decimalSeparator:
+      new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.',
     balance: (value, decimals) => formatBalance(value, decimals, { locale }),
     currency: (value, currency) =>
       new Intl.NumberFormat(locale, { style: 'currency', currency }).format(value),

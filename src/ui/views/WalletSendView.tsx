@@ -80,12 +80,16 @@ export default function WalletSendView({ config }: ViewProps) {
   const sending = send.status === 'sending'
   const explorer = network.network.blockExplorers?.default.url
   const errorId = firstInvalid ? `${ids[firstInvalid]}-error` : undefined
+  // People type the decimal separator of their language (`0,5` in German); the core reads `0.5`.
+  const { decimalSeparator } = strings
+  const toTyped = (plain: string) => plain.replace('.', decimalSeparator)
+  const toPlain = (typed: string) => (decimalSeparator === '.' ? typed : typed.replace(decimalSeparator, '.'))
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault()
     if (sending) return
     try {
-      await sendToken(config, { token: chosen?.address, amount, receiver })
+      await sendToken(config, { token: chosen?.address, amount: toPlain(amount), receiver })
       setSentText(
         t('sent', {
           amount: `${amount.trim()} ${chosen?.symbol ?? ''}`,
@@ -170,7 +174,7 @@ export default function WalletSendView({ config }: ViewProps) {
           name="amount"
           inputMode="decimal"
           autoComplete="off"
-          placeholder="0.0"
+          placeholder={toTyped('0.0')}
           value={amount}
           readOnly={sending}
           aria-disabled={sending}
@@ -190,7 +194,7 @@ export default function WalletSendView({ config }: ViewProps) {
               className="link-button"
               aria-disabled={sending}
               onClick={() => {
-                if (!sending) setAmount(exact(chosen.amount as bigint, chosen.decimals))
+                if (!sending) setAmount(toTyped(exact(chosen.amount as bigint, chosen.decimals)))
               }}
             >
               {t('max')}
