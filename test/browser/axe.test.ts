@@ -9,9 +9,10 @@ import {
   dialogOf,
   equal,
   frames,
+  giveBalance,
   headingOf,
   installWallet,
-  mount,
+  mountWithoutChain,
   openModal,
   waitFor,
 } from './helpers.ts'
@@ -32,16 +33,6 @@ afterEach(async () => {
   wallet = undefined
   await setViewport({ width: 800, height: 600 })
 })
-
-/** An RPC address nothing answers on: balances fail at once, the same on every machine. */
-const DEAD_RPC = 'http://127.0.0.1:9/'
-const NETWORKS = 'eip155:31337,eip155:31338'
-
-function mountModal(attributes: Record<string, string> = {}) {
-  const mounted = mount({ networks: NETWORKS, ...attributes })
-  mounted.modal.config = { rpcUrls: { 'eip155:31337': DEAD_RPC, 'eip155:31338': DEAD_RPC } }
-  return mounted
-}
 
 /** Waits until the modal's entrance animations are over (a half-faded panel has other colours). */
 async function settled(modal: HTMLElement) {
@@ -92,7 +83,7 @@ describe('axe: every view, light and dark, desktop and 375 px', function () {
 
   it('error: axe sees the dialog (colour contrast is checked, not skipped as hidden)', async () => {
     wallet = installWallet()
-    page = mountModal()
+    page = mountWithoutChain()
     await openModal(page)
     await waitFor(() => buttonByName(page?.modal as HTMLElement, 'Demo Wallet'), 'Demo Wallet')
     await settled(page.modal)
@@ -103,7 +94,7 @@ describe('axe: every view, light and dark, desktop and 375 px', function () {
 
   it('default: Connect (browser wallet, WalletConnect) and AllWallets', async () => {
     wallet = installWallet()
-    page = mountModal({ 'relay-url': 'ws://127.0.0.1:9', 'project-id': 'axe' })
+    page = mountWithoutChain({ 'relay-url': 'ws://127.0.0.1:9', 'project-id': 'axe' })
     await openModal(page)
     await waitFor(() => buttonByName(page?.modal as HTMLElement, 'Demo Wallet'), 'Demo Wallet')
     await sweep(page.modal, 'Connect')
@@ -115,7 +106,7 @@ describe('axe: every view, light and dark, desktop and 375 px', function () {
 
   it('behavior: ConnectingExternal waiting, then declined', async () => {
     wallet = installWallet({ autoApprove: false })
-    page = mountModal()
+    page = mountWithoutChain()
     await openModal(page)
     ;(await waitFor(() => buttonByName(page?.modal as HTMLElement, 'Demo Wallet'), 'Demo Wallet')).click()
     await waitFor(() => wallet?.controls.pending() === 1, 'the wallet prompt')
@@ -126,7 +117,7 @@ describe('axe: every view, light and dark, desktop and 375 px', function () {
   })
 
   it('behavior: ConnectingWalletConnectBasic while the link is prepared', async () => {
-    page = mountModal({ 'relay-url': 'ws://127.0.0.1:9', 'project-id': 'axe' })
+    page = mountWithoutChain({ 'relay-url': 'ws://127.0.0.1:9', 'project-id': 'axe' })
     await openModal(page)
     ;(await waitFor(() => buttonByName(page?.modal as HTMLElement, /WalletConnect/), 'WalletConnect')).click()
     await waitFor(() => page?.modal.shadowRoot?.querySelector('.qr'), 'the QR area')
@@ -135,7 +126,7 @@ describe('axe: every view, light and dark, desktop and 375 px', function () {
 
   it('behavior: SIWXSignMessage, its blocked close and its declined signature', async () => {
     wallet = installWallet()
-    page = mountModal()
+    page = mountWithoutChain()
     page.modal.config = {
       siwx: {
         required: true,
@@ -165,7 +156,7 @@ describe('axe: every view, light and dark, desktop and 375 px', function () {
 
   it('behavior: Account (balance unavailable, then a balance), Networks, WalletSend and its errors', async () => {
     wallet = installWallet()
-    page = mountModal()
+    page = mountWithoutChain()
     await connectWallet(page)
     const config = configOf(page)
     const key = balanceKey('eip155:31337', wallet.controls.address)
@@ -176,15 +167,7 @@ describe('axe: every view, light and dark, desktop and 375 px', function () {
       'the error',
     )
     await sweep(page.modal, 'Account, balance unavailable')
-    // A balance as the chain would give it (no chain runs in this suite; end-to-end tests read a real one).
-    config.$balances.setKey(key, {
-      status: 'ready',
-      value: 10n ** 22n,
-      decimals: 18,
-      symbol: 'ETH',
-      tokens: [],
-      fetchedAt: Date.now(),
-    })
+    await giveBalance(page, wallet.controls.address)
     await waitFor(() => page?.modal.shadowRoot?.textContent?.includes('10,000.000 ETH'), 'the balance')
     await sweep(page.modal, 'Account')
     ;(
@@ -203,7 +186,7 @@ describe('axe: every view, light and dark, desktop and 375 px', function () {
 
   it('behavior: UnsupportedChain', async () => {
     wallet = installWallet({ chainId: 1 })
-    page = mountModal()
+    page = mountWithoutChain()
     await openModal(page)
     ;(await waitFor(() => buttonByName(page?.modal as HTMLElement, 'Demo Wallet'), 'Demo Wallet')).click()
     await waitFor(
@@ -215,12 +198,12 @@ describe('axe: every view, light and dark, desktop and 375 px', function () {
 
   it('args: right to left (ar) and inline', async () => {
     wallet = installWallet()
-    page = mountModal({ locale: 'ar' })
+    page = mountWithoutChain({ locale: 'ar' })
     await openModal(page)
     await waitFor(() => headingOf(page?.modal as HTMLElement)?.textContent === 'ربط المحفظة', 'Arabic')
     await sweep(page.modal, 'Connect, ar')
     page.cleanup()
-    page = mountModal({ inline: '' })
+    page = mountWithoutChain({ inline: '' })
     await waitFor(() => page?.modal.shadowRoot?.querySelector('[role="region"]'), 'the inline views')
     equal(dialogOf(page.modal), undefined, 'no dialog inline')
     await sweep(page.modal, 'Connect, inline')

@@ -1,5 +1,6 @@
 import { createDemoWallet } from '../../demo/wallets/demo-wallet.ts'
 import type { WalletModalElement } from '../../elements/wallet-modal.ts'
+import { balanceKey } from '../../src/core/balanceKey.ts'
 import '../../elements/index.ts'
 
 /** Fails the test with a message when a condition is false. */
@@ -152,3 +153,32 @@ export async function connectWallet(mounted: Mounted, name = 'Demo Wallet'): Pro
 
 /** The modal's heading (the view's title). */
 export const headingOf = (modal: HTMLElement) => modal.shadowRoot?.querySelector('h2') ?? undefined
+
+/** An RPC address nothing answers on: balance reads fail at once, the same on every machine. */
+const DEAD_RPC = 'http://127.0.0.1:9/'
+
+/** A modal on the two local networks with no chain behind them (this suite runs none). */
+export function mountWithoutChain(attributes: Record<string, string> = {}): Mounted {
+  const mounted = mount({ networks: 'eip155:31337,eip155:31338', ...attributes })
+  mounted.modal.config = { rpcUrls: { 'eip155:31337': DEAD_RPC, 'eip155:31338': DEAD_RPC } }
+  return mounted
+}
+
+/**
+ * Gives the connected account 10,000 ETH on the first local network, as the chain would (no chain
+ * runs in this suite; the end-to-end tests read real balances). The real read fails first, which
+ * blocks retries for 30 s, so the balance stays.
+ */
+export async function giveBalance(mounted: Mounted, address: string): Promise<void> {
+  const config = mounted.modal.walletConfig
+  const key = balanceKey('eip155:31337', address)
+  await waitFor(() => config.$balances.get()[key]?.status === 'error', 'the balance read to fail')
+  config.$balances.setKey(key, {
+    status: 'ready',
+    value: 10n ** 22n,
+    decimals: 18,
+    symbol: 'ETH',
+    tokens: [],
+    fetchedAt: Date.now(),
+  })
+}

@@ -1,5 +1,4 @@
 import { sendKeys, setViewport } from '@web/test-runner-commands'
-import { balanceKey } from '../../src/core/balanceKey.ts'
 import loaders from '../../src/ui/i18n/loaders.ts'
 import { LOCALES } from '../../src/ui/i18n/locales.ts'
 import type { Mounted } from './helpers.ts'
@@ -12,10 +11,11 @@ import {
   dialogOf,
   equal,
   frames,
+  giveBalance,
   headingOf,
   innerButton,
   installWallet,
-  mount,
+  mountWithoutChain,
   openModal,
   waitFor,
 } from './helpers.ts'
@@ -37,8 +37,6 @@ afterEach(async () => {
   await setViewport({ width: 800, height: 600 })
 })
 
-const DEAD_RPC = 'http://127.0.0.1:9/'
-const NETWORKS = 'eip155:31337,eip155:31338'
 const LIGHT_DANGER = 'rgb(201, 42, 42)'
 
 function wallet(options: Parameters<typeof installWallet>[0] = {}) {
@@ -48,31 +46,13 @@ function wallet(options: Parameters<typeof installWallet>[0] = {}) {
 }
 
 function mountModal(attributes: Record<string, string> = {}) {
-  const mounted = mount({ networks: NETWORKS, theme: 'light', ...attributes })
-  mounted.modal.config = { rpcUrls: { 'eip155:31337': DEAD_RPC, 'eip155:31338': DEAD_RPC } }
-  page = mounted
-  return mounted
+  page = mountWithoutChain({ theme: 'light', ...attributes })
+  return page
 }
 
 const modalOf = () => page?.modal as HTMLElement
 const inModal = (selector: string) => modalOf().shadowRoot?.querySelector<HTMLElement>(selector) ?? undefined
 const text = () => modalOf().shadowRoot?.textContent ?? ''
-
-/** A balance as the chain would give it (no chain runs in this suite; the end-to-end tests read real ones). */
-async function giveBalance(mounted: Mounted, address: string) {
-  const config = configOf(mounted)
-  const key = balanceKey('eip155:31337', address)
-  // The real read fails first (no RPC here), which blocks retries for 30 s; then the balance stays.
-  await waitFor(() => config.$balances.get()[key]?.status === 'error', 'the balance read to fail')
-  config.$balances.setKey(key, {
-    status: 'ready',
-    value: 10n ** 22n,
-    decimals: 18,
-    symbol: 'ETH',
-    tokens: [],
-    fetchedAt: Date.now(),
-  })
-}
 
 async function openSend(mounted: Mounted) {
   await openModal(mounted)
@@ -526,8 +506,7 @@ describe('locales', () => {
       for (const locale of LOCALES) {
         const messages = (await loaders[locale]()).default
         const demo = installWallet()
-        const mounted = mount({ networks: NETWORKS, locale })
-        mounted.modal.config = { rpcUrls: { 'eip155:31337': DEAD_RPC, 'eip155:31338': DEAD_RPC } }
+        const mounted = mountWithoutChain({ locale })
         try {
           await waitFor(
             () => innerButton(mounted.button)?.textContent === messages.connectWallet,
