@@ -137,8 +137,21 @@ export interface MessageFormatter {
  */
 export function createFormatter(locale: string, options: { isolate?: boolean } = {}): MessageFormatter {
   const parsed = new Map<string, Part[]>()
-  const numbers = new Intl.NumberFormat(locale)
-  const plurals = new Intl.PluralRules(locale)
+  // Made on first use: a first Intl object costs milliseconds, and most messages have no number.
+  let numberFormat: Intl.NumberFormat | undefined
+  let pluralRules: Intl.PluralRules | undefined
+  const numbers = {
+    format(value: number) {
+      numberFormat ??= new Intl.NumberFormat(locale)
+      return numberFormat.format(value)
+    },
+  }
+  const plurals = {
+    select(value: number) {
+      pluralRules ??= new Intl.PluralRules(locale)
+      return pluralRules.select(value)
+    },
+  }
   const isolate = (value: string) => (options.isolate ? `\u2068${value}\u2069` : value)
   const show = (value: string | number | undefined) =>
     typeof value === 'number' ? numbers.format(value) : (value ?? '')

@@ -1,4 +1,3 @@
-import { createContext, useContext } from 'react'
 import { formatBalance } from '../../core/format.ts'
 import type { ErrorSummary } from '../../errors/base.ts'
 import type { MessageKey, Messages } from '../locales/en.ts'
@@ -51,6 +50,7 @@ export function createStrings(locale: Locale, messages: Messages, dir: 'ltr' | '
     }
     return formatter.format(text, values)
   }
+  let decimalSeparator: string | undefined
   return {
     locale,
     dir,
@@ -60,21 +60,15 @@ export function createStrings(locale: Locale, messages: Messages, dir: 'ltr' | '
       return error.messageId && key in messages ? t(key, error.messageValues) : error.message
     },
     number: formatter.number,
-    decimalSeparator:
-      new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.',
+    get decimalSeparator() {
+      decimalSeparator ??=
+        new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.'
+      return decimalSeparator
+    },
     balance: (value, decimals) => formatBalance(value, decimals, { locale }),
     currency: (value, currency) =>
       new Intl.NumberFormat(locale, { style: 'currency', currency }).format(value),
     date: (value, options = { dateStyle: 'medium', timeStyle: 'short' }) =>
       new Intl.DateTimeFormat(locale, options).format(value),
   }
-}
-
-export const StringsContext = createContext<Strings | undefined>(undefined)
-
-/** The modal's strings, inside its views. */
-export function useStrings(): Strings {
-  const strings = useContext(StringsContext)
-  if (!strings) throw new Error('useStrings() outside the modal')
-  return strings
 }

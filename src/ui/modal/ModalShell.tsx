@@ -10,12 +10,12 @@ import { ErrorMessage } from '../components/Message.tsx'
 import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import type { Locale } from '../i18n/locales.ts'
-import { createStrings, localeDirection, StringsContext } from '../i18n/strings.ts'
+import { createStrings, localeDirection } from '../i18n/strings.ts'
 import type { MessageKey, Messages } from '../locales/en.ts'
 import { modalStyles } from '../theme/modalStyles.ts'
 import ConnectView from '../views/ConnectView.tsx'
-import { AutoFocusContext } from './autoFocus.ts'
 import { focusableIn } from './focusable.ts'
+import { AutoFocusContext, StringsContext } from './viewContext.ts'
 
 export interface ViewProps {
   config: Config
@@ -84,7 +84,8 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
 
   // Right to left for a right-to-left language, or on a right-to-left page (inherited).
   const rtlLocale = localeDirection(locale) === 'rtl'
-  const dir = rtlLocale || getComputedStyle(host).direction === 'rtl' ? 'rtl' : 'ltr'
+  const pageDirection = useMemo(() => getComputedStyle(host).direction, [host])
+  const dir = rtlLocale || pageDirection === 'rtl' ? 'rtl' : 'ltr'
   const strings = useMemo(() => createStrings(locale, messages, dir), [locale, messages, dir])
   const { t } = strings
 

@@ -11,9 +11,8 @@ import { Avatar } from '../components/Avatar.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import { useStrings } from '../i18n/strings.ts'
-import { useAutoFocus } from '../modal/autoFocus.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
 /** Account: address (copy), balance and tokens, Send, network and Disconnect. */
 export default function AccountView({ config }: ViewProps) {

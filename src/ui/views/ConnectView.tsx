@@ -7,9 +7,8 @@ import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
 import { WalletImage } from '../components/WalletImage.tsx'
 import { WalletRow } from '../components/WalletRow.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import { useStrings } from '../i18n/strings.ts'
-import { useAutoFocus } from '../modal/autoFocus.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
 // Selecting and the catalogue load lazily: the dialog's first paint needs neither.
 const select = (config: Config, choice: { connector: Connector } | { entry: CatalogueEntry }) =>

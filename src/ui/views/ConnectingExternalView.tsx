@@ -2,9 +2,8 @@ import { connect } from '../../core/index.ts'
 import { WalletIcon } from '../components/Icons.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import { useStrings } from '../i18n/strings.ts'
-import { useAutoFocus } from '../modal/autoFocus.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
 /** ConnectingExternal: waiting for the wallet, then retry on rejection or the wallet's error. */
 export default function ConnectingExternalView({ config }: ViewProps) {

@@ -6,8 +6,7 @@ import { walletLink } from '../../core/walletConnect.ts'
 import { ErrorMessage } from '../components/Message.tsx'
 import { QrCode } from '../components/QrCode.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import { useStrings } from '../i18n/strings.ts'
-import { useAutoFocus } from '../modal/autoFocus.ts'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
 export interface PairingWallet {
   id: string

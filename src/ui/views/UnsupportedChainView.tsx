@@ -1,6 +1,6 @@
 import { disconnect } from '../../core/index.ts'
-import { useStrings } from '../i18n/strings.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useStrings } from '../modal/viewContext.ts'
 import { NetworkList } from './NetworkList.tsx'
 
 /** UnsupportedChain: the wallet is on a network the site does not list. */

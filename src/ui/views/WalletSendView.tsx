@@ -10,9 +10,8 @@ import {
 } from '../../core/index.ts'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import { useStrings } from '../i18n/strings.ts'
-import { useAutoFocus } from '../modal/autoFocus.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
 /** Whole units with every digit, for the Max button (the balance shown rounds to 3 places). */
 function exact(value: bigint, decimals: number): string {
