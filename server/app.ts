@@ -16,6 +16,7 @@ import { registerHealthRoute } from './routes/health.ts'
 import { registerImageRoutes } from './routes/images.ts'
 import { registerRpcRoutes } from './routes/rpc.ts'
 import { createRpcForwarder } from './rpc/forward.ts'
+import { riskyRpcMethodPrefixes, rpcMethodPolicy } from './rpc/methods.ts'
 
 /** What {@link buildApp} can be given instead of creating it. */
 export interface AppDependencies {
@@ -79,8 +80,19 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
     await app.register(async (scope) => registerAnalyticsRoutes(scope, database.db))
     const forwarder = createRpcForwarder()
     app.addHook('onClose', async () => forwarder.close())
+    const risky = config.rpcAllowMethods.filter((method) =>
+      riskyRpcMethodPrefixes.some((prefix) => method.startsWith(prefix)),
+    )
+    if (risky.length > 0) {
+      logger.warn({ methods: risky }, `RPC_ALLOW_METHODS lets any client call ${risky.join(', ')}`)
+    }
     await app.register(async (scope) =>
-      registerRpcRoutes(scope, { upstreams: config.rpcUpstreams, timeoutMs: config.rpcTimeoutMs, forwarder }),
+      registerRpcRoutes(scope, {
+        upstreams: config.rpcUpstreams,
+        timeoutMs: config.rpcTimeoutMs,
+        forwarder,
+        allowed: rpcMethodPolicy(config.rpcAllowMethods),
+      }),
     )
     const auth = await createAuthService(config, database.db, { ...deps.auth, logger })
     await app.register(async (scope) => registerAuthRoutes(scope, auth))

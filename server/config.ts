@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { apiLimits, isCaip2, projectIdPattern } from '../src/protocol/api/index.ts'
 import { isOriginPattern } from './projects/origins.ts'
+import { rpcMethodNamePattern } from './rpc/methods.ts'
 
 /** Where the service keeps an in-memory database (tests): `DATA_DIR=memory://`. */
 export const memoryDataDir = 'memory://'
@@ -45,6 +46,8 @@ export interface ServiceConfig {
   rpcUpstreams: Record<string, string>
   /** Upstream timeout of the RPC proxy, in ms. */
   rpcTimeoutMs: number
+  /** Methods the RPC proxy forwards besides its allow-list (server/rpc/methods.ts), on every network. */
+  rpcAllowMethods: string[]
   /** How long each instance reuses a project (with its origins) and a catalogue page, in ms (0: no cache). */
   cacheMs: number
   /** Trust `X-Forwarded-*` from this many proxies in front (0: none). */
@@ -69,6 +72,7 @@ export type ServiceEnv = Partial<
     | 'DEV_ORIGINS'
     | 'RPC_UPSTREAMS'
     | 'RPC_TIMEOUT_MS'
+    | 'RPC_ALLOW_METHODS'
     | 'CACHE_MS'
     | 'TRUST_PROXY_HOPS'
     | 'LOG_LEVEL'
@@ -215,6 +219,22 @@ const envSchema = z.object({
       .optional(),
   ),
   RPC_TIMEOUT_MS: integer('RPC_TIMEOUT_MS', 1, 600_000, apiLimits.rpcTimeoutMs),
+  RPC_ALLOW_METHODS: z.preprocess(
+    (value) => (typeof value === 'string' ? value : ''),
+    z
+      .string()
+      .transform(commaItems)
+      .superRefine((items, context) => {
+        for (const item of items) {
+          if (!rpcMethodNamePattern.test(item)) {
+            context.addIssue({
+              code: 'custom',
+              message: `RPC_ALLOW_METHODS has "${item}", which is not a JSON-RPC method name such as debug_traceTransaction`,
+            })
+          }
+        }
+      }),
+  ),
   CACHE_MS: integer('CACHE_MS', 0, 3_600_000, 5_000),
   TRUST_PROXY_HOPS: integer('TRUST_PROXY_HOPS', 0, 100, 0),
   LOG_LEVEL: z.preprocess(
@@ -262,6 +282,7 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     devOrigins: values.DEV_ORIGINS ?? [...defaultDevOrigins],
     rpcUpstreams: values.RPC_UPSTREAMS ?? { ...defaultRpcUpstreams },
     rpcTimeoutMs: values.RPC_TIMEOUT_MS,
+    rpcAllowMethods: values.RPC_ALLOW_METHODS,
     cacheMs: values.CACHE_MS,
     trustProxyHops: values.TRUST_PROXY_HOPS,
     logLevel: values.LOG_LEVEL,

@@ -35,6 +35,7 @@ describe('loadConfig', () => {
         'solana:45HEQDFcNoxGz8mrpTbTT37jixbR5dy9': 'http://127.0.0.1:8899',
       },
       rpcTimeoutMs: 10_000,
+      rpcAllowMethods: [],
       cacheMs: 5000,
       trustProxyHops: 0,
       logLevel: 'info',
