@@ -196,19 +196,20 @@ const envSchema = z.object({
       .string()
       .transform((value, context) => {
         const upstreams: Record<string, string> = {}
-        for (const item of commaItems(value)) {
+        // Problems name the entry by position and network, never its URL (which may hold an API key).
+        for (const [index, item] of commaItems(value).entries()) {
           const separator = item.indexOf('=')
           const chainId = separator === -1 ? '' : item.slice(0, separator).trim()
           const url = separator === -1 ? '' : item.slice(separator + 1).trim()
           if (!isCaip2(chainId)) {
             context.addIssue({
               code: 'custom',
-              message: `RPC_UPSTREAMS has "${item}": expected CAIP-2-id=URL such as eip155:31337=http://127.0.0.1:8545`,
+              message: `RPC_UPSTREAMS entry ${index + 1}: expected CAIP-2-id=URL such as eip155:31337=http://127.0.0.1:8545`,
             })
           } else if (!isHttpUrl(url)) {
             context.addIssue({
               code: 'custom',
-              message: `RPC_UPSTREAMS has "${item}": the URL after = must be http:// or https://`,
+              message: `RPC_UPSTREAMS entry ${index + 1} (${chainId}): the URL after = must be http:// or https://`,
             })
           } else {
             upstreams[chainId] = url

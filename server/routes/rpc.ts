@@ -199,7 +199,7 @@ export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions
         return reply.code(result.status).type('application/json; charset=utf-8').send(body)
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error
-        request.log.warn({ chainId, failure: error.failure, err: error.cause ?? error }, error.message)
+        request.log.warn({ chainId, failure: error.failure, upstream: error.detail }, error.message)
         return reply
           .code(error.failure === 'timeout' ? 504 : 502)
           .send(mergeFailure(requests, refused, isBatch, error))

@@ -136,7 +136,7 @@ describe('npm run project and npm run server as processes', () => {
     const started = run('server/main.ts', [], { PORT: 'eighty', RPC_UPSTREAMS: 'eip155:1' })
     assert.equal(await started.exited, 1)
     assert.match(started.output(), /PORT must be a whole number from 0 to 65535/)
-    assert.match(started.output(), /RPC_UPSTREAMS has "eip155:1"/)
+    assert.match(started.output(), /RPC_UPSTREAMS entry 1: expected CAIP-2-id=URL/)
   })
 
   test('default: the CLI creates a project, the service serves it, SIGTERM stops it', async () => {
