@@ -6,6 +6,7 @@ import type { ServiceConfig } from './config.ts'
 import { createDatabase, type ServiceDatabase } from './db/database.ts'
 import { registerAccess } from './http/access.ts'
 import { registerErrorHandling } from './http/errorHandler.ts'
+import { createRateLimiter, rateLimitRules } from './http/rateLimit.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { createProjectResolver } from './projects/resolver.ts'
 import { ensureDevProject } from './projects/store.ts'
@@ -26,6 +27,8 @@ export interface AppDependencies {
   logger?: Logger
   /** Sign-in: a clock or signature checker to use instead of the real ones (tests). */
   auth?: AuthDependencies
+  /** The clock of rate limits and sign-in, in ms since the epoch; `Date.now` by default (tests move it). */
+  now?: () => number
 }
 
 declare module 'fastify' {
@@ -77,7 +80,11 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
     registerHealthRoute(app, database)
     registerImageRoutes(app, database.db)
     registerCatalogueRoutes(app, createCatalogueReader(database.db, { ttlMs: config.cacheMs }))
-    await app.register(async (scope) => registerAnalyticsRoutes(scope, database.db))
+    const limits = {
+      limiter: createRateLimiter(database.db, deps.now ? { now: deps.now } : {}),
+      rules: rateLimitRules(config.rateLimits),
+    }
+    await app.register(async (scope) => registerAnalyticsRoutes(scope, database.db, limits))
     const forwarder = createRpcForwarder()
     app.addHook('onClose', async () => forwarder.close())
     const risky = config.rpcAllowMethods.filter((method) =>
@@ -92,10 +99,15 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
         timeoutMs: config.rpcTimeoutMs,
         forwarder,
         allowed: rpcMethodPolicy(config.rpcAllowMethods),
+        limits,
       }),
     )
-    const auth = await createAuthService(config, database.db, { ...deps.auth, logger })
-    await app.register(async (scope) => registerAuthRoutes(scope, auth))
+    const auth = await createAuthService(config, database.db, {
+      ...(deps.now ? { now: deps.now } : {}),
+      ...deps.auth,
+      logger,
+    })
+    await app.register(async (scope) => registerAuthRoutes(scope, auth, limits))
     await app.ready()
     return app
   } catch (error) {

@@ -21,6 +21,26 @@ export const defaultRpcUpstreams: Record<string, string> = {
   'solana:45HEQDFcNoxGz8mrpTbTT37jixbR5dy9': 'http://127.0.0.1:8899',
 }
 
+/** Rate limits per client address and project; 0 turns one off. Each allows bursts of its whole amount. */
+export interface RateLimitSettings {
+  /** `POST /v1/` requests per second (`RATE_LIMIT_RPC`). */
+  rpcPerSecond: number
+  /** JSON-RPC requests per second, batch entries counted one by one (`RATE_LIMIT_RPC_ENTRIES`). */
+  rpcEntriesPerSecond: number
+  /** Analytics events per minute on `POST /e` (`RATE_LIMIT_ANALYTICS`). */
+  analyticsEventsPerMinute: number
+  /** Calls per minute of each sign-in route that writes: nonce, authenticate, sign-out (`RATE_LIMIT_SIGN_IN`). */
+  signInPerMinute: number
+}
+
+/** The defaults of {@link RateLimitSettings}. */
+export const defaultRateLimits: RateLimitSettings = {
+  rpcPerSecond: 100,
+  rpcEntriesPerSecond: 1000,
+  analyticsEventsPerMinute: 600,
+  signInPerMinute: 60,
+}
+
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof logLevels)[number]
 
@@ -52,6 +72,7 @@ export interface ServiceConfig {
   cacheMs: number
   /** Trust `X-Forwarded-*` from this many proxies in front (0: none). */
   trustProxyHops: number
+  rateLimits: RateLimitSettings
   logLevel: LogLevel
   /** Sign-in session lifetime in seconds (`AUTH_SESSION_TTL`); absent: 7 days (`authLimits`). */
   authSessionTtlSeconds?: number
@@ -75,6 +96,10 @@ export type ServiceEnv = Partial<
     | 'RPC_ALLOW_METHODS'
     | 'CACHE_MS'
     | 'TRUST_PROXY_HOPS'
+    | 'RATE_LIMIT_RPC'
+    | 'RATE_LIMIT_RPC_ENTRIES'
+    | 'RATE_LIMIT_ANALYTICS'
+    | 'RATE_LIMIT_SIGN_IN'
     | 'LOG_LEVEL'
     | 'AUTH_SESSION_TTL'
     | 'AUTH_ISSUER',
@@ -238,6 +263,20 @@ const envSchema = z.object({
   ),
   CACHE_MS: integer('CACHE_MS', 0, 3_600_000, 5_000),
   TRUST_PROXY_HOPS: integer('TRUST_PROXY_HOPS', 0, 100, 0),
+  RATE_LIMIT_RPC: integer('RATE_LIMIT_RPC', 0, 1_000_000, defaultRateLimits.rpcPerSecond),
+  RATE_LIMIT_RPC_ENTRIES: integer(
+    'RATE_LIMIT_RPC_ENTRIES',
+    0,
+    10_000_000,
+    defaultRateLimits.rpcEntriesPerSecond,
+  ),
+  RATE_LIMIT_ANALYTICS: integer(
+    'RATE_LIMIT_ANALYTICS',
+    0,
+    10_000_000,
+    defaultRateLimits.analyticsEventsPerMinute,
+  ),
+  RATE_LIMIT_SIGN_IN: integer('RATE_LIMIT_SIGN_IN', 0, 1_000_000, defaultRateLimits.signInPerMinute),
   LOG_LEVEL: z.preprocess(
     (value) => (typeof value === 'string' ? blankToUndefined(value.toLowerCase()) : value),
     z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
@@ -286,6 +325,12 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     rpcAllowMethods: values.RPC_ALLOW_METHODS,
     cacheMs: values.CACHE_MS,
     trustProxyHops: values.TRUST_PROXY_HOPS,
+    rateLimits: {
+      rpcPerSecond: values.RATE_LIMIT_RPC,
+      rpcEntriesPerSecond: values.RATE_LIMIT_RPC_ENTRIES,
+      analyticsEventsPerMinute: values.RATE_LIMIT_ANALYTICS,
+      signInPerMinute: values.RATE_LIMIT_SIGN_IN,
+    },
     logLevel: values.LOG_LEVEL,
     // Present only when set, so the defaults stay in one place (server/auth).
     ...(values.AUTH_SESSION_TTL === undefined ? {} : { authSessionTtlSeconds: values.AUTH_SESSION_TTL }),

@@ -33,13 +33,11 @@ export interface AuthDependencies {
   now?: () => number
   /** The signature checker; one on the service's RPC upstreams by default. */
   signatures?: SignatureChecker
-  /** Nonces per client and project per minute (`authLimits.noncesPerMinute` by default). */
-  noncesPerMinute?: number
 }
 
 export interface AuthService {
   /** `GET /auth/v1/nonce`: a new single-use nonce for the project, and its signed token. */
-  createNonce(project: Project, client?: string): Promise<AuthNonceResponse>
+  createNonce(project: Project): Promise<AuthNonceResponse>
   /** `POST /auth/v1/authenticate`: checks the signed message and opens a session. */
   authenticate(
     project: Project,
@@ -197,7 +195,6 @@ export async function createAuthService(
 ): Promise<AuthService> {
   const now = options.now ?? Date.now
   const logger = options.logger
-  const nonceLimiter = createWindowLimiter(options.noncesPerMinute ?? authLimits.noncesPerMinute, 60_000)
   const keys: KeyStore = await openKeyStore(db, { ...(logger ? { logger } : {}), now })
   const signatures =
     options.signatures ??
@@ -253,10 +250,7 @@ export async function createAuthService(
   }
 
   return {
-    async createNonce(project, client) {
-      const retryAfter =
-        client === undefined ? undefined : nonceLimiter.take(`${project.id} ${client}`, now())
-      if (retryAfter !== undefined) throw tooManyNonces(retryAfter)
+    async createNonce(project) {
       try {
         const time = now()
         await cleanUp(time)
@@ -415,39 +409,4 @@ export async function createAuthService(
 
     jwks: () => keys.jwks(),
   }
-}
-
-/**
- * A fixed-window counter per key: `take` answers undefined while the key is under `limit` in the
- * current window, else the seconds until the window ends. Old windows are dropped as it goes.
- */
-function createWindowLimiter(limit: number, windowMs: number) {
-  const windows = new Map<string, { start: number; count: number }>()
-  return {
-    take(key: string, time: number): number | undefined {
-      if (windows.size > 10_000) {
-        for (const [name, window] of windows) if (time - window.start >= windowMs) windows.delete(name)
-      }
-      const current = windows.get(key)
-      if (!current || time - current.start >= windowMs) {
-        windows.set(key, { start: time, count: 1 })
-        return undefined
-      }
-      if (current.count < limit) {
-        current.count++
-        return undefined
-      }
-      return Math.max(1, Math.ceil((current.start + windowMs - time) / 1000))
-    },
-  }
-}
-
-/** `429` with the seconds to wait: one client asked for too many nonces. */
-function tooManyNonces(retryAfterSeconds: number): AuthError {
-  const error = new AuthError(
-    429,
-    'TOO_MANY_REQUESTS',
-    `Too many sign-in attempts: try again in ${retryAfterSeconds} seconds`,
-  )
-  return Object.assign(error, { retryAfterSeconds })
 }

@@ -47,6 +47,7 @@ function jsonRpcCode(error: ServiceError): number {
   if (error.field === 'body' && error.message === 'The body is not valid JSON')
     return jsonRpcErrorCodes.parseError
   if (error.field === 'chainId') return jsonRpcErrorCodes.invalidParams
+  if (error.statusCode === 429) return jsonRpcErrorCodes.limitExceeded
   return error.statusCode >= 500 ? jsonRpcErrorCodes.internalError : jsonRpcErrorCodes.invalidRequest
 }
 
@@ -73,6 +74,8 @@ export function errorBody(error: ServiceError, jsonRpc: boolean) {
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceError) {
+  const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds
+  if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter))
   // Error answers carry the caller's origin so a page can read why it was refused (the modal shows
   // "Invalid App Configuration"); they hold no project data, and successful answers still go only to
   // allowed origins.

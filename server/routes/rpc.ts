@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { JsonRpcRequest } from '../../src/protocol/api/index.ts'
 import { apiLimits, jsonRpcErrorCodes, jsonRpcRequest, rpcQuery } from '../../src/protocol/api/index.ts'
 import { badRequest, ServiceError } from '../errors.ts'
+import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { checkInput, parseInput } from '../http/validation.ts'
 import { type RpcForwarder, UpstreamError } from '../rpc/forward.ts'
 import type { RpcMethodPolicy } from '../rpc/methods.ts'
@@ -13,6 +14,8 @@ export interface RpcRouteOptions {
   forwarder: RpcForwarder
   /** Which methods are forwarded (server/rpc/methods.ts); the others answer -32601 here. */
   allowed: RpcMethodPolicy
+  /** Requests and JSON-RPC calls per second per client and project. */
+  limits: { limiter: RateLimiter; rules: RateLimitRules }
 }
 
 /** The JSON-RPC answer to a request whose method the proxy does not forward. */
@@ -156,6 +159,12 @@ export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions
       } else {
         requests = [parseInput(jsonRpcRequest, payload, 'body')]
       }
+
+      if (!request.project) throw new Error('The access hook did not run')
+      await options.limits.limiter.take({ projectId: request.project.id, address: request.ip }, [
+        [options.limits.rules.rpc, 1],
+        [options.limits.rules.rpcEntries, requests.length],
+      ])
 
       // Methods off the allow-list are answered here, each on its own, and never reach the upstream.
       const refused = new Set<number>()

@@ -24,3 +24,27 @@ CREATE UNLOGGED TABLE "rate_limits" (
 );
 --> statement-breakpoint
 CREATE INDEX "rate_limits_updated_idx" ON "rate_limits" USING btree ("updated_at");
+--> statement-breakpoint
+-- Takes p_cost tokens from the bucket p_key (capacity p_capacity, refilled p_per_ms tokens a millisecond,
+-- p_now the caller's clock in ms), creating it full. Answers 0 when taken, else the milliseconds until
+-- enough tokens are back (nothing is taken then). The row lock makes it atomic across instances.
+CREATE FUNCTION "rate_limit_take"(p_key text, p_capacity double precision, p_per_ms double precision, p_cost double precision, p_now bigint)
+RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	v_tokens double precision;
+	v_updated bigint;
+	v_available double precision;
+BEGIN
+	SELECT "tokens", "updated_at" INTO v_tokens, v_updated FROM "rate_limits" WHERE "key" = p_key FOR UPDATE;
+	IF NOT FOUND THEN
+		INSERT INTO "rate_limits" ("key", "tokens", "updated_at") VALUES (p_key, p_capacity, p_now) ON CONFLICT ("key") DO NOTHING;
+		SELECT "tokens", "updated_at" INTO v_tokens, v_updated FROM "rate_limits" WHERE "key" = p_key FOR UPDATE;
+	END IF;
+	v_available := least(p_capacity, v_tokens + greatest(0, p_now - v_updated) * p_per_ms);
+	IF v_available < p_cost THEN
+		RETURN ceil((p_cost - v_available) / p_per_ms);
+	END IF;
+	UPDATE "rate_limits" SET "tokens" = v_available - p_cost, "updated_at" = greatest(v_updated, p_now) WHERE "key" = p_key;
+	RETURN 0;
+END
+$$;

@@ -38,6 +38,12 @@ describe('loadConfig', () => {
       rpcAllowMethods: [],
       cacheMs: 5000,
       trustProxyHops: 0,
+      rateLimits: {
+        rpcPerSecond: 100,
+        rpcEntriesPerSecond: 1000,
+        analyticsEventsPerMinute: 600,
+        signInPerMinute: 60,
+      },
       logLevel: 'info',
     })
   })

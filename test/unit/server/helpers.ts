@@ -110,6 +110,12 @@ export async function openTestDatabase(name: string): Promise<TestDatabase> {
     LOG_LEVEL: 'silent',
     // Read projects and the catalogue on every request, so changes made by a test show at once.
     CACHE_MS: '0',
+    // Rate limits stay on (every request still takes from its bucket) but far above what tests send;
+    // rate-limits.test.ts sets its own.
+    RATE_LIMIT_RPC: '1000000',
+    RATE_LIMIT_RPC_ENTRIES: '10000000',
+    RATE_LIMIT_ANALYTICS: '10000000',
+    RATE_LIMIT_SIGN_IN: '1000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, DATABASE_POOL_MAX: '4' } : {}),
   })
   const database = databaseUrl
