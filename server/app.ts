@@ -8,6 +8,7 @@ import { registerAccess } from './http/access.ts'
 import { registerErrorHandling } from './http/errorHandler.ts'
 import { createRateLimiter, rateLimitRules } from './http/rateLimit.ts'
 import { createLogger, type Logger } from './logger.ts'
+import { type Maintenance, startMaintenance } from './maintenance.ts'
 import { createProjectResolver } from './projects/resolver.ts'
 import { ensureDevProject } from './projects/store.ts'
 import { registerAnalyticsRoutes } from './routes/analytics.ts'
@@ -35,6 +36,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The service's database. */
     database: ServiceDatabase
+    /** The periodic jobs (analytics retention, idle rate-limit buckets); `run()` runs them now. */
+    maintenance: Maintenance
   }
 }
 
@@ -84,6 +87,15 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
       limiter: createRateLimiter(database.db, deps.now ? { now: deps.now } : {}),
       rules: rateLimitRules(config.rateLimits),
     }
+    const maintenance = startMaintenance({
+      db: database.db,
+      limiter: limits.limiter,
+      analyticsRetentionDays: config.analyticsRetentionDays,
+      logger,
+      ...(deps.now ? { now: deps.now } : {}),
+    })
+    app.decorate('maintenance', maintenance)
+    app.addHook('onClose', async () => maintenance.stop())
     await app.register(async (scope) => registerAnalyticsRoutes(scope, database.db, limits))
     const forwarder = createRpcForwarder()
     app.addHook('onClose', async () => forwarder.close())

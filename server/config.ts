@@ -73,6 +73,8 @@ export interface ServiceConfig {
   /** Trust `X-Forwarded-*` from this many proxies in front (0: none). */
   trustProxyHops: number
   rateLimits: RateLimitSettings
+  /** Analytics events are deleted this many days after they arrive; 0 keeps them (`ANALYTICS_RETENTION_DAYS`). */
+  analyticsRetentionDays: number
   logLevel: LogLevel
   /** Sign-in session lifetime in seconds (`AUTH_SESSION_TTL`); absent: 7 days (`authLimits`). */
   authSessionTtlSeconds?: number
@@ -100,6 +102,7 @@ export type ServiceEnv = Partial<
     | 'RATE_LIMIT_RPC_ENTRIES'
     | 'RATE_LIMIT_ANALYTICS'
     | 'RATE_LIMIT_SIGN_IN'
+    | 'ANALYTICS_RETENTION_DAYS'
     | 'LOG_LEVEL'
     | 'AUTH_SESSION_TTL'
     | 'AUTH_ISSUER',
@@ -277,6 +280,7 @@ const envSchema = z.object({
     defaultRateLimits.analyticsEventsPerMinute,
   ),
   RATE_LIMIT_SIGN_IN: integer('RATE_LIMIT_SIGN_IN', 0, 1_000_000, defaultRateLimits.signInPerMinute),
+  ANALYTICS_RETENTION_DAYS: integer('ANALYTICS_RETENTION_DAYS', 0, 36_500, 90),
   LOG_LEVEL: z.preprocess(
     (value) => (typeof value === 'string' ? blankToUndefined(value.toLowerCase()) : value),
     z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
@@ -331,6 +335,7 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
       analyticsEventsPerMinute: values.RATE_LIMIT_ANALYTICS,
       signInPerMinute: values.RATE_LIMIT_SIGN_IN,
     },
+    analyticsRetentionDays: values.ANALYTICS_RETENTION_DAYS,
     logLevel: values.LOG_LEVEL,
     // Present only when set, so the defaults stay in one place (server/auth).
     ...(values.AUTH_SESSION_TTL === undefined ? {} : { authSessionTtlSeconds: values.AUTH_SESSION_TTL }),

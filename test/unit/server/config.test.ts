@@ -44,6 +44,7 @@ describe('loadConfig', () => {
         analyticsEventsPerMinute: 600,
         signInPerMinute: 60,
       },
+      analyticsRetentionDays: 90,
       logLevel: 'info',
     })
   })
