@@ -7,6 +7,7 @@ import { addWallet, CatalogueError, removeWallet } from '../catalogue/customWall
 import { ConfigError, loadConfig } from '../config.ts'
 import { createDatabase, type ServiceDatabase } from '../db/database.ts'
 import { createLogger } from '../logger.ts'
+import { originPatternWarning } from '../projects/origins.ts'
 import {
   allowOrigins,
   createProject,
@@ -116,6 +117,13 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
     }
     if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra.join(' ')}`)
     const origins = values.origin ?? []
+    // Allowed, but said out loud: a wildcard over a shared hosting domain lets strangers in.
+    const warnAbout = (patterns: readonly string[]) => {
+      for (const pattern of patterns) {
+        const warning = originPatternWarning(pattern)
+        if (warning !== null) io.err(`Warning: ${warning}`)
+      }
+    }
     switch (command) {
       case 'create': {
         const analytics = onOff(values.analytics)
@@ -125,6 +133,7 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
           origins,
           ...(analytics === undefined ? {} : { analyticsEnabled: analytics }),
         })
+        warnAbout(origins)
         io.out(`Created project ${project.id}`)
         for (const line of describe(project)) io.out(line)
         return 0
@@ -148,6 +157,7 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
           command === 'allow-origin'
             ? await allowOrigins(db, id, origins)
             : await removeOrigins(db, id, origins)
+        if (command === 'allow-origin') warnAbout(origins)
         io.out(`Updated project ${project.id}`)
         for (const line of describe(project)) io.out(line)
         return 0

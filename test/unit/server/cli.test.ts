@@ -55,6 +55,40 @@ const analyticsConfig = (projectId: string, origin?: string) =>
   })
 
 describe('project commands', () => {
+  test('behavior: a wildcard on a shared hosting domain is allowed with a warning', async () => {
+    const created = await cli(
+      'create',
+      '--id',
+      'preview',
+      '--name',
+      'Preview',
+      '--origin',
+      'https://my-app-*.vercel.app',
+    )
+    assert.equal(created.code, 0, created.err)
+    assert.match(
+      created.err,
+      /^Warning: https:\/\/my-app-\*\.vercel\.app allows sites on vercel\.app, a shared hosting domain where anyone can publish one/,
+    )
+    const allowed = await cli(
+      'allow-origin',
+      '--id',
+      'preview',
+      '--origin',
+      'https://*.netlify.app',
+      '--origin',
+      'https://ok.example.com',
+    )
+    assert.equal(allowed.code, 0)
+    assert.equal(allowed.err.split('\n').length, 1, allowed.err)
+    assert.match(allowed.err, /netlify\.app/)
+    const quiet = await cli('allow-origin', '--id', 'preview', '--origin', 'https://*.example.com')
+    assert.equal(quiet.err, '')
+    const refused = await cli('allow-origin', '--id', 'preview', '--origin', 'https://app.*.example.com')
+    assert.equal(refused.code, 1)
+    assert.match(refused.err, /"https:\/\/app\.\*\.example\.com" is not an origin pattern/)
+  })
+
   test('default: create, list and list --json', async () => {
     const created = await cli(
       'create',
