@@ -124,7 +124,6 @@ describe('origin allow-list', () => {
   const allowed = [
     'http://localhost:5173',
     'https://app.example.com',
-    'https://a.b.example.com',
     'http://127.0.0.1:4173',
     'http://127.0.0.1',
   ]
@@ -132,6 +131,7 @@ describe('origin allow-list', () => {
     'http://localhost:5174',
     'https://localhost:5173',
     'https://example.com',
+    'https://a.b.example.com',
     'http://app.example.com',
     'https://app.example.com.evil.test',
     'https://appexample.com',
