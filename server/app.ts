@@ -10,7 +10,7 @@ import { createRateLimiter, rateLimitRules } from './http/rateLimit.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { type Maintenance, startMaintenance } from './maintenance.ts'
 import { createProjectResolver } from './projects/resolver.ts'
-import { ensureDevProject } from './projects/store.ts'
+import { ensureDevProject, listProjects } from './projects/store.ts'
 import { registerAnalyticsRoutes } from './routes/analytics.ts'
 import { registerAuthRoutes } from './routes/auth.ts'
 import { registerCatalogueRoutes } from './routes/catalogue.ts'
@@ -63,6 +63,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
       })
       logger.info({ projectId: project.id, origins: project.origins }, `Dev project: ${project.id}`)
     }
+    await logProjects(database, config, logger)
 
     const app = Fastify({
       loggerInstance: logger as FastifyBaseLogger,
@@ -125,5 +126,38 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
   } catch (error) {
     if (ownsDatabase) await database.close()
     throw error
+  }
+}
+
+/** Says at start which projects the service serves, and warns about loopback origins in production. */
+async function logProjects(database: ServiceDatabase, config: ServiceConfig, logger: Logger): Promise<void> {
+  const projects = await listProjects(database.db)
+  if (projects.length === 0) {
+    logger.warn(
+      { environment: config.environment },
+      'Serving no project: create one with npm run project -- create --id ID --name NAME --origin ORIGIN',
+    )
+    return
+  }
+  const shown = projects.slice(0, 20).map((project) => project.id)
+  const more = projects.length > shown.length ? `, and ${projects.length - shown.length} more` : ''
+  logger.info(
+    {
+      environment: config.environment,
+      projects: projects.slice(0, 20).map((project) => ({ id: project.id, origins: project.origins.length })),
+    },
+    `Serving ${projects.length} project${projects.length === 1 ? '' : 's'}: ${shown.join(', ')}${more}`,
+  )
+  if (config.environment !== 'production') return
+  for (const project of projects) {
+    const local = project.origins.filter((origin) =>
+      /\/\/(localhost|127\.|\[::1\])|^localhost|^127\./.test(origin),
+    )
+    if (local.length > 0) {
+      logger.warn(
+        { projectId: project.id, origins: local },
+        `Project ${project.id} allows local origins in production: ${local.join(', ')}`,
+      )
+    }
   }
 }

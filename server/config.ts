@@ -46,6 +46,11 @@ export type LogLevel = (typeof logLevels)[number]
 
 /** The service's configuration, after validation. */
 export interface ServiceConfig {
+  /**
+   * `development` when `NODE_ENV` is `development` or `test` (`npm start` and the tests), else
+   * `production`: only development creates the dev project without being asked to.
+   */
+  environment: 'development' | 'production'
   /** Interface to listen on. */
   host: string
   /** Port to listen on; 0 picks a free one. */
@@ -58,7 +63,7 @@ export interface ServiceConfig {
   databaseSchema: string
   /** Most PostgreSQL connections per instance. */
   databasePoolMax: number
-  /** Id of the dev project created or updated at start; null when disabled. */
+  /** Id of the dev project created or updated at start; null when disabled (production, unless `DEV_PROJECT_ID` is set). */
   devProjectId: string | null
   /** Origins the dev project allows. */
   devOrigins: string[]
@@ -85,6 +90,7 @@ export interface ServiceConfig {
 /** The environment variables the service reads. */
 export type ServiceEnv = Partial<
   Record<
+    | 'NODE_ENV'
     | 'HOST'
     | 'PORT'
     | 'DATA_DIR'
@@ -165,6 +171,10 @@ function isHttpUrl(value: string): boolean {
 }
 
 const envSchema = z.object({
+  NODE_ENV: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() : undefined),
+    z.string().optional(),
+  ),
   HOST: z.preprocess(
     blankToUndefined,
     z
@@ -192,7 +202,7 @@ const envSchema = z.object({
       .default('public'),
   ),
   DATABASE_POOL_MAX: integer('DATABASE_POOL_MAX', 1, 1000, 10),
-  // Undefined means the default; an empty value turns the dev project off.
+  // Undefined means the environment's default; an empty value turns the dev project off.
   DEV_PROJECT_ID: z
     .string()
     .transform((value) => value.trim())
@@ -200,7 +210,7 @@ const envSchema = z.object({
       (value) => value === '' || projectIdPattern.test(value),
       'DEV_PROJECT_ID must use letters, digits, _ and - (up to 128), or be empty to turn the dev project off',
     )
-    .default('dev-project'),
+    .optional(),
   DEV_ORIGINS: z.preprocess(
     blankToUndefined,
     z
@@ -315,14 +325,18 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     )
   }
   const values = parsed.data
+  const environment =
+    values.NODE_ENV === 'development' || values.NODE_ENV === 'test' ? 'development' : 'production'
+  const devProjectId = values.DEV_PROJECT_ID ?? (environment === 'development' ? 'dev-project' : '')
   return {
+    environment,
     host: values.HOST,
     port: values.PORT,
     dataDir: values.DATA_DIR,
     databaseUrl: values.DATABASE_URL ?? null,
     databaseSchema: values.DATABASE_SCHEMA,
     databasePoolMax: values.DATABASE_POOL_MAX,
-    devProjectId: values.DEV_PROJECT_ID === '' ? null : values.DEV_PROJECT_ID,
+    devProjectId: devProjectId === '' ? null : devProjectId,
     devOrigins: values.DEV_ORIGINS ?? [...defaultDevOrigins],
     rpcUpstreams: values.RPC_UPSTREAMS ?? { ...defaultRpcUpstreams },
     rpcTimeoutMs: values.RPC_TIMEOUT_MS,

@@ -161,6 +161,7 @@ export async function benchServer(options: ServerBenchOptions = {}): Promise<Ser
   const upstream = await startJsonRpcServer()
   const config = {
     ...loadConfig({
+      NODE_ENV: 'development',
       DATA_DIR: 'memory://',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema } : {}),
     }),

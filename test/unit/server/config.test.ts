@@ -14,15 +14,16 @@ function problems(env: ServiceEnv): string[] {
 }
 
 describe('loadConfig', () => {
-  test('default: loopback, port 8787, PGlite in .data/service, the dev project and the local chains (EVM and Solana)', () => {
+  test('default: production, loopback, port 8787, PGlite in .data/service, no dev project, the local chains (EVM and Solana)', () => {
     assert.deepEqual(loadConfig({}), {
+      environment: 'production',
       host: '127.0.0.1',
       port: 8787,
       dataDir: '.data/service',
       databaseUrl: null,
       databaseSchema: 'public',
       databasePoolMax: 10,
-      devProjectId: 'dev-project',
+      devProjectId: null,
       devOrigins: [
         'http://127.0.0.1:5173',
         'http://localhost:5173',
@@ -81,6 +82,21 @@ describe('loadConfig', () => {
     assert.equal(config.cacheMs, 0)
     assert.equal(config.trustProxyHops, 1)
     assert.equal(config.logLevel, 'debug')
+  })
+
+  test('behavior: the dev project exists only in development (npm start, tests) unless DEV_PROJECT_ID names one', () => {
+    for (const NODE_ENV of ['development', 'test', ' Development ']) {
+      const config = loadConfig({ NODE_ENV })
+      assert.equal(config.environment, 'development', NODE_ENV)
+      assert.equal(config.devProjectId, 'dev-project')
+    }
+    for (const NODE_ENV of [undefined, 'production', 'staging']) {
+      const config = loadConfig({ NODE_ENV })
+      assert.equal(config.environment, 'production', NODE_ENV)
+      assert.equal(config.devProjectId, null)
+    }
+    assert.equal(loadConfig({ NODE_ENV: 'production', DEV_PROJECT_ID: 'demo' }).devProjectId, 'demo')
+    assert.equal(loadConfig({ NODE_ENV: 'development', DEV_PROJECT_ID: '' }).devProjectId, null)
   })
 
   test('behavior: empty DEV_PROJECT_ID turns the dev project off; empty RPC_UPSTREAMS proxies nothing', () => {

@@ -106,6 +106,7 @@ export async function openTestDatabase(name: string): Promise<TestDatabase> {
   const databaseUrl = process.env.DATABASE_URL
   const schema = `test_${name.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`
   const base = loadConfig({
+    NODE_ENV: 'test',
     DATA_DIR: 'memory://',
     LOG_LEVEL: 'silent',
     // Read projects and the catalogue on every request, so changes made by a test show at once.

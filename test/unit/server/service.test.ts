@@ -4,13 +4,17 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Writable } from 'node:stream'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import { pino } from 'pino'
 import { buildApp } from '../../../server/app.ts'
 import { countWallets } from '../../../server/catalogue/getWallets.ts'
+import { loadConfig } from '../../../server/config.ts'
 import { acquireDataDirLock } from '../../../server/db/dataDirLock.ts'
 import { seedDatabase } from '../../../server/db/seed.ts'
 import { startService } from '../../../server/main.ts'
+import { createProject } from '../../../server/projects/store.ts'
 import { healthResponse } from '../../../src/protocol/api/index.ts'
 import {
   fillPgliteDataDir,
@@ -35,6 +39,42 @@ before(async () => {
 after(async () => {
   await testDb?.close()
   if (scratch) await rm(scratch, { recursive: true, force: true })
+})
+
+describe('start-up in production', () => {
+  test('behavior: no dev project is made, the projects served are logged, local origins warned about', async () => {
+    const lines: string[] = []
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString('utf8'))
+          done()
+        },
+      }),
+    )
+    await createProject(testDb.database.db, {
+      id: 'local-too',
+      name: 'Local',
+      origins: ['http://localhost:3000'],
+    })
+    const config = { ...testDb.config(), ...loadConfig({ NODE_ENV: 'production' }) }
+    const app = await buildApp(
+      { ...testDb.config(), environment: config.environment, devProjectId: config.devProjectId },
+      { database: testDb.database, logger },
+    )
+    try {
+      const text = lines.join('')
+      assert.doesNotMatch(text, /Dev project/)
+      assert.match(text, /"msg":"Serving \d+ projects?: [^"]*local-too/)
+      assert.match(
+        text,
+        /"msg":"Project local-too allows local origins in production: http:\/\/localhost:3000"/,
+      )
+    } finally {
+      await app.close()
+    }
+  })
 })
 
 describe('startService', () => {
@@ -145,7 +185,8 @@ describe('npm run project and npm run server as processes', () => {
       : { DATABASE_URL: undefined, DATA_DIR: join(scratch, 'data') }
     // Creating a PGlite folder costs seconds; start from the migrated, seeded snapshot instead.
     if (!usingPostgres) await fillPgliteDataDir(join(scratch, 'data'))
-    const env = { ...storage, LOG_LEVEL: 'info', DEV_PROJECT_ID: '' }
+    // npm run server as in production: no NODE_ENV, no DEV_PROJECT_ID.
+    const env = { ...storage, LOG_LEVEL: 'info', NODE_ENV: undefined, DEV_PROJECT_ID: undefined }
 
     const created = run(
       'server/cli/project.ts',
@@ -168,6 +209,10 @@ describe('npm run project and npm run server as processes', () => {
       assert.equal(allowed.status, 200)
       assert.deepEqual(JSON.parse(allowed.text), { isAnalyticsEnabled: true })
       assert.equal((await rawRequest(`${url}/healthz`)).status, 200)
+      assert.match(server.output(), /"environment":"production".*"msg":"Serving 1 project: proc"/)
+      assert.doesNotMatch(server.output(), /Dev project/)
+      const noDev = await rawRequest(`${url}/getAnalyticsConfig?${sdk()}`)
+      assert.equal(noDev.status, 401, 'production creates no dev project')
       server.child.kill('SIGTERM')
       assert.equal(await server.exited, 0, server.output())
       assert.match(server.output(), /"msg":"Stopped"/)
