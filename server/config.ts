@@ -63,6 +63,8 @@ export interface ServiceConfig {
   databaseSchema: string
   /** Most PostgreSQL connections per instance. */
   databasePoolMax: number
+  /** How long a PostgreSQL connection or query may take before the request answers 503, in ms. */
+  databaseTimeoutMs: number
   /** Id of the dev project created or updated at start; null when disabled (production, unless `DEV_PROJECT_ID` is set). */
   devProjectId: string | null
   /** Origins the dev project allows. */
@@ -97,6 +99,7 @@ export type ServiceEnv = Partial<
     | 'DATABASE_URL'
     | 'DATABASE_SCHEMA'
     | 'DATABASE_POOL_MAX'
+    | 'DATABASE_TIMEOUT_MS'
     | 'DEV_PROJECT_ID'
     | 'DEV_ORIGINS'
     | 'RPC_UPSTREAMS'
@@ -202,6 +205,8 @@ const envSchema = z.object({
       .default('public'),
   ),
   DATABASE_POOL_MAX: integer('DATABASE_POOL_MAX', 1, 1000, 10),
+  // Connecting and one query each get this long: together under the 10 s a request may wait.
+  DATABASE_TIMEOUT_MS: integer('DATABASE_TIMEOUT_MS', 100, 60_000, 4000),
   // Undefined means the environment's default; an empty value turns the dev project off.
   DEV_PROJECT_ID: z
     .string()
@@ -336,6 +341,7 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     databaseUrl: values.DATABASE_URL ?? null,
     databaseSchema: values.DATABASE_SCHEMA,
     databasePoolMax: values.DATABASE_POOL_MAX,
+    databaseTimeoutMs: values.DATABASE_TIMEOUT_MS,
     devProjectId: devProjectId === '' ? null : devProjectId,
     devOrigins: values.DEV_ORIGINS ?? [...defaultDevOrigins],
     rpcUpstreams: values.RPC_UPSTREAMS ?? { ...defaultRpcUpstreams },

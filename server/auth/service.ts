@@ -16,9 +16,9 @@ import type {
 import { authLimits, sessionTokenClaims } from '../../src/protocol/api/index.ts'
 import { createCacao, parseSiwxMessage, type SiwxMessage } from '../../src/protocol/siwx/index.ts'
 import type { ServiceConfig } from '../config.ts'
-import type { Db } from '../db/database.ts'
+import { type Db, isDatabaseUnavailable } from '../db/database.ts'
 import { authNonces, authSessions } from '../db/schema.ts'
-import { badRequest, isServiceError } from '../errors.ts'
+import { badRequest, databaseUnavailable, isServiceError } from '../errors.ts'
 import type { ServiceLogger } from '../logger.ts'
 import { isOriginAllowed } from '../projects/origins.ts'
 import type { Project } from '../projects/store.ts'
@@ -281,6 +281,7 @@ export async function createAuthService(
         return { nonce, token }
       } catch (error) {
         if (isServiceError(error)) throw error
+        if (isDatabaseUnavailable(error)) throw databaseUnavailable(error)
         throw authenticationInitFailed(error)
       }
     },

@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       databaseUrl: null,
       databaseSchema: 'public',
       databasePoolMax: 10,
+      databaseTimeoutMs: 4000,
       devProjectId: null,
       devOrigins: [
         'http://127.0.0.1:5173',
