@@ -85,7 +85,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
     registerImageRoutes(app, database.db)
     registerCatalogueRoutes(app, createCatalogueReader(database.db, { ttlMs: config.cacheMs }))
     const limits = {
-      limiter: createRateLimiter(database.db, deps.now ? { now: deps.now } : {}),
+      limiter: createRateLimiter(database, deps.now ? { now: deps.now } : {}),
       rules: rateLimitRules(config.rateLimits),
     }
     const maintenance = startMaintenance({

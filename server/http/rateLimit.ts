@@ -1,6 +1,6 @@
 import { lt, sql } from 'drizzle-orm'
 import type { RateLimitSettings } from '../config.ts'
-import type { Db } from '../db/database.ts'
+import type { Db, ServiceDatabase } from '../db/database.ts'
 import { rateLimits } from '../db/schema.ts'
 import { ServiceError } from '../errors.ts'
 
@@ -33,60 +33,147 @@ export interface RateLimiter {
     client: { projectId: string; address: string },
     charges: ReadonlyArray<[RateLimitRule, number]>,
   ): Promise<void>
-  /** Deletes buckets untouched for an hour (full again long since). */
+  /** Deletes buckets idle long enough to be full again. */
   sweep(): Promise<number>
 }
 
+/** One bucket to take from: `cost` tokens of `capacity`, refilled `perMs` a millisecond. */
+interface Charge {
+  key: string
+  capacity: number
+  perMs: number
+  cost: number
+}
+
+/** Where buckets live; `take` answers, per charge in order, 0 when taken or the ms to wait (and stops there). */
+interface BucketStore {
+  take(charges: readonly Charge[], now: number): Promise<number[]>
+  /** Deletes buckets idle long enough to be full again; resolves to how many. */
+  sweep(now: number): Promise<number>
+}
+
+/** Buckets untouched this long are full whatever their rule (the longest period is a minute). */
 const idleMs = 60 * 60_000
 
 /**
- * Rate limits on the database: a token bucket per rule, client address and project in the unlogged
- * `rate_limits` table, taken from atomically by `rate_limit_take` (migration 0002), so every instance on
- * one PostgreSQL shares them. One round trip whatever the number of rules. Clocks of instances must agree
- * (NTP); `now` is the instance's.
+ * Buckets in the unlogged `rate_limits` table, taken from by `rate_limit_take` (migration 0002) under a
+ * row lock, so every instance on one PostgreSQL shares them: one round trip whatever the number of rules.
+ */
+function databaseBuckets(db: Db): BucketStore {
+  return {
+    async take(charges, now) {
+      const takeFrom = (charge: Charge) =>
+        sql`"rate_limit_take"(${charge.key}, ${charge.capacity}::float8, ${charge.perMs}::float8, ${charge.cost}::float8, ${now}::bigint)`
+      // Each bucket is asked only when every one before it gave its tokens: a refusal charges nothing after it.
+      let query = sql`select ${takeFrom(charges[0] as Charge)} as "w0"`
+      for (let index = 1; index < charges.length; index++) {
+        const earlier = sql.join(
+          charges.slice(0, index).map((_charge, before) => sql`${sql.identifier(`w${before}`)} = 0`),
+          sql` and `,
+        )
+        query = sql`select s.*, case when ${earlier} then ${takeFrom(charges[index] as Charge)} else 0 end as ${sql.identifier(`w${index}`)} from (${query}) s`
+      }
+      const result = await db.execute(query)
+      const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0] ?? {}
+      return charges.map((_charge, index) => Number(row[`w${index}`] ?? 0))
+    },
+    async sweep(now) {
+      const deleted = await db
+        .delete(rateLimits)
+        .where(lt(rateLimits.updatedAt, now - idleMs))
+        .returning({ key: rateLimits.key })
+      return deleted.length
+    },
+  }
+}
+
+/**
+ * The same buckets in memory, for PGlite: its database belongs to one process, so there is nothing to
+ * share, and a query per request would queue behind every other query of the single PGlite connection.
+ */
+function memoryBuckets(): BucketStore {
+  const buckets = new Map<string, { tokens: number; updatedAt: number }>()
+  const sweep = async (now: number) => {
+    let deleted = 0
+    for (const [key, bucket] of buckets) {
+      if (now - bucket.updatedAt > 60_000) {
+        buckets.delete(key)
+        deleted++
+      }
+    }
+    return deleted
+  }
+  return {
+    async take(charges, now) {
+      const waits: number[] = []
+      for (const charge of charges) {
+        const bucket = buckets.get(charge.key) ?? { tokens: charge.capacity, updatedAt: now }
+        const available = Math.min(
+          charge.capacity,
+          bucket.tokens + Math.max(0, now - bucket.updatedAt) * charge.perMs,
+        )
+        if (available < charge.cost) {
+          waits.push(Math.ceil((charge.cost - available) / charge.perMs))
+          break
+        }
+        buckets.set(charge.key, {
+          tokens: available - charge.cost,
+          updatedAt: Math.max(bucket.updatedAt, now),
+        })
+        waits.push(0)
+      }
+      // Bounded: a flood from many addresses sweeps early.
+      if (buckets.size > 100_000) await sweep(now)
+      return waits
+    },
+    sweep,
+  }
+}
+
+/** One memory store per PGlite database, so instances built on the same one (tests) share it. */
+const memoryStores = new WeakMap<object, BucketStore>()
+
+/**
+ * Rate limits as token buckets per rule, client address and project: in the database on PostgreSQL (so
+ * every instance on it shares them; their clocks must agree, NTP), in memory on PGlite (one process).
  *
  * @example
- * const limiter = createRateLimiter(db)
+ * const limiter = createRateLimiter(database)
  * await limiter.take({ projectId: 'dev-project', address: request.ip }, [[rules.rpc, 1], [rules.rpcEntries, 20]])
  */
-export function createRateLimiter(db: Db, options: { now?: () => number } = {}): RateLimiter {
+export function createRateLimiter(
+  database: Pick<ServiceDatabase, 'db' | 'kind'>,
+  options: { now?: () => number } = {},
+): RateLimiter {
   const now = options.now ?? Date.now
+  let store = database.kind === 'pglite' ? memoryStores.get(database.db) : databaseBuckets(database.db)
+  if (!store) {
+    store = memoryBuckets()
+    memoryStores.set(database.db, store)
+  }
+  const buckets = store
   return {
     async take(client, charges) {
       const active = charges.filter(([rule]) => rule.amount > 0)
       if (active.length === 0) return
-      const time = Math.floor(now())
-      const takeFrom = ([rule, cost]: [RateLimitRule, number]) => {
-        const key = `${rule.name}:${client.projectId}:${client.address}`
-        const perMs = rule.amount / rule.periodMs
-        return sql`"rate_limit_take"(${key}, ${rule.amount}::float8, ${perMs}::float8, ${cost}::float8, ${time}::bigint)`
-      }
-      // Each bucket is asked only when every one before it gave its tokens: a refusal charges nothing after it.
-      let query = sql`select ${takeFrom(active[0] as [RateLimitRule, number])} as "w0"`
-      for (let index = 1; index < active.length; index++) {
-        const earlier = sql.join(
-          active.slice(0, index).map((_charge, before) => sql`${sql.identifier(`w${before}`)} = 0`),
-          sql` and `,
-        )
-        query = sql`select s.*, case when ${earlier} then ${takeFrom(active[index] as [RateLimitRule, number])} else 0 end as ${sql.identifier(`w${index}`)} from (${query}) s`
-      }
-      const result = await db.execute(query)
-      const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0] ?? {}
+      const waits = await buckets.take(
+        active.map(([rule, cost]) => ({
+          key: `${rule.name}:${client.projectId}:${client.address}`,
+          capacity: rule.amount,
+          perMs: rule.amount / rule.periodMs,
+          cost,
+        })),
+        Math.floor(now()),
+      )
       for (const [index, [rule]] of active.entries()) {
-        const waitMs = Number(row[`w${index}`] ?? 0)
+        const waitMs = waits[index] ?? 0
         if (waitMs > 0) {
           const seconds = Math.max(1, Math.ceil(waitMs / 1000))
           throw new TooManyRequestsError(rule.message(seconds), seconds)
         }
       }
     },
-    async sweep() {
-      const deleted = await db
-        .delete(rateLimits)
-        .where(lt(rateLimits.updatedAt, Math.floor(now()) - idleMs))
-        .returning({ key: rateLimits.key })
-      return deleted.length
-    },
+    sweep: () => buckets.sweep(Math.floor(now())),
   }
 }
 

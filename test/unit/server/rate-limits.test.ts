@@ -1,6 +1,8 @@
 /**
- * Rate limits per client address and project, held by the database: two service instances on one
- * database share every counter, as instances behind a load balancer on one PostgreSQL do.
+ * Rate limits per client address and project: two service instances on one database share every
+ * counter, as instances behind a load balancer on one PostgreSQL do (there, the counters are a table
+ * taken from by `rate_limit_take`; this file's second pass, `bash scripts/ci-postgres.sh`, runs them on
+ * it). On PGlite, one process's database, they are kept in memory, per database.
  */
 import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
