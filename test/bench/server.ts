@@ -236,7 +236,8 @@ async function loadTest(url: string, connections: number, durationSeconds: numbe
   const headers = { origin: 'http://localhost:5173' }
   const check = await fetch(url, { headers })
   const page = (await check.json()) as { data?: unknown[] }
-  if (check.status !== 200 || page.data?.length !== 40) throw new Error(`Unexpected /getWallets answer ${check.status}`)
+  if (check.status !== 200 || page.data?.length !== 40)
+    throw new Error(`Unexpected /getWallets answer ${check.status}`)
   // Warm up: JIT, caches and the database's plans.
   for (let index = 0; index < 50; index++) await (await fetch(url, { headers })).arrayBuffer()
   const load = await autocannon({ url, connections, duration: durationSeconds, workers: 1, headers })
