@@ -16,8 +16,7 @@ import {
   type JsonWebKeySet,
   jsonWebKeySet,
 } from '../../../src/protocol/api/index.ts'
-import { createSiwxMessage } from '../../../src/protocol/siwx/index.ts'
-import { openTestDatabase, sdk, type TestDatabase, testLogger } from './helpers.ts'
+import { devSiteMessage, openTestDatabase, sdk, type TestDatabase, testLogger } from './helpers.ts'
 
 const alice = mnemonicToAccount('test test test test test test test test test test test junk')
 const site = 'http://localhost:5173'
@@ -51,15 +50,7 @@ async function nonceFrom(app: FastifyInstance) {
 
 async function signIn(app: FastifyInstance): Promise<string> {
   const { nonce, token } = await nonceFrom(app)
-  const message = createSiwxMessage({
-    domain: 'localhost:5173',
-    accountAddress: alice.address,
-    uri: `${site}/`,
-    version: '1',
-    chainId: 'eip155:1',
-    nonce,
-    issuedAt: new Date(now).toISOString(),
-  })
+  const message = devSiteMessage(alice.address, nonce, 'eip155:1', now)
   const response = await app.inject({
     method: 'POST',
     url: `/auth/v1/authenticate?${sdk()}`,
@@ -111,15 +102,7 @@ describe('nonce tokens are not session tokens', () => {
   test('error: a session token is not accepted as a nonce token, nor a nonce token as a session', async () => {
     const session = await signIn(first)
     const { nonce } = await nonceFrom(first)
-    const message = createSiwxMessage({
-      domain: 'localhost:5173',
-      accountAddress: alice.address,
-      uri: `${site}/`,
-      version: '1',
-      chainId: 'eip155:1',
-      nonce,
-      issuedAt: new Date(now).toISOString(),
-    })
+    const message = devSiteMessage(alice.address, nonce, 'eip155:1', now)
     const asNonce = await first.inject({
       method: 'POST',
       url: `/auth/v1/authenticate?${sdk()}`,

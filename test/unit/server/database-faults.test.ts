@@ -20,8 +20,14 @@ import { isDatabaseUnavailable } from '../../../server/db/database.ts'
 import { analyticsEvents, authSessions } from '../../../server/db/schema.ts'
 import { toServiceError } from '../../../server/http/errorHandler.ts'
 import { apiErrorBody, authenticateResponse, authNonceResponse } from '../../../src/protocol/api/index.ts'
-import { createSiwxMessage } from '../../../src/protocol/siwx/index.ts'
-import { openTestDatabase, rawRequest, sdk, type TestDatabase, testLogger } from './helpers.ts'
+import {
+  devSiteMessage,
+  openTestDatabase,
+  rawRequest,
+  sdk,
+  type TestDatabase,
+  testLogger,
+} from './helpers.ts'
 
 const control = process.env.WALLET_ELEMENTS_PG_CONTROL
 const run = promisify(execFile)
@@ -74,15 +80,7 @@ async function signIn(log: Exchange[]): Promise<string | null> {
   log.push(nonce)
   if (nonce.status !== 200) return null
   const { nonce: value, token } = authNonceResponse.parse(JSON.parse(nonce.body))
-  const message = createSiwxMessage({
-    domain: 'localhost:5173',
-    accountAddress: alice.address,
-    uri: `${site}/`,
-    version: '1',
-    chainId: 'eip155:1',
-    nonce: value,
-    issuedAt: new Date().toISOString(),
-  })
+  const message = devSiteMessage(alice.address, value, 'eip155:1')
   const signature = await alice.signMessage({ message })
   const session = await exchange('POST /auth/v1/authenticate', () =>
     rawRequest(`${url}/auth/v1/authenticate?${sdk()}`, {

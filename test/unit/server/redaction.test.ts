@@ -6,32 +6,20 @@
 import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { Writable } from 'node:stream'
 import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
-import { pino } from 'pino'
 import { getAddress } from 'viem'
 import { buildApp } from '../../../server/app.ts'
 import { ConfigError, loadConfig } from '../../../server/config.ts'
 import { authNonceResponse } from '../../../src/protocol/api/index.ts'
-import { createSiwxMessage } from '../../../src/protocol/siwx/index.ts'
-import { freePort, openTestDatabase, sdk, type TestDatabase } from './helpers.ts'
+import { captureLogs, devSiteMessage, freePort, openTestDatabase, sdk, type TestDatabase } from './helpers.ts'
 
 const secret = 'sk_live_9f8e7d6c5b4a3928'
 const password = 'pw-7a6b5c4d3e2f'
 const hostLabel = 'acct-2b1c0d9e8f7a'
 const secrets = [secret, password, hostLabel]
 
-const lines: string[] = []
-const logger = pino(
-  { level: 'trace' },
-  new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString('utf8'))
-      done()
-    },
-  }),
-)
+const { logger, lines } = captureLogs('trace')
 
 const servers: Server[] = []
 async function upstream(handler: Parameters<typeof createServer>[1]): Promise<number> {
@@ -115,15 +103,11 @@ describe('no upstream URL in any log line or answer', { timeout: 30_000 }, () =>
   test('error: every upstream failure while the sign-in verifier checks a smart-account signature', async () => {
     for (const [chainId, failure] of Object.entries(failures)) {
       const nonce = authNonceResponse.parse((await app.inject({ url: `/auth/v1/nonce?${sdk()}` })).json())
-      const message = createSiwxMessage({
-        domain: 'localhost:5173',
-        accountAddress: getAddress('0x000000000000000000000000000000000000bEEF'),
-        uri: 'http://localhost:5173/',
-        version: '1',
+      const message = devSiteMessage(
+        getAddress('0x000000000000000000000000000000000000bEEF'),
+        nonce.nonce,
         chainId,
-        nonce: nonce.nonce,
-        issuedAt: new Date().toISOString(),
-      })
+      )
       const response = await app.inject({
         method: 'POST',
         url: `/auth/v1/authenticate?${sdk()}`,

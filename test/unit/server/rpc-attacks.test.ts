@@ -14,8 +14,15 @@ import {
   jsonRpcBatchResponse,
   jsonRpcFailure,
 } from '../../../src/protocol/api/index.ts'
-import { createSiwxMessage } from '../../../src/protocol/siwx/index.ts'
-import { freePort, openTestDatabase, rawRequest, sdk, type TestDatabase, testLogger } from './helpers.ts'
+import {
+  devSiteMessage,
+  freePort,
+  openTestDatabase,
+  rawRequest,
+  sdk,
+  type TestDatabase,
+  testLogger,
+} from './helpers.ts'
 
 /** Runtime code that answers every call with the EIP-1271 magic value `0x1626ba7e`: "any signature is valid". */
 const yesToEverything: Hex = '0x631626ba7e60e01b60005260206000f3'
@@ -81,15 +88,7 @@ describe('an attacker with plain HTTP', { timeout: 60_000 }, () => {
     const nonce = await rawRequest(`${url}/auth/v1/nonce?${sdk()}`)
     assert.equal(nonce.status, 200, nonce.text)
     const { nonce: value, token } = authNonceResponse.parse(JSON.parse(nonce.text))
-    const message = createSiwxMessage({
-      domain: 'localhost:5173',
-      accountAddress: victim,
-      uri: 'http://localhost:5173/',
-      version: '1',
-      chainId: 'eip155:31337',
-      nonce: value,
-      issuedAt: new Date().toISOString(),
-    })
+    const message = devSiteMessage(victim, value, 'eip155:31337')
     const junk = `0x${'ab'.repeat(66)}`
     const signIn = await rawRequest(`${url}/auth/v1/authenticate?${sdk()}`, {
       method: 'POST',

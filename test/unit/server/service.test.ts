@@ -4,10 +4,8 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { pino } from 'pino'
 import { buildApp } from '../../../server/app.ts'
 import { countWallets } from '../../../server/catalogue/getWallets.ts'
 import { loadConfig } from '../../../server/config.ts'
@@ -17,6 +15,7 @@ import { startService } from '../../../server/main.ts'
 import { createProject } from '../../../server/projects/store.ts'
 import { healthResponse } from '../../../src/protocol/api/index.ts'
 import {
+  captureLogs,
   fillPgliteDataDir,
   openTestDatabase,
   rawRequest,
@@ -43,16 +42,7 @@ after(async () => {
 
 describe('start-up in production', () => {
   test('behavior: no dev project is made, the projects served are logged, local origins warned about', async () => {
-    const lines: string[] = []
-    const logger = pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(chunk.toString('utf8'))
-          done()
-        },
-      }),
-    )
+    const { logger, lines } = captureLogs()
     await createProject(testDb.database.db, {
       id: 'local-too',
       name: 'Local',
