@@ -201,11 +201,23 @@ export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions
           timeoutMs: options.timeoutMs,
           signal: clientGone.signal,
         })
-        const body =
-          refused.size === 0
-            ? result.body
-            : JSON.stringify(mergeBatch(requests, refused, JSON.parse(result.body)))
-        return reply.code(result.status).type('application/json; charset=utf-8').send(body)
+        if (refused.size === 0) {
+          return reply.code(result.status).type('application/json; charset=utf-8').send(result.body)
+        }
+        let upstreamAnswer: unknown
+        try {
+          upstreamAnswer = JSON.parse(result.body)
+        } catch {
+          throw new UpstreamError(
+            'bad-response',
+            `The RPC upstream for ${chainId} answered HTTP ${result.status} without JSON`,
+            { type: 'UpstreamError', status: result.status },
+          )
+        }
+        return reply
+          .code(result.status)
+          .type('application/json; charset=utf-8')
+          .send(JSON.stringify(mergeBatch(requests, refused, upstreamAnswer)))
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error
         request.log.warn({ chainId, failure: error.failure, upstream: error.detail }, error.message)

@@ -60,6 +60,10 @@ async function startUpstream(): Promise<Upstream> {
         response.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Internal error</h1>')
         return
       }
+      if (Array.isArray(parsed) && parsed.some((entry) => entry.method === 'test_garbage')) {
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc": oops')
+        return
+      }
       // Notifications (no id) get no answer, as JSON-RPC 2.0 says.
       const result = Array.isArray(parsed)
         ? parsed.filter((entry) => 'id' in entry).map(answer)
@@ -106,7 +110,7 @@ before(async () => {
   ])
   const config = testDb.config({
     devOrigins: ['http://localhost:5173'],
-    rpcAllowMethods: ['test_revert', 'test_html', 'test_notify'],
+    rpcAllowMethods: ['test_revert', 'test_html', 'test_notify', 'test_garbage'],
     rpcUpstreams: {
       'eip155:31337': live.url,
       'eip155:31338': `http://127.0.0.1:${downPort}`,
@@ -403,6 +407,19 @@ describe('POST /v1/ method allow-list', () => {
 
   test('behavior: a mixed batch to an upstream that is down gets the refusals and one failure per request', async () => {
     const response = await rpc([call(1), call(2, 'hardhat_mine')], { chainId: 'eip155:31338' })
+    assert.equal(response.statusCode, 502)
+    const answers = jsonRpcBatchResponse.parse(response.json())
+    assert.deepEqual(
+      answers.map((answer) => ('error' in answer ? [answer.id, answer.error.code] : [])),
+      [
+        [1, -32603],
+        [2, -32601],
+      ],
+    )
+  })
+
+  test('error: a mixed batch whose upstream answer is not JSON answers 502, not 500', async () => {
+    const response = await rpc([call(1, 'test_garbage'), call(2, 'hardhat_mine')])
     assert.equal(response.statusCode, 502)
     const answers = jsonRpcBatchResponse.parse(response.json())
     assert.deepEqual(
