@@ -149,7 +149,7 @@ export async function seedDatabase(db: AnyDb, logger?: ServiceLogger): Promise<v
     for (const [position, entry] of entries.entries()) {
       const { links, dropped } = seedLinks(entry)
       if (dropped.length > 0) {
-        logger?.warn({ wallet: entry.id, dropped }, `Dropped links of ${entry.name} the modal may not open`)
+        logger?.info({ wallet: entry.id, dropped }, `Dropped links of ${entry.name} the modal may not open`)
       }
       walletRows.push({
         id: entry.id,
