@@ -50,13 +50,22 @@ export function ButtonHost({ container, label, size, balance, namespace }: Butto
         />
       ) : (
         <div className="root">
-          {/* Until the modal is found (the same task, usually), the language is not known yet. */}
-          <button type="button" className="button" part="button" data-size={size} disabled aria-busy="true">
-            <span>{label}</span>
-          </button>
+          <Waiting size={size} label={label} />
         </div>
       )}
     </>
+  )
+}
+
+/**
+ * The button before its words are known: until the modal is found (the same task, usually), or while
+ * a language other than English loads its catalogue.
+ */
+function Waiting({ size, label }: { size: string | undefined; label: string | undefined }) {
+  return (
+    <button type="button" className="button" part="button" data-size={size} disabled aria-busy="true">
+      <span>{label}</span>
+    </button>
   )
 }
 
@@ -113,9 +122,7 @@ function ConnectedButton(props: {
       }
     >
       {!words ? (
-        <button {...common} disabled aria-busy="true">
-          <span>{props.label}</span>
-        </button>
+        <Waiting size={props.size} label={props.label} />
       ) : account ? (
         // The accessible name starts with the visible text (WCAG 2.5.3): address, balance, then "Account".
         <button {...common} data-connected="">

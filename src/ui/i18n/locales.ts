@@ -26,22 +26,19 @@ export const messageLoaders = Object.fromEntries(
   LOCALES.map((locale) => [locale, () => import('./loaders.ts').then((module) => module.default[locale]())]),
 ) as Record<Locale, () => Promise<{ default: Messages }>>
 
-const primary = (tag: string) => tag.split('-')[0]?.toLowerCase()
+const language = (tag: string) => tag.split('-')[0]?.toLowerCase()
 
 /**
  * The supported language closest to what was asked: the `locale` attribute when set, else the
- * browser's languages in order (exact tag first, then the same language: `pt-PT` reads `pt-BR`);
- * English when nothing matches.
+ * browser's languages in order, matched by language (`de-AT` reads `de`, `pt-PT` reads `pt-BR`: we
+ * have one variant of each); English when nothing matches.
  *
  * @example
  * resolveLocale(undefined, ['de-AT', 'en']) // 'de'
  */
 export function resolveLocale(requested: string | undefined, languages: readonly string[]): Locale {
   for (const tag of requested ? [requested] : languages) {
-    const lower = tag.toLowerCase()
-    const found =
-      LOCALES.find((locale) => locale.toLowerCase() === lower) ??
-      LOCALES.find((locale) => primary(locale) === primary(tag))
+    const found = LOCALES.find((locale) => language(locale) === language(tag))
     if (found) return found
   }
   return 'en'
