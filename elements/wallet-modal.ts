@@ -72,7 +72,9 @@ const Base = r2wc(ModalHost, { shadow: 'open' }) as unknown as {
  *
  * @csspart overlay - The backdrop.
  * @csspart panel - The dialog panel.
- * @csspart header - The dialog header.
+ * @csspart header - The dialog header (stays put while the body scrolls).
+ * @csspart body - The scrolling area under the header.
+ * @csspart error - An error message (red, with an icon).
  * @csspart close-button - The close button.
  * @csspart back-button - The back button.
  * @csspart wallet-list - The list of wallets.
