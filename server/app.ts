@@ -4,6 +4,7 @@ import { type AuthDependencies, createAuthService } from './auth/service.ts'
 import { createCatalogueReader } from './catalogue/catalogueCache.ts'
 import type { ServiceConfig } from './config.ts'
 import { createDatabase, type ServiceDatabase } from './db/database.ts'
+import type { MailSink } from './dev/mail/index.ts'
 import { registerAccess } from './http/access.ts'
 import { registerErrorHandling } from './http/errorHandler.ts'
 import { createRateLimiter, rateLimitRules } from './http/rateLimit.ts'
@@ -30,6 +31,8 @@ export interface AppDependencies {
   auth?: AuthDependencies
   /** The clock of rate limits and sign-in, in ms since the epoch; `Date.now` by default (tests move it). */
   now?: () => number
+  /** The local stack's mail sink, shown at `/dev/inbox` (development only). */
+  devInbox?: MailSink
 }
 
 declare module 'fastify' {
@@ -121,6 +124,11 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
       logger,
     })
     await app.register(async (scope) => registerAuthRoutes(scope, auth, limits))
+    const devInbox = deps.devInbox
+    if (devInbox) {
+      const { registerDevInbox } = await import('./dev/mail/inbox.ts')
+      await app.register(async (scope) => registerDevInbox(scope, devInbox))
+    }
     await app.ready()
     return app
   } catch (error) {

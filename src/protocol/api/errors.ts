@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { embeddedErrorCodes } from '../embedded/api.ts'
 import { authErrorCodes } from './auth.ts'
 
 /**
@@ -19,6 +20,7 @@ export const apiErrorCodes = [
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
   ...authErrorCodes,
+  ...embeddedErrorCodes,
 ] as const
 
 export type ApiErrorCode = (typeof apiErrorCodes)[number]

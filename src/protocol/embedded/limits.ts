@@ -1,0 +1,39 @@
+import { EMAIL_LOGIN_COOLDOWN_MS, EMBEDDED_SDK_VERSION } from '../constants.ts'
+
+/**
+ * Limits of the embedded wallet, shared by the modal, the frame and the service so all three agree
+ * (docs/EMBEDDED-WALLET.md lists them). Durations are milliseconds.
+ *
+ * @example
+ * if (code.length !== embeddedLimits.otpLength) return
+ */
+export const embeddedLimits = {
+  /** One-time codes are this many digits. */
+  otpLength: 6,
+  /** A code is valid this long after it was mailed. */
+  otpTtlMs: 10 * 60_000,
+  /** Wrong tries that void a code. */
+  otpMaxAttempts: 5,
+  /** A second sign-in e-mail to one address waits this long (SPEC 5, 9). */
+  emailCooldownMs: EMAIL_LOGIN_COOLDOWN_MS,
+  /** Sign-in e-mails one address may receive per hour (codes and device links together). */
+  emailsPerHour: 10,
+  /** A device-approval link is valid this long. */
+  deviceApprovalTtlMs: 15 * 60_000,
+  /** How long the service holds a device-wait request open before answering "still pending". */
+  deviceWaitMs: 25_000,
+  /** A wallet session (the frame's) lasts this long unless signed out. */
+  sessionTtlMs: 30 * 24 * 60 * 60_000,
+  /** A request waiting for approval is forgotten after this long. */
+  approvalTtlMs: 10 * 60_000,
+  /** Requests the frame may make per minute per client on the writing routes. */
+  writesPerMinute: 60,
+  /** Largest body of an embedded-wallet API request, in bytes. */
+  maxBodyBytes: 256 * 1024,
+  /** Calls in one `wallet_sendCalls` at most. */
+  maxCalls: 10,
+  /** Longest e-mail address accepted (RFC 5321 path limit). */
+  maxEmailLength: 254,
+  /** Version of the embedded-wallet SDK the frame speaks (SPEC 7, 9). */
+  sdkVersion: EMBEDDED_SDK_VERSION,
+} as const
