@@ -33,6 +33,8 @@ export interface EmbeddedWalletDependencies {
   /** KEKs instead of the configured ones (tests). */
   keks?: KekRing
   now?: () => number
+  /** How long a device wait is held open (tests shorten it). */
+  deviceWaitMs?: number
 }
 
 /**
@@ -75,6 +77,7 @@ export async function createEmbeddedWallet(
     throttle: createEmailThrottle(db),
     mailer,
     frameUrl: config.embedded.framePublicUrl,
+    ...(deps.deviceWaitMs === undefined ? {} : { deviceWaitMs: deps.deviceWaitMs }),
   })
   const requests = createRequestService({
     ...common,

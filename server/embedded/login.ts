@@ -59,6 +59,8 @@ export interface LoginDependencies {
   frameUrl: string
   now?: () => number
   logger?: ServiceLogger
+  /** How long a device wait is held open (`embeddedLimits.deviceWaitMs`; shorter in tests). */
+  deviceWaitMs?: number
 }
 
 const minutes = (ms: number) => Math.round(ms / 60_000)
@@ -112,8 +114,13 @@ export function createLoginService(deps: LoginDependencies) {
     }
   }
 
-  /** Sends one sign-in mail within the address's throttle; the slot is given back if sending fails. */
+  /**
+   * Sends one mail within the address's throttle; the slot is given back if sending fails. Sign-in
+   * mails (codes and approval links) share one cooldown per address; e-mail-update codes, which only a
+   * signed-in wallet can ask for, have their own, so changing the address right after signing in works.
+   */
   async function mail(projectId: string, address: string, message: MailMessage, kind: string): Promise<void> {
+    const throttleKey = kind.startsWith('update-') ? `update:${address}` : address
     if (!mailer) {
       throw new EmbeddedError(
         503,
@@ -121,12 +128,12 @@ export function createLoginService(deps: LoginDependencies) {
         'E-mail sign-in is not configured on this service (SMTP_URL)',
       )
     }
-    const slot = await throttle.take(projectId, address, now())
+    const slot = await throttle.take(projectId, throttleKey, now())
     try {
       await mailer.send(message)
       logger?.info({ projectId, kind }, 'Sign-in mail sent')
     } catch (error) {
-      await throttle.release(projectId, address, slot).catch(() => {})
+      await throttle.release(projectId, throttleKey, slot).catch(() => {})
       logger?.error({ projectId, kind, problem: (error as Error).message }, 'Sign-in mail failed')
       throw new EmbeddedError(502, 'MAIL_FAILED', 'The e-mail could not be sent: try again')
     }
@@ -514,7 +521,7 @@ export function createLoginService(deps: LoginDependencies) {
       site: string,
       signal?: AbortSignal,
     ): Promise<DeviceWaitResponse> {
-      const deadline = Date.now() + embeddedLimits.deviceWaitMs
+      const deadline = Date.now() + (deps.deviceWaitMs ?? embeddedLimits.deviceWaitMs)
       for (;;) {
         const [row] = await db
           .select({ approval: walletDeviceApprovals, user: walletUsers })
