@@ -8,6 +8,7 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { eq, sql } from 'drizzle-orm'
 import { bytesToHex, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { runCustodyCli } from '../../../server/cli/custody.ts'
 import { walletDataKeys, walletKeys, walletUsers } from '../../../server/db/schema.ts'
 import { createCustody } from '../../../server/embedded/custody.ts'
 import { kekRing, loadKekRing, parseKek, writeKekFile } from '../../../server/embedded/kek.ts'
@@ -195,5 +196,57 @@ describe('key-encryption keys', () => {
       () => parseKek(secretish),
       (error: Error) => /32 random bytes/.test(error.message) && !error.message.includes(secretish),
     )
+  })
+})
+
+describe('npm run custody', () => {
+  test('behavior: rotate-kek in development puts a new key in the key file, re-wraps, and the accounts still sign', async () => {
+    const { db } = testDb.database
+    const folder = await mkdtemp(join(tmpdir(), 'kek-cli-'))
+    const lines: string[] = []
+    const io = (kekFile: string) => ({
+      database: testDb.database,
+      config: { ...testDb.config().embedded, kek: null, kekPrevious: [], kekFile, production: false },
+      out: (line: string) => lines.push(line),
+      err: (line: string) => lines.push(`ERR ${line}`),
+    })
+    try {
+      const file = join(folder, 'wallet-kek')
+      const ring = await loadKekRing({ kek: null, kekPrevious: [], kekFile: file, production: false })
+      const custody = createCustody(db, ring)
+      const userId = await newUser()
+      const accounts = await custody.createKeys(db, userId)
+      // Other tests' users have other KEKs: the command names them and leaves them alone.
+      const code = await runCustodyCli(['rotate-kek'], io(file))
+      const fileKeys = (await readFile(file, 'utf8'))
+        .split('\n')
+        .filter((line) => line && !line.startsWith('#'))
+      const after = kekRing(
+        fileKeys.map((line) => parseKek(line)),
+        'file',
+      )
+      assert.notEqual(after.current.id, ring.current.id)
+      assert.ok(lines.some((line) => /^Re-wrapped \d+ data keys under kek-/.test(line)))
+      assert.equal(code, 1, 'data keys of unknown KEKs are reported')
+      const rotated = createCustody(db, after)
+      assert.deepEqual(await rotated.accounts(userId), accounts)
+      const signature = await rotated.withKey(userId, 'secp256k1', (secret) =>
+        privateKeyToAccount(bytesToHex(secret)).signMessage({ message: 'after rotation' }),
+      )
+      assert.ok(
+        await verifyMessage({
+          address: accounts.secp256k1.address as `0x${string}`,
+          message: 'after rotation',
+          signature,
+        }),
+      )
+      lines.length = 0
+      assert.equal(await runCustodyCli(['status'], io(file)), 0)
+      assert.ok(lines.some((line) => line.startsWith(after.current.id) && line.includes('(current)')))
+      assert.equal(await runCustodyCli(['new-kek'], io(file)), 0)
+      assert.equal(parseKek(lines.at(-1) ?? '').length, 32)
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
   })
 })
