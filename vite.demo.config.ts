@@ -8,6 +8,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 process.env.VITE_API_URL ??= 'http://127.0.0.1:8787'
 process.env.VITE_PROJECT_ID ??= 'dev-project'
 process.env.VITE_RELAY_URL ??= 'ws://127.0.0.1:8789'
+process.env.VITE_FRAME_URL ??= 'http://127.0.0.1:8788'
 
 /**
  * The demo: `demo/` served at the root. `/wallet-elements.js` is the script-tag entry, exactly the

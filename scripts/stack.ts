@@ -9,9 +9,12 @@
  * {@link startStack}, a key to {@link StackUrls}, and a port to {@link StackOptions}.
  */
 import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startChain } from '../server/dev/chain/index.ts'
+import { type MailSink, startMailSink } from '../server/dev/mail/index.ts'
 import { startRelay } from '../server/dev/relay/index.ts'
 import { LOCAL_SOLANA_NETWORK_ID } from '../src/chains/solana/networks.ts'
 
@@ -41,6 +44,12 @@ export type StackUrls = {
   chain2: string
   /** The companion service. */
   service: string
+  /** The embedded wallet's frame, on its own origin (served by the service). */
+  frame: string
+  /** The dev inbox page: the mail the stack sent (codes and approval links). */
+  inbox: string
+  /** The local SMTP server (`smtp://`). */
+  smtp: string
   /** The WalletConnect dev relay (ws://). */
   relay: string
   /** The local Solana network's JSON-RPC (empty when not started). */
@@ -60,6 +69,10 @@ export type StackOptions = {
   servicePort?: number
   /** Default `RELAY_PORT` or 8789. */
   relayPort?: number
+  /** Default `FRAME_PORT` or 8788. */
+  framePort?: number
+  /** Default `SMTP_PORT` or 2525. */
+  smtpPort?: number
   /** Default `SOLANA_PORT` or 8899 (WebSocket on the next port). */
   solanaPort?: number
   /** Run the local Solana network (default true; end-to-end tests of EVM flows turn it off). */
@@ -86,7 +99,9 @@ export type Stack = {
 export type StartStackErrorType = Error
 
 /**
- * Starts the local stack: two Hardhat chains (31337, 31338) and the demo page's vite dev server.
+ * Starts the local stack: two Hardhat chains (31337, 31338), the local Solana, the companion service
+ * with the embedded wallet's frame on its own origin, the mail sink (SMTP) behind its dev inbox, the
+ * WalletConnect relay and the demo page's vite dev server.
  *
  * @example
  * const stack = await startStack({ demoPort: 5174 })
@@ -99,6 +114,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const demoPort = options.demoPort ?? portFromEnv('DEMO_PORT', 5173)
   const servicePort = options.servicePort ?? portFromEnv('SERVICE_PORT', 8787)
   const relayPort = options.relayPort ?? portFromEnv('RELAY_PORT', 8789)
+  const framePort = options.framePort ?? portFromEnv('FRAME_PORT', 8788)
+  const smtpPort = options.smtpPort ?? portFromEnv('SMTP_PORT', 2525)
+  const frameUrl = `http://${HOST}:${framePort}`
+  let mailSink: MailSink | undefined
   const solanaPort = options.solanaPort ?? portFromEnv('SOLANA_PORT', 8899)
   const serviceDataDir = options.serviceDataDir ?? (process.env.SERVICE_DATA_DIR || '.data/service')
   const serviceUrl = `http://${HOST}:${servicePort}`
@@ -130,15 +149,35 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       },
     },
     {
+      name: 'mail',
+      start: async () => {
+        const sink = await startMailSink({ host: HOST, port: smtpPort })
+        mailSink = sink
+        return { url: sink.url, detail: `dev inbox ${serviceUrl}/dev/inbox`, stop: sink.stop }
+      },
+    },
+    {
       name: 'service',
+      dependsOn: ['mail'],
       start: async () => {
         const { startService } = await import('../server/main.ts')
         const { loadConfig } = await import('../server/config.ts')
+        const base = loadConfig({ ...process.env, LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn' })
+        // The frame app is built for this run (about a second), unless FRAME_DIR names a built one.
+        const frame = process.env.FRAME_DIR ? undefined : await buildFrame()
         const service = await startService({
+          ...(mailSink ? { devInbox: mailSink } : {}),
           config: {
-            ...loadConfig({ ...process.env, LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn' }),
+            ...base,
             // npm start is development: the dev project below, local origins without warnings.
             environment: 'development',
+            embedded: {
+              ...base.embedded,
+              framePort,
+              framePublicUrl: frameUrl,
+              frameDir: frame?.dir ?? base.embedded.frameDir,
+              smtpUrl: mailSink?.url ?? base.embedded.smtpUrl,
+            },
             host: HOST,
             port: servicePort,
             dataDir: serviceDataDir,
@@ -155,7 +194,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             },
           },
         })
-        return { url: service.url, detail: `project ${projectId}`, stop: service.stop }
+        return {
+          url: service.url,
+          detail: `project ${projectId}, wallet frame ${service.frameUrl}`,
+          stop: async () => {
+            await service.stop()
+            await frame?.remove()
+          },
+        }
       },
     },
     {
@@ -195,6 +241,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             VITE_API_URL: serviceUrl,
             VITE_RELAY_URL: relayUrl,
             VITE_PROJECT_ID: projectId,
+            VITE_FRAME_URL: frameUrl,
           },
         }),
     },
@@ -207,6 +254,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       chain: url('chain'),
       chain2: url('chain2'),
       service: url('service'),
+      frame: url('service') ? frameUrl : '',
+      inbox: url('service') ? `${url('service')}/dev/inbox` : '',
+      smtp: url('mail'),
       relay: url('relay'),
       solana: url('solana'),
       demo: url('demo'),
@@ -307,6 +357,18 @@ class DependencyFailed extends Error {
   constructor(service: string) {
     super(`stack: ${service} was not started because a service it depends on failed`)
   }
+}
+
+/** Builds the wallet frame (src/frame) into a temporary folder for this run of the stack. */
+async function buildFrame(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'wallet-frame-'))
+  const { build } = await import('vite')
+  await build({
+    configFile: path.join(repoRoot, 'vite.frame.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: dir, emptyOutDir: true },
+  })
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
 }
 
 type StartDemoParameters = {

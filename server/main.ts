@@ -64,10 +64,14 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
         logger,
         ...options.embedded,
       })
-      frame = await buildFrameApp(config, { wallet, db: app.database.db, logger })
-      frame.addHook('onClose', async () => {
-        wallet.close()
-        forwarder.close()
+      frame = await buildFrameApp(config, {
+        wallet,
+        db: app.database.db,
+        logger,
+        onClose: () => {
+          wallet.close()
+          forwarder.close()
+        },
       })
       await frame.listen({ host: config.host, port: framePort })
       const address = frame.server.address()

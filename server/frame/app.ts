@@ -47,6 +47,8 @@ export interface FrameAppDependencies {
   /** Shared with the API's instance in production; its own cache otherwise. */
   projects?: ProjectResolver
   now?: () => number
+  /** Called when the app closes (the wallet's mail connections, its RPC forwarder). */
+  onClose?: () => void | Promise<void>
 }
 
 /**
@@ -82,6 +84,8 @@ export async function buildFrameApp(
     forceCloseConnections: 'idle',
   })
   app.addHook('onRequest', async (_request, reply) => hardening(reply))
+  const onClose = deps.onClose
+  if (onClose) app.addHook('onClose', async () => onClose())
 
   // The frame page, per project: its allow-list in the CSP and in the page.
   app.get('/', async (request, reply) => {

@@ -35,7 +35,14 @@ export class SomethingWentWrongError extends BaseError {
  */
 export class FrameError extends BaseError {
   override name = 'FrameError' as const
-  constructor({ message, ...rest }: ErrorParameters & { message?: string | undefined } = {}) {
+  /** The frame's (or the service's) code for what failed, such as `DEVICE_PENDING` or `MAIL_FAILED`. */
+  readonly reason: string | number | undefined
+  constructor({
+    message,
+    reason,
+    ...rest
+  }: ErrorParameters & { message?: string | undefined; reason?: string | number | undefined } = {}) {
     super(message || 'An error occurred', { ...rest, messageId: message ? null : 'UnknownError' })
+    this.reason = reason
   }
 }

@@ -23,7 +23,7 @@ export {
   ProjectIdNotConfiguredError,
 } from './config.ts'
 export { TokenBalanceUnavailableError, TransactionsFetchError } from './data.ts'
-export { EmailCooldownError } from './email.ts'
+export { CodeExpiredError, EmailCooldownError, InvalidCodeError } from './email.ts'
 export {
   ActionNotAllowedError,
   EmailLoginDependencyError,

@@ -88,19 +88,16 @@ export type TestStack = { urls: StackUrls; stop(): Promise<void> }
  * await stack.stop()
  */
 export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {}): Promise<TestStack> {
-  const [chainPort, chain2Port, demoPort, servicePort, relayPort] = (await distinctFreePorts(5)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ]
+  const [chainPort, chain2Port, demoPort, servicePort, relayPort, framePort, smtpPort] =
+    (await distinctFreePorts(7)) as [number, number, number, number, number, number, number]
   const stack = await startStack({
     chainPort,
     chain2Port,
     demoPort,
     servicePort,
     relayPort,
+    framePort,
+    smtpPort,
     serviceDataDir: 'memory://',
     solana: false,
     logLevel: 'warn',

@@ -40,8 +40,9 @@ export async function close(config: Config, parameters: CloseParameters = {}): P
     }
   }
   config.$connecting.set(undefined)
-  // Closing resets the pairing link (SPEC section 2).
+  // Closing resets the pairing link (SPEC section 2), and rejects what the wallet frame shows for approval.
   config.internal.stopPairing?.()
+  config.internal.cancelApproval?.()
   if (config.$options.get().inline) {
     const home = startAt(embeddedHome(config.$account.get() !== undefined))
     config.$modal.set({ ...config.$modal.get(), router: home, blockedReason: undefined })

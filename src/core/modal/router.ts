@@ -15,6 +15,11 @@ export type View =
   | 'RegisterAccountNameSuccess'
   | 'Networks'
   | 'WalletSend'
+  | 'EmailVerifyOtp'
+  | 'EmailVerifyDevice'
+  | 'UpdateEmailWallet'
+  | 'UpdateEmailPrimaryOtp'
+  | 'UpdateEmailSecondaryOtp'
 
 export interface RouterState {
   view: View

@@ -24,7 +24,7 @@ import type { ConnectionStatus } from '../../../src/core/connection/machine.ts'
 import type { Config } from '../../../src/core/createConfig.ts'
 import { createConfig } from '../../../src/core/createConfig.ts'
 import type { WalletEventMap, WalletEventName } from '../../../src/core/events/types.ts'
-import { formatBalance, shortAddress } from '../../../src/core/format.ts'
+import { formatBalance, shortAddress } from '../../../src/protocol/format.ts'
 import type { Platform } from '../../../src/core/platform.ts'
 import { STORAGE_PREFIX, StorageKey } from '../../../src/protocol/storage.ts'
 

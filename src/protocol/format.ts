@@ -1,4 +1,4 @@
-import { BALANCE_DECIMALS } from '../protocol/constants.ts'
+import { BALANCE_DECIMALS } from './constants.ts'
 
 /**
  * Formats a base-unit amount to 3 decimals (SPEC section 9), rounding down so a balance is
@@ -35,4 +35,19 @@ export function formatBalance(
  */
 export function shortAddress(address: string): string {
   return address.length <= 12 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`
+}
+
+/**
+ * Formats a base-unit amount exactly, without trailing zeros (what an approval shows: nothing
+ * rounded away).
+ *
+ * @example
+ * formatExact(1500000000000000000n, 18) // '1.5'
+ * formatExact(500000000n, 9) // '0.5'
+ */
+export function formatExact(value: bigint, decimals: number): string {
+  const base = 10n ** BigInt(decimals)
+  const whole = value / base
+  const fraction = (value % base).toString().padStart(decimals, '0').replace(/0+$/, '')
+  return fraction ? `${whole.toLocaleString('en-US')}.${fraction}` : whole.toLocaleString('en-US')
 }

@@ -1,0 +1,291 @@
+import type { BaseError, EmbeddedFailureReason } from '../../errors/index.ts'
+import {
+  ActionNotAllowedError,
+  CodeExpiredError,
+  EmailCooldownError,
+  EmbeddedRequestTimeoutError,
+  EmbeddedWalletLoadError,
+  FrameError,
+  InvalidCodeError,
+  parseRpcError,
+  RequestAbortedError,
+  RpcMethodNotAllowedError,
+  SomethingWentWrongError,
+} from '../../errors/index.ts'
+import { randomId } from '../../protocol/base64.ts'
+import type { CaipNetworkId } from '../../protocol/caip.ts'
+import {
+  EMBEDDED_REQUEST_TIMEOUT_MS,
+  EMBEDDED_SDK_VERSION,
+  FRAME_LOAD_TIMEOUT_MS,
+  FRAME_READY_DELAY_MS,
+} from '../../protocol/constants.ts'
+import type {
+  AppEventPayload,
+  AppEventType,
+  FrameErrorPayload,
+  FrameNotice,
+  FrameSuccessPayload,
+} from '../../protocol/embedded/index.ts'
+import {
+  embeddedMessages,
+  FRAME_HANDSHAKE,
+  frameAnswerEnvelope,
+  frameAnswerFor,
+  frameNotice,
+} from '../../protocol/embedded/index.ts'
+
+/** The frame's states (SPEC 4): not loaded, loading, ready (its ready event), usable 500 ms later, failed. */
+export type FrameStatus = 'idle' | 'loading' | 'ready' | 'usable' | 'failed'
+
+/** App events that time out after 30 s (SPEC 9): the e-mail, device, code, social and redirect-uri requests. */
+const TIMED: ReadonlySet<AppEventType> = new Set([
+  'CONNECT_EMAIL',
+  'CONNECT_DEVICE',
+  'CONNECT_OTP',
+  'CONNECT_SOCIAL',
+  'GET_SOCIAL_REDIRECT_URI',
+])
+
+export interface FrameClientOptions {
+  /** The frame's URL (`frame-url`): its origin is the only one messages go to and come from. */
+  frameUrl: string
+  projectId: string
+  chainId: CaipNetworkId
+  enableLogger?: boolean
+  /** Where the iframe lives (the modal's frame slot in its shadow root). */
+  container: () => Element | undefined
+  document: Document
+  /** Told why the frame gave up (`iframe_load_failed`, `iframe_request_timeout`) before the request aborts. */
+  onFailure?: (reason: EmbeddedFailureReason) => void
+  onStatus?: (status: FrameStatus) => void
+}
+
+export interface FrameClient {
+  readonly origin: string
+  status(): FrameStatus
+  /** The iframe, once created. */
+  element(): HTMLIFrameElement | undefined
+  /** Loads the frame (once) and resolves when it is usable; rejects after 20 s without its ready event. */
+  load(): Promise<void>
+  /** Sends one app event and resolves with its success answer, or rejects with its error. */
+  request<T extends AppEventType>(
+    type: T,
+    payload: AppEventPayload<T>,
+    options?: { signal?: AbortSignal | undefined },
+  ): Promise<FrameSuccessPayload<T>>
+  /** Listens to the frame's notices (approval view shown, resized, hidden; session ended). */
+  notices(listener: (notice: FrameNotice) => void): () => void
+  /** Reloads the frame with a new nonce (RELOAD). */
+  reload(): Promise<void>
+  /** Removes the frame; pending requests fail with `Something went wrong`. */
+  destroy(): void
+}
+
+/** The page-side error of a frame's error answer. */
+function errorOf(type: AppEventType, payload: FrameErrorPayload, method: string | undefined): BaseError {
+  const { message, code } = payload
+  if (code === 'EMAIL_COOLDOWN' && payload.secondsLeft !== undefined)
+    return new EmailCooldownError({ secondsLeft: payload.secondsLeft })
+  if (code === 'INVALID_CODE' && payload.attemptsLeft !== undefined)
+    return new InvalidCodeError({ attemptsLeft: payload.attemptsLeft })
+  if (code === 'CODE_EXPIRED') return new CodeExpiredError({ details: message })
+  if (message === embeddedMessages.rpcNotAllowed)
+    return new RpcMethodNotAllowedError(method === undefined ? {} : { method })
+  if (message === embeddedMessages.actionNotAllowed) return new ActionNotAllowedError()
+  if (type === 'RPC_REQUEST' && typeof code === 'number')
+    return parseRpcError({ code, message, data: payload.data }, method === undefined ? {} : { method })
+  return new FrameError({ message, reason: code })
+}
+
+/**
+ * The page's side of the embedded-wallet frame: a hidden iframe on the frame's own origin, a
+ * handshake with a fresh nonce per load posted to that exact origin, then every request over the
+ * load's MessageChannel port, each matched to its one answer by id and checked with the shared
+ * schemas. Nothing is ever posted with `'*'`, and no window message is read.
+ *
+ * @example
+ * const frame = createFrameClient({ frameUrl, projectId, chainId: 'eip155:1', container, document })
+ * const { action } = await frame.request('CONNECT_EMAIL', { email })
+ */
+export function createFrameClient(options: FrameClientOptions): FrameClient {
+  const origin = new URL(options.frameUrl).origin
+  let status: FrameStatus = 'idle'
+  let iframe: HTMLIFrameElement | undefined
+  let port: MessagePort | undefined
+  let loading: Promise<void> | undefined
+  let sequence = 0
+  const noticeListeners = new Set<(notice: FrameNotice) => void>()
+  const pending = new Map<
+    string,
+    {
+      type: AppEventType
+      method: string | undefined
+      resolve(value: unknown): void
+      reject(error: unknown): void
+    }
+  >()
+
+  const setStatus = (next: FrameStatus) => {
+    status = next
+    options.onStatus?.(next)
+  }
+
+  const failPending = (error: () => BaseError) => {
+    for (const [id, entry] of pending) {
+      pending.delete(id)
+      entry.reject(error())
+    }
+  }
+
+  function onPortMessage(event: MessageEvent) {
+    const notice = frameNotice.safeParse(event.data)
+    if (notice.success) {
+      if (notice.data.type !== 'FRAME_READY') for (const listener of noticeListeners) listener(notice.data)
+      return
+    }
+    const envelope = frameAnswerEnvelope.safeParse(event.data)
+    if (!envelope.success) return
+    const entry = pending.get(envelope.data.id)
+    if (!entry) return
+    const answer = frameAnswerFor(entry.type).safeParse(event.data)
+    if (!answer.success) return
+    // Exactly one answer per request: the first that fits settles it.
+    pending.delete(envelope.data.id)
+    if (answer.data.type.endsWith('_SUCCESS')) entry.resolve(answer.data.payload)
+    else entry.reject(errorOf(entry.type, answer.data.payload as FrameErrorPayload, entry.method))
+  }
+
+  /** One load of the frame: a new nonce, a new channel, a ready event within 20 s, then 500 ms. */
+  function startLoad(): Promise<void> {
+    const nonce = randomId()
+    const url = new URL(options.frameUrl)
+    url.search = new URLSearchParams({
+      projectId: options.projectId,
+      chainId: options.chainId,
+      version: String(EMBEDDED_SDK_VERSION),
+      enableLogger: String(options.enableLogger === true),
+    }).toString()
+    url.hash = `nonce=${nonce}`
+    port?.close()
+    port = undefined
+    setStatus('loading')
+    return new Promise<void>((resolve, reject) => {
+      const doc = options.document
+      const frame = iframe ?? doc.createElement('iframe')
+      const channel = new MessageChannel()
+      const timer = setTimeout(() => {
+        cleanup()
+        setStatus('failed')
+        options.onFailure?.('iframe_load_failed')
+        reject(new EmbeddedWalletLoadError({ details: `No ready event from ${origin} within 20 s` }))
+      }, FRAME_LOAD_TIMEOUT_MS)
+      const onReady = (event: MessageEvent) => {
+        const notice = frameNotice.safeParse(event.data)
+        if (!notice.success || notice.data.type !== 'FRAME_READY' || notice.data.payload.nonce !== nonce)
+          return
+        clearTimeout(timer)
+        channel.port1.removeEventListener('message', onReady)
+        setStatus('ready')
+        setTimeout(() => {
+          setStatus('usable')
+          resolve()
+        }, FRAME_READY_DELAY_MS)
+      }
+      const onLoad = () => {
+        // Sent to the frame's exact origin only: if anything else loaded there, it never gets the port.
+        frame.contentWindow?.postMessage({ type: FRAME_HANDSHAKE, nonce }, origin, [channel.port2])
+      }
+      const cleanup = () => {
+        clearTimeout(timer)
+        frame.removeEventListener('load', onLoad)
+        channel.port1.close()
+      }
+      channel.port1.addEventListener('message', onReady)
+      channel.port1.addEventListener('message', onPortMessage)
+      channel.port1.start()
+      port = channel.port1
+      frame.addEventListener('load', onLoad, { once: true })
+      if (!iframe) {
+        iframe = frame
+        frame.title = 'Wallet'
+        frame.setAttribute('data-wallet-frame', '')
+        frame.setAttribute('referrerpolicy', 'no-referrer')
+        // Its own origin, scripts and storage; no popups, no top navigation, no forms.
+        frame.setAttribute('sandbox', 'allow-scripts allow-same-origin')
+        frame.setAttribute('aria-hidden', 'true')
+        frame.tabIndex = -1
+        frame.src = url.href
+        ;(options.container() ?? doc.body).append(frame)
+      } else {
+        frame.src = url.href
+      }
+    })
+  }
+
+  const client: FrameClient = {
+    origin,
+    status: () => status,
+    element: () => iframe,
+    load() {
+      loading ??= startLoad().catch((error: unknown) => {
+        loading = undefined
+        throw error
+      })
+      return loading
+    },
+    async request(type, payload, requestOptions = {}) {
+      const { signal } = requestOptions
+      if (signal?.aborted) throw new RequestAbortedError()
+      await client.load()
+      const current = port
+      if (!current) throw new SomethingWentWrongError({ details: 'The frame has no channel' })
+      const id = `${++sequence}-${randomId()}`
+      const method = type === 'RPC_REQUEST' ? (payload as AppEventPayload<'RPC_REQUEST'>).method : undefined
+      return new Promise<FrameSuccessPayload<typeof type>>((resolve, reject) => {
+        let timer: ReturnType<typeof setTimeout> | undefined
+        const onAbort = () => settle(() => reject(new RequestAbortedError()))
+        const settle = (outcome: () => void) => {
+          clearTimeout(timer)
+          signal?.removeEventListener('abort', onAbort)
+          pending.delete(id)
+          outcome()
+        }
+        pending.set(id, {
+          type,
+          method,
+          resolve: (value) => settle(() => resolve(value as FrameSuccessPayload<typeof type>)),
+          reject: (error) => settle(() => reject(error)),
+        })
+        signal?.addEventListener('abort', onAbort, { once: true })
+        if (TIMED.has(type)) {
+          timer = setTimeout(() => {
+            options.onFailure?.('iframe_request_timeout')
+            settle(() => reject(new EmbeddedRequestTimeoutError({ type })))
+          }, EMBEDDED_REQUEST_TIMEOUT_MS)
+        }
+        current.postMessage({ id, type, payload })
+      })
+    },
+    notices(listener) {
+      noticeListeners.add(listener)
+      return () => noticeListeners.delete(listener)
+    },
+    async reload() {
+      await client.request('RELOAD', {})
+      failPending(() => new SomethingWentWrongError({ details: 'The frame reloaded' }))
+      loading = startLoad()
+      await loading
+    },
+    destroy() {
+      failPending(() => new SomethingWentWrongError({ details: 'The frame was removed' }))
+      port?.close()
+      port = undefined
+      iframe?.remove()
+      iframe = undefined
+      loading = undefined
+      setStatus('idle')
+    },
+  }
+  return client
+}
