@@ -43,7 +43,9 @@ export async function runCustodyCli(argv: readonly string[], io: CustodyCliIo): 
     if (command === 'status') {
       const custody = createCustody(io.database.db, await loadKekRing(config))
       for (const entry of await custody.status()) {
-        const marks = [entry.current ? 'current' : '', entry.configured ? '' : 'NOT CONFIGURED'].filter(Boolean)
+        const marks = [entry.current ? 'current' : '', entry.configured ? '' : 'NOT CONFIGURED'].filter(
+          Boolean,
+        )
         io.out(`${entry.kekId}  ${entry.dataKeys} data keys${marks.length ? `  (${marks.join(', ')})` : ''}`)
       }
       return 0

@@ -57,7 +57,7 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
     return { namespace, accounts: [account.address], chainId }
   }
 
-  async function useNetwork(namespace: ChainNamespace, chainId: CaipNetworkId | undefined) {
+  async function selectNetwork(namespace: ChainNamespace, chainId: CaipNetworkId | undefined) {
     const target = chainId ?? chains.get(namespace)
     if (!target) throw new ProviderDisconnectedError()
     // The frame keeps one active network; requests name theirs, so each namespace keeps its own here.
@@ -66,7 +66,7 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
   }
 
   async function connect(namespace: ChainNamespace, chainId: CaipNetworkId | undefined) {
-    await useNetwork(namespace, chainId)
+    await selectNetwork(namespace, chainId)
     user = await frame.request('GET_USER', { chainId: chains.get(namespace) })
     signingOut = undefined
     return stateOf(namespace, user)
@@ -87,7 +87,7 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
           if (method === 'wallet_switchEthereumChain') {
             const [{ chainId: hex } = { chainId: '' }] = (params ?? []) as { chainId: string }[]
             const next = `eip155:${Number(hex)}` as CaipNetworkId
-            await useNetwork('eip155', next)
+            await selectNetwork('eip155', next)
             emit({ type: 'chainChanged', namespace: 'eip155', chainId: next })
             return null
           }
@@ -128,7 +128,7 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
       await signingOut
     },
     async switchNetwork({ namespace, network }) {
-      await useNetwork(namespace, network.caipNetworkId)
+      await selectNetwork(namespace, network.caipNetworkId)
       emit({ type: 'chainChanged', namespace, chainId: network.caipNetworkId })
     },
     getProvider: providerFor,
