@@ -31,6 +31,11 @@ export interface RateLimitSettings {
   analyticsEventsPerMinute: number
   /** Calls per minute of each sign-in route that writes: nonce, authenticate, sign-out (`RATE_LIMIT_SIGN_IN`). */
   signInPerMinute: number
+  /**
+   * Calls per minute of each embedded-wallet route that writes: sign-in mail, codes, device approval,
+   * e-mail update, signing requests (`RATE_LIMIT_WALLET`).
+   */
+  walletPerMinute: number
 }
 
 /** The defaults of {@link RateLimitSettings}. */
@@ -39,6 +44,7 @@ export const defaultRateLimits: RateLimitSettings = {
   rpcEntriesPerSecond: 1000,
   analyticsEventsPerMinute: 600,
   signInPerMinute: 60,
+  walletPerMinute: 20,
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -133,6 +139,7 @@ export type ServiceEnv = Partial<
     | 'RATE_LIMIT_RPC_ENTRIES'
     | 'RATE_LIMIT_ANALYTICS'
     | 'RATE_LIMIT_SIGN_IN'
+    | 'RATE_LIMIT_WALLET'
     | 'ANALYTICS_RETENTION_DAYS'
     | 'LOG_LEVEL'
     | 'AUTH_SESSION_TTL'
@@ -325,6 +332,7 @@ const envSchema = z.object({
     defaultRateLimits.analyticsEventsPerMinute,
   ),
   RATE_LIMIT_SIGN_IN: integer('RATE_LIMIT_SIGN_IN', 0, 1_000_000, defaultRateLimits.signInPerMinute),
+  RATE_LIMIT_WALLET: integer('RATE_LIMIT_WALLET', 0, 1_000_000, defaultRateLimits.walletPerMinute),
   ANALYTICS_RETENTION_DAYS: integer('ANALYTICS_RETENTION_DAYS', 0, 36_500, 90),
   LOG_LEVEL: z.preprocess(
     (value) => (typeof value === 'string' ? blankToUndefined(value.toLowerCase()) : value),
@@ -420,6 +428,7 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
       rpcEntriesPerSecond: values.RATE_LIMIT_RPC_ENTRIES,
       analyticsEventsPerMinute: values.RATE_LIMIT_ANALYTICS,
       signInPerMinute: values.RATE_LIMIT_SIGN_IN,
+      walletPerMinute: values.RATE_LIMIT_WALLET,
     },
     analyticsRetentionDays: values.ANALYTICS_RETENTION_DAYS,
     logLevel: values.LOG_LEVEL,

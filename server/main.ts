@@ -66,7 +66,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       })
       frame = await buildFrameApp(config, {
         wallet,
-        db: app.database.db,
+        database: app.database,
         logger,
         onClose: () => {
           wallet.close()

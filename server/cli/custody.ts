@@ -21,7 +21,8 @@ The database is the service's: DATABASE_URL, or the PGlite folder DATA_DIR (stop
 
 export interface CustodyCliIo {
   database: ServiceDatabase
-  config: EmbeddedConfig
+  /** The embedded wallet's settings, and whether this is production (a KEK must then be given). */
+  config: EmbeddedConfig & { production: boolean }
   out: (line: string) => void
   err: (line: string) => void
 }
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
   try {
     process.exitCode = await runCustodyCli(argv, {
       database,
-      config: config.embedded,
+      config: { ...config.embedded, production: config.environment === 'production' },
       out: (line) => console.log(line),
       err: (line) => console.error(line),
     })

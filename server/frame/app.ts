@@ -10,8 +10,9 @@ import { extname, join, normalize, resolve } from 'node:path'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { embeddedLimits, frameQuery } from '../../src/protocol/embedded/index.ts'
 import type { ServiceConfig } from '../config.ts'
-import type { Db } from '../db/database.ts'
+import type { ServiceDatabase } from '../db/database.ts'
 import type { EmbeddedWallet } from '../embedded/index.ts'
+import { createRateLimiter, rateLimitRules } from '../http/rateLimit.ts'
 import type { Logger } from '../logger.ts'
 import { createProjectResolver, type ProjectResolver } from '../projects/resolver.ts'
 import { registerEmbeddedRoutes } from '../routes/embedded.ts'
@@ -42,7 +43,7 @@ const inertJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u00
 
 export interface FrameAppDependencies {
   wallet: EmbeddedWallet
-  db: Db
+  database: ServiceDatabase
   logger: Logger
   /** Shared with the API's instance in production; its own cache otherwise. */
   projects?: ProjectResolver
@@ -74,7 +75,7 @@ export async function buildFrameApp(
   }
   const [framePage, devicePage] = await Promise.all([page('index.html'), page('device.html')])
   const frameOrigin = new URL(config.embedded.framePublicUrl).origin
-  const projects = deps.projects ?? createProjectResolver(deps.db, { ttlMs: config.cacheMs })
+  const projects = deps.projects ?? createProjectResolver(deps.database.db, { ttlMs: config.cacheMs })
 
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -138,7 +139,10 @@ export async function buildFrameApp(
       projects,
       frameOrigin,
       devFrameAncestors: config.environment === 'development',
-      ...(deps.now ? { now: deps.now } : {}),
+      limits: {
+        limiter: createRateLimiter(deps.database, deps.now ? { now: deps.now } : {}),
+        rules: rateLimitRules(config.rateLimits),
+      },
     }),
   )
   app.setNotFoundHandler((_request, reply) =>

@@ -183,6 +183,8 @@ export interface RateLimitRules {
   rpcEntries: RateLimitRule
   analytics: RateLimitRule
   signIn: (route: 'nonce' | 'authenticate' | 'sign-out') => RateLimitRule
+  /** The embedded wallet's routes that write, each its own counter. */
+  wallet: (route: string) => RateLimitRule
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
@@ -230,5 +232,11 @@ export function rateLimitRules(settings: RateLimitSettings): RateLimitRules {
         `Too many analytics events: over ${settings.analyticsEventsPerMinute} a minute; try again in ${plural(seconds, 'second')}`,
     },
     signIn: (route) => routes[route],
+    wallet: (route) => ({
+      name: `wallet:${route}`,
+      amount: settings.walletPerMinute,
+      periodMs: minute,
+      message: (seconds) => `Too many requests: try again in ${plural(seconds, 'second')}`,
+    }),
   }
 }

@@ -24,6 +24,7 @@ import type { EmbeddedWallet } from '../embedded/index.ts'
 import { invalidProjectId, projectIdNotConfigured } from '../errors.ts'
 import { isSiteAllowed } from '../frame/ancestors.ts'
 import { toServiceError } from '../http/errorHandler.ts'
+import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
 import type { ProjectResolver } from '../projects/resolver.ts'
 import type { Project } from '../projects/store.ts'
@@ -35,42 +36,21 @@ export interface EmbeddedRouteOptions {
   frameOrigin: string
   /** `localhost:*` and `127.0.0.1:*` count as allowed sites (development). */
   devFrameAncestors: boolean
-  /** The service's clock (tests). */
-  now?: () => number
+  limits: { limiter: RateLimiter; rules: RateLimitRules }
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Embedded-wallet routes: requests per minute per client, counted on this route's bucket. */
-    perMinute?: number
+    /**
+     * Embedded-wallet routes: the rate limit (RATE_LIMIT_WALLET a minute per client on its own
+     * counter; `rpc` the RPC proxy's per-second limit); none on reads of the session.
+     */
+    walletLimit?: 'rpc' | 'none'
   }
 }
 
 /** The site the frame reports it is embedded in, sent with every request. */
 const siteHeader = 'x-wallet-site'
-
-/**
- * A fixed-window counter per key: `take` is undefined while under `limit` in the window, else the
- * seconds until it ends.
- */
-function windowLimiter(windowMs: number) {
-  const windows = new Map<string, { start: number; count: number }>()
-  return (key: string, limit: number, time: number): number | undefined => {
-    if (windows.size > 50_000) {
-      for (const [name, window] of windows) if (time - window.start >= windowMs) windows.delete(name)
-    }
-    const current = windows.get(key)
-    if (!current || time - current.start >= windowMs) {
-      windows.set(key, { start: time, count: 1 })
-      return undefined
-    }
-    if (current.count < limit) {
-      current.count++
-      return undefined
-    }
-    return Math.max(1, Math.ceil((current.start + windowMs - time) / 1000))
-  }
-}
 
 /**
  * The embedded wallet's API, `/embedded/v1/*`, on the frame's origin only: a request from any other
@@ -82,9 +62,7 @@ function windowLimiter(windowMs: number) {
  * await frameApp.register(async (scope) => registerEmbeddedRoutes(scope, { wallet, projects, frameOrigin }))
  */
 export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRouteOptions): void {
-  const { wallet, projects } = options
-  const now = options.now ?? Date.now
-  const limit = windowLimiter(60_000)
+  const { wallet, projects, limits } = options
 
   app.decorateRequest('walletProject', null)
 
@@ -93,7 +71,8 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     if (serviceError.statusCode >= 500 && serviceError.statusCode !== 501 && serviceError.statusCode !== 502)
       request.log.error({ err: error }, 'Embedded-wallet request failed')
     const extra = isEmbeddedError(error) ? error.extra : {}
-    if (extra.secondsLeft !== undefined) reply.header('retry-after', String(extra.secondsLeft))
+    const retryAfter = extra.secondsLeft ?? (error as { retryAfterSeconds?: number }).retryAfterSeconds
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter))
     const body: EmbeddedErrorBody = {
       error: {
         code: serviceError.code,
@@ -116,25 +95,16 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     ) {
       throw new EmbeddedError(403, 'FORBIDDEN', 'These routes answer the wallet frame only')
     }
-    const perMinute = request.routeOptions.config.perMinute ?? embeddedLimits.writesPerMinute
-    const retryAfter = limit(`${request.routeOptions.url} ${request.ip}`, perMinute, now())
-    if (retryAfter !== undefined) {
-      throw new EmbeddedError(
-        429,
-        'TOO_MANY_REQUESTS',
-        `Too many requests: try again in ${retryAfter} seconds`,
-        {
-          secondsLeft: retryAfter,
-        },
-      )
-    }
     const query = (request.query ?? {}) as Record<string, unknown>
     const projectId = query.projectId
-    if (
-      request.routeOptions.url?.startsWith('/embedded/v1/device/') &&
-      !request.routeOptions.url.endsWith('/wait')
-    )
-      return
+    const route = request.routeOptions.url ?? ''
+    const kind = request.routeOptions.config.walletLimit
+    const rule = kind === 'rpc' ? limits.rules.rpc : kind === 'none' ? undefined : limits.rules.wallet(route)
+    // The approval page has no project: its routes count per client only.
+    const approvalPage = route.startsWith('/embedded/v1/device/') && !route.endsWith('/wait')
+    const limitedProject = approvalPage || typeof projectId !== 'string' ? '-' : projectId
+    if (rule) await limits.limiter.take({ projectId: limitedProject, address: request.ip }, [[rule, 1]])
+    if (approvalPage) return
     if (typeof projectId !== 'string' || projectId === '') throw projectIdNotConfigured()
     const project = await projects.resolve(projectId)
     if (!project) throw invalidProjectId()
@@ -167,105 +137,89 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     wallet.login.requireSession(projectOf(request), request.headers.authorization)
   const bodyLimit = embeddedLimits.maxBodyBytes
 
-  app.post(
-    '/embedded/v1/email/connect',
-    { bodyLimit, config: { perMinute: 20 } },
-    async (request): Promise<EmailConnectResponse> => {
-      const body = parseInput(emailConnectRequest, request.body, 'body')
-      if (siteOf(request) !== body.origin) throw new EmbeddedError(403, 'FORBIDDEN', 'Action not allowed')
-      return wallet.login.connectEmail(projectOf(request), body, {
-        authorization: request.headers.authorization,
-        userAgent: request.headers['user-agent'],
-      })
-    },
-  )
+  app.post('/embedded/v1/email/connect', { bodyLimit }, async (request): Promise<EmailConnectResponse> => {
+    const body = parseInput(emailConnectRequest, request.body, 'body')
+    if (siteOf(request) !== body.origin) throw new EmbeddedError(403, 'FORBIDDEN', 'Action not allowed')
+    return wallet.login.connectEmail(projectOf(request), body, {
+      authorization: request.headers.authorization,
+      userAgent: request.headers['user-agent'],
+    })
+  })
 
-  app.post(
-    '/embedded/v1/email/verify',
-    { bodyLimit, config: { perMinute: 30 } },
-    async (request): Promise<SessionResponse> => {
-      const body = parseInput(emailVerifyRequest, request.body, 'body')
-      return wallet.login.verifyCode(projectOf(request), body, siteOf(request))
-    },
-  )
+  app.post('/embedded/v1/email/verify', { bodyLimit }, async (request): Promise<SessionResponse> => {
+    const body = parseInput(emailVerifyRequest, request.body, 'body')
+    return wallet.login.verifyCode(projectOf(request), body, siteOf(request))
+  })
 
-  app.post(
-    '/embedded/v1/device/wait',
-    { bodyLimit, config: { perMinute: 30 } },
-    async (request, reply): Promise<DeviceWaitResponse> => {
-      const body = parseInput(deviceWaitRequest, request.body, 'body')
-      const gone = new AbortController()
-      reply.raw.once('close', () => gone.abort())
-      return wallet.login.waitForDevice(projectOf(request), body, siteOf(request), gone.signal)
-    },
-  )
+  app.post('/embedded/v1/device/wait', { bodyLimit }, async (request, reply): Promise<DeviceWaitResponse> => {
+    const body = parseInput(deviceWaitRequest, request.body, 'body')
+    const gone = new AbortController()
+    reply.raw.once('close', () => gone.abort())
+    return wallet.login.waitForDevice(projectOf(request), body, siteOf(request), gone.signal)
+  })
 
   // The approval page (`/device#…`): no project in the query, the link's secret in the body.
   app.post(
     '/embedded/v1/device/details',
-    { bodyLimit, config: { perMinute: 30 } },
+    { bodyLimit },
     async (request): Promise<DeviceDetailsResponse> =>
       wallet.login.deviceDetails(parseInput(deviceApprovalRequest, request.body, 'body').token),
   )
   app.post(
     '/embedded/v1/device/approve',
-    { bodyLimit, config: { perMinute: 10 } },
+    { bodyLimit },
     async (request): Promise<DeviceDetailsResponse> =>
       wallet.login.approveDevice(parseInput(deviceApprovalRequest, request.body, 'body').token),
   )
   app.post(
     '/embedded/v1/device/deny',
-    { bodyLimit, config: { perMinute: 10 } },
+    { bodyLimit },
     async (request): Promise<DeviceDetailsResponse> =>
       wallet.login.denyDevice(parseInput(deviceApprovalRequest, request.body, 'body').token),
   )
 
-  app.get('/embedded/v1/me', { config: { perMinute: 120 } }, async (request) => ({
+  app.get('/embedded/v1/me', { config: { walletLimit: 'none' } }, async (request) => ({
     user: await wallet.login.user(await session(request)),
   }))
 
-  app.post('/embedded/v1/sign-out', { config: { perMinute: 30 } }, async (request, reply: FastifyReply) => {
+  app.post('/embedded/v1/sign-out', {}, async (request, reply: FastifyReply) => {
     await wallet.login.signOut(projectOf(request), request.headers.authorization)
     return reply.code(204).send()
   })
 
-  app.post('/embedded/v1/email/update', { bodyLimit, config: { perMinute: 10 } }, async (request) => {
+  app.post('/embedded/v1/email/update', { bodyLimit }, async (request) => {
     const body = parseInput(emailUpdateRequest, request.body, 'body')
     return wallet.login.startEmailUpdate(await session(request), body.email)
   })
-  app.post('/embedded/v1/email/update/primary', { bodyLimit, config: { perMinute: 30 } }, async (request) => {
+  app.post('/embedded/v1/email/update/primary', { bodyLimit }, async (request) => {
     const body = parseInput(emailUpdateOtpRequest, request.body, 'body')
     return wallet.login.verifyPrimary(await session(request), body)
   })
-  app.post(
-    '/embedded/v1/email/update/secondary',
-    { bodyLimit, config: { perMinute: 30 } },
-    async (request) => {
-      const body = parseInput(emailUpdateOtpRequest, request.body, 'body')
-      return wallet.login.verifySecondary(await session(request), body)
-    },
-  )
+  app.post('/embedded/v1/email/update/secondary', { bodyLimit }, async (request) => {
+    const body = parseInput(emailUpdateOtpRequest, request.body, 'body')
+    return wallet.login.verifySecondary(await session(request), body)
+  })
 
-  app.get('/embedded/v1/networks', { config: { perMinute: 120 } }, async () => ({
+  app.get('/embedded/v1/networks', { config: { walletLimit: 'none' } }, async () => ({
     networks: wallet.requests.networks(),
   }))
 
-  app.post('/embedded/v1/rpc', { bodyLimit, config: { perMinute: 600 } }, async (request) => {
+  app.post('/embedded/v1/rpc', { bodyLimit }, async (request) => {
     const body = parseInput(walletRpcRequest, request.body, 'body')
     return { result: await wallet.requests.rpc(await session(request), body) }
   })
 
-  app.post('/embedded/v1/requests', { bodyLimit, config: { perMinute: 60 } }, async (request) => {
+  app.post('/embedded/v1/requests', { bodyLimit }, async (request) => {
     const body = parseInput(walletRpcRequest, request.body, 'body')
     return wallet.requests.create(await session(request), body)
   })
 
   const idParam = z.object({ id: opaqueId })
-  app.post('/embedded/v1/requests/:id/approve', { config: { perMinute: 60 } }, async (request) => {
+  app.post('/embedded/v1/requests/:id/approve', {}, async (request) => {
     const { id } = parseInput(idParam, request.params, 'path')
     return { result: await wallet.requests.approve(await session(request), id) }
   })
-  app.post('/embedded/v1/requests/:id/reject', { config: { perMinute: 60 } }, async (request, reply) => {
+  app.post('/embedded/v1/requests/:id/reject', {}, async (request, reply) => {
     const { id } = parseInput(idParam, request.params, 'path')
     await wallet.requests.reject(await session(request), id)
     return reply.code(204).send()

@@ -26,8 +26,6 @@ export const embeddedLimits = {
   sessionTtlMs: 30 * 24 * 60 * 60_000,
   /** A request waiting for approval is forgotten after this long. */
   approvalTtlMs: 10 * 60_000,
-  /** Requests the frame may make per minute per client on the writing routes. */
-  writesPerMinute: 60,
   /** Largest body of an embedded-wallet API request, in bytes. */
   maxBodyBytes: 256 * 1024,
   /** Calls in one `wallet_sendCalls` at most. */

@@ -92,7 +92,7 @@ export async function startEmbeddedTestApp(
     now,
     deviceWaitMs: overrides.deviceWaitMs ?? 1_500,
   })
-  const app = await buildFrameApp(config, { wallet, db: testDb.database.db, logger: testLogger, now })
+  const app = await buildFrameApp(config, { wallet, database: testDb.database, logger: testLogger, now })
   return {
     app,
     wallet,
