@@ -1,3 +1,5 @@
+import { rpcMethodAllowList } from '../rpcMethods.ts'
+
 /**
  * The embedded wallet's request classes (SPEC section 6): safe reads run freely, signing needs the
  * person's approval in the frame, a few wallet methods are answered by the wallet itself, and anything
@@ -5,60 +7,16 @@
  * table: the frame to decide what to show, the service to decide what it will sign or forward.
  */
 
-/** Standard EVM reads the embedded wallet forwards to the RPC proxy without asking. */
-export const evmReadMethods: ReadonlySet<string> = new Set([
-  'eth_blobBaseFee',
-  'eth_blockNumber',
-  'eth_call',
-  'eth_chainId',
-  'eth_createAccessList',
-  'eth_estimateGas',
-  'eth_feeHistory',
-  'eth_gasPrice',
-  'eth_getBalance',
-  'eth_getBlockByHash',
-  'eth_getBlockByNumber',
-  'eth_getBlockTransactionCountByHash',
-  'eth_getBlockTransactionCountByNumber',
-  'eth_getCode',
-  'eth_getLogs',
-  'eth_getProof',
-  'eth_getStorageAt',
-  'eth_getTransactionByBlockHashAndIndex',
-  'eth_getTransactionByBlockNumberAndIndex',
-  'eth_getTransactionByHash',
-  'eth_getTransactionCount',
-  'eth_getTransactionReceipt',
-  'eth_maxPriorityFeePerGas',
-  'eth_syncing',
-  'net_listening',
-  'net_version',
-  'web3_clientVersion',
-])
+/** Methods of the proxy's allow-list that send rather than read: the embedded wallet signs its own. */
+const sending = new Set(['eth_sendRawTransaction', 'sendTransaction'])
+const readsOf = (namespace: string): ReadonlySet<string> =>
+  new Set((rpcMethodAllowList[namespace] ?? []).filter((method) => !sending.has(method)))
 
-/** Solana reads the embedded wallet forwards without asking (the public, read-only HTTP methods). */
-export const solanaReadMethods: ReadonlySet<string> = new Set([
-  'getAccountInfo',
-  'getBalance',
-  'getBlockHeight',
-  'getEpochInfo',
-  'getFeeForMessage',
-  'getGenesisHash',
-  'getHealth',
-  'getLatestBlockhash',
-  'getMinimumBalanceForRentExemption',
-  'getMultipleAccounts',
-  'getRecentPrioritizationFees',
-  'getSignatureStatuses',
-  'getSignaturesForAddress',
-  'getSlot',
-  'getTokenAccountBalance',
-  'getTokenAccountsByOwner',
-  'getTransaction',
-  'getVersion',
-  'isBlockhashValid',
-  'simulateTransaction',
-])
+/** Standard EVM reads the embedded wallet forwards to the RPC proxy without asking (its allow-list's reads). */
+export const evmReadMethods = readsOf('eip155')
+
+/** Solana reads the embedded wallet forwards without asking (the proxy's allow-list less sending). */
+export const solanaReadMethods = readsOf('solana')
 
 /** Methods that sign or send: the frame shows them in plain words and the person approves or rejects. */
 export const approvalMethods = [
