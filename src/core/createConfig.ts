@@ -5,7 +5,6 @@ import type { Connector } from '../connectors/types.ts'
 export type { Connector }
 
 import type { EmbeddedConnector } from '../connectors/embedded/connector.ts'
-import type { FrameStatus } from '../connectors/embedded/frame.ts'
 import type { WalletConnectConnector } from '../connectors/walletconnect/connector.ts'
 import type { ErrorSummary } from '../errors/base.ts'
 import type { CatalogueEntry } from '../protocol/api/catalogue.ts'
@@ -129,17 +128,6 @@ export interface PairingState {
   error: ErrorSummary | undefined
 }
 
-/** The embedded wallet as the views see it (its frame, the e-mail in use, the approval view). */
-export interface EmbeddedState {
-  frame: FrameStatus
-  /** The address being signed in with, or the signed-in user's. */
-  email: string | undefined
-  /** When another code or link may be mailed (ms since the epoch; SPEC 5: 30 s). */
-  resendAt: number
-  /** While the frame shows a request for approval: the height it needs. */
-  approval: { height: number } | undefined
-}
-
 export const IDLE_PAIRING: PairingState = { status: 'idle', uri: undefined, createdAt: 0, error: undefined }
 
 export interface Config {
@@ -173,8 +161,6 @@ export interface Config {
   }>
   /** The send in progress or just finished (SPEC section 4: loading, then reset). */
   readonly $send: MapStore<SendState>
-  /** The embedded wallet (e-mail sign-in, its frame, approvals). */
-  readonly $embedded: MapStore<EmbeddedState>
   /** The connected account's sign-in session, once known (SPEC section 3: data, message, signature, cacao). */
   readonly $session: WritableAtom<{ caipAddress: string; session: SiwxSession } | undefined>
   /** Private bookkeeping of actions (wallet subscriptions, in-flight loads). */
@@ -196,11 +182,11 @@ export interface Config {
     /** The latest connection attempt per namespace; an older one that settles late changes nothing. */
     connectAttempts: Map<ChainNamespace, object>
     /** The embedded wallet's connector (and its frame), once created. */
-    embedded: Promise<EmbeddedConnector> | undefined
+    embedded?: Promise<EmbeddedConnector> | undefined
     /** Where the embedded wallet's frame lives: set by the modal (its shadow root's frame slot). */
-    frameSlot: Element | undefined
+    frameSlot?: Element | undefined
     /** Rejects the request the frame shows for approval (the modal closed over it). */
-    cancelApproval: (() => void) | undefined
+    cancelApproval?: (() => void) | undefined
   }
   /** Applies new option values (attributes or the `config` property); returns what was rejected. */
   update(input: Partial<Record<keyof ModalOptions, unknown>>): OptionIssue[]
@@ -361,7 +347,6 @@ export function createConfig(
     $siwx: map({ status: 'idle' as const, error: undefined }),
     $session: atom<{ caipAddress: string; session: SiwxSession } | undefined>(undefined),
     $send: map<SendState>({ status: 'idle', error: undefined, hash: undefined }),
-    $embedded: map<EmbeddedState>({ frame: 'idle', email: undefined, resendAt: 0, approval: undefined }),
     internal: {
       unsubscribe: new Map(),
       networksLoad: undefined,
@@ -373,9 +358,6 @@ export function createConfig(
       walletConnect: undefined,
       pendingConnect: undefined,
       connectAttempts: new Map(),
-      embedded: undefined,
-      frameSlot: undefined,
-      cancelApproval: undefined,
     },
     update(input) {
       const before = $options.get()

@@ -7,6 +7,7 @@ import { loadNetworks } from './actions/loadNetworks.ts'
 import { navigate } from './actions/navigate.ts'
 import { open } from './actions/open.ts'
 import type { Config } from './createConfig.ts'
+import { embeddedState } from './embeddedState.ts'
 import { networkFor } from './networkFor.ts'
 import { networkRpc } from './rpcUrl.ts'
 
@@ -39,7 +40,7 @@ export function clearLoginCache(config: Config): void {
     StorageKey.smartAccountNetworks,
   ])
     config.storage.remove(key)
-  config.$embedded.setKey('email', undefined)
+  embeddedState(config).setKey('email', undefined)
 }
 
 /** Shows the frame's approval view in the modal, and takes it away again. */
@@ -47,7 +48,7 @@ function followApprovals(config: Config, connector: EmbeddedConnector): void {
   let openedForIt = false
   connector.frame.notices((notice) => {
     if (notice.type === 'APPROVAL_SHOW' || notice.type === 'APPROVAL_RESIZE') {
-      config.$embedded.setKey('approval', { height: notice.payload.height })
+      embeddedState(config).setKey('approval', { height: notice.payload.height })
       if (notice.type === 'APPROVAL_RESIZE') return
       config.internal.cancelApproval = () =>
         void connector.frame.request('CANCEL_APPROVAL', {}).catch(() => {})
@@ -60,7 +61,7 @@ function followApprovals(config: Config, connector: EmbeddedConnector): void {
         navigate(config, 'ApproveTransaction')
       }
     } else if (notice.type === 'APPROVAL_HIDE') {
-      config.$embedded.setKey('approval', undefined)
+      embeddedState(config).setKey('approval', undefined)
       config.internal.cancelApproval = undefined
       const modal = config.$modal.get()
       if (!modal.open || modal.router.view !== 'ApproveTransaction') return
@@ -96,7 +97,7 @@ export function embeddedConnector(config: Config): Promise<EmbeddedConnector> {
       chainId: (networkFor(config, namespaces[0] ?? 'eip155') ?? 'eip155:1') as CaipNetworkId,
       container: () => config.internal.frameSlot,
       document: win.document,
-      onStatus: (status) => config.$embedded.setKey('frame', status),
+      onStatus: (status) => embeddedState(config).setKey('frame', status),
       onFailure: (reason) => {
         const error =
           reason === 'iframe_load_failed'
@@ -139,7 +140,7 @@ export async function completeEmbeddedLogin(config: Config, connector: EmbeddedC
   const email = connector.user()?.email
   config.storage.set(StorageKey.loginEmailUsed, true)
   if (email) config.storage.set(StorageKey.email, email)
-  config.$embedded.setKey('email', email ?? undefined)
+  embeddedState(config).setKey('email', email ?? undefined)
 }
 
 /**
@@ -149,5 +150,5 @@ export async function completeEmbeddedLogin(config: Config, connector: EmbeddedC
  * noteResend(config, 30)
  */
 export function noteResend(config: Config, seconds: number): void {
-  config.$embedded.setKey('resendAt', config.platform.now() + seconds * 1000)
+  embeddedState(config).setKey('resendAt', config.platform.now() + seconds * 1000)
 }

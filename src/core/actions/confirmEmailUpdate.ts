@@ -3,6 +3,7 @@ import type { EmailUpdateAction } from '../../protocol/embedded/api.ts'
 import { StorageKey } from '../../protocol/storage.ts'
 import type { Config } from '../createConfig.ts'
 import { embeddedConnector, noteResend } from '../embedded.ts'
+import { embeddedState } from '../embeddedState.ts'
 
 export type ConfirmEmailUpdateErrorType = BaseError
 
@@ -33,6 +34,6 @@ export async function confirmEmailUpdate(
   }
   const { email } = await connector.frame.request('UPDATE_EMAIL_SECONDARY_OTP', { otp })
   config.storage.set(StorageKey.email, email)
-  config.$embedded.setKey('email', email)
+  embeddedState(config).setKey('email', email)
   return { email }
 }

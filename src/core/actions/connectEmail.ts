@@ -5,6 +5,7 @@ import { EmailSchema } from '../../protocol/rules.ts'
 import { validate } from '../../protocol/validation.ts'
 import type { Config } from '../createConfig.ts'
 import { completeEmbeddedLogin, embeddedConnector, noteResend } from '../embedded.ts'
+import { embeddedState } from '../embeddedState.ts'
 import { navigate } from './navigate.ts'
 
 export interface ConnectEmailParameters {
@@ -33,7 +34,7 @@ export async function connectEmail(
   const connector = await embeddedConnector(config)
   try {
     const answer = await connector.frame.request('CONNECT_EMAIL', { email }, { signal: parameters.signal })
-    config.$embedded.setKey('email', email)
+    embeddedState(config).setKey('email', email)
     noteResend(config, answer.resendAfterSeconds ?? 30)
     if (answer.action === 'CONNECT') await completeEmbeddedLogin(config, connector)
     else {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { CaipNetworkIdSchema } from '../caip.ts'
-import { AccountTypeSchema, WalletUserSchema } from '../entities.ts'
+import { AccountTypeSchema } from '../entities.ts'
 import { AccentSchema, OtpSchema, SocialProviderSchema, ThemeModeSchema } from '../rules.ts'
 import { emailConnectAction, emailUpdateAction, embeddedEmail } from './api.ts'
 
@@ -79,6 +79,23 @@ export const appEventPayloads = {
 export type AppEventType = keyof typeof appEventPayloads
 export type AppEventPayload<T extends AppEventType> = z.infer<(typeof appEventPayloads)[T]>
 
+/**
+ * The embedded wallet's user (SPEC 3). It lives here, not among the entities the first paint loads.
+ *
+ * @example
+ * WalletUserSchema.parse({ email: 'a@b.co', address: '0xab16…', chainId: 1, accounts: [], preferredAccountType: 'eoa', smartAccountDeployed: false })
+ */
+export const WalletUserSchema = z.object({
+  email: z.optional(z.nullable(z.string())),
+  address: z.string(),
+  chainId: z.union([z.number(), z.string()]),
+  accounts: z.array(z.object({ address: z.string(), type: AccountTypeSchema })),
+  userName: z.optional(z.string()),
+  preferredAccountType: z.optional(AccountTypeSchema),
+  smartAccountDeployed: z.boolean(),
+})
+export type WalletUser = z.infer<typeof WalletUserSchema>
+
 /** An account of the embedded wallet, in one namespace. */
 export const frameAccount = z.object({
   namespace: z.enum(['eip155', 'solana']),
@@ -143,8 +160,7 @@ const appEventTypes = Object.keys(appEventPayloads) as AppEventType[]
  * @example
  * const event = appEvent.safeParse(message.data)
  */
-export const appEvent = z.discriminatedUnion(
-  'type',
+export const appEvent = z.union(
   appEventTypes.map((type) =>
     z.object({ id: requestId, type: z.literal(type), payload: appEventPayloads[type] }),
   ) as unknown as [z.ZodMiniObject, ...z.ZodMiniObject[]],
@@ -175,7 +191,9 @@ export const frameAnswerEnvelope = z.object({
  * What the frame says without being asked: ready (answers the handshake with its nonce), show or hide
  * the approval view (with the height it needs), and the session ending on the service.
  */
-export const frameNotice = z.discriminatedUnion('type', [
+// Unions, not discriminated unions: zod's core lives in the first paint, and a discriminated union's
+// code would be added there for this lazily loaded use.
+export const frameNotice = z.union([
   z.object({ type: z.literal('FRAME_READY'), payload: z.object({ nonce: frameNonce, version: z.number() }) }),
   z.object({ type: z.literal('APPROVAL_SHOW'), payload: z.object({ height: z.number() }) }),
   z.object({ type: z.literal('APPROVAL_RESIZE'), payload: z.object({ height: z.number() }) }),
