@@ -36,6 +36,7 @@ export default defineConfig({
       input: {
         index: here('demo/index.html'),
         module: here('demo/module.html'),
+        dapp: here('demo/dapp.html'),
         harness: here('demo/wallets/harness.html'),
         phone: here('demo/wallets/phone.html'),
       },

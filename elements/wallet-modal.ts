@@ -130,6 +130,8 @@ export class WalletModalElement extends Base {
   override connectedCallback(): void {
     const config = this.walletConfig
     bindConfig(this, config)
+    // The embedded wallet's frame lives in this element's shadow root.
+    config.internal.frameSlot = this
     this.#stop.push(watchAnalytics(config))
     // Keep wallet discovery running while the element is on the page.
     this.#stop.push(config.$connectors.listen(() => {}))

@@ -2,6 +2,7 @@ import type { EmbeddedConnector } from '../connectors/embedded/connector.ts'
 import { EmailLoginDependencyError } from '../errors/embedded.ts'
 import type { CaipNetworkId } from '../protocol/caip.ts'
 import { StorageKey } from '../protocol/storage.ts'
+import { SDK_TYPE, SDK_VERSION } from '../services/http.ts'
 import { close } from './actions/close.ts'
 import { loadNetworks } from './actions/loadNetworks.ts'
 import { navigate } from './actions/navigate.ts'
@@ -71,6 +72,41 @@ function followApprovals(config: Config, connector: EmbeddedConnector): void {
   })
 }
 
+/** Tells the frame the modal's theme, accent and language (SYNC_THEME, SYNC_DAPP_DATA), now and on change. */
+function syncFrame(config: Config, connector: EmbeddedConnector): void {
+  const { frame } = connector
+  const theme = () => {
+    const accent = config.$options.get().accent
+    void frame
+      .request('SYNC_THEME', { themeMode: config.$theme.get(), ...(accent ? { accent } : {}) })
+      .catch(() => {})
+  }
+  const dapp = () => {
+    const options = config.$options.get()
+    const doc = config.platform.window?.document
+    void frame
+      .request('SYNC_DAPP_DATA', {
+        projectId: options.projectId ?? '',
+        sdkType: SDK_TYPE,
+        sdkVersion: SDK_VERSION,
+        metadata: {
+          name: (doc?.title || doc?.location.host || '').slice(0, 200),
+          description: '',
+          url: doc?.location.origin ?? '',
+          icons: [],
+        },
+        locale: options.locale,
+      })
+      .catch(() => {})
+  }
+  theme()
+  dapp()
+  config.$theme.listen(theme)
+  config.$options.listen((options, before) => {
+    if (options.locale !== before?.locale) dapp()
+  })
+}
+
 /**
  * The config's embedded-wallet connector, created on first use: its code and the frame load only
  * when someone uses the e-mail sign-in (or a stored embedded connection is restored). A chunk that
@@ -95,7 +131,10 @@ export function embeddedConnector(config: Config): Promise<EmbeddedConnector> {
       frameUrl: options.frameUrl,
       projectId: options.projectId,
       chainId: (networkFor(config, namespaces[0] ?? 'eip155') ?? 'eip155:1') as CaipNetworkId,
-      container: () => config.internal.frameSlot,
+      container: () => {
+        const host = config.internal.frameSlot
+        return host?.shadowRoot ?? host
+      },
       document: win.document,
       onStatus: (status) => embeddedState(config).setKey('frame', status),
       onFailure: (reason) => {
@@ -112,6 +151,7 @@ export function embeddedConnector(config: Config): Promise<EmbeddedConnector> {
       read: (chainId, method, params) => networkRpc(config, chainId)(method, params as readonly unknown[]),
     })
     followApprovals(config, connector)
+    syncFrame(config, connector)
     config.internal.connectorsExtra.set([...config.internal.connectorsExtra.get(), connector])
     return connector
   })().catch((error: unknown) => {

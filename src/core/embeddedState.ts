@@ -1,6 +1,7 @@
 import type { MapStore } from 'nanostores'
 import { map } from 'nanostores'
 import type { FrameStatus } from '../connectors/embedded/frame.ts'
+import { StorageKey, StorageSchemas } from '../protocol/storage.ts'
 import type { Config } from './createConfig.ts'
 
 /** The embedded wallet as the views see it (its frame, the e-mail in use, the approval view). */
@@ -26,7 +27,13 @@ const states = new WeakMap<Config, MapStore<EmbeddedState>>()
 export function embeddedState(config: Config): MapStore<EmbeddedState> {
   let state = states.get(config)
   if (!state) {
-    state = map<EmbeddedState>({ frame: 'idle', email: undefined, resendAt: 0, approval: undefined })
+    state = map<EmbeddedState>({
+      frame: 'idle',
+      // The address of the last e-mail sign-in, remembered across reloads (SPEC 3).
+      email: config.storage.get(StorageKey.email, StorageSchemas[StorageKey.email]),
+      resendAt: 0,
+      approval: undefined,
+    })
     states.set(config, state)
   }
   return state

@@ -53,8 +53,8 @@ export interface FrameClientOptions {
   projectId: string
   chainId: CaipNetworkId
   enableLogger?: boolean
-  /** Where the iframe lives (the modal's frame slot in its shadow root). */
-  container: () => Element | undefined
+  /** Where the iframe lives (the modal's shadow root). */
+  container: () => ParentNode | undefined
   document: Document
   /** Told why the frame gave up (`iframe_load_failed`, `iframe_request_timeout`) before the request aborts. */
   onFailure?: (reason: EmbeddedFailureReason) => void
@@ -209,7 +209,11 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       if (!iframe) {
         iframe = frame
         frame.title = 'Wallet'
+        frame.id = 'wallet-frame'
         frame.setAttribute('data-wallet-frame', '')
+        // Out of sight (but not display:none, which some browsers throttle) until the approval view lays it out.
+        frame.style.cssText =
+          'position:fixed;right:0;bottom:0;width:1px;height:1px;opacity:0;pointer-events:none;border:0;clip-path:inset(50%)'
         frame.setAttribute('referrerpolicy', 'no-referrer')
         // Its own origin, scripts and storage; no popups, no top navigation, no forms.
         frame.setAttribute('sandbox', 'allow-scripts allow-same-origin')
