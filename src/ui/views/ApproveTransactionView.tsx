@@ -17,7 +17,7 @@ const frameOf = (area: Element | null) =>
  */
 export default function ApproveTransactionView({ config }: ViewProps) {
   const state = useStore(embeddedState(config))
-  const area = useRef<HTMLDivElement>(null)
+  const area = useRef<HTMLElement>(null)
   const height = Math.max(160, state.approval?.height ?? 320)
 
   useLayoutEffect(() => {
@@ -66,11 +66,10 @@ export default function ApproveTransactionView({ config }: ViewProps) {
   }, [])
 
   return (
-    <div
+    <section
       ref={area}
       className="frame-area"
       part="approval-frame"
-      role="group"
       aria-label={en.approveInFrame}
       aria-owns="wallet-frame"
       style={{ height: `${height}px` }}

@@ -20,6 +20,7 @@ export default function EmailVerifyDeviceView({ config }: ViewProps) {
   const [clock, setClock] = useState(config.platform.now())
   const waitSeconds = Math.max(0, Math.ceil((state.resendAt - clock) / 1000))
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new link (attempt) restarts the wait.
   useEffect(() => {
     const controller = new AbortController()
     void waitForDevice(config, { signal: controller.signal }).catch((thrown: unknown) => {
