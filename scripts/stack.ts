@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startChain } from '../server/dev/chain/index.ts'
+import type { ServiceDatabase } from '../server/db/database.ts'
 import { type MailSink, startMailSink } from '../server/dev/mail/index.ts'
 import { startRelay } from '../server/dev/relay/index.ts'
 import { LOCAL_SOLANA_NETWORK_ID } from '../src/chains/solana/networks.ts'
@@ -92,6 +93,8 @@ export type Stack = {
   urls: StackUrls
   /** In list order, for printing. */
   services: readonly StartedService[]
+  /** The companion service's database, as its operator reaches it (tests look inside). */
+  serviceDatabase: ServiceDatabase | undefined
   /** Stops every service in reverse order; safe to call twice. */
   stop(): Promise<void>
 }
@@ -118,6 +121,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const smtpPort = options.smtpPort ?? portFromEnv('SMTP_PORT', 2525)
   const frameUrl = `http://${HOST}:${framePort}`
   let mailSink: MailSink | undefined
+  let serviceDatabase: ServiceDatabase | undefined
   const solanaPort = options.solanaPort ?? portFromEnv('SOLANA_PORT', 8899)
   const serviceDataDir = options.serviceDataDir ?? (process.env.SERVICE_DATA_DIR || '.data/service')
   const serviceUrl = `http://${HOST}:${servicePort}`
@@ -194,6 +198,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             },
           },
         })
+        serviceDatabase = service.app.database
         return {
           url: service.url,
           detail: `project ${projectId}, wallet frame ${service.frameUrl}`,
@@ -262,6 +267,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       demo: url('demo'),
     },
     services: running.map(({ name, url, detail }) => ({ name, url, ...(detail ? { detail } : {}) })),
+    serviceDatabase,
     stop: running.stop,
   }
 }

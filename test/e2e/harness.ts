@@ -4,7 +4,7 @@
  */
 import net from 'node:net'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-import { type StackOptions, type StackUrls, startStack } from '../../scripts/stack.ts'
+import { type Stack, type StackOptions, startStack } from '../../scripts/stack.ts'
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -26,10 +26,10 @@ export const CHROMIUM_ARGS = [
  * const page = await browser.newPage()
  * await browser.close()
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
   try {
-    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] })
+    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] })
   } catch (error) {
     throw new Error(
       `Could not launch Chromium at ${executablePath}: run \`npm run setup:browser\` or set CHROME_PATH.`,
@@ -77,7 +77,7 @@ export async function freePort(): Promise<number> {
   })
 }
 
-export type TestStack = { urls: StackUrls; stop(): Promise<void> }
+export type TestStack = Pick<Stack, 'urls' | 'serviceDatabase' | 'stop'>
 
 /**
  * Starts the whole local stack on free ports, quietly.
@@ -104,7 +104,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     ...(options.solana ? { solanaPort: await freePortPair() } : {}),
     ...options,
   })
-  return { urls: stack.urls, stop: stack.stop }
+  return { urls: stack.urls, serviceDatabase: stack.serviceDatabase, stop: stack.stop }
 }
 
 /** A free port whose next port is free too (the local Solana's HTTP and WebSocket). */
