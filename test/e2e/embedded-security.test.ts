@@ -305,8 +305,9 @@ window.attack = async (count) => {
     assert.deepEqual(frameRequests, [])
     const capabilities = await page.evaluate(async () => {
       const provider = document.querySelector('wallet-modal')?.getProvider('eip155')
-      const [address] = (await provider?.request({ method: 'eth_accounts' })) as string[]
-      return provider?.request({ method: 'wallet_getCapabilities', params: [address] })
+      if (!provider) throw new Error('no provider')
+      const [address] = (await provider.request({ method: 'eth_accounts' })) as string[]
+      return provider.request({ method: 'wallet_getCapabilities', params: [address] })
     })
     assert.deepEqual(capabilities, {})
     assert.equal((await connections(page)).eip155?.status, 'connected')
