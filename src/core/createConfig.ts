@@ -185,8 +185,6 @@ export interface Config {
     embedded?: Promise<EmbeddedConnector> | undefined
     /** Where the embedded wallet's frame lives: set by the modal (its shadow root's frame slot). */
     frameSlot?: Element | undefined
-    /** Rejects the request the frame shows for approval (the modal closed over it). */
-    cancelApproval?: (() => void) | undefined
   }
   /** Applies new option values (attributes or the `config` property); returns what was rejected. */
   update(input: Partial<Record<keyof ModalOptions, unknown>>): OptionIssue[]

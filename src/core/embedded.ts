@@ -44,15 +44,26 @@ export function clearLoginCache(config: Config): void {
   embeddedState(config).setKey('email', undefined)
 }
 
-/** Shows the frame's approval view in the modal, and takes it away again. */
+/**
+ * Shows the frame's approval view in the modal, and takes it away again. Leaving the view while it
+ * shows a request (closing the modal, or an inline modal going home) rejects the request (4001).
+ */
 function followApprovals(config: Config, connector: EmbeddedConnector): void {
   let openedForIt = false
+  let showing = false
+  config.$modal.listen((modal) => {
+    const onView = modal.open && modal.router.view === 'ApproveTransaction'
+    if (onView || !showing) {
+      showing ||= onView && embeddedState(config).get().approval !== undefined
+      return
+    }
+    showing = false
+    void connector.frame.request('CANCEL_APPROVAL', {}).catch(() => {})
+  })
   connector.frame.notices((notice) => {
     if (notice.type === 'APPROVAL_SHOW' || notice.type === 'APPROVAL_RESIZE') {
       embeddedState(config).setKey('approval', { height: notice.payload.height })
       if (notice.type === 'APPROVAL_RESIZE') return
-      config.internal.cancelApproval = () =>
-        void connector.frame.request('CANCEL_APPROVAL', {}).catch(() => {})
       const modal = config.$modal.get()
       if (!modal.open) {
         openedForIt = true
@@ -63,7 +74,7 @@ function followApprovals(config: Config, connector: EmbeddedConnector): void {
       }
     } else if (notice.type === 'APPROVAL_HIDE') {
       embeddedState(config).setKey('approval', undefined)
-      config.internal.cancelApproval = undefined
+      showing = false
       const modal = config.$modal.get()
       if (!modal.open || modal.router.view !== 'ApproveTransaction') return
       if (openedForIt || modal.router.history.length === 0) void close(config, { force: true })
@@ -95,7 +106,7 @@ function syncFrame(config: Config, connector: EmbeddedConnector): void {
           url: doc?.location.origin ?? '',
           icons: [],
         },
-        locale: options.locale,
+        ...(options.locale ? { locale: options.locale } : {}),
       })
       .catch(() => {})
   }

@@ -1,7 +1,8 @@
 import type { MapStore } from 'nanostores'
 import { map } from 'nanostores'
 import type { FrameStatus } from '../connectors/embedded/frame.ts'
-import { StorageKey, StorageSchemas } from '../protocol/storage.ts'
+import { embeddedEmail } from '../protocol/embedded/api.ts'
+import { StorageKey } from '../protocol/storage.ts'
 import type { Config } from './createConfig.ts'
 
 /** The embedded wallet as the views see it (its frame, the e-mail in use, the approval view). */
@@ -30,7 +31,7 @@ export function embeddedState(config: Config): MapStore<EmbeddedState> {
     state = map<EmbeddedState>({
       frame: 'idle',
       // The address of the last e-mail sign-in, remembered across reloads (SPEC 3).
-      email: config.storage.get(StorageKey.email, StorageSchemas[StorageKey.email]),
+      email: config.storage.get(StorageKey.email, embeddedEmail),
       resendAt: 0,
       approval: undefined,
     })

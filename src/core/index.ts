@@ -3,7 +3,6 @@
  * @module
  */
 
-export { formatBalance, shortAddress } from '../protocol/format.ts'
 export { close, shake } from './actions/close.ts'
 export type { ConnectErrorType, ConnectParameters, ConnectReturnType } from './actions/connect.ts'
 export { connect } from './actions/connect.ts'
@@ -47,6 +46,7 @@ export type {
 } from './createConfig.ts'
 export { createConfig } from './createConfig.ts'
 export type { WalletEventMap, WalletEventName } from './events/types.ts'
+export { formatBalance, shortAddress } from './format.ts'
 export * from './modal/router.ts'
 export { canRetryPairing, isPairingExpired, pairingRefreshAt } from './pairing/rules.ts'
 export type { Platform } from './platform.ts'

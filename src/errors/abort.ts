@@ -42,7 +42,11 @@ export class FrameError extends BaseError {
     reason,
     ...rest
   }: ErrorParameters & { message?: string | undefined; reason?: string | number | undefined } = {}) {
-    super(message || 'An error occurred', { ...rest, messageId: message ? null : 'UnknownError' })
+    // The frame's own words (from the service) show as they are, unless a catalogue id names them.
+    super(message || 'An error occurred', {
+      ...rest,
+      messageId: rest.messageId ?? (message ? null : 'UnknownError'),
+    })
     this.reason = reason
   }
 }

@@ -25,8 +25,11 @@ export class EmailCooldownError extends BaseError {
 export class InvalidCodeError extends BaseError {
   override name = 'InvalidCodeError' as const
   readonly attemptsLeft: number
-  constructor({ attemptsLeft, ...rest }: ErrorParameters & { attemptsLeft: number }) {
-    super(`Invalid code: ${attemptsLeft} ${attemptsLeft === 1 ? 'try' : 'tries'} left`, rest)
+  constructor({ attemptsLeft = 0, ...rest }: ErrorParameters & { attemptsLeft?: number } = {}) {
+    super(`Invalid code: ${attemptsLeft} ${attemptsLeft === 1 ? 'try' : 'tries'} left`, {
+      ...rest,
+      messageValues: { attemptsLeft },
+    })
     this.attemptsLeft = attemptsLeft
   }
 }

@@ -1,6 +1,7 @@
+import { formatExact, shortAddress } from '../core/format.ts'
 import type { ApprovalPreview, FrameNotice } from '../protocol/embedded/index.ts'
-import { formatExact, shortAddress } from '../protocol/format.ts'
-import { type FrameStrings, format } from './strings.ts'
+import type { MessageKey } from '../ui/locales/en.ts'
+import type { Strings } from './strings.ts'
 import { type ApprovalUi, userRejected } from './wallet.ts'
 
 type Child = Node | string | null | undefined | false
@@ -13,59 +14,58 @@ function h(tag: string, attributes: Record<string, string> = {}, ...children: Ch
   return element
 }
 
-function titleKey(method: string): keyof FrameStrings {
+function titleKey(method: string): MessageKey {
   switch (method) {
     case 'personal_sign':
     case 'solana_signMessage':
-      return 'approveTitleMessage'
+      return 'frameTitleMessage'
     case 'eth_signTypedData_v4':
-      return 'approveTitleTypedData'
+      return 'frameTitleTypedData'
     case 'wallet_sendCalls':
-      return 'approveTitleCalls'
+      return 'frameTitleCalls'
     case 'eth_sendTransaction':
-      return 'approveTitleTransaction'
+      return 'frameTitleTransaction'
     default:
-      return 'approveTitleSolanaTransaction'
+      return 'frameTitleSolanaTransaction'
   }
 }
 
 /** The rows of what a request asks for, in plain words. */
-function details(preview: ApprovalPreview, t: FrameStrings): HTMLElement[] {
+function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[] {
   const { network } = preview
-  const amount = (value: string) => `${formatExact(BigInt(value), network.decimals)} ${network.symbol}`
+  const amount = (value: string) =>
+    `${formatExact(BigInt(value), network.decimals, locale)} ${network.symbol}`
   const row = (name: string, value: Child, className = '') =>
     h('div', { class: `row ${className}`.trim() }, h('dt', {}, name), h('dd', {}, value))
-  const summary = h(
-    'dl',
-    { class: 'rows' },
-    row(t.approveNetwork, network.name),
-    row(t.approveAccount, h('span', { class: 'mono', title: preview.from }, shortAddress(preview.from))),
-  )
-  const sections: HTMLElement[] = [summary]
+  const mono = (text: string, title?: string) =>
+    h('bdi', { class: 'mono wrap', ...(title ? { title } : {}) }, text)
+  const sections: HTMLElement[] = [
+    h(
+      'dl',
+      { class: 'rows' },
+      row(t('frameNetwork'), network.name),
+      row(t('frameAccount'), mono(shortAddress(preview.from), preview.from)),
+    ),
+  ]
   const transfers = preview.transfers ?? []
-  transfers.forEach((transfer, index) => {
+  for (const [index, transfer] of transfers.entries()) {
     const rows = h(
       'dl',
       { class: 'rows' },
-      row(
-        t.approveTo,
-        transfer.to ? h('span', { class: 'mono wrap' }, transfer.to) : t.approveContractCreation,
-      ),
-      row(t.approveAmount, h('strong', {}, amount(transfer.value)), 'amount'),
-      transfer.dataBytes > 0 && row(t.approveData, format(t.approveDataBytes, { count: transfer.dataBytes })),
+      row(t('frameTo'), transfer.to ? mono(transfer.to) : t('frameContractCreation')),
+      row(t('frameAmount'), h('strong', {}, h('bdi', {}, amount(transfer.value))), 'amount'),
+      transfer.dataBytes > 0 && row(t('frameData'), t('frameDataBytes', { count: transfer.dataBytes })),
     )
     sections.push(
-      transfers.length > 1
-        ? h('section', {}, h('h2', {}, format(t.approveCall, { index: index + 1 })), rows)
-        : rows,
+      transfers.length > 1 ? h('section', {}, h('h2', {}, t('frameCall', { index: index + 1 })), rows) : rows,
     )
-  })
+  }
   if (preview.programs?.length) {
     sections.push(
       h(
         'section',
         {},
-        h('h2', {}, t.approvePrograms),
+        h('h2', {}, t('framePrograms')),
         h('ul', { class: 'mono' }, ...preview.programs.map((program) => h('li', {}, program))),
       ),
     )
@@ -75,28 +75,31 @@ function details(preview: ApprovalPreview, t: FrameStrings): HTMLElement[] {
       h(
         'section',
         {},
-        h('h2', {}, t.approveMessage),
-        h('pre', { class: 'message', tabindex: '0' }, preview.message.text ?? preview.message.hex ?? ''),
+        h('h2', {}, t('frameMessage')),
+        h(
+          'pre',
+          { class: 'message', tabindex: '0', dir: 'auto' },
+          preview.message.text ?? preview.message.hex ?? '',
+        ),
       ),
     )
   }
   if (preview.typedData) {
     const { domain, primaryType, fields } = preview.typedData
     const list = (rows: { name: string; value: string }[]) =>
-      h(
-        'dl',
-        { class: 'rows' },
-        ...rows.map((entry) => row(entry.name, h('span', { class: 'wrap' }, entry.value))),
-      )
-    sections.push(h('section', {}, h('h2', {}, t.approveDomain), list(domain)))
-    sections.push(h('section', {}, h('h2', {}, format(t.approveFields, { type: primaryType })), list(fields)))
+      h('dl', { class: 'rows' }, ...rows.map((entry) => row(entry.name, mono(entry.value))))
+    sections.push(h('section', {}, h('h2', {}, t('frameDomain')), list(domain)))
+    sections.push(h('section', {}, h('h2', {}, h('bdi', {}, primaryType)), list(fields)))
   }
   if (transfers.length > 0 || preview.programs) {
     sections.push(
       h(
         'dl',
         { class: 'rows' },
-        row(t.approveFee, preview.fee === undefined ? t.approveFeeUnknown : amount(preview.fee)),
+        row(
+          t('frameFee'),
+          preview.fee === undefined ? t('frameFeeUnknown') : h('bdi', {}, amount(preview.fee)),
+        ),
       ),
     )
   }
@@ -114,7 +117,8 @@ function details(preview: ApprovalPreview, t: FrameStrings): HTMLElement[] {
 export function createApprovalUi(options: {
   root: HTMLElement
   notify: (notice: FrameNotice) => void
-  strings: () => FrameStrings
+  /** The strings of the modal's language (loaded on demand). */
+  strings: () => Promise<Strings>
   site: () => string
 }): ApprovalUi {
   let queue: Promise<unknown> = Promise.resolve()
@@ -129,9 +133,10 @@ export function createApprovalUi(options: {
     options.notify({ type: 'APPROVAL_HIDE', payload: {} })
   }
 
-  function render(preview: ApprovalPreview, sign: () => Promise<unknown>): Promise<unknown> {
+  async function render(preview: ApprovalPreview, sign: () => Promise<unknown>): Promise<unknown> {
+    const strings = await options.strings()
     return new Promise((resolve, reject) => {
-      const t = options.strings()
+      const { t } = strings
       let settled = false
       const settle = (outcome: () => void) => {
         if (settled) return
@@ -139,12 +144,16 @@ export function createApprovalUi(options: {
         outcome()
         hide()
       }
-      const title = h('h1', { id: 'approval-title', tabindex: '-1' }, t[titleKey(preview.method)])
-      const approve = h('button', { type: 'button', class: 'primary', 'data-action': 'approve' }, t.approve)
+      const title = h('h1', { id: 'approval-title', tabindex: '-1' }, t(titleKey(preview.method)))
+      const approve = h(
+        'button',
+        { type: 'button', class: 'primary', 'data-action': 'approve' },
+        t('frameApprove'),
+      )
       const rejectButton = h(
         'button',
         { type: 'button', class: 'secondary', 'data-action': 'reject' },
-        t.reject,
+        t('frameReject'),
       )
       let host = options.site()
       try {
@@ -152,18 +161,22 @@ export function createApprovalUi(options: {
       } catch {}
       const panel = h(
         'main',
-        { class: 'panel', 'aria-labelledby': 'approval-title' },
+        { class: 'panel', 'aria-labelledby': 'approval-title', dir: strings.dir, lang: strings.locale },
         title,
-        h('p', { class: 'site' }, format(t.approveSite, { host })),
-        ...details(preview, t),
+        h('p', { class: 'site' }, t('frameSite', { host })),
+        ...details(preview, strings),
         h('div', { class: 'actions' }, rejectButton, approve),
       )
       current = { reject: (error) => settle(() => reject(error)) }
-      rejectButton.addEventListener('click', () => current?.reject(userRejected()))
+      rejectButton.addEventListener('click', () => {
+        if (!approve.hasAttribute('aria-disabled')) current?.reject(userRejected())
+      })
       approve.addEventListener('click', () => {
-        approve.setAttribute('disabled', '')
-        rejectButton.setAttribute('disabled', '')
-        approve.textContent = t.approving
+        if (approve.hasAttribute('aria-disabled')) return
+        // Kept focusable (aria-disabled) so focus does not fall out of the frame while signing.
+        approve.setAttribute('aria-disabled', 'true')
+        rejectButton.setAttribute('aria-disabled', 'true')
+        approve.textContent = t('frameApproving')
         approve.setAttribute('aria-busy', 'true')
         sign().then(
           (result) => settle(() => resolve(result)),
@@ -171,7 +184,7 @@ export function createApprovalUi(options: {
         )
       })
       panel.addEventListener('keydown', (event) => {
-        if (event.key === 'Escape' && !approve.hasAttribute('disabled')) current?.reject(userRejected())
+        if (event.key === 'Escape' && !approve.hasAttribute('aria-disabled')) current?.reject(userRejected())
       })
       options.root.replaceChildren(panel)
       const height = () => Math.ceil(panel.getBoundingClientRect().height)

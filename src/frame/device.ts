@@ -1,13 +1,12 @@
 /**
  * The page a mailed approval link opens (`/device#secret`, on the frame's origin, never framed):
- * who is signing in, where and from which browser, then Approve or Deny.
+ * who is signing in, where and from which browser, then Approve or Deny. In the browser's language.
  */
 import './frame.css'
 import { type DeviceDetailsResponse, deviceDetailsResponse } from '../protocol/embedded/api.ts'
 import { ApiError, createFrameApi } from './api.ts'
-import { format, frameEn } from './strings.ts'
+import { loadStrings, type Strings } from './strings.ts'
 
-const t = frameEn
 const root = document.getElementById('app') ?? document.body
 const secret = /^#([A-Za-z0-9_-]{43})$/.exec(location.hash)?.[1]
 // The secret stays out of the address bar and the history.
@@ -21,15 +20,6 @@ function el(tag: string, attributes: Record<string, string>, ...children: (Node 
   return element
 }
 
-function show(...children: (Node | string)[]) {
-  const heading = el('h1', { tabindex: '-1' }, t.deviceTitle)
-  root.replaceChildren(
-    el('main', { class: 'panel page-panel', 'aria-labelledby': 'device-title' }, heading, ...children),
-  )
-  heading.id = 'device-title'
-  heading.focus()
-}
-
 const host = (site: string) => {
   try {
     return new URL(site).host
@@ -38,50 +28,65 @@ const host = (site: string) => {
   }
 }
 
-function render(details: DeviceDetailsResponse) {
-  const site = host(details.site)
-  if (details.status === 'approved')
-    return show(el('p', { role: 'status' }, format(t.deviceApproved, { site })))
-  if (details.status === 'denied') return show(el('p', { role: 'status' }, t.deviceDenied))
-  if (details.status === 'expired') return show(el('p', { role: 'alert', class: 'error' }, t.deviceExpired))
-  const approve = el('button', { type: 'button', class: 'primary' }, t.deviceApprove)
-  const deny = el('button', { type: 'button', class: 'secondary' }, t.deviceDeny)
-  const decide = (path: 'device/approve' | 'device/deny') => async () => {
-    approve.setAttribute('disabled', '')
-    deny.setAttribute('disabled', '')
-    try {
-      render(await api.request('POST', path, deviceDetailsResponse, { token: secret }))
-    } catch (error) {
-      show(
-        el(
-          'p',
-          { role: 'alert', class: 'error' },
-          error instanceof ApiError ? error.message : t.deviceInvalid,
-        ),
-      )
-    }
+function page(strings: Strings) {
+  const { t } = strings
+  document.documentElement.lang = strings.locale
+  document.documentElement.dir = strings.dir
+  document.title = t('deviceApprove')
+
+  const show = (...children: (Node | string)[]) => {
+    const heading = el('h1', { id: 'device-title', tabindex: '-1' }, t('verifyDeviceTitle'))
+    root.replaceChildren(
+      el('main', { class: 'panel page-panel', 'aria-labelledby': 'device-title' }, heading, ...children),
+    )
+    heading.focus()
   }
-  approve.addEventListener('click', decide('device/approve'))
-  deny.addEventListener('click', decide('device/deny'))
-  show(
-    el('p', {}, format(t.deviceIntro, { email: details.email, site, browser: details.browser })),
-    el(
-      'p',
-      { class: 'muted' },
-      format(t.deviceRequested, { time: new Date(details.requestedAt).toLocaleString() }),
-    ),
-    el('p', { class: 'warning' }, t.deviceWarning),
-    el('div', { class: 'actions' }, deny, approve),
-  )
+  const problem = (text: string) => show(el('p', { role: 'alert', class: 'error' }, text))
+
+  const render = (details: DeviceDetailsResponse) => {
+    const site = host(details.site)
+    if (details.status === 'approved') return show(el('p', { role: 'status' }, t('deviceApproved', { site })))
+    if (details.status === 'denied') return show(el('p', { role: 'status' }, t('deviceDenied')))
+    if (details.status === 'expired') return problem(t('deviceExpired'))
+    const approve = el('button', { type: 'button', class: 'primary' }, t('deviceApprove'))
+    const deny = el('button', { type: 'button', class: 'secondary' }, t('deviceDeny'))
+    const decide = (path: 'device/approve' | 'device/deny') => async () => {
+      if (approve.hasAttribute('aria-disabled')) return
+      approve.setAttribute('aria-disabled', 'true')
+      deny.setAttribute('aria-disabled', 'true')
+      try {
+        render(await api.request('POST', path, deviceDetailsResponse, { token: secret }))
+      } catch (error) {
+        problem(
+          error instanceof ApiError && error.status === 404 ? t('deviceInvalid') : t('error.UnknownError'),
+        )
+      }
+    }
+    approve.addEventListener('click', decide('device/approve'))
+    deny.addEventListener('click', decide('device/deny'))
+    show(
+      el('p', {}, t('deviceIntro', { email: details.email, site, browser: details.browser })),
+      el(
+        'p',
+        { class: 'muted' },
+        t('deviceRequested', { time: strings.date(new Date(details.requestedAt)) }),
+      ),
+      el('p', { class: 'warning' }, t('deviceWarning')),
+      el('div', { class: 'actions' }, deny, approve),
+    )
+  }
+
+  return { show, problem, render }
 }
 
 async function load() {
-  if (!secret) return show(el('p', { role: 'alert', class: 'error' }, t.deviceInvalid))
-  show(el('p', { role: 'status' }, t.deviceLoading))
+  const strings = await loadStrings(undefined)
+  const view = page(strings)
+  if (!secret) return view.problem(strings.t('deviceInvalid'))
   try {
-    render(await api.request('POST', 'device/details', deviceDetailsResponse, { token: secret }))
+    view.render(await api.request('POST', 'device/details', deviceDetailsResponse, { token: secret }))
   } catch {
-    show(el('p', { role: 'alert', class: 'error' }, t.deviceInvalid))
+    view.problem(strings.t('deviceInvalid'))
   }
 }
 

@@ -19,7 +19,7 @@ import { createFrameApi } from './api.ts'
 import { createApprovalUi } from './approval.ts'
 import { acceptHandshake } from './handshake.ts'
 import { frameStorage } from './storage.ts'
-import { frameEn } from './strings.ts'
+import { loadStrings, type Strings } from './strings.ts'
 import { createFrameWallet } from './wallet.ts'
 
 const settingsSchema = z.object({
@@ -75,12 +75,22 @@ function start(): void {
 
   function listen(port: MessagePort, site: string): void {
     const notify = (notice: FrameNotice) => port.postMessage(notice)
-    let strings = frameEn
+    // The browser's language until the modal says its own (SYNC_DAPP_DATA); loaded when first needed.
+    let strings: Promise<Strings> | undefined
+    let language: string | undefined
     const root = document.getElementById('app') ?? document.body
     const wallet = createFrameWallet({
       api: createFrameApi({ projectId: config.projectId, site: () => site }),
       storage: frameStorage(safeLocalStorage(), config.projectId),
-      approvals: createApprovalUi({ root, notify, strings: () => strings, site: () => site }),
+      approvals: createApprovalUi({
+        root,
+        notify,
+        strings: () => {
+          strings ??= loadStrings(language)
+          return strings
+        },
+        site: () => site,
+      }),
       look: {
         theme(mode, accent) {
           document.documentElement.dataset.theme = mode
@@ -88,8 +98,8 @@ function start(): void {
           else document.documentElement.style.removeProperty('--accent')
         },
         locale(locale) {
-          document.documentElement.lang = locale
-          strings = frameEn
+          language = locale
+          strings = undefined
         },
       },
       chainId: loadedOn,

@@ -1,56 +1,24 @@
 /**
- * The frame's words. They live in the modal's locale catalogues (the frame is told the modal's
- * locale with SYNC_DAPP_DATA); this module picks the frame's keys for one language.
+ * The frame's words come from the modal's locale catalogues (`src/ui/locales/`, the `frame*` and
+ * `device*` keys): the same languages, the same formatter, the catalogue of one language loaded on
+ * demand. The app tells the frame the modal's language (SYNC_DAPP_DATA); the approval page of a mailed
+ * link follows the browser's languages.
  */
-export const frameEn = {
-  approveTitleMessage: 'Sign this message',
-  approveTitleTypedData: 'Sign typed data',
-  approveTitleTransaction: 'Approve transaction',
-  approveTitleCalls: 'Approve calls',
-  approveTitleSolanaTransaction: 'Sign transaction',
-  approveSite: '{host} asks your wallet to do this.',
-  approveNetwork: 'Network',
-  approveAccount: 'Account',
-  approveTo: 'To',
-  approveAmount: 'Amount',
-  approveData: 'Data',
-  approveDataBytes: '{count} bytes of contract data',
-  approveContractCreation: 'New contract',
-  approveFee: 'Estimated fee (at most)',
-  approveFeeUnknown: 'Could not be estimated',
-  approveMessage: 'Message',
-  approveDomain: 'Domain',
-  approveFields: '{type}',
-  approvePrograms: 'Other programs',
-  approveCall: 'Call {index}',
-  approve: 'Approve',
-  approving: 'Approving…',
-  reject: 'Reject',
-  deviceTitle: 'Approve a new browser',
-  deviceIntro: '{email} is signing in to {site} from {browser}.',
-  deviceWarning:
-    'Approve only if you are signing in right now. Anyone you approve can use your wallet on that site.',
-  deviceRequested: 'Requested {time}',
-  deviceApprove: 'Approve this browser',
-  deviceDeny: 'Deny',
-  deviceApproved: 'Approved. Go back to {site}: you are signed in there.',
-  deviceDenied: 'Denied. That browser cannot sign in with this link.',
-  deviceExpired: 'This link has expired. Sign in again to get a new one.',
-  deviceInvalid: 'This link is not valid.',
-  deviceLoading: 'Loading…',
-} as const
+import { type Locale, resolveLocale } from '../protocol/locales.ts'
+import loaders from '../ui/i18n/loaders.ts'
+import { createStrings, localeDirection, type Strings } from '../ui/i18n/strings.ts'
 
-export type FrameStrings = typeof frameEn
-export type FrameStringKey = keyof FrameStrings
+export type { Strings }
 
 /**
- * A message with `{name}` values filled in.
+ * The strings of the language closest to `requested` (else the browser's languages).
  *
  * @example
- * format(frameEn.approveSite, { host: 'shop.example' }) // 'shop.example asks your wallet to do this.'
+ * const { t } = await loadStrings('de')
+ * t('frameApprove') // 'Bestätigen'
  */
-export function format(message: string, values: Record<string, string | number> = {}): string {
-  return message.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in values ? String(values[name]) : whole,
-  )
+export async function loadStrings(requested: string | undefined): Promise<Strings> {
+  const locale: Locale = resolveLocale(requested, navigator.languages)
+  const { default: messages } = await loaders[locale]()
+  return createStrings(locale, messages, localeDirection(locale))
 }

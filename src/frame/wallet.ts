@@ -39,7 +39,8 @@ export interface ApprovalUi {
 /** Appearance and the site's data the app sends (SYNC_THEME, SYNC_DAPP_DATA). */
 export interface FrameLook {
   theme(mode: 'light' | 'dark', accent: string | undefined): void
-  locale(locale: string): void
+  /** The modal's `locale` option, if it has one (else the browser's languages apply). */
+  locale(locale: string | undefined): void
 }
 
 export type FrameAnswer<T extends AppEventType = AppEventType> =

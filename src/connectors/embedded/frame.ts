@@ -14,12 +14,6 @@ import {
 } from '../../errors/index.ts'
 import { randomId } from '../../protocol/base64.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
-import {
-  EMBEDDED_REQUEST_TIMEOUT_MS,
-  EMBEDDED_SDK_VERSION,
-  FRAME_LOAD_TIMEOUT_MS,
-  FRAME_READY_DELAY_MS,
-} from '../../protocol/constants.ts'
 import type {
   AppEventPayload,
   AppEventType,
@@ -34,6 +28,12 @@ import {
   frameAnswerFor,
   frameNotice,
 } from '../../protocol/embedded/index.ts'
+import {
+  EMBEDDED_REQUEST_TIMEOUT_MS,
+  EMBEDDED_SDK_VERSION,
+  FRAME_LOAD_TIMEOUT_MS,
+  FRAME_READY_DELAY_MS,
+} from '../../protocol/embedded/limits.ts'
 
 /** The frame's states (SPEC 4): not loaded, loading, ready (its ready event), usable 500 ms later, failed. */
 export type FrameStatus = 'idle' | 'loading' | 'ready' | 'usable' | 'failed'
@@ -82,6 +82,27 @@ export interface FrameClient {
   destroy(): void
 }
 
+/** The service's reasons the views show in the page's language (catalogue `error.<messageId>`). */
+function reasonError(code: string, message: string | undefined, secondsLeft: number | undefined) {
+  switch (code) {
+    case 'MAIL_FAILED':
+      return new FrameError({ message, reason: code, messageId: 'mailFailed' })
+    case 'EMAIL_IN_USE':
+      return new FrameError({ message, reason: code, messageId: 'emailInUse' })
+    case 'DEVICE_DENIED':
+      return new FrameError({ message, reason: code, messageId: 'deviceDenied' })
+    case 'TOO_MANY_REQUESTS':
+      return new FrameError({
+        message,
+        reason: code,
+        messageId: 'tooManyRequests',
+        messageValues: { seconds: secondsLeft ?? 1 },
+      })
+    default:
+      return undefined
+  }
+}
+
 /** The page-side error of a frame's error answer. */
 function errorOf(type: AppEventType, payload: FrameErrorPayload, method: string | undefined): BaseError {
   const { message, code } = payload
@@ -95,7 +116,8 @@ function errorOf(type: AppEventType, payload: FrameErrorPayload, method: string 
   if (message === embeddedMessages.actionNotAllowed) return new ActionNotAllowedError()
   if (type === 'RPC_REQUEST' && typeof code === 'number')
     return parseRpcError({ code, message, data: payload.data }, method === undefined ? {} : { method })
-  return new FrameError({ message, reason: code })
+  const known = typeof code === 'string' ? reasonError(code, message, payload.secondsLeft) : undefined
+  return known ?? new FrameError({ message, reason: code })
 }
 
 /**

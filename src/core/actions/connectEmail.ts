@@ -1,7 +1,7 @@
 import type { BaseError } from '../../errors/index.ts'
 import { ValidationError } from '../../errors/index.ts'
 import type { EmailConnectAction } from '../../protocol/embedded/api.ts'
-import { EmailSchema } from '../../protocol/rules.ts'
+import { embeddedEmail } from '../../protocol/embedded/api.ts'
 import { validate } from '../../protocol/validation.ts'
 import type { Config } from '../createConfig.ts'
 import { completeEmbeddedLogin, embeddedConnector, noteResend } from '../embedded.ts'
@@ -28,8 +28,9 @@ export async function connectEmail(
   config: Config,
   parameters: ConnectEmailParameters,
 ): Promise<ConnectEmailReturnType> {
-  const checked = validate(EmailSchema, parameters.email.trim())
-  if (!checked.ok) throw new ValidationError(checked.message, { path: ['email'] })
+  const checked = validate(embeddedEmail, parameters.email.trim())
+  if (!checked.ok)
+    throw new ValidationError(checked.message, { messageId: 'invalidEmail', fields: ['email'] })
   const email = checked.value
   const connector = await embeddedConnector(config)
   try {

@@ -1,10 +1,11 @@
 import type { BaseError } from '../../errors/index.ts'
 import { ValidationError } from '../../errors/index.ts'
 import type { EmailUpdateAction } from '../../protocol/embedded/api.ts'
-import { EmailSchema } from '../../protocol/rules.ts'
+import { embeddedEmail } from '../../protocol/embedded/api.ts'
 import { validate } from '../../protocol/validation.ts'
 import type { Config } from '../createConfig.ts'
 import { embeddedConnector, noteResend } from '../embedded.ts'
+import { embeddedState } from '../embeddedState.ts'
 
 export interface UpdateEmailParameters {
   /** The new address; a code goes to the current one first. */
@@ -23,8 +24,15 @@ export async function updateEmail(
   config: Config,
   parameters: UpdateEmailParameters,
 ): Promise<{ action: EmailUpdateAction }> {
-  const checked = validate(EmailSchema, parameters.email.trim())
-  if (!checked.ok) throw new ValidationError(checked.message, { path: ['email'] })
+  const checked = validate(embeddedEmail, parameters.email.trim())
+  if (!checked.ok)
+    throw new ValidationError(checked.message, { messageId: 'invalidEmail', fields: ['email'] })
+  if (checked.value.toLowerCase() === embeddedState(config).get().email?.toLowerCase()) {
+    throw new ValidationError("This is already your wallet's e-mail address", {
+      messageId: 'sameEmail',
+      fields: ['email'],
+    })
+  }
   const connector = await embeddedConnector(config)
   const answer = await connector.frame.request('UPDATE_EMAIL', { email: checked.value })
   noteResend(config, 30)

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
 import { CaipNetworkIdSchema } from '../caip.ts'
 import { AccountTypeSchema } from '../entities.ts'
-import { AccentSchema, OtpSchema, SocialProviderSchema, ThemeModeSchema } from '../rules.ts'
+import { AccentSchema, SocialProviderSchema, ThemeModeSchema } from '../rules.ts'
 import { emailConnectAction, emailUpdateAction, embeddedEmail } from './api.ts'
 
 // Messages between the modal (the "app") and the embedded-wallet frame (SPEC section 7). One window
@@ -33,6 +33,9 @@ export const dappMetadata = z.object({
   icons: z.array(z.string().check(z.maxLength(2000))).check(z.maxLength(4)),
 })
 
+/** A code as typed: the service checks it (6 digits, SPEC 5) and answers with its own message. */
+const typedCode = z.string().check(z.maxLength(64))
+
 /**
  * Payload of each app event (SPEC section 7). Social, farcaster and smart-account events are part of
  * the protocol already; the frame answers them "not available" until parts 2 and 3.
@@ -41,7 +44,7 @@ export const appEventPayloads = {
   SWITCH_NETWORK: z.object({ chainId: CaipNetworkIdSchema }),
   CONNECT_EMAIL: z.object({ email: embeddedEmail }),
   CONNECT_DEVICE: empty,
-  CONNECT_OTP: z.object({ otp: OtpSchema.check(z.maxLength(64)) }),
+  CONNECT_OTP: z.object({ otp: typedCode }),
   CONNECT_SOCIAL: z.object({ provider: SocialProviderSchema, uri: z.optional(z.string()) }),
   CONNECT_FARCASTER: empty,
   GET_USER: z.object({
@@ -61,15 +64,16 @@ export const appEventPayloads = {
     params: z.optional(z.unknown()),
   }),
   UPDATE_EMAIL: z.object({ email: embeddedEmail }),
-  UPDATE_EMAIL_PRIMARY_OTP: z.object({ otp: OtpSchema.check(z.maxLength(64)) }),
-  UPDATE_EMAIL_SECONDARY_OTP: z.object({ otp: OtpSchema.check(z.maxLength(64)) }),
+  UPDATE_EMAIL_PRIMARY_OTP: z.object({ otp: typedCode }),
+  UPDATE_EMAIL_SECONDARY_OTP: z.object({ otp: typedCode }),
   SYNC_THEME: z.object({ themeMode: ThemeModeSchema, accent: z.optional(AccentSchema) }),
   SYNC_DAPP_DATA: z.object({
     projectId: z.string().check(z.maxLength(128)),
     sdkType: z.string().check(z.maxLength(64)),
     sdkVersion: z.string().check(z.maxLength(64)),
     metadata: dappMetadata,
-    locale: z.string().check(z.regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/)),
+    /** The modal's `locale` option; without it the frame reads the browser's languages, as the modal does. */
+    locale: z.optional(z.string().check(z.regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/))),
   }),
   RELOAD: empty,
   /** The modal closed while the frame showed a request: the frame rejects it (4001). */

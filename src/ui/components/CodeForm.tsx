@@ -1,12 +1,14 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import type { ErrorSummary } from '../../errors/base.ts'
 import { embeddedLimits } from '../../protocol/embedded/limits.ts'
-import { en } from '../locales/en.ts'
-import { messageOf } from './EmailForm.tsx'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import { summaryOf } from './EmailForm.tsx'
+import { ErrorMessage } from './Message.tsx'
 
 export interface CodeFormProps {
   /** What the code is for, and where it went. */
   hint: string
-  /** Checks the code; a rejection's message shows under the field and the field clears. */
+  /** Checks the code; a rejection shows under the field and the field clears. */
   onSubmit: (code: string) => Promise<unknown>
   /** Mails a new code; resolves once sent. */
   onResend: () => Promise<unknown>
@@ -19,13 +21,18 @@ const digitsOf = (text: string) => text.replace(/\D/g, '').slice(0, embeddedLimi
 
 /**
  * The one-time code: one field that takes typing or a pasted code (spaces and dashes dropped), sent
- * by itself once 6 digits are in; Resend once the 30 s cooldown is over, counting down until then.
+ * by itself once 6 digits are in; a wrong code's error sits under the field (red, announced) and the
+ * field takes focus again; Resend once the 30 s cooldown is over, counting down until then.
  */
 export function CodeForm({ hint, onSubmit, onResend, resendAt, now }: CodeFormProps) {
-  const ids = { input: useId(), error: useId(), hint: useId() }
+  const strings = useStrings()
+  const { t } = strings
+  const autoFocus = useAutoFocus()
+  const id = useId()
+  const ids = { input: `${id}code`, error: `${id}code-error`, hint: `${id}hint` }
   const [code, setCode] = useState('')
-  const [error, setError] = useState<string | undefined>()
-  const [status, setStatus] = useState<string>('')
+  const [error, setError] = useState<ErrorSummary | undefined>()
+  const [status, setStatus] = useState('')
   const [busy, setBusy] = useState(false)
   const [clock, setClock] = useState(now())
   const input = useRef<HTMLInputElement>(null)
@@ -41,11 +48,11 @@ export function CodeForm({ hint, onSubmit, onResend, resendAt, now }: CodeFormPr
     if (busy || value.length !== embeddedLimits.otpLength) return
     setBusy(true)
     setError(undefined)
-    setStatus(en.verifying)
+    setStatus(t('verifying'))
     try {
       await onSubmit(value)
     } catch (thrown) {
-      setError(messageOf(thrown))
+      setError(summaryOf(thrown))
       setStatus('')
       setCode('')
       input.current?.focus()
@@ -55,16 +62,16 @@ export function CodeForm({ hint, onSubmit, onResend, resendAt, now }: CodeFormPr
   }
 
   const resend = async () => {
+    if (waitSeconds > 0 || busy) return
     setError(undefined)
     try {
       await onResend()
-      setStatus(en.codeSent)
-      setClock(now())
+      setStatus(t('codeSent'))
       input.current?.focus()
     } catch (thrown) {
-      setError(messageOf(thrown))
-      setClock(now())
+      setError(summaryOf(thrown))
     }
+    setClock(now())
   }
 
   return (
@@ -81,7 +88,7 @@ export function CodeForm({ hint, onSubmit, onResend, resendAt, now }: CodeFormPr
         {hint}
       </p>
       <div className="field">
-        <label htmlFor={ids.input}>{en.code}</label>
+        <label htmlFor={ids.input}>{t('code')}</label>
         <input
           ref={input}
           id={ids.input}
@@ -89,11 +96,11 @@ export function CodeForm({ hint, onSubmit, onResend, resendAt, now }: CodeFormPr
           type="text"
           inputMode="numeric"
           autoComplete="one-time-code"
-          pattern="[0-9]*"
           maxLength={16}
           value={code}
-          autoFocus
-          disabled={busy}
+          autoFocus={autoFocus}
+          readOnly={busy}
+          aria-disabled={busy || undefined}
           aria-invalid={error ? true : undefined}
           aria-describedby={[ids.hint, error ? ids.error : ''].filter(Boolean).join(' ')}
           onChange={(event) => {
@@ -103,22 +110,20 @@ export function CodeForm({ hint, onSubmit, onResend, resendAt, now }: CodeFormPr
             if (digits.length === embeddedLimits.otpLength) void check(digits)
           }}
         />
+        <div role="alert">
+          {error ? <ErrorMessage id={ids.error}>{strings.error(error)}</ErrorMessage> : null}
+        </div>
       </div>
-      {error ? (
-        <p className="error-text" id={ids.error} role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="status" role="status" aria-live="polite">
+      <div className="status" role="status">
         {busy ? <span className="spinner" aria-hidden="true" /> : null} {status}
       </div>
       <button
         type="button"
         className="secondary"
-        disabled={waitSeconds > 0 || busy}
+        aria-disabled={waitSeconds > 0 || busy || undefined}
         onClick={() => void resend()}
       >
-        {waitSeconds > 0 ? en.resendIn(waitSeconds) : en.resendCode}
+        {waitSeconds > 0 ? t('resendIn', { seconds: waitSeconds }) : t('resendCode')}
       </button>
     </form>
   )

@@ -1,40 +1,56 @@
-import { type FormEvent, useId, useState } from 'react'
-import { isBaseError } from '../../errors/base.ts'
-import { EmailSchema } from '../../protocol/rules.ts'
+import { type FormEvent, useId, useRef, useState } from 'react'
+import { type BaseError, type ErrorSummary, summarizeError } from '../../errors/base.ts'
+import { ValidationError } from '../../errors/validation.ts'
+import { embeddedEmail } from '../../protocol/embedded/api.ts'
 import { validate } from '../../protocol/validation.ts'
-import { en } from '../locales/en.ts'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import { ErrorMessage } from './Message.tsx'
 
 export interface EmailFormProps {
   label: string
   submitLabel: string
-  /** Sends the address; a rejection's message shows under the field. */
+  /** Sends the address; a rejection (a catalogue error) shows under the field. */
   onSubmit: (email: string) => Promise<unknown>
   /** The person is about to use the form (focus): load what the e-mail path needs early. */
   onIntent?: () => void
-  autoFocus?: boolean
+  /** Takes focus when the view opens (and the view may move focus). */
+  takeFocus?: boolean
   part?: string
 }
 
-/** The message of anything thrown, as the person should read it. */
-export const messageOf = (error: unknown) =>
-  isBaseError(error) ? error.shortMessage : error instanceof Error ? error.message : String(error)
+/** What the views keep of anything thrown by an action: its summary (the action throws catalogue errors). */
+export const summaryOf = (thrown: unknown): ErrorSummary =>
+  summarizeError(
+    thrown && typeof thrown === 'object' && 'shortMessage' in thrown
+      ? (thrown as BaseError)
+      : new ValidationError(thrown instanceof Error ? thrown.message : String(thrown)),
+  )
 
 /**
  * An e-mail field with its submit button: checked with the protocol's e-mail rule (SPEC 5) before
- * anything is sent; errors red, announced, and tied to the field.
+ * anything is sent; an error sits under the field (red, with an icon, announced), the field is
+ * `aria-invalid`, described by it, and takes focus back.
  */
-export function EmailForm({ label, submitLabel, onSubmit, onIntent, autoFocus, part }: EmailFormProps) {
-  const ids = { input: useId(), error: useId() }
+export function EmailForm({ label, submitLabel, onSubmit, onIntent, takeFocus, part }: EmailFormProps) {
+  const strings = useStrings()
+  const { t } = strings
+  const autoFocus = useAutoFocus()
+  const id = useId()
+  const ids = { input: `${id}email`, error: `${id}email-error` }
+  const input = useRef<HTMLInputElement>(null)
   const [value, setValue] = useState('')
-  const [error, setError] = useState<string | undefined>()
+  const [error, setError] = useState<ErrorSummary | undefined>()
   const [busy, setBusy] = useState(false)
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     if (busy) return
-    const checked = validate(EmailSchema, value.trim())
+    const checked = validate(embeddedEmail, value.trim())
     if (!checked.ok) {
-      setError(checked.message)
+      setError(
+        summaryOf(new ValidationError(checked.message, { messageId: 'invalidEmail', fields: ['email'] })),
+      )
+      input.current?.focus()
       return
     }
     setError(undefined)
@@ -42,7 +58,8 @@ export function EmailForm({ label, submitLabel, onSubmit, onIntent, autoFocus, p
     try {
       await onSubmit(checked.value)
     } catch (thrown) {
-      setError(messageOf(thrown))
+      setError(summaryOf(thrown))
+      input.current?.focus()
     } finally {
       setBusy(false)
     }
@@ -53,14 +70,17 @@ export function EmailForm({ label, submitLabel, onSubmit, onIntent, autoFocus, p
       <div className="field">
         <label htmlFor={ids.input}>{label}</label>
         <input
+          ref={input}
           id={ids.input}
           type="email"
           inputMode="email"
           autoComplete="email"
           spellCheck={false}
-          placeholder={en.emailPlaceholder}
+          placeholder={t('emailPlaceholder')}
           value={value}
-          autoFocus={autoFocus}
+          readOnly={busy}
+          aria-disabled={busy || undefined}
+          autoFocus={autoFocus && takeFocus}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? ids.error : undefined}
           onFocus={onIntent}
@@ -69,15 +89,13 @@ export function EmailForm({ label, submitLabel, onSubmit, onIntent, autoFocus, p
             if (error) setError(undefined)
           }}
         />
+        <div role="alert">
+          {error ? <ErrorMessage id={ids.error}>{strings.error(error)}</ErrorMessage> : null}
+        </div>
       </div>
-      {error ? (
-        <p className="error-text" id={ids.error} role="alert">
-          {error}
-        </p>
-      ) : null}
-      <button type="submit" className="primary" disabled={busy} aria-busy={busy || undefined}>
+      <button type="submit" className="primary" aria-disabled={busy || undefined}>
         {busy ? <span className="spinner" aria-hidden="true" /> : null}
-        {busy ? en.emailSending : submitLabel}
+        {busy ? t('emailSending') : submitLabel}
       </button>
     </form>
   )

@@ -1,4 +1,4 @@
-import { formatBalance } from '../../protocol/format.ts'
+import { formatBalance } from '../../core/format.ts'
 import type { ErrorSummary } from '../../errors/base.ts'
 import type { MessageKey, Messages } from '../locales/en.ts'
 import type { Locale } from './locales.ts'

@@ -37,6 +37,12 @@ const lazyViews: Partial<Record<View, Loader>> = {
   Networks: () => import('../views/NetworksView.tsx'),
   UnsupportedChain: () => import('../views/UnsupportedChainView.tsx'),
   WalletSend: () => import('../views/WalletSendView.tsx'),
+  EmailVerifyOtp: () => import('../views/EmailVerifyOtpView.tsx'),
+  EmailVerifyDevice: () => import('../views/EmailVerifyDeviceView.tsx'),
+  ApproveTransaction: () => import('../views/ApproveTransactionView.tsx'),
+  UpdateEmailWallet: () => import('../views/UpdateEmailWalletView.tsx'),
+  UpdateEmailPrimaryOtp: () => import('../views/UpdateEmailOtpView.tsx'),
+  UpdateEmailSecondaryOtp: () => import('../views/UpdateEmailOtpView.tsx'),
 }
 
 /** Each view's heading. A new view adds its key here and its strings to every catalogue. */
@@ -51,6 +57,12 @@ const titles: Partial<Record<View, MessageKey>> = {
   Networks: 'selectNetwork',
   UnsupportedChain: 'unsupportedChain',
   WalletSend: 'send',
+  EmailVerifyOtp: 'verifyOtpTitle',
+  EmailVerifyDevice: 'verifyDeviceTitle',
+  ApproveTransaction: 'approveTransaction',
+  UpdateEmailWallet: 'updateEmail',
+  UpdateEmailPrimaryOtp: 'verifyOtpTitle',
+  UpdateEmailSecondaryOtp: 'verifyOtpTitle',
 }
 
 export interface ModalShellProps {
@@ -125,7 +137,10 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
       attributeFilter: ['disabled', 'hidden'],
     })
     const onFocusIn = (event: FocusEvent) => {
-      if (inside(event) || event.composedPath()[0] === host) focusOwned.current = true
+      const target = event.composedPath()[0]
+      // The wallet frame (its own origin), laid over the ApproveTransaction view, is part of the dialog.
+      const walletFrame = target instanceof Element && target.matches('iframe[data-wallet-frame]')
+      if (inside(event) || target === host || walletFrame) focusOwned.current = true
       else if (inline) focusOwned.current = false
       // The dialog keeps focus inside while open (the page behind is inert to the keyboard).
       else focusHeading()

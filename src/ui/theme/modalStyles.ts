@@ -116,5 +116,14 @@ a.primary { color: var(--_accent-foreground); }
   border-radius: 8px; justify-content: center; }
 .link-button:hover:not([aria-disabled='true']) { background: var(--_surface); }
 [aria-disabled='true'] { cursor: default; opacity: 0.7; }
+.hint-text { margin: 0; color: var(--_muted); font-size: 14px; overflow-wrap: anywhere; }
+.divider { display: flex; align-items: center; gap: 8px; margin: 0; color: var(--_muted); font-size: 13px; }
+.divider::before, .divider::after { content: ''; flex: 1; border-top: 1px solid var(--_border); }
+.code-input { font-size: 24px; letter-spacing: 0.4em; text-align: center; font-variant-numeric: tabular-nums; }
+.frame-area { width: 100%; border-radius: 12px; background: var(--_surface); flex: none; }
+.identity { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 4px 8px; align-items: center;
+  padding: 8px 12px; border-radius: 12px; background: var(--_surface); font-size: 14px; }
+.identity .label { color: var(--_muted); }
+.identity .value { font-weight: 600; overflow-wrap: anywhere; text-align: end; }
 .fallback { min-height: 160px; display: flex; align-items: center; justify-content: center; color: var(--_muted); gap: 8px; }
 `

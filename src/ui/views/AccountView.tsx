@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { embeddedState } from '../../core/embeddedState.ts'
 import {
   balanceKey,
   disconnect,
@@ -23,7 +24,11 @@ export default function AccountView({ config }: ViewProps) {
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
   const options = useStore(config.$options)
+  const embedded = useStore(embeddedState(config))
+  const modal = useStore(config.$modal)
   const [copied, setCopied] = useState(false)
+  // A view that sent the person back here says what it did (Update e-mail).
+  const notice = modal.router.data?.notice === 'emailUpdated' ? t('emailUpdated') : ''
 
   useEffect(() => {
     void loadNetworks(config).then(() => fetchBalance(config))
@@ -76,9 +81,17 @@ export default function AccountView({ config }: ViewProps) {
           ) : null}
         </div>
         <div className="status" role="status">
-          {copied ? t('addressCopied') : ''}
+          {copied ? t('addressCopied') : notice}
         </div>
       </div>
+      {account.connectorId === 'embedded' && embedded.email ? (
+        <div className="identity" part="email">
+          <span className="label">{t('signedInWith')}</span>
+          <bdi className="value" data-email={embedded.email}>
+            {embedded.email}
+          </bdi>
+        </div>
+      ) : null}
       {balance && balance.tokens.length > 0 ? (
         <section aria-labelledby="tokens-title">
           <h3 className="section-title" id="tokens-title">
@@ -119,6 +132,16 @@ export default function AccountView({ config }: ViewProps) {
           </span>
           <span className="badge">{t('network')}</span>
         </button>
+        {account.connectorId === 'embedded' ? (
+          <button
+            type="button"
+            className="secondary"
+            part="update-email-button"
+            onClick={() => navigate(config, 'UpdateEmailWallet')}
+          >
+            {t('updateEmail')}
+          </button>
+        ) : null}
         <button
           type="button"
           className="secondary danger"

@@ -1,8 +1,8 @@
 import { useLayoutEffect, useRef } from 'react'
 import { embeddedState } from '../../core/embeddedState.ts'
 import { useStore } from '../hooks/useStore.ts'
-import { en } from '../locales/en.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useStrings } from '../modal/viewContext.ts'
 
 /** The wallet frame's iframe, which lives beside the dialog in the modal's shadow root. */
 const frameOf = (area: Element | null) =>
@@ -16,6 +16,7 @@ const frameOf = (area: Element | null) =>
  * The page cannot click inside another origin's frame, so only the person approves.
  */
 export default function ApproveTransactionView({ config }: ViewProps) {
+  const { t } = useStrings()
   const state = useStore(embeddedState(config))
   const area = useRef<HTMLElement>(null)
   const height = Math.max(160, state.approval?.height ?? 320)
@@ -70,7 +71,7 @@ export default function ApproveTransactionView({ config }: ViewProps) {
       ref={area}
       className="frame-area"
       part="approval-frame"
-      aria-label={en.approveInFrame}
+      aria-label={t('approveInFrame')}
       aria-owns="wallet-frame"
       style={{ height: `${height}px` }}
     />

@@ -3,7 +3,9 @@ import { navigate } from '../../core/actions/navigate.ts'
 import type { Config, Connector } from '../../core/createConfig.ts'
 import { recentWallets } from '../../core/recentWallets.ts'
 import { walletImageUrl } from '../../core/service.ts'
+import { EmailLoginDependencyError } from '../../errors/embedded.ts'
 import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
+import { EmailForm } from '../components/EmailForm.tsx'
 import { WalletImage } from '../components/WalletImage.tsx'
 import { WalletRow } from '../components/WalletRow.tsx'
 import { useStore } from '../hooks/useStore.ts'
@@ -15,6 +17,13 @@ const select = (config: Config, choice: { connector: Connector } | { entry: Cata
   void import('../../core/actions/selectWallet.ts').then(({ selectWallet }) => selectWallet(config, choice))
 const loadCatalogue = (config: Config, force = false) =>
   void import('../../core/actions/loadCatalogue.ts').then((module) => module.loadCatalogue(config, { force }))
+// The e-mail sign-in's code and its frame load when someone starts using it, never before.
+const emailLogin = () =>
+  import('../../core/actions/connectEmail.ts').catch((cause: unknown) => {
+    throw new EmailLoginDependencyError({ cause })
+  })
+const preloadEmailLogin = (config: Config) =>
+  void import('../../core/embedded.ts').then((module) => module.embeddedConnector(config)).catch(() => {})
 
 /**
  * Connect: recent wallets, browser wallets, featured and recommended catalogue wallets, then
@@ -82,8 +91,28 @@ export default function ConnectView({ config }: ViewProps) {
     </li>
   )
 
+  // E-mail sign-in (the embedded wallet): the `email` feature, a frame and a project to use it with.
+  // Its field takes focus only when no wallet row would (a phone's keyboard should not pop up unasked).
+  const emailOn = options.features.email && !!options.frameUrl && !!options.projectId
+  const emailTakesFocus = emailOn && recentEntries.length === 0 && browser.length === 0 && takesFocus()
+
   return (
     <div className="sections">
+      {emailOn ? (
+        <div className="sections">
+          <EmailForm
+            label={t('email')}
+            submitLabel={t('continueWithEmail')}
+            part="email-form"
+            takeFocus={emailTakesFocus}
+            onIntent={() => preloadEmailLogin(config)}
+            onSubmit={async (email) => (await emailLogin()).connectEmail(config, { email })}
+          />
+          <p className="divider" aria-hidden="true">
+            {t('orUseAWallet')}
+          </p>
+        </div>
+      ) : null}
       {recentEntries.length > 0 ? (
         <section aria-labelledby="recent-title">
           <h3 className="section-title" id="recent-title">

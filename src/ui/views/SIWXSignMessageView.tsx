@@ -1,4 +1,4 @@
-import { shortAddress } from '../../protocol/format.ts'
+import { shortAddress } from '../../core/format.ts'
 import { Avatar } from '../components/Avatar.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'

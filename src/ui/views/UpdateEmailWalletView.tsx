@@ -1,18 +1,19 @@
 import { navigate } from '../../core/actions/navigate.ts'
 import { updateEmail } from '../../core/actions/updateEmail.ts'
 import { EmailForm } from '../components/EmailForm.tsx'
-import { en } from '../locales/en.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useStrings } from '../modal/viewContext.ts'
 
 /** UpdateEmailWallet: the new address; codes follow, to the current address then to the new one. */
 export default function UpdateEmailWalletView({ config }: ViewProps) {
+  const { t } = useStrings()
   return (
     <div className="form">
-      <p className="hint-text">{en.updateEmailHint}</p>
+      <p className="hint-text">{t('updateEmailHint')}</p>
       <EmailForm
-        label={en.newEmail}
-        submitLabel={en.continueWithEmail}
-        autoFocus
+        label={t('newEmail')}
+        submitLabel={t('continueWithEmail')}
+        takeFocus
         part="update-email-form"
         onSubmit={async (email) => {
           const { action } = await updateEmail(config, { email })

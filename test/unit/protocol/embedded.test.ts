@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { apiErrorCodes } from '../../../src/protocol/api/errors.ts'
-import {
-  EMAIL_LOGIN_COOLDOWN_MS,
-  EMBEDDED_REQUEST_TIMEOUT_MS,
-  EMBEDDED_SDK_VERSION,
-  FRAME_LOAD_TIMEOUT_MS,
-  FRAME_READY_DELAY_MS,
-  SIGN_OUT_TIMEOUT_MS,
-} from '../../../src/protocol/constants.ts'
+import { SIGN_OUT_TIMEOUT_MS } from '../../../src/protocol/constants.ts'
 import {
   appEvent,
   classifyRequest,
@@ -19,6 +12,13 @@ import {
   frameNotice,
   frameQuery,
 } from '../../../src/protocol/embedded/index.ts'
+import {
+  EMAIL_LOGIN_COOLDOWN_MS,
+  EMBEDDED_REQUEST_TIMEOUT_MS,
+  EMBEDDED_SDK_VERSION,
+  FRAME_LOAD_TIMEOUT_MS,
+  FRAME_READY_DELAY_MS,
+} from '../../../src/protocol/embedded/limits.ts'
 
 describe('request classes (SPEC 6)', () => {
   it('default: safe reads run freely, signing needs approval, the wallet answers its own methods', () => {

@@ -1,4 +1,4 @@
-import { BALANCE_DECIMALS } from './constants.ts'
+import { BALANCE_DECIMALS } from '../protocol/constants.ts'
 
 /**
  * Formats a base-unit amount to 3 decimals (SPEC section 9), rounding down so a balance is
@@ -38,16 +38,20 @@ export function shortAddress(address: string): string {
 }
 
 /**
- * Formats a base-unit amount exactly, without trailing zeros (what an approval shows: nothing
- * rounded away).
+ * Formats a base-unit amount exactly, without trailing zeros, with the separators of `locale` (what
+ * an approval shows: nothing rounded away).
  *
  * @example
  * formatExact(1500000000000000000n, 18) // '1.5'
- * formatExact(500000000n, 9) // '0.5'
+ * formatExact(1234500000000n, 9, 'de') // '1.234,5'
  */
-export function formatExact(value: bigint, decimals: number): string {
+export function formatExact(value: bigint, decimals: number, locale = 'en-US'): string {
   const base = 10n ** BigInt(decimals)
   const whole = value / base
   const fraction = (value % base).toString().padStart(decimals, '0').replace(/0+$/, '')
-  return fraction ? `${whole.toLocaleString('en-US')}.${fraction}` : whole.toLocaleString('en-US')
+  // A decimal string keeps every digit (Intl formats strings exactly).
+  const text = fraction ? `${whole}.${fraction}` : `${whole}`
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: Math.min(decimals, 100) }).format(
+    text as unknown as number,
+  )
 }
