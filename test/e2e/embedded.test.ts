@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { createPublicClient, createWalletClient, type Hex, http, parseEther, verifyMessage } from 'viem'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import { devKeypair } from '../../server/dev/solana/keys.ts'
+import { axeFindings, focused, sweep } from './axe.ts'
 import { codeOf, connections, inbox, modal, nextMail, submitEmail, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
@@ -11,7 +12,9 @@ import { launchBrowser, newContext, startTestStack, type TestStack } from './har
  * The embedded wallet end to end on the local stack: e-mail, code from the dev inbox, connected on
  * EVM and Solana, a message signed and 1 ETH and 0.5 SOL sent on the local chains with approval in the
  * frame, a rejection answering 4001, a reload that stays connected, a fresh browser that has to be
- * approved by the mailed link, an e-mail update with both codes, and disconnect.
+ * approved by the mailed link, an e-mail update with both codes, and disconnect. On the way every view
+ * is checked as a person meets it: focus moves to it, errors are announced, axe finds nothing in light
+ * and dark, on a desktop and at 375 px, and at 200 % zoom it fits (`sweep`).
  */
 describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
   let stack: TestStack
@@ -48,12 +51,36 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     context = await newContext(browser)
     page = await context.newPage()
     await page.goto(dappUrl())
-    await submitEmail(page, email)
+    // By keyboard, Connect opens on the e-mail field (no browser wallet here to come first).
+    await page.getByRole('button', { name: 'Connect Wallet' }).focus()
+    await page.keyboard.press('Enter')
+    const field = modal(page).getByLabel('Email')
+    await field.waitFor()
+    assert.match(await focused(page), /^input Email/)
+    assert.deepEqual(await sweep(page, 'Connect with e-mail'), [])
+    // A malformed address: red, announced, the field marked; nothing is sent.
+    await field.fill('ada@example')
+    await modal(page).getByRole('button', { name: 'Continue' }).click()
+    await modal(page).getByRole('alert').filter({ hasText: 'Invalid email address' }).waitFor()
+    assert.equal(await field.getAttribute('aria-invalid'), 'true')
+    assert.deepEqual(await sweep(page, 'Connect, invalid e-mail'), [])
+    assert.equal((await inbox(stack, 'ada@example')).length, 0)
+    await field.fill(email)
+    await modal(page).getByRole('button', { name: 'Continue' }).click()
     await modal(page).getByRole('heading', { name: 'Enter the code' }).waitFor()
+    await modal(page).getByLabel('Code').waitFor()
+    assert.match(await focused(page), /^input Code/)
     const mail = await nextMail(stack, email, 0)
     assert.match(mail.subject, /^\d{6} is your sign-in code$/)
-    // A pasted code with a space works (it is typed in one go here, as a paste would).
+    assert.deepEqual(await sweep(page, 'EmailVerifyOtp'), [])
+    // A wrong code: announced with the tries left; the right one still works after it.
     const code = codeOf(mail)
+    await modal(page)
+      .getByLabel('Code')
+      .fill(code === '000000' ? '111111' : '000000')
+    await modal(page).getByRole('alert').filter({ hasText: 'Invalid code: 4 tries left' }).waitFor()
+    assert.deepEqual(await sweep(page, 'EmailVerifyOtp, wrong code'), [])
+    // A pasted code with a space works (it is typed in one go here, as a paste would).
     await modal(page)
       .getByLabel('Code')
       .fill(`${code.slice(0, 3)} ${code.slice(3)}`)
@@ -84,6 +111,22 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     const signature = page.evaluate(() => window.dapp.signMessage('Hello from the dapp'))
     await modal(page).getByRole('heading', { name: 'Approve request' }).waitFor()
     await walletFrame(page).getByText('Hello from the dapp').waitFor()
+    // The frame takes focus; axe checks the modal and, inside the frame's own origin, the request.
+    assert.match(await focused(page), /^iframe/)
+    const frame = page.frames().find((candidate) => candidate.url().startsWith(stack.urls.frame))
+    assert.ok(frame, 'the wallet frame')
+    assert.deepEqual(await sweep(page, 'ApproveTransaction', { frame }), [])
+    // By keyboard: Tab inside the frame goes through the message (it scrolls), Reject and Approve; from
+    // the dialog's controls Tab enters the frame.
+    const order: (string | undefined)[] = []
+    for (let step = 0; step < 3; step++) {
+      await page.keyboard.press('Tab')
+      order.push(await frame?.evaluate(() => document.activeElement?.textContent ?? undefined))
+    }
+    assert.deepEqual(order, ['Hello from the dapp', 'Reject', 'Approve'])
+    await modal(page).getByRole('button', { name: 'Close' }).focus()
+    await page.keyboard.press('Tab')
+    assert.match(await focused(page), /^iframe/)
     await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
     assert.ok(
       await verifyMessage({
@@ -117,16 +160,19 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     assert.equal(await lamports(solReceiver), solBefore + 500_000_000)
   })
 
-  it('reject in the frame answers 4001 to the page', async () => {
+  it('reject in the frame answers 4001 to the page; the frame speaks the modal’s language', async () => {
+    await page.evaluate(() => document.querySelector('wallet-modal')?.setAttribute('locale', 'de'))
     const rejected = page.evaluate(() =>
       window.dapp.signMessage('Do not sign').then(
         () => 'signed',
         (error: { code?: number; cause?: { code?: number } }) => error.code ?? error.cause?.code,
       ),
     )
-    await walletFrame(page).getByRole('button', { name: 'Reject' }).click()
+    await walletFrame(page).getByRole('heading', { name: 'Diese Nachricht signieren' }).waitFor()
+    await walletFrame(page).getByRole('button', { name: 'Ablehnen' }).click()
     assert.equal(await rejected, 4001)
     await modal(page).waitFor({ state: 'detached' })
+    await page.evaluate(() => document.querySelector('wallet-modal')?.removeAttribute('locale'))
   })
 
   it('a reload stays connected with no code', async () => {
@@ -159,6 +205,8 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
       await modal(fresh).getByRole('button', { name: 'Continue' }).click()
     }
     await heading.waitFor()
+    assert.match(await focused(fresh), /Approve this browser/)
+    assert.deepEqual(await sweep(fresh, 'EmailVerifyDevice'), [])
     const mail = await nextMail(stack, email, seen)
     const link = /(http:\/\/127\.0\.0\.1:\d+\/device#[A-Za-z0-9_-]{43})/.exec(mail.text)?.[1]
     assert.ok(link?.startsWith(stack.urls.frame), 'the link opens on the frame origin')
@@ -167,6 +215,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     const approval = await context.newPage()
     await approval.goto(link)
     await approval.getByText(/is signing in to 127\.0\.0\.1/).waitFor()
+    assert.deepEqual(await axeFindings(approval, 'body'), [])
     await approval.getByRole('button', { name: 'Approve this browser' }).click()
     await approval.getByText(/Approved/).waitFor()
     await approval.close()
@@ -178,10 +227,16 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
   it('updates the e-mail with a code to the current address, then one to the new address', async () => {
     await page.locator('wallet-button').getByRole('button').click()
     await modal(page).getByRole('button', { name: 'Update e-mail' }).click()
+    await modal(page).getByLabel('New e-mail address').waitFor()
+    assert.match(await focused(page), /^input New e-mail address/)
+    assert.deepEqual(await sweep(page, 'UpdateEmailWallet'), [])
     const seenOld = (await inbox(stack, email)).length
     await modal(page).getByLabel('New e-mail address').fill(newEmail)
     await modal(page).getByRole('button', { name: 'Continue' }).click()
     await modal(page).getByText(`Enter the code we sent to your current address, ${email}.`).waitFor()
+    await modal(page).getByLabel('Code').waitFor()
+    assert.match(await focused(page), /^input Code/)
+    assert.deepEqual(await sweep(page, 'UpdateEmailPrimaryOtp'), [])
     await modal(page)
       .getByLabel('Code')
       .fill(codeOf(await nextMail(stack, email, seenOld)))
@@ -191,6 +246,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
       .fill(codeOf(await nextMail(stack, newEmail, 0)))
     await modal(page).getByText('Your e-mail address was updated').waitFor()
     await modal(page).getByText(newEmail).waitFor()
+    assert.deepEqual(await sweep(page, 'Account, e-mail updated'), [])
   })
 
   it('disconnect clears the cached login and signs out: a reload is not connected', async () => {

@@ -23,6 +23,9 @@ export interface ViewProps {
 
 type Loader = () => Promise<{ default: ComponentType<ViewProps> }>
 
+/** The embedded wallet's frame, laid over the ApproveTransaction view: part of the dialog for focus. */
+const WALLET_FRAME = 'iframe[data-wallet-frame]'
+
 /** Connect is the usual first view: bundled with the shell to save a round trip. */
 const eagerViews: Partial<Record<View, ComponentType<ViewProps>>> = { Connect: ConnectView }
 
@@ -106,11 +109,12 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
   const focusOwned = useRef(!inline)
   const focusHeading = () => heading.current?.focus({ preventScroll: inline })
 
-  // On each view change focus goes to the view (its autoFocus control took it already) or its heading.
+  // On each view change focus goes to the view (its autoFocus control, or the wallet frame it lays over
+  // itself, took it already) or its heading.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the view or its chunk changes.
   useLayoutEffect(() => {
     const active = (panel.current?.getRootNode() as ShadowRoot | undefined)?.activeElement
-    if (active && body.current?.contains(active)) return
+    if (active && (body.current?.contains(active) || active.matches(WALLET_FRAME))) return
     if (focusOwned.current) focusHeading()
   }, [view, Current])
 
@@ -139,7 +143,7 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
     const onFocusIn = (event: FocusEvent) => {
       const target = event.composedPath()[0]
       // The wallet frame (its own origin), laid over the ApproveTransaction view, is part of the dialog.
-      const walletFrame = target instanceof Element && target.matches('iframe[data-wallet-frame]')
+      const walletFrame = target instanceof Element && target.matches(WALLET_FRAME)
       if (inside(event) || target === host || walletFrame) focusOwned.current = true
       else if (inline) focusOwned.current = false
       // The dialog keeps focus inside while open (the page behind is inert to the keyboard).
@@ -193,9 +197,12 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
       return
     }
     if (event.key !== 'Tab' || !panel.current) return
-    const items = focusableIn(panel.current)
-    if (items.length === 0) return
     const root = panel.current.getRootNode() as ShadowRoot
+    const items = focusableIn(panel.current)
+    // The wallet frame shown over ApproveTransaction (the view's only content) comes last in the order.
+    const walletFrame = root.querySelector<HTMLElement>(`${WALLET_FRAME}[tabindex="0"]`)
+    if (walletFrame) items.push(walletFrame)
+    if (items.length === 0) return
     const index = items.indexOf(root.activeElement as HTMLElement)
     const next = event.shiftKey
       ? index <= 0

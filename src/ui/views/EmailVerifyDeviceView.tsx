@@ -7,16 +7,16 @@ import { summaryOf } from '../components/EmailForm.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
-import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import { useStrings } from '../modal/viewContext.ts'
 
 /**
  * EmailVerifyDevice: a known address on a new browser (SPEC 4: VERIFY_DEVICE). The mailed link
- * approves this browser; the view waits for it and continues by itself.
+ * approves this browser; the view waits for it and continues by itself. Focus goes to its heading: the
+ * one control (a new link) waits out the cooldown first.
  */
 export default function EmailVerifyDeviceView({ config }: ViewProps) {
   const strings = useStrings()
   const { t } = strings
-  const autoFocus = useAutoFocus()
   const state = useStore(embeddedState(config))
   const email = state.email ?? ''
   const [error, setError] = useState<ErrorSummary | undefined>()
@@ -67,7 +67,6 @@ export default function EmailVerifyDeviceView({ config }: ViewProps) {
       <button
         type="button"
         className="secondary"
-        autoFocus={autoFocus}
         aria-disabled={waitSeconds > 0 || undefined}
         onClick={() => void resend()}
       >
