@@ -90,7 +90,8 @@ export async function sweep(page: Page, view: string, options: { frame?: Frame }
         for (const finding of await axeFindings(options.frame, 'body'))
           found.push(`${view} (wallet frame), ${theme}, ${size.name}: ${finding}`)
       const checked = await contrastChecked(page, 'wallet-modal')
-      if (checked === 0) found.push(`${view}, ${theme}, ${size.name}: axe checked ${checked} texts for contrast`)
+      if (checked === 0)
+        found.push(`${view}, ${theme}, ${size.name}: axe checked ${checked} texts for contrast`)
       if (options.frame) {
         const inFrame = await contrastChecked(options.frame, 'body')
         if (inFrame === 0) found.push(`${view} (wallet frame): axe checked ${inFrame} texts for contrast`)
