@@ -85,6 +85,13 @@ export interface FrameClient {
 /** The service's reasons the views show in the page's language (catalogue `error.<messageId>`). */
 function reasonError(code: string, message: string | undefined, secondsLeft: number | undefined) {
   switch (code) {
+    // The frame could not reach the service at all.
+    case 'NETWORK':
+      return new SomethingWentWrongError({ details: message })
+    // The service failed, or answered what the frame could not read: the spec's default frame error.
+    case 'INTERNAL_ERROR':
+    case 'INVALID_RESPONSE':
+      return new FrameError({ reason: code, details: message })
     case 'MAIL_FAILED':
       return new FrameError({ message, reason: code, messageId: 'mailFailed' })
     case 'EMAIL_IN_USE':
@@ -178,7 +185,10 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
     else entry.reject(errorOf(entry.type, answer.data.payload as FrameErrorPayload, entry.method))
   }
 
-  /** One load of the frame: a new nonce, a new channel, a ready event within 20 s, then 500 ms. */
+  /**
+   * One load of the frame: a new iframe (a fresh browsing context, so a new nonce never rides a
+   * fragment-only navigation), a new nonce and channel, a ready event within 20 s, then 500 ms.
+   */
   function startLoad(): Promise<void> {
     const nonce = randomId()
     const url = new URL(options.frameUrl)
@@ -191,13 +201,16 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
     url.hash = `nonce=${nonce}`
     port?.close()
     port = undefined
+    iframe?.remove()
     setStatus('loading')
     return new Promise<void>((resolve, reject) => {
       const doc = options.document
-      const frame = iframe ?? doc.createElement('iframe')
+      const frame = doc.createElement('iframe')
       const channel = new MessageChannel()
+      let handshakeSent = false
       const timer = setTimeout(() => {
-        cleanup()
+        clearTimeout(timer)
+        channel.port1.close()
         setStatus('failed')
         options.onFailure?.('iframe_load_failed')
         reject(new EmbeddedWalletLoadError({ details: `No ready event from ${origin} within 20 s` }))
@@ -210,43 +223,53 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
         channel.port1.removeEventListener('message', onReady)
         setStatus('ready')
         setTimeout(() => {
+          if (iframe !== frame) return
           setStatus('usable')
           resolve()
         }, FRAME_READY_DELAY_MS)
       }
-      const onLoad = () => {
-        // Sent to the frame's exact origin only: if anything else loaded there, it never gets the port.
-        frame.contentWindow?.postMessage({ type: FRAME_HANDSHAKE, nonce }, origin, [channel.port2])
-      }
-      const cleanup = () => {
-        clearTimeout(timer)
-        frame.removeEventListener('load', onLoad)
-        channel.port1.close()
-      }
+      frame.addEventListener('load', () => {
+        if (iframe !== frame) return
+        if (!handshakeSent) {
+          handshakeSent = true
+          // Sent to the frame's exact origin only: if anything else loaded there, it never gets the port.
+          frame.contentWindow?.postMessage({ type: FRAME_HANDSHAKE, nonce }, origin, [channel.port2])
+          return
+        }
+        // A second load is the frame reloading by itself: it lost the port, and what it was asked.
+        if (status === 'usable' || status === 'ready') reloaded()
+      })
       channel.port1.addEventListener('message', onReady)
       channel.port1.addEventListener('message', onPortMessage)
       channel.port1.start()
       port = channel.port1
-      frame.addEventListener('load', onLoad, { once: true })
-      if (!iframe) {
-        iframe = frame
-        frame.title = 'Wallet'
-        frame.id = 'wallet-frame'
-        frame.setAttribute('data-wallet-frame', '')
-        // Out of sight (but not display:none, which some browsers throttle) until the approval view lays it out.
-        frame.style.cssText =
-          'position:fixed;right:0;bottom:0;width:1px;height:1px;opacity:0;pointer-events:none;border:0;clip-path:inset(50%)'
-        frame.setAttribute('referrerpolicy', 'no-referrer')
-        // Its own origin, scripts and storage; no popups, no top navigation, no forms.
-        frame.setAttribute('sandbox', 'allow-scripts allow-same-origin')
-        frame.setAttribute('aria-hidden', 'true')
-        frame.tabIndex = -1
-        frame.src = url.href
-        ;(options.container() ?? doc.body).append(frame)
-      } else {
-        frame.src = url.href
-      }
+      iframe = frame
+      frame.title = 'Wallet'
+      frame.id = 'wallet-frame'
+      frame.setAttribute('data-wallet-frame', '')
+      // Out of sight (but not display:none, which some browsers throttle) until the approval view lays it out.
+      frame.style.cssText =
+        'position:fixed;right:0;bottom:0;width:1px;height:1px;opacity:0;pointer-events:none;border:0;clip-path:inset(50%)'
+      frame.setAttribute('referrerpolicy', 'no-referrer')
+      // Its own origin, scripts and storage; no popups, no top navigation, no forms.
+      frame.setAttribute('sandbox', 'allow-scripts allow-same-origin')
+      frame.setAttribute('aria-hidden', 'true')
+      frame.tabIndex = -1
+      frame.src = url.href
+      ;(options.container() ?? doc.body).append(frame)
     })
+  }
+
+  /**
+   * The frame reloaded on its own: every pending request fails with `Something went wrong` (its
+   * answer will never come), what it showed for approval is gone, and a new load with a new nonce
+   * starts (the frame signs back in from its own storage).
+   */
+  function reloaded(): void {
+    failPending(() => new SomethingWentWrongError({ details: 'The frame reloaded' }))
+    for (const listener of noticeListeners) listener({ type: 'APPROVAL_HIDE', payload: {} })
+    loading = undefined
+    void client.load().catch(() => {})
   }
 
   const client: FrameClient = {
@@ -264,6 +287,8 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       const { signal } = requestOptions
       if (signal?.aborted) throw new RequestAbortedError()
       await client.load()
+      // Aborted while the frame loaded: never sent.
+      if (signal?.aborted) throw new RequestAbortedError()
       const current = port
       if (!current) throw new SomethingWentWrongError({ details: 'The frame has no channel' })
       const id = `${++sequence}-${randomId()}`
@@ -300,8 +325,8 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
     async reload() {
       await client.request('RELOAD', {})
       failPending(() => new SomethingWentWrongError({ details: 'The frame reloaded' }))
-      loading = startLoad()
-      await loading
+      loading = undefined
+      await client.load()
     },
     destroy() {
       failPending(() => new SomethingWentWrongError({ details: 'The frame was removed' }))

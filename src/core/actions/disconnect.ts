@@ -1,3 +1,4 @@
+import type { Connector } from '../../connectors/types.ts'
 import { FailedToDisconnectError } from '../../errors/index.ts'
 import type { ChainNamespace } from '../../protocol/caip.ts'
 import { StorageKey } from '../../protocol/storage.ts'
@@ -31,6 +32,8 @@ export async function disconnect(config: Config, parameters: DisconnectParameter
   // Disconnect clears the sign-in, then signs out (SPEC section 4).
   const { signOut, bounded } = await import('./signOut.ts')
   await signOut(config)
+  // One sign-out per connector, however many namespaces it serves: the 3 s bound is for all of them.
+  const signingOut = new Map<Connector, Promise<unknown>>()
   for (const namespace of namespaces) {
     const { connectorId } = recordOf(config, namespace)
     const connector = config.$connectors.get().find((candidate) => candidate.id === connectorId)
@@ -39,7 +42,9 @@ export async function disconnect(config: Config, parameters: DisconnectParameter
         // The embedded wallet: forget the cached login first, then sign out, 3 s at most (SPEC 4, 9).
         const { clearLoginCache } = await import('../embedded.ts')
         clearLoginCache(config)
-        await bounded(connector.disconnect({ namespace }))
+        const waiting = signingOut.get(connector) ?? bounded(connector.disconnect({ namespace }))
+        signingOut.set(connector, waiting)
+        await waiting
       } else await connector?.disconnect({ namespace })
     } catch (error) {
       reportError(config, new FailedToDisconnectError({ cause: error }))
