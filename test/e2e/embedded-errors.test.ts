@@ -76,6 +76,16 @@ describe('embedded wallet: errors and timings', { timeout: 240_000 }, () => {
     const page = await dappPage(true)
     await submit(page, address('ready'))
     await modal(page).getByLabel('Code').waitFor()
+    // Loaded with the spec's query (SPEC 7) and this load's nonce in the fragment, which no server sees.
+    const src = new URL((await page.locator('iframe[data-wallet-frame]').getAttribute('src')) ?? '')
+    assert.equal(src.origin, new URL(stack.urls.frame).origin)
+    assert.deepEqual(Object.fromEntries(src.searchParams), {
+      projectId: 'dev-project',
+      chainId: 'eip155:31337',
+      version: '4',
+      enableLogger: 'false',
+    })
+    assert.match(src.hash, /^#nonce=[A-Za-z0-9_-]{22,64}$/)
     const log = await page.evaluate(
       () => (globalThis as unknown as { portLog: { way: string; type: unknown; at: number }[] }).portLog,
     )

@@ -249,4 +249,37 @@ describe('npm run custody', () => {
       await rm(folder, { recursive: true, force: true })
     }
   })
+
+  test('behavior: rotate-kek in production: WALLET_KEK the new key, WALLET_KEK_PREVIOUS the old; then the old can go', async () => {
+    const { db } = testDb.database
+    const oldKek = randomBytes(32).toString('base64')
+    const newKek = randomBytes(32).toString('base64')
+    const lines: string[] = []
+    const io = (kek: string, kekPrevious: string[]) => ({
+      database: testDb.database,
+      config: { ...testDb.config().embedded, kek, kekPrevious, kekFile: '/nonexistent', production: true },
+      out: (line: string) => lines.push(line),
+      err: (line: string) => lines.push(`ERR ${line}`),
+    })
+    const userId = await newUser()
+    const accounts = await createCustody(db, kekRing([parseKek(oldKek)], 'WALLET_KEK')).createKeys(db, userId)
+    await runCustodyCli(['rotate-kek'], io(newKek, [oldKek]))
+    assert.ok(lines.some((line) => /^Re-wrapped \d+ data keys under kek-/.test(line)))
+    // The service restarted with only the new key: the same accounts, and they sign.
+    const after = createCustody(db, kekRing([parseKek(newKek)], 'WALLET_KEK'))
+    assert.deepEqual(await after.accounts(userId), accounts)
+    await after.withKey(userId, 'ed25519', (secret) => assert.equal(secret.length, 32))
+    lines.length = 0
+    await runCustodyCli(['status'], io(newKek, []))
+    assert.ok(lines.some((line) => line.startsWith(kekRing([parseKek(newKek)], 'WALLET_KEK').current.id)))
+    assert.ok(!lines.some((line) => line.startsWith(kekRing([parseKek(oldKek)], 'WALLET_KEK').current.id)))
+    // No WALLET_KEK in production: refused, nothing changed.
+    lines.length = 0
+    const refused = await runCustodyCli(['rotate-kek'], {
+      ...io(newKek, []),
+      config: { ...io(newKek, []).config, kek: null },
+    })
+    assert.equal(refused, 1)
+    assert.match(lines.join('\n'), /WALLET_KEK is required in production/)
+  })
 })

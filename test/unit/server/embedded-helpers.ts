@@ -71,11 +71,17 @@ async function frameFixture(): Promise<string> {
 export async function startEmbeddedTestApp(
   testDb: TestDatabase,
   projectId: string,
-  overrides: { rpcUpstreams?: Record<string, string>; deviceWaitMs?: number } = {},
+  overrides: {
+    rpcUpstreams?: Record<string, string>
+    deviceWaitMs?: number
+    /** Another mail server's URL (one that refuses), or null: no `SMTP_URL`. Default: the sink. */
+    smtpUrl?: string | null
+  } = {},
 ): Promise<EmbeddedTestApp> {
   const frameDir = await frameFixture()
   const sink = await startMailSink({ port: 0 })
-  const mailer = createMailer({ smtpUrl: sink.url, from: 'Wallet <wallet@localhost>' })
+  const smtpUrl = overrides.smtpUrl === undefined ? sink.url : overrides.smtpUrl
+  const mailer = smtpUrl === null ? null : createMailer({ smtpUrl, from: 'Wallet <wallet@localhost>' })
   const base = testDb.config({ rpcUpstreams: overrides.rpcUpstreams ?? {} })
   const config: ServiceConfig = {
     ...base,

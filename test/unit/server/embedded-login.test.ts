@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import {
   deviceDetailsResponse,
@@ -215,6 +217,49 @@ describe('e-mail sign-in: codes', () => {
       deviceId: newDeviceId(),
     })
     assert.equal(errorOf(code.body).field, 'otp')
+  })
+})
+
+describe('e-mail sign-in: mail', () => {
+  test('error: a mail server that refuses answers 502 MAIL_FAILED and gives the cooldown back; no SMTP_URL answers 503', async () => {
+    // A port nothing listens on: the mail server refuses every connection.
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer()
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo
+        server.close(() => resolve(port))
+      })
+    })
+    const refusing = await startEmbeddedTestApp(testDb, 'mail-refused', {
+      smtpUrl: `smtp://127.0.0.1:${closed}`,
+    })
+    const unset = await startEmbeddedTestApp(testDb, 'mail-unset', { smtpUrl: null })
+    try {
+      const email = freshEmail()
+      const body = { email, deviceId: newDeviceId(), origin: SITE }
+      const first = await refusing.call('/embedded/v1/email/connect', body)
+      assert.equal(first.status, 502)
+      assert.deepEqual(errorOf(first.body), {
+        code: 'MAIL_FAILED',
+        message: 'The e-mail could not be sent: try again',
+      })
+      // No mail went out, so no cooldown started: trying again at once reaches the mail server again.
+      const again = await refusing.call('/embedded/v1/email/connect', body)
+      assert.equal(errorOf(again.body).code, 'MAIL_FAILED')
+      assert.doesNotMatch(JSON.stringify(again.body), new RegExp(String(closed)))
+
+      const off = await unset.call('/embedded/v1/email/connect', body)
+      assert.equal(off.status, 503)
+      assert.deepEqual(errorOf(off.body), {
+        code: 'MAIL_FAILED',
+        message: 'E-mail sign-in is not configured on this service (SMTP_URL)',
+      })
+      // The sink the other apps use saw none of it.
+      assert.equal(t.mailTo(email).length, 0)
+    } finally {
+      await refusing.close()
+      await unset.close()
+    }
   })
 })
 
