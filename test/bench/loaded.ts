@@ -14,7 +14,7 @@ import { serveDist } from './page.ts'
  * A tiny EIP-6963 wallet in the page (the size check needs a connected account, not a real chain):
  * one account on chain 31337, approving everything.
  */
-const WALLET = `<script>
+export const WALLET = `<script>
   const provider = {
     request: async ({ method }) => ({
       eth_requestAccounts: ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'],

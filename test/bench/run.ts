@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: builds, then reports bundle sizes, browser timings, and the relay's and the
- * service's throughput. Numbers are reported, never judged: budgets are checked by size only
+ * `npm run bench`: builds, then reports bundle sizes, browser timings, the relay's and the
+ * service's throughput, and the embedded wallet's e-mail path (timings and what it loads). Numbers are reported, never judged: budgets are checked by size only
  * (`npm run size`). Pass `--quick` to skip the 10 s load tests.
  */
 import { execSync } from 'node:child_process'
@@ -72,6 +72,10 @@ if (!quick) {
   await optional('service', async () => {
     const { benchServer } = await import('./server.ts')
     await benchServer()
+  })
+  await optional('embedded wallet', async () => {
+    const { benchEmbedded, printEmbedded } = await import('./embedded.ts')
+    printEmbedded(await benchEmbedded(10))
   })
   await optional('AllWallets', async () => {
     const { benchWallets } = await import('./wallets.ts')
