@@ -29,7 +29,8 @@ export function newCode(): string {
 
 /**
  * Hashes one-time codes with a key derived from the KEK: six digits are quick to guess offline, so a
- * database dump alone must not let anyone test them.
+ * database dump alone must not let anyone test them. New codes use the current KEK; a code mailed
+ * before a KEK rotation still matches under the previous KEKs of the ring (`WALLET_KEK_PREVIOUS`).
  *
  * @example
  * const codes = codeHasher(keks)
@@ -37,16 +38,20 @@ export function newCode(): string {
  * codes.matches(codeId, '123456', stored) // true
  */
 export function codeHasher(keks: KekRing) {
-  const key = Buffer.from(
-    hkdfSync('sha256', keks.current.key, Buffer.alloc(0), 'wallet-elements one-time codes', 32),
+  const keys = keks.all.map((kek) =>
+    Buffer.from(hkdfSync('sha256', kek.key, Buffer.alloc(0), 'wallet-elements one-time codes', 32)),
   )
-  const hash = (codeId: string, code: string) =>
+  const hashWith = (key: Buffer, codeId: string, code: string) =>
     createHmac('sha256', key).update(`${codeId}:${code}`).digest()
+  const [current] = keys
+  if (!current) throw new Error('No key-encryption key')
   return {
-    hash,
+    hash: (codeId: string, code: string) => hashWith(current, codeId, code),
     matches(codeId: string, code: string, stored: Buffer): boolean {
-      const candidate = hash(codeId, code)
-      return candidate.length === stored.length && timingSafeEqual(candidate, stored)
+      return keys.some((key) => {
+        const candidate = hashWith(key, codeId, code)
+        return candidate.length === stored.length && timingSafeEqual(candidate, stored)
+      })
     },
   }
 }

@@ -12,6 +12,7 @@ import { runCustodyCli } from '../../../server/cli/custody.ts'
 import { walletDataKeys, walletKeys, walletUsers } from '../../../server/db/schema.ts'
 import { createCustody } from '../../../server/embedded/custody.ts'
 import { kekRing, loadKekRing, parseKek, writeKekFile } from '../../../server/embedded/kek.ts'
+import { codeHasher } from '../../../server/embedded/secrets.ts'
 import { createProject } from '../../../server/projects/store.ts'
 import { decodeBase58 } from '../../../src/protocol/siwx/base58.ts'
 import { openTestDatabase, type TestDatabase } from './helpers.ts'
@@ -184,6 +185,21 @@ describe('key-encryption keys', () => {
     } finally {
       await rm(folder, { recursive: true, force: true })
     }
+  })
+
+  test('behavior: a code mailed before a KEK rotation still matches while the old KEK is in WALLET_KEK_PREVIOUS', () => {
+    const oldKek = randomBytes(32)
+    const newKek = randomBytes(32)
+    const stored = codeHasher(kekRing([oldKek], 'WALLET_KEK')).hash('login-1', '123456')
+    const rotating = codeHasher(kekRing([newKek, oldKek], 'WALLET_KEK'))
+    assert.ok(rotating.matches('login-1', '123456', stored))
+    assert.ok(!rotating.matches('login-1', '123457', stored))
+    assert.ok(!rotating.matches('login-2', '123456', stored))
+    // New codes use the new KEK; once the old one is gone, its codes no longer match.
+    assert.ok(
+      codeHasher(kekRing([newKek], 'WALLET_KEK')).matches('x', '000001', rotating.hash('x', '000001')),
+    )
+    assert.ok(!codeHasher(kekRing([newKek], 'WALLET_KEK')).matches('login-1', '123456', stored))
   })
 
   test('error: production without WALLET_KEK refuses to start; a short or garbled key is refused without echoing it', async () => {
