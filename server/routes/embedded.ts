@@ -204,7 +204,8 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     networks: wallet.requests.networks(),
   }))
 
-  app.post('/embedded/v1/rpc', { bodyLimit }, async (request) => {
+  // Reads and the wallet's own answers (a page polls wallet_getCallsStatus): the RPC proxy's limit.
+  app.post('/embedded/v1/rpc', { bodyLimit, config: { walletLimit: 'rpc' } }, async (request) => {
     const body = parseInput(walletRpcRequest, request.body, 'body')
     return { result: await wallet.requests.rpc(await session(request), body) }
   })

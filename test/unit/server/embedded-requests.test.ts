@@ -351,6 +351,32 @@ describe('reads, wallet methods and refusals', () => {
     assert.ok(BigInt(native?.[0]?.balance ?? 0) > 0n)
   })
 
+  test('behavior: reads and status polls from one client count against the RPC limit (a second), not the 20 a minute of routes that write', async () => {
+    // A page polling a batch's status (viem's waitForCallsStatus) makes dozens of calls a minute.
+    const ip = '10.99.0.1'
+    const statuses: number[] = []
+    for (let call = 0; call < 30; call++) {
+      const answer = await t.call(
+        '/embedded/v1/rpc',
+        { chainId: EVM, method: call % 2 ? 'eth_blockNumber' : 'wallet_getCapabilities', params: [] },
+        { token: session.token, ip },
+      )
+      statuses.push(answer.status)
+    }
+    assert.deepEqual(statuses, Array(30).fill(200))
+    // Creating requests to approve still counts 20 a minute.
+    const created: number[] = []
+    for (let call = 0; call < 21; call++) {
+      const answer = await t.call(
+        '/embedded/v1/requests',
+        { chainId: EVM, method: 'personal_sign', params: ['0x6869', evmAddress()] },
+        { token: session.token, ip },
+      )
+      created.push(answer.status)
+    }
+    assert.deepEqual(created, [...Array(20).fill(200), 429])
+  })
+
   test('error: other methods answer "Requested RPC call is not allowed"; smart-account methods "Not available"; signing never goes through /rpc', async () => {
     for (const method of [
       'eth_sign',
