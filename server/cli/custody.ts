@@ -1,10 +1,10 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { ConfigError, type EmbeddedConfig, loadConfig } from '../config.ts'
-import { createDatabase, type ServiceDatabase } from '../db/database.ts'
+import type { EmbeddedConfig } from '../config.ts'
+import type { ServiceDatabase } from '../db/database.ts'
 import { createCustody } from '../embedded/custody.ts'
 import { KekError, kekRing, loadKekRing, newKekText, parseKek, writeKekFile } from '../embedded/kek.ts'
-import { createLogger } from '../logger.ts'
+import { runCliShell } from './shell.ts'
 
 export const custodyCliUsage = `Key custody of the embedded wallet (the key-encryption key, KEK).
 
@@ -90,36 +90,18 @@ export async function runCustodyCli(argv: readonly string[], io: CustodyCliIo): 
   }
 }
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2)
-  if (argv.length === 0 || argv.includes('--help') || argv[0] === 'help') {
-    console.log(custodyCliUsage)
-    process.exitCode = argv.length === 0 ? 1 : 0
-    return
-  }
-  let config: ReturnType<typeof loadConfig>
-  try {
-    config = loadConfig(process.env)
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message)
-      process.exitCode = 1
-      return
-    }
-    throw error
-  }
-  const database = await createDatabase(config, { logger: createLogger('warn'), seed: false })
-  try {
-    process.exitCode = await runCustodyCli(argv, {
-      database,
-      config: { ...config.embedded, production: config.environment === 'production' },
-      out: (line) => console.log(line),
-      err: (line) => console.error(line),
-    })
-  } finally {
-    await database.close()
-  }
-}
+const main = () =>
+  runCliShell({
+    usage: custodyCliUsage,
+    seed: false,
+    run: (argv, database, config) =>
+      runCustodyCli(argv, {
+        database,
+        config: { ...config.embedded, production: config.environment === 'production' },
+        out: (line) => console.log(line),
+        err: (line) => console.error(line),
+      }),
+  })
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error: unknown) => {

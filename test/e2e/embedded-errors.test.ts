@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { resolve } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core'
-import { codeOf, modal, nextMail, walletFrame } from './embedded-helpers.ts'
+import { apiRoute, codeOf, modal, nextMail, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -66,9 +66,6 @@ describe('embedded wallet: errors and timings', { timeout: 240_000 }, () => {
     return at
   }
 
-  /** Matches a route of the embedded-wallet API whatever its query (`?projectId=`). */
-  const api = (path: string) => (url: URL) => url.pathname === `/embedded/v1/${path}`
-
   const alert = (page: Page, text: string) =>
     modal(page).getByRole('alert').filter({ hasText: text }).waitFor({ timeout: 45_000 })
 
@@ -118,7 +115,9 @@ describe('embedded wallet: errors and timings', { timeout: 240_000 }, () => {
     )
     const held: { route: Route; at: number }[] = []
     const silent = await dappPage()
-    await silent.context().route(api('email/connect'), (route) => void held.push({ route, at: Date.now() }))
+    await silent
+      .context()
+      .route(apiRoute('email/connect'), (route) => void held.push({ route, at: Date.now() }))
     for (const page of [unloaded, silent])
       await page.evaluate(() => {
         const errors: string[] = []
@@ -158,14 +157,14 @@ describe('embedded wallet: errors and timings', { timeout: 240_000 }, () => {
 
   it('error: the service unreachable reads "Something went wrong"; a broken answer "An error occurred"', async () => {
     const unreachable = await dappPage()
-    await unreachable.context().route(api('email/connect'), (route) => route.abort('connectionreset'))
+    await unreachable.context().route(apiRoute('email/connect'), (route) => route.abort('connectionreset'))
     await submit(unreachable, address('unreachable'))
     await alert(unreachable, 'Something went wrong')
 
     const broken = await dappPage()
     await broken
       .context()
-      .route(api('email/connect'), (route) =>
+      .route(apiRoute('email/connect'), (route) =>
         route.fulfill({ status: 500, contentType: 'text/plain', body: 'upstream failed' }),
       )
     await submit(broken, address('broken'))
@@ -187,7 +186,7 @@ describe('embedded wallet: errors and timings', { timeout: 240_000 }, () => {
     // The site's own code on the core actions (the modules the page already runs, as the demo's
     // server names them). The request is held on the network until it has been aborted.
     const held: Route[] = []
-    const connectRoute = api('email/connect')
+    const connectRoute = apiRoute('email/connect')
     await page.context().route(connectRoute, (route) => void held.push(route))
     const action = `/@fs${resolve('src/core/actions/connectEmail.ts')}`
     const email = address('aborted')

@@ -50,3 +50,6 @@ export async function submitEmail(page: Page, email: string) {
   await modal(page).getByLabel('Email').fill(email)
   await modal(page).getByRole('button', { name: 'Continue' }).click()
 }
+
+/** Matches a route of the embedded-wallet API whatever its query (`?projectId=`), for `context.route`. */
+export const apiRoute = (path: string) => (url: URL) => url.pathname === `/embedded/v1/${path}`

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core'
 import { verifyMessage } from 'viem'
 import { walletSessions, walletUsers } from '../../server/db/schema.ts'
 import { axeFindings } from './axe.ts'
-import { codeOf, connections, inbox, modal, nextMail, walletFrame } from './embedded-helpers.ts'
+import { apiRoute, codeOf, connections, inbox, modal, nextMail, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -35,8 +35,6 @@ describe('embedded wallet: sessions', { timeout: 240_000 }, () => {
       email: localStorage.getItem('@wallet-elements/email'),
       used: localStorage.getItem('@wallet-elements/login-email-used'),
     }))
-  /** Matches a route of the embedded-wallet API whatever its query (`?projectId=`). */
-  const api = (path: string) => (url: URL) => url.pathname === `/embedded/v1/${path}`
 
   it('default: the e-mail field sits above the wallets; the code is read on the dev inbox page', async () => {
     context = await newContext(browser)
@@ -157,7 +155,7 @@ describe('embedded wallet: sessions', { timeout: 240_000 }, () => {
   it('behavior: disconnect clears the cached login first, then waits at most 3 s for a sign-out that hangs', async () => {
     const held: Route[] = []
     let cacheWhenSigningOut: { email: string | null; used: string | null } | undefined
-    await context.route(api('sign-out'), async (route) => {
+    await context.route(apiRoute('sign-out'), async (route) => {
       held.push(route)
       cacheWhenSigningOut = await stored(page).catch(() => undefined)
     })
