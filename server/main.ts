@@ -4,7 +4,12 @@ import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, type ServiceConfig, type ServiceEnv } from './config.ts'
 import type { ServiceDatabase } from './db/database.ts'
 import type { MailSink } from './dev/mail/index.ts'
-import { createEmbeddedWallet, type EmbeddedWalletDependencies } from './embedded/index.ts'
+import {
+  createEmbeddedWallet,
+  type EmbeddedWallet,
+  type EmbeddedWalletDependencies,
+} from './embedded/index.ts'
+import { KekError } from './embedded/kek.ts'
 import { buildFrameApp } from './frame/app.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { createRpcForwarder } from './rpc/forward.ts'
@@ -54,32 +59,28 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   let frame: FastifyInstance | undefined
   let frameUrl: string | null = null
+  const framePort = config.embedded.framePort
+  const forwarder = framePort === null ? undefined : createRpcForwarder()
+  let wallet: EmbeddedWallet | undefined
+  const closeWallet = () => {
+    wallet?.close()
+    forwarder?.close()
+  }
   try {
+    // Before anything listens: production without WALLET_KEK (or with a malformed one) stops here.
+    if (forwarder)
+      wallet = await createEmbeddedWallet(config, app.database.db, { forwarder, logger, ...options.embedded })
     await app.listen({ host: config.host, port: config.port })
-    const framePort = config.embedded.framePort
-    if (framePort !== null) {
-      const forwarder = createRpcForwarder()
-      const wallet = await createEmbeddedWallet(config, app.database.db, {
-        forwarder,
-        logger,
-        ...options.embedded,
-      })
-      frame = await buildFrameApp(config, {
-        wallet,
-        database: app.database,
-        logger,
-        onClose: () => {
-          wallet.close()
-          forwarder.close()
-        },
-      })
+    if (wallet && framePort !== null) {
+      frame = await buildFrameApp(config, { wallet, database: app.database, logger, onClose: closeWallet })
       await frame.listen({ host: config.host, port: framePort })
       const address = frame.server.address()
       frameUrl = `http://${host}:${typeof address === 'object' && address !== null ? address.port : framePort}`
       logger.info({ url: frameUrl, keks: wallet.keks.source }, `Wallet frame listening on ${frameUrl}`)
     }
   } catch (error) {
-    await frame?.close()
+    if (frame) await frame.close()
+    else closeWallet()
     await app.close()
     throw error
   }
@@ -113,7 +114,17 @@ async function main(): Promise<void> {
     throw error
   }
   const logger = createLogger(config.logLevel)
-  const service = await startService({ config, logger })
+  let service: RunningService
+  try {
+    service = await startService({ config, logger })
+  } catch (error) {
+    // A missing or malformed key-encryption key is a configuration problem: one line, no stack.
+    if (error instanceof KekError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
   let stopping = false
   const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) {
