@@ -1,2 +1,4 @@
 // The script-tag entry (dist/wallet-elements.js): registers the elements; lazy chunks load from beside it.
-import '../elements/index.ts'
+import { defineElements } from '../elements/index.ts'
+
+defineElements()
