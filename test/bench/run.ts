@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: builds, then reports bundle sizes, browser timings, and the relay's and the
- * service's throughput. Numbers are reported, never judged: budgets are checked by size only
+ * `npm run bench`: builds, then reports bundle sizes (browser-measured), browser timings, the relay's
+ * and the service's throughput, and the package as installed (test/package). Numbers are reported, never judged: budgets are checked by size only
  * (`npm run size`). Pass `--quick` to skip the 10 s load tests.
  */
 import { execSync } from 'node:child_process'
@@ -69,6 +69,12 @@ if (!quick) {
   await optional('service', async () => {
     const { benchServer } = await import('./server.ts')
     await benchServer()
+  })
+  await optional('package', async () => {
+    // The package as people install it: its figures are the suite's ℹ lines (install size and
+    // package count, React app with and without the elements, the service installed alone).
+    console.log('\nThe packed tarball in fixture apps (test/package):')
+    execSync('npm run test:package --silent', { stdio: 'inherit' })
   })
   await optional('AllWallets', async () => {
     const { benchWallets } = await import('./wallets.ts')

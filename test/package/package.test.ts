@@ -267,6 +267,10 @@ describe('fixture apps built from the tarball', () => {
     await npx(['tsc', '-p', 'tsconfig.json'], join(work, 'apps/svelte'))
   })
 
+  test('behavior: the script-tag file has types: the element classes, the tag and the event maps', async () => {
+    await npx(['tsc', '-p', 'tsconfig.json'], join(work, 'apps/script-tag'))
+  })
+
   test('behavior: plain Node imports every entry, defines nothing, and runs the core', async () => {
     const { stdout } = await run(process.execPath, ['ssr/ssr.mjs'], { cwd: join(work, 'apps') })
     const result = JSON.parse(stdout)
