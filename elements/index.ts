@@ -1,14 +1,7 @@
 import { defineWalletButton } from './wallet-button.ts'
 import { defineWalletModal } from './wallet-modal.ts'
 
-export type {
-  WalletButtonAttributes,
-  WalletEvent,
-  WalletEventAttributes,
-  WalletEventProps,
-  WalletModalAttributes,
-  WalletModalProperties,
-} from './attributes.ts'
+export type * from './attributes.ts'
 export { defineWalletButton, WalletButtonElement } from './wallet-button.ts'
 export { defineWalletModal, WalletModalElement } from './wallet-modal.ts'
 

@@ -4,14 +4,7 @@
  * drops the elements, and React with them, from an app that only uses the core.
  * @module
  */
-export type {
-  WalletButtonAttributes,
-  WalletEvent,
-  WalletEventAttributes,
-  WalletEventProps,
-  WalletModalAttributes,
-  WalletModalProperties,
-} from '../elements/attributes.ts'
+export type * from '../elements/attributes.ts'
 export { defineWalletButton, WalletButtonElement } from '../elements/wallet-button.ts'
 export { defineWalletModal, WalletModalElement } from '../elements/wallet-modal.ts'
 export * from './core/index.ts'
