@@ -51,6 +51,9 @@ export default {
   plugins: [bundleTests],
   browsers: [
     chromeLauncher({
+      // Each test file gets its own browser context, so files running side by side never share
+      // localStorage (a connection one file stores would be restored by the other's modal).
+      createPage: async ({ browser }) => (await browser.createBrowserContext()).newPage(),
       launchOptions: {
         executablePath,
         headless: true,

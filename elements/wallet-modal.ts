@@ -62,7 +62,8 @@ const Base = elementBase(() => r2wc(ModalHost, { shadow: 'open' })) as unknown a
  * @attr features - Features to enable: email, socials, farcaster, swaps, onramp, send, activity, names.
  * @attr socials - Social providers: google, github, apple, facebook, x, discord.
  * @attr {'off' | 'optional' | 'required'} siwx - Sign in with the wallet.
- * @attr locale - Language of the views.
+ * @attr locale - Language of the views (en, es, fr, de, pt-BR, it, ja, ko, zh-CN, ru, tr, ar); the browser's language when unset.
+ * @attr {boolean} inline - Show the views in the page flow instead of a dialog; closing returns to Account or Connect.
  *
  * @event wallet-connect - A wallet connected: `{address, caipAddress, chainId, namespace, connector}`.
  * @event wallet-disconnect - The wallet disconnected: `{namespace}`.
@@ -77,7 +78,9 @@ const Base = elementBase(() => r2wc(ModalHost, { shadow: 'open' })) as unknown a
  *
  * @csspart overlay - The backdrop.
  * @csspart panel - The dialog panel.
- * @csspart header - The dialog header.
+ * @csspart header - The dialog header (stays put while the body scrolls).
+ * @csspart body - The scrolling area under the header.
+ * @csspart error - An error message (red, with an icon).
  * @csspart close-button - The close button.
  * @csspart back-button - The back button.
  * @csspart wallet-list - The list of wallets.
@@ -98,6 +101,7 @@ const Base = elementBase(() => r2wc(ModalHost, { shadow: 'open' })) as unknown a
  * @cssproperty --wallet-surface - Background of items.
  * @cssproperty --wallet-surface-hover - Background of hovered items.
  * @cssproperty --wallet-border - Border colour.
+ * @cssproperty --wallet-control-border - Border colour of inputs and selects.
  * @cssproperty --wallet-danger - Error colour.
  * @cssproperty --wallet-overlay - Backdrop colour.
  * @cssproperty --wallet-radius - Panel corner radius.

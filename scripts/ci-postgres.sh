@@ -7,6 +7,8 @@
 #
 # The server lives in a temporary folder on a free port, runs as a non-root user (postgres, through
 # runuser, when this script runs as root), and is stopped and removed on exit, whether tests pass or not.
+# WALLET_ELEMENTS_PG_CONTROL names a script that stops and starts it again (`stop`, `start`), for the
+# tests of database faults (test/unit/server/database-faults.test.ts).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -45,10 +47,11 @@ if [[ "$(id -u)" -eq 0 ]]; then
   if ! id -u postgres >/dev/null 2>&1; then
     useradd --system --home-dir /nonexistent --shell /usr/sbin/nologin postgres
   fi
-  as_pg() { runuser -u postgres -- "$@"; }
+  AS_PG="runuser -u postgres --"
 else
-  as_pg() { "$@"; }
+  AS_PG=""
 fi
+as_pg() { $AS_PG "$@"; }
 
 PORT="$(node -e "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
 WORK="$(mktemp -d -t wallet-elements-pg.XXXXXX)"
@@ -76,10 +79,22 @@ trap 'exit 143' TERM
 echo "ci-postgres: $("$PG_BIN/postgres" --version) on 127.0.0.1:$PORT ($WORK)" >&2
 as_pg "$PG_BIN/initdb" -D "$DATA" -U postgres --auth=trust --encoding=UTF8 --locale=C --no-sync >/dev/null
 # Loopback only, socket in the temp folder, and no durability: the data is thrown away afterwards.
-as_pg "$PG_BIN/pg_ctl" -D "$DATA" -l "$WORK/postgres.log" -w -t 60 start -o \
-  "-c listen_addresses=127.0.0.1 -p $PORT -k $WORK -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
-  >/dev/null
+PG_OPTIONS="-c listen_addresses=127.0.0.1 -p $PORT -k $WORK -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+as_pg "$PG_BIN/pg_ctl" -D "$DATA" -l "$WORK/postgres.log" -w -t 60 start -o "$PG_OPTIONS" >/dev/null
 started=1
+
+# Stops (fast shutdown: sessions cut, committed data kept) and starts the same server again.
+cat >"$WORK/pg-control.sh" <<CONTROL
+#!/usr/bin/env bash
+set -euo pipefail
+case "\${1:-}" in
+  stop) $AS_PG "$PG_BIN/pg_ctl" -D "$DATA" -m fast -w -t 60 stop ;;
+  start) $AS_PG "$PG_BIN/pg_ctl" -D "$DATA" -l "$WORK/postgres.log" -w -t 60 start -o "$PG_OPTIONS" ;;
+  *) echo "usage: \$0 stop|start" >&2; exit 2 ;;
+esac
+CONTROL
+chmod +x "$WORK/pg-control.sh"
+export WALLET_ELEMENTS_PG_CONTROL="$WORK/pg-control.sh"
 "$PG_BIN/createdb" -h 127.0.0.1 -p "$PORT" -U postgres "$DB_NAME"
 
 export DATABASE_URL="postgresql://postgres@127.0.0.1:$PORT/$DB_NAME"

@@ -137,6 +137,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         const service = await startService({
           config: {
             ...loadConfig({ ...process.env, LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn' }),
+            // npm start is development: the dev project below, local origins without warnings.
+            environment: 'development',
             host: HOST,
             port: servicePort,
             dataDir: serviceDataDir,

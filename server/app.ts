@@ -6,9 +6,11 @@ import type { ServiceConfig } from './config.ts'
 import { createDatabase, type ServiceDatabase } from './db/database.ts'
 import { registerAccess } from './http/access.ts'
 import { registerErrorHandling } from './http/errorHandler.ts'
+import { createRateLimiter, rateLimitRules } from './http/rateLimit.ts'
 import { createLogger, type Logger } from './logger.ts'
+import { type Maintenance, startMaintenance } from './maintenance.ts'
 import { createProjectResolver } from './projects/resolver.ts'
-import { ensureDevProject } from './projects/store.ts'
+import { ensureDevProject, listProjects } from './projects/store.ts'
 import { registerAnalyticsRoutes } from './routes/analytics.ts'
 import { registerAuthRoutes } from './routes/auth.ts'
 import { registerCatalogueRoutes } from './routes/catalogue.ts'
@@ -16,6 +18,7 @@ import { registerHealthRoute } from './routes/health.ts'
 import { registerImageRoutes } from './routes/images.ts'
 import { registerRpcRoutes } from './routes/rpc.ts'
 import { createRpcForwarder } from './rpc/forward.ts'
+import { riskyRpcMethodPrefixes, rpcMethodPolicy } from './rpc/methods.ts'
 
 /** What {@link buildApp} can be given instead of creating it. */
 export interface AppDependencies {
@@ -25,12 +28,16 @@ export interface AppDependencies {
   logger?: Logger
   /** Sign-in: a clock or signature checker to use instead of the real ones (tests). */
   auth?: AuthDependencies
+  /** The clock of rate limits and sign-in, in ms since the epoch; `Date.now` by default (tests move it). */
+  now?: () => number
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The service's database. */
     database: ServiceDatabase
+    /** The periodic jobs (analytics retention, idle rate-limit buckets); `run()` runs them now. */
+    maintenance: Maintenance
   }
 }
 
@@ -56,6 +63,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
       })
       logger.info({ projectId: project.id, origins: project.origins }, `Dev project: ${project.id}`)
     }
+    await logProjects(database, config, logger)
 
     const app = Fastify({
       loggerInstance: logger as FastifyBaseLogger,
@@ -76,18 +84,80 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
     registerHealthRoute(app, database)
     registerImageRoutes(app, database.db)
     registerCatalogueRoutes(app, createCatalogueReader(database.db, { ttlMs: config.cacheMs }))
-    await app.register(async (scope) => registerAnalyticsRoutes(scope, database.db))
+    const limits = {
+      limiter: createRateLimiter(database, deps.now ? { now: deps.now } : {}),
+      rules: rateLimitRules(config.rateLimits),
+    }
+    const maintenance = startMaintenance({
+      db: database.db,
+      limiter: limits.limiter,
+      analyticsRetentionDays: config.analyticsRetentionDays,
+      logger,
+      ...(deps.now ? { now: deps.now } : {}),
+    })
+    app.decorate('maintenance', maintenance)
+    app.addHook('onClose', async () => maintenance.stop())
+    await app.register(async (scope) => registerAnalyticsRoutes(scope, database.db, limits))
     const forwarder = createRpcForwarder()
     app.addHook('onClose', async () => forwarder.close())
-    await app.register(async (scope) =>
-      registerRpcRoutes(scope, { upstreams: config.rpcUpstreams, timeoutMs: config.rpcTimeoutMs, forwarder }),
+    const risky = config.rpcAllowMethods.filter((method) =>
+      riskyRpcMethodPrefixes.some((prefix) => method.startsWith(prefix)),
     )
-    const auth = await createAuthService(config, database.db, { ...deps.auth, logger })
-    await app.register(async (scope) => registerAuthRoutes(scope, auth))
+    if (risky.length > 0) {
+      logger.warn({ methods: risky }, `RPC_ALLOW_METHODS lets any client call ${risky.join(', ')}`)
+    }
+    await app.register(async (scope) =>
+      registerRpcRoutes(scope, {
+        upstreams: config.rpcUpstreams,
+        timeoutMs: config.rpcTimeoutMs,
+        forwarder,
+        allowed: rpcMethodPolicy(config.rpcAllowMethods),
+        limits,
+      }),
+    )
+    const auth = await createAuthService(config, database.db, {
+      ...(deps.now ? { now: deps.now } : {}),
+      ...deps.auth,
+      logger,
+    })
+    await app.register(async (scope) => registerAuthRoutes(scope, auth, limits))
     await app.ready()
     return app
   } catch (error) {
     if (ownsDatabase) await database.close()
     throw error
+  }
+}
+
+/** Says at start which projects the service serves, and warns about loopback origins in production. */
+async function logProjects(database: ServiceDatabase, config: ServiceConfig, logger: Logger): Promise<void> {
+  const projects = await listProjects(database.db)
+  if (projects.length === 0) {
+    logger.warn(
+      { environment: config.environment },
+      'Serving no project: create one with npm run project -- create --id ID --name NAME --origin ORIGIN',
+    )
+    return
+  }
+  const shown = projects.slice(0, 20).map((project) => project.id)
+  const more = projects.length > shown.length ? `, and ${projects.length - shown.length} more` : ''
+  logger.info(
+    {
+      environment: config.environment,
+      projects: projects.slice(0, 20).map((project) => ({ id: project.id, origins: project.origins.length })),
+    },
+    `Serving ${projects.length} project${projects.length === 1 ? '' : 's'}: ${shown.join(', ')}${more}`,
+  )
+  if (config.environment !== 'production') return
+  for (const project of projects) {
+    const local = project.origins.filter((origin) =>
+      /\/\/(localhost|127\.|\[::1\])|^localhost|^127\./.test(origin),
+    )
+    if (local.length > 0) {
+      logger.warn(
+        { projectId: project.id, origins: local },
+        `Project ${project.id} allows local origins in production: ${local.join(', ')}`,
+      )
+    }
   }
 }

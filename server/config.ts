@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { apiLimits, isCaip2, projectIdPattern } from '../src/protocol/api/index.ts'
 import { isOriginPattern } from './projects/origins.ts'
+import { rpcMethodNamePattern } from './rpc/methods.ts'
 
 /** Where the service keeps an in-memory database (tests): `DATA_DIR=memory://`. */
 export const memoryDataDir = 'memory://'
@@ -20,11 +21,36 @@ export const defaultRpcUpstreams: Record<string, string> = {
   'solana:45HEQDFcNoxGz8mrpTbTT37jixbR5dy9': 'http://127.0.0.1:8899',
 }
 
+/** Rate limits per client address and project; 0 turns one off. Each allows bursts of its whole amount. */
+export interface RateLimitSettings {
+  /** `POST /v1/` requests per second (`RATE_LIMIT_RPC`). */
+  rpcPerSecond: number
+  /** JSON-RPC requests per second, batch entries counted one by one (`RATE_LIMIT_RPC_ENTRIES`). */
+  rpcEntriesPerSecond: number
+  /** Analytics events per minute on `POST /e` (`RATE_LIMIT_ANALYTICS`). */
+  analyticsEventsPerMinute: number
+  /** Calls per minute of each sign-in route that writes: nonce, authenticate, sign-out (`RATE_LIMIT_SIGN_IN`). */
+  signInPerMinute: number
+}
+
+/** The defaults of {@link RateLimitSettings}. */
+export const defaultRateLimits: RateLimitSettings = {
+  rpcPerSecond: 100,
+  rpcEntriesPerSecond: 1000,
+  analyticsEventsPerMinute: 600,
+  signInPerMinute: 60,
+}
+
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof logLevels)[number]
 
 /** The service's configuration, after validation. */
 export interface ServiceConfig {
+  /**
+   * `development` when `NODE_ENV` is `development` or `test` (`npm start` and the tests), else
+   * `production`: only development creates the dev project without being asked to.
+   */
+  environment: 'development' | 'production'
   /** Interface to listen on. */
   host: string
   /** Port to listen on; 0 picks a free one. */
@@ -37,7 +63,9 @@ export interface ServiceConfig {
   databaseSchema: string
   /** Most PostgreSQL connections per instance. */
   databasePoolMax: number
-  /** Id of the dev project created or updated at start; null when disabled. */
+  /** How long a PostgreSQL connection or query may take before the request answers 503, in ms. */
+  databaseTimeoutMs: number
+  /** Id of the dev project created or updated at start; null when disabled (production, unless `DEV_PROJECT_ID` is set). */
   devProjectId: string | null
   /** Origins the dev project allows. */
   devOrigins: string[]
@@ -45,10 +73,15 @@ export interface ServiceConfig {
   rpcUpstreams: Record<string, string>
   /** Upstream timeout of the RPC proxy, in ms. */
   rpcTimeoutMs: number
+  /** Methods the RPC proxy forwards besides its allow-list (server/rpc/methods.ts), on every network. */
+  rpcAllowMethods: string[]
   /** How long each instance reuses a project (with its origins) and a catalogue page, in ms (0: no cache). */
   cacheMs: number
   /** Trust `X-Forwarded-*` from this many proxies in front (0: none). */
   trustProxyHops: number
+  rateLimits: RateLimitSettings
+  /** Analytics events are deleted this many days after they arrive; 0 keeps them (`ANALYTICS_RETENTION_DAYS`). */
+  analyticsRetentionDays: number
   logLevel: LogLevel
   /** Sign-in session lifetime in seconds (`AUTH_SESSION_TTL`); absent: 7 days (`authLimits`). */
   authSessionTtlSeconds?: number
@@ -59,18 +92,26 @@ export interface ServiceConfig {
 /** The environment variables the service reads. */
 export type ServiceEnv = Partial<
   Record<
+    | 'NODE_ENV'
     | 'HOST'
     | 'PORT'
     | 'DATA_DIR'
     | 'DATABASE_URL'
     | 'DATABASE_SCHEMA'
     | 'DATABASE_POOL_MAX'
+    | 'DATABASE_TIMEOUT_MS'
     | 'DEV_PROJECT_ID'
     | 'DEV_ORIGINS'
     | 'RPC_UPSTREAMS'
     | 'RPC_TIMEOUT_MS'
+    | 'RPC_ALLOW_METHODS'
     | 'CACHE_MS'
     | 'TRUST_PROXY_HOPS'
+    | 'RATE_LIMIT_RPC'
+    | 'RATE_LIMIT_RPC_ENTRIES'
+    | 'RATE_LIMIT_ANALYTICS'
+    | 'RATE_LIMIT_SIGN_IN'
+    | 'ANALYTICS_RETENTION_DAYS'
     | 'LOG_LEVEL'
     | 'AUTH_SESSION_TTL'
     | 'AUTH_ISSUER',
@@ -133,6 +174,10 @@ function isHttpUrl(value: string): boolean {
 }
 
 const envSchema = z.object({
+  NODE_ENV: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() : undefined),
+    z.string().optional(),
+  ),
   HOST: z.preprocess(
     blankToUndefined,
     z
@@ -160,7 +205,9 @@ const envSchema = z.object({
       .default('public'),
   ),
   DATABASE_POOL_MAX: integer('DATABASE_POOL_MAX', 1, 1000, 10),
-  // Undefined means the default; an empty value turns the dev project off.
+  // Connecting and one query each get this long: together under the 10 s a request may wait.
+  DATABASE_TIMEOUT_MS: integer('DATABASE_TIMEOUT_MS', 100, 60_000, 4000),
+  // Undefined means the environment's default; an empty value turns the dev project off.
   DEV_PROJECT_ID: z
     .string()
     .transform((value) => value.trim())
@@ -168,7 +215,7 @@ const envSchema = z.object({
       (value) => value === '' || projectIdPattern.test(value),
       'DEV_PROJECT_ID must use letters, digits, _ and - (up to 128), or be empty to turn the dev project off',
     )
-    .default('dev-project'),
+    .optional(),
   DEV_ORIGINS: z.preprocess(
     blankToUndefined,
     z
@@ -192,19 +239,20 @@ const envSchema = z.object({
       .string()
       .transform((value, context) => {
         const upstreams: Record<string, string> = {}
-        for (const item of commaItems(value)) {
+        // Problems name the entry by position and network, never its URL (which may hold an API key).
+        for (const [index, item] of commaItems(value).entries()) {
           const separator = item.indexOf('=')
           const chainId = separator === -1 ? '' : item.slice(0, separator).trim()
           const url = separator === -1 ? '' : item.slice(separator + 1).trim()
           if (!isCaip2(chainId)) {
             context.addIssue({
               code: 'custom',
-              message: `RPC_UPSTREAMS has "${item}": expected CAIP-2-id=URL such as eip155:31337=http://127.0.0.1:8545`,
+              message: `RPC_UPSTREAMS entry ${index + 1}: expected CAIP-2-id=URL such as eip155:31337=http://127.0.0.1:8545`,
             })
           } else if (!isHttpUrl(url)) {
             context.addIssue({
               code: 'custom',
-              message: `RPC_UPSTREAMS has "${item}": the URL after = must be http:// or https://`,
+              message: `RPC_UPSTREAMS entry ${index + 1} (${chainId}): the URL after = must be http:// or https://`,
             })
           } else {
             upstreams[chainId] = url
@@ -215,8 +263,39 @@ const envSchema = z.object({
       .optional(),
   ),
   RPC_TIMEOUT_MS: integer('RPC_TIMEOUT_MS', 1, 600_000, apiLimits.rpcTimeoutMs),
+  RPC_ALLOW_METHODS: z.preprocess(
+    (value) => (typeof value === 'string' ? value : ''),
+    z
+      .string()
+      .transform(commaItems)
+      .superRefine((items, context) => {
+        for (const item of items) {
+          if (!rpcMethodNamePattern.test(item)) {
+            context.addIssue({
+              code: 'custom',
+              message: `RPC_ALLOW_METHODS has "${item}", which is not a JSON-RPC method name such as debug_traceTransaction`,
+            })
+          }
+        }
+      }),
+  ),
   CACHE_MS: integer('CACHE_MS', 0, 3_600_000, 5_000),
   TRUST_PROXY_HOPS: integer('TRUST_PROXY_HOPS', 0, 100, 0),
+  RATE_LIMIT_RPC: integer('RATE_LIMIT_RPC', 0, 1_000_000, defaultRateLimits.rpcPerSecond),
+  RATE_LIMIT_RPC_ENTRIES: integer(
+    'RATE_LIMIT_RPC_ENTRIES',
+    0,
+    10_000_000,
+    defaultRateLimits.rpcEntriesPerSecond,
+  ),
+  RATE_LIMIT_ANALYTICS: integer(
+    'RATE_LIMIT_ANALYTICS',
+    0,
+    10_000_000,
+    defaultRateLimits.analyticsEventsPerMinute,
+  ),
+  RATE_LIMIT_SIGN_IN: integer('RATE_LIMIT_SIGN_IN', 0, 1_000_000, defaultRateLimits.signInPerMinute),
+  ANALYTICS_RETENTION_DAYS: integer('ANALYTICS_RETENTION_DAYS', 0, 36_500, 90),
   LOG_LEVEL: z.preprocess(
     (value) => (typeof value === 'string' ? blankToUndefined(value.toLowerCase()) : value),
     z.enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
@@ -251,19 +330,32 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     )
   }
   const values = parsed.data
+  const environment =
+    values.NODE_ENV === 'development' || values.NODE_ENV === 'test' ? 'development' : 'production'
+  const devProjectId = values.DEV_PROJECT_ID ?? (environment === 'development' ? 'dev-project' : '')
   return {
+    environment,
     host: values.HOST,
     port: values.PORT,
     dataDir: values.DATA_DIR,
     databaseUrl: values.DATABASE_URL ?? null,
     databaseSchema: values.DATABASE_SCHEMA,
     databasePoolMax: values.DATABASE_POOL_MAX,
-    devProjectId: values.DEV_PROJECT_ID === '' ? null : values.DEV_PROJECT_ID,
+    databaseTimeoutMs: values.DATABASE_TIMEOUT_MS,
+    devProjectId: devProjectId === '' ? null : devProjectId,
     devOrigins: values.DEV_ORIGINS ?? [...defaultDevOrigins],
     rpcUpstreams: values.RPC_UPSTREAMS ?? { ...defaultRpcUpstreams },
     rpcTimeoutMs: values.RPC_TIMEOUT_MS,
+    rpcAllowMethods: values.RPC_ALLOW_METHODS,
     cacheMs: values.CACHE_MS,
     trustProxyHops: values.TRUST_PROXY_HOPS,
+    rateLimits: {
+      rpcPerSecond: values.RATE_LIMIT_RPC,
+      rpcEntriesPerSecond: values.RATE_LIMIT_RPC_ENTRIES,
+      analyticsEventsPerMinute: values.RATE_LIMIT_ANALYTICS,
+      signInPerMinute: values.RATE_LIMIT_SIGN_IN,
+    },
+    analyticsRetentionDays: values.ANALYTICS_RETENTION_DAYS,
     logLevel: values.LOG_LEVEL,
     // Present only when set, so the defaults stay in one place (server/auth).
     ...(values.AUTH_SESSION_TTL === undefined ? {} : { authSessionTtlSeconds: values.AUTH_SESSION_TTL }),

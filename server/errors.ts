@@ -65,3 +65,19 @@ export function badRequest(field: string, message: string): ServiceError {
 export function notFound(message: string): ServiceError {
   return new ServiceError(404, 'NOT_FOUND', message)
 }
+
+/** Seconds a client is asked to wait when the database is unavailable. */
+export const databaseRetryAfterSeconds = 5
+
+/**
+ * `503 The database is unavailable` with `Retry-After`: PostgreSQL is down, restarting or unreachable.
+ * The request may be sent again as it was (analytics event ids and nonces make that safe).
+ */
+export function databaseUnavailable(cause?: unknown): ServiceError {
+  return Object.assign(
+    new ServiceError(503, 'SERVICE_UNAVAILABLE', 'The database is unavailable: try again in a few seconds', {
+      ...(cause === undefined ? {} : { cause }),
+    }),
+    { retryAfterSeconds: databaseRetryAfterSeconds },
+  )
+}

@@ -16,15 +16,15 @@ import type {
 import { authLimits, sessionTokenClaims } from '../../src/protocol/api/index.ts'
 import { createCacao, parseSiwxMessage, type SiwxMessage } from '../../src/protocol/siwx/index.ts'
 import type { ServiceConfig } from '../config.ts'
-import type { Db } from '../db/database.ts'
+import { type Db, isDatabaseUnavailable } from '../db/database.ts'
 import { authNonces, authSessions } from '../db/schema.ts'
-import { badRequest, isServiceError } from '../errors.ts'
+import { badRequest, databaseUnavailable, isServiceError } from '../errors.ts'
 import type { ServiceLogger } from '../logger.ts'
 import { isOriginAllowed } from '../projects/origins.ts'
 import type { Project } from '../projects/store.ts'
 import { AuthError, authenticationInitFailed, sessionExpired, unauthorized } from './errors.ts'
 import { decodeJws, signJws, verifyJws } from './jws.ts'
-import { type KeyStore, openKeyStore } from './keys.ts'
+import { type KeyPurpose, type KeyStore, openKeyStore } from './keys.ts'
 import { createSignatureChecker, type SignatureChecker } from './signatures.ts'
 
 /** What tests (and embedders) can give the sign-in service instead of the defaults. */
@@ -33,13 +33,11 @@ export interface AuthDependencies {
   now?: () => number
   /** The signature checker; one on the service's RPC upstreams by default. */
   signatures?: SignatureChecker
-  /** Nonces per client and project per minute (`authLimits.noncesPerMinute` by default). */
-  noncesPerMinute?: number
 }
 
 export interface AuthService {
   /** `GET /auth/v1/nonce`: a new single-use nonce for the project, and its signed token. */
-  createNonce(project: Project, client?: string): Promise<AuthNonceResponse>
+  createNonce(project: Project): Promise<AuthNonceResponse>
   /** `POST /auth/v1/authenticate`: checks the signed message and opens a session. */
   authenticate(
     project: Project,
@@ -50,11 +48,13 @@ export interface AuthService {
   me(project: Project, authorization: string | undefined): Promise<AuthMeResponse>
   /** `POST /auth/v1/sign-out`: revokes the session of a bearer token (again is fine). */
   signOut(project: Project, authorization: string | undefined): Promise<void>
-  /** `GET /auth/v1/keys`: the public keys tokens are signed with. */
-  jwks(): JsonWebKeySet
+  /** `GET /auth/v1/keys`: the public keys session tokens are signed with. */
+  jwks(): Promise<JsonWebKeySet>
 }
 
 const nonceTokenType = 'siwx-nonce+jwt'
+/** A nonce token's `aud`: never a project id, so nothing that checks a session's audience takes one. */
+const nonceAudience = (projectId: string) => `siwx-nonce:${projectId}`
 const sessionTokenType = 'JWT'
 const defaultIssuer = 'wallet-elements'
 const alphanumerics = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
@@ -195,8 +195,7 @@ export async function createAuthService(
 ): Promise<AuthService> {
   const now = options.now ?? Date.now
   const logger = options.logger
-  const nonceLimiter = createWindowLimiter(options.noncesPerMinute ?? authLimits.noncesPerMinute, 60_000)
-  const keys: KeyStore = await openKeyStore(db, logger)
+  const keys: KeyStore = await openKeyStore(db, { ...(logger ? { logger } : {}), now })
   const signatures =
     options.signatures ??
     createSignatureChecker({ upstreams: config.rpcUpstreams, timeoutMs: config.rpcTimeoutMs })
@@ -215,11 +214,12 @@ export async function createAuthService(
     }
   }
 
-  /** Verifies a token's signature and type with our keys; null when it is not one of ours. */
-  async function readToken(token: string, type: string): Promise<Record<string, unknown> | null> {
+  /** Verifies a token's signature and type with our keys of its kind; null when it is not one of ours. */
+  async function readToken(token: string, purpose: KeyPurpose): Promise<Record<string, unknown> | null> {
+    const type = purpose === 'nonce' ? nonceTokenType : sessionTokenType
     const decoded = decodeJws(token)
     if (decoded === null || decoded.header.typ !== type || typeof decoded.header.kid !== 'string') return null
-    const publicKey = await keys.publicKey(decoded.header.kid)
+    const publicKey = await keys.publicKey(decoded.header.kid, purpose)
     if (publicKey === null || !verifyJws(decoded, publicKey)) return null
     return decoded.payload
   }
@@ -229,7 +229,7 @@ export async function createAuthService(
     authorization: string | undefined,
     options: { forSignOut: boolean },
   ) {
-    const payload = await readToken(bearerToken(authorization), sessionTokenType)
+    const payload = await readToken(bearerToken(authorization), 'session')
     const parsed = payload === null ? null : sessionTokenClaims.safeParse(payload)
     if (!parsed?.success) throw unauthorized('The session token is not valid')
     const claims: SessionTokenClaims = parsed.data
@@ -250,10 +250,7 @@ export async function createAuthService(
   }
 
   return {
-    async createNonce(project, client) {
-      const retryAfter =
-        client === undefined ? undefined : nonceLimiter.take(`${project.id} ${client}`, now())
-      if (retryAfter !== undefined) throw tooManyNonces(retryAfter)
+    async createNonce(project) {
       try {
         const time = now()
         await cleanUp(time)
@@ -267,24 +264,36 @@ export async function createAuthService(
           createdAt: new Date(time),
           expiresAt: new Date(expiresAt),
         })
+        // Its own key (never published) and audience: no session verifier takes a nonce token.
+        const signing = await keys.signing('nonce')
         const token = signJws(
-          { typ: nonceTokenType, kid: keys.signing.kid },
-          { jti: id, nonce, aud: project.id, iat: seconds(time), exp: seconds(expiresAt) },
-          keys.signing.privateKey,
+          { typ: nonceTokenType, kid: signing.kid },
+          {
+            iss: issuer,
+            aud: nonceAudience(project.id),
+            jti: id,
+            nonce,
+            iat: seconds(time),
+            exp: seconds(expiresAt),
+          },
+          signing.privateKey,
         )
         return { nonce, token }
       } catch (error) {
         if (isServiceError(error)) throw error
+        if (isDatabaseUnavailable(error)) throw databaseUnavailable(error)
         throw authenticationInitFailed(error)
       }
     },
 
     async authenticate(project, body, requestOrigin) {
-      const payload = await readToken(body.nonceToken, nonceTokenType)
+      const payload = await readToken(body.nonceToken, 'nonce')
       const parsedToken = payload === null ? null : nonceTokenClaims.safeParse(payload)
       if (!parsedToken?.success) throw invalidNonce('The nonce token is not valid')
       const nonceClaims = parsedToken.data
-      if (nonceClaims.aud !== project.id) throw invalidNonce('The nonce token belongs to another project')
+      if (nonceClaims.aud !== nonceAudience(project.id)) {
+        throw invalidNonce('The nonce token belongs to another project')
+      }
       const time = now()
       if (nonceClaims.exp * 1000 <= time) throw invalidNonce('The nonce has expired: get a new one')
 
@@ -318,6 +327,7 @@ export async function createAuthService(
         message.expirationTime === undefined ? Number.POSITIVE_INFINITY : Date.parse(message.expirationTime),
       )
       const sessionId = randomUUID()
+      const signing = await keys.signing('session')
       const cacao = createCacao(message, { t: signatureType, s: body.signature })
       await db.transaction(async (tx) => {
         // Single use, even for requests racing on several instances: only one update finds the nonce unused.
@@ -345,7 +355,7 @@ export async function createAuthService(
           signature: body.signature,
           signatureType,
           data: { ...message },
-          keyId: keys.signing.kid,
+          keyId: signing.kid,
           issuedAt: new Date(issuedAt),
           expiresAt: new Date(expiresAt),
         })
@@ -364,7 +374,7 @@ export async function createAuthService(
         domain: message.domain,
         uri: message.uri,
       }
-      const token = signJws({ typ: sessionTokenType, kid: keys.signing.kid }, claims, keys.signing.privateKey)
+      const token = signJws({ typ: sessionTokenType, kid: signing.kid }, claims, signing.privateKey)
       logger?.info(
         { projectId: project.id, chainId: message.chainId, address: message.accountAddress, signatureType },
         'Signed in',
@@ -400,39 +410,4 @@ export async function createAuthService(
 
     jwks: () => keys.jwks(),
   }
-}
-
-/**
- * A fixed-window counter per key: `take` answers undefined while the key is under `limit` in the
- * current window, else the seconds until the window ends. Old windows are dropped as it goes.
- */
-function createWindowLimiter(limit: number, windowMs: number) {
-  const windows = new Map<string, { start: number; count: number }>()
-  return {
-    take(key: string, time: number): number | undefined {
-      if (windows.size > 10_000) {
-        for (const [name, window] of windows) if (time - window.start >= windowMs) windows.delete(name)
-      }
-      const current = windows.get(key)
-      if (!current || time - current.start >= windowMs) {
-        windows.set(key, { start: time, count: 1 })
-        return undefined
-      }
-      if (current.count < limit) {
-        current.count++
-        return undefined
-      }
-      return Math.max(1, Math.ceil((current.start + windowMs - time) / 1000))
-    },
-  }
-}
-
-/** `429` with the seconds to wait: one client asked for too many nonces. */
-function tooManyNonces(retryAfterSeconds: number): AuthError {
-  const error = new AuthError(
-    429,
-    'TOO_MANY_REQUESTS',
-    `Too many sign-in attempts: try again in ${retryAfterSeconds} seconds`,
-  )
-  return Object.assign(error, { retryAfterSeconds })
 }

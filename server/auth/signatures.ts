@@ -14,6 +14,7 @@ import {
 import type { CacaoSignatureType } from '../../src/protocol/siwx/index.ts'
 import { decodeBase58, siwxChain } from '../../src/protocol/siwx/index.ts'
 import { ServiceError } from '../errors.ts'
+import { summarizeUpstreamFailure } from '../rpc/redact.ts'
 import { AuthError, smartAccountNotSupported } from './errors.ts'
 
 /** Where and how to reach each network's RPC node. */
@@ -103,11 +104,14 @@ export function createSignatureChecker(options: SignatureCheckOptions): Signatur
       // viem answers false when the node cannot be reached too; asking for the code tells them apart.
       code = await client.getCode({ address })
     } catch (error) {
+      // viem's errors quote the upstream URL, which may hold an API key: only a summary goes on.
+      const url = options.upstreams[chainId] ?? ''
+      const summary = summarizeUpstreamFailure(error, [url])
       throw new ServiceError(
         502,
         'UPSTREAM_ERROR',
         `The RPC upstream for ${chainId} could not check the signature of ${address}`,
-        { cause: error },
+        { cause: new Error(JSON.stringify(summary)) },
       )
     }
     if (counterfactual || (code !== undefined && code !== '0x')) throw smartAccountNotSupported()

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { and, eq, max, ne } from 'drizzle-orm'
 import type { CatalogueEntry } from '../../src/protocol/api/index.ts'
-import { isCaip2 } from '../../src/protocol/api/index.ts'
+import { isCaip2, isSafeWalletLink, type WalletLinkKind } from '../../src/protocol/api/index.ts'
 import type { Db } from '../db/database.ts'
 import { images, wallets } from '../db/schema.ts'
 import { imageEtag, placeholderLogo, sniffImageType } from './imageFiles.ts'
@@ -29,7 +29,6 @@ export interface AddWalletParameters {
 }
 
 const rdnsPattern = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/
-const linkPattern = /^[a-z][a-z0-9+.-]*:\S*$/i
 const idPattern = /^[A-Za-z0-9:._-]{1,128}$/
 
 /** The id a custom wallet gets from its name: 64 hex characters, like the registry's ids. */
@@ -37,10 +36,30 @@ export function customWalletId(name: string): string {
   return createHash('sha256').update(`custom:${name.trim().toLowerCase()}`).digest('hex')
 }
 
-function checkLink(label: string, value: string | undefined): string | null {
+const linkLabels: Record<WalletLinkKind, string> = {
+  mobile_link: 'The mobile link',
+  desktop_link: 'The desktop link',
+  webapp_link: 'The web app link',
+}
+
+/** A catalogue link, or null when none was given; refused unless https or the wallet's own scheme. */
+function checkLink(kind: WalletLinkKind, value: string | undefined): string | null {
   if (value === undefined || value.trim() === '') return null
-  if (!linkPattern.test(value.trim())) {
-    throw new CatalogueError(`${label} must be a URL or deep link such as https://example.com or example:`)
+  const link = value.trim()
+  if (!isSafeWalletLink(kind, link)) {
+    throw new CatalogueError(
+      kind === 'webapp_link'
+        ? `${linkLabels[kind]} must be an https:// URL such as https://app.example.com`
+        : `${linkLabels[kind]} must be https:// or the wallet's own scheme such as example: (never javascript:, data:, vbscript:, file: or http:)`,
+    )
+  }
+  return link
+}
+
+function checkHomepage(value: string | undefined): string | null {
+  if (value === undefined || value.trim() === '') return null
+  if (!/^https?:\/\/[^\s/?#]+\S*$/i.test(value.trim())) {
+    throw new CatalogueError('The homepage must be an http:// or https:// URL')
   }
   return value.trim()
 }
@@ -72,10 +91,10 @@ export async function addWallet(db: Db, parameters: AddWalletParameters): Promis
     name,
     imageId: id,
     chains,
-    mobileLink: checkLink('The mobile link', parameters.mobileLink),
-    desktopLink: checkLink('The desktop link', parameters.desktopLink),
-    webappLink: checkLink('The web app link', parameters.webappLink),
-    homepage: checkLink('The homepage', parameters.homepage),
+    mobileLink: checkLink('mobile_link', parameters.mobileLink),
+    desktopLink: checkLink('desktop_link', parameters.desktopLink),
+    webappLink: checkLink('webapp_link', parameters.webappLink),
+    homepage: checkHomepage(parameters.homepage),
     rdns,
     badgeType: parameters.badgeType ?? 'none',
   }

@@ -2,10 +2,12 @@ import { readFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { projectIdPattern } from '../../src/protocol/api/index.ts'
+import { rotateSessionKey } from '../auth/keys.ts'
 import { addWallet, CatalogueError, removeWallet } from '../catalogue/customWallets.ts'
 import { ConfigError, loadConfig } from '../config.ts'
 import { createDatabase, type ServiceDatabase } from '../db/database.ts'
 import { createLogger } from '../logger.ts'
+import { originPatternWarning } from '../projects/origins.ts'
 import {
   allowOrigins,
   createProject,
@@ -35,6 +37,8 @@ Usage: npm run project -- <command> [options]
                        Add (or update) a catalogue wallet. Without --id the id is derived from the name.
   remove-wallet --id WALLET_ID
                        Remove a catalogue wallet.
+  rotate-signing-key   Sign new session tokens with a new key; the old one keeps verifying (and stays
+                       in GET /auth/v1/keys) until the last session it signed expires.
 
 The database is the service's: DATABASE_URL, or the PGlite folder DATA_DIR (stop the service first).`
 
@@ -113,6 +117,13 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
     }
     if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra.join(' ')}`)
     const origins = values.origin ?? []
+    // Allowed, but said out loud: a wildcard over a shared hosting domain lets strangers in.
+    const warnAbout = (patterns: readonly string[]) => {
+      for (const pattern of patterns) {
+        const warning = originPatternWarning(pattern)
+        if (warning !== null) io.err(`Warning: ${warning}`)
+      }
+    }
     switch (command) {
       case 'create': {
         const analytics = onOff(values.analytics)
@@ -122,6 +133,7 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
           origins,
           ...(analytics === undefined ? {} : { analyticsEnabled: analytics }),
         })
+        warnAbout(origins)
         io.out(`Created project ${project.id}`)
         for (const line of describe(project)) io.out(line)
         return 0
@@ -145,6 +157,7 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
           command === 'allow-origin'
             ? await allowOrigins(db, id, origins)
             : await removeOrigins(db, id, origins)
+        if (command === 'allow-origin') warnAbout(origins)
         io.out(`Updated project ${project.id}`)
         for (const line of describe(project)) io.out(line)
         return 0
@@ -180,6 +193,19 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
         const id = required(values.id, 'id')
         await removeWallet(db, id)
         io.out(`Removed wallet ${id}`)
+        return 0
+      }
+      case 'rotate-signing-key': {
+        const rotation = await rotateSessionKey(db)
+        io.out(`New session signing key ${rotation.kid}; running services use it within 10 seconds`)
+        if (rotation.retiredKid !== null) {
+          const until = rotation.retiredKeyNeededUntil
+          io.out(
+            until === null
+              ? `Retired ${rotation.retiredKid}: no session was signed with it`
+              : `Retired ${rotation.retiredKid}: it stays in GET /auth/v1/keys until ${until.toISOString()}, when its last session ends`,
+          )
+        }
         return 0
       }
       default:

@@ -31,7 +31,41 @@ export interface ServiceDatabase {
 export type DatabaseConfig = Pick<
   ServiceConfig,
   'dataDir' | 'databaseUrl' | 'databaseSchema' | 'databasePoolMax'
->
+> &
+  Partial<Pick<ServiceConfig, 'databaseTimeoutMs'>>
+
+/** PostgreSQL error classes and codes that mean the server cannot be used now, not that a query is wrong. */
+const unavailableStates = /^(08|57P0[1-3]|53300$)/
+const unavailableErrnos = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+])
+const unavailableMessages =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|Client was closed/i
+
+/**
+ * Whether an error (or one of its causes) says the database cannot be reached or is shutting down or
+ * starting up, rather than that a query failed: the service answers those with 503.
+ *
+ * @example
+ * if (isDatabaseUnavailable(error)) throw databaseUnavailable()
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error
+  for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === 'string' && (unavailableStates.test(code) || unavailableErrnos.has(code))) return true
+    if (unavailableMessages.test(current.message)) return true
+    current = current.cause
+  }
+  return false
+}
 
 export interface CreateDatabaseOptions {
   logger?: ServiceLogger
@@ -120,9 +154,14 @@ async function openPostgres(
       await setup.end()
     }
   }
+  // A server that is down refuses at once; one that does not answer must not hold a request past 10 s.
+  const timeoutMs = config.databaseTimeoutMs ?? 4000
   const pool = new pg.Pool({
     connectionString,
     max: config.databasePoolMax,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+    keepAlive: true,
     ...(schemaName === 'public' ? {} : { options: `-c search_path="${schemaName}"` }),
   })
   // An idle connection dropped by the server must not crash the process; the next query reconnects.

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm'
 import {
+  bigint,
   boolean,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -117,10 +119,16 @@ export const analyticsEvents = pgTable(
   (table) => [
     primaryKey({ columns: [table.projectId, table.eventId] }),
     index('analytics_events_project_received_idx').on(table.projectId, table.receivedAt),
+    // What the retention job deletes by.
+    index('analytics_events_received_idx').on(table.receivedAt),
   ],
 )
 
-/** The service's keys for signing sign-in tokens (Ed25519); one is active, older ones still verify. */
+/**
+ * The service's keys for signing sign-in tokens (Ed25519), one active per purpose: `session` keys sign
+ * session tokens (published in the JWKS; a retired one verifies until its last session ends), the
+ * `nonce` key signs nonce tokens and is never published.
+ */
 export const authKeys = pgTable(
   'auth_keys',
   {
@@ -131,9 +139,16 @@ export const authKeys = pgTable(
     privateKey: text('private_key').notNull(),
     publicJwk: jsonb('public_jwk').$type<Record<string, string>>().notNull(),
     active: boolean('active').notNull().default(true),
+    purpose: text('purpose', { enum: ['session', 'nonce'] })
+      .notNull()
+      .default('session'),
+    /** When a rotation replaced it; null while active. */
+    retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
-  (table) => [uniqueIndex('auth_keys_one_active_idx').on(table.active).where(sql`${table.active}`)],
+  (table) => [
+    uniqueIndex('auth_keys_one_active_per_purpose_idx').on(table.purpose).where(sql`${table.active}`),
+  ],
 )
 
 /** Sign-in nonces handed out by `GET /auth/v1/nonce`: used once, within their lifetime. */
@@ -179,7 +194,23 @@ export const authSessions = pgTable(
   (table) => [
     index('auth_sessions_project_address_idx').on(table.projectId, table.address),
     index('auth_sessions_expires_idx').on(table.expiresAt),
+    index('auth_sessions_key_expires_idx').on(table.keyId, table.expiresAt),
   ],
+)
+
+/**
+ * Rate-limit counters shared by every instance on the database: a token bucket per limit, client and
+ * project (server/http/rateLimit.ts). An unlogged table (migration 0002).
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    tokens: doublePrecision('tokens').notNull(),
+    /** Milliseconds since the epoch, the instance's clock. */
+    updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+  },
+  (table) => [index('rate_limits_updated_idx').on(table.updatedAt)],
 )
 
 export const schema = {
@@ -191,4 +222,5 @@ export const schema = {
   authKeys,
   authNonces,
   authSessions,
+  rateLimits,
 }

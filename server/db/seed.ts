@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { count } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { z } from 'zod'
+import { isSafeWalletLink, type WalletLinkKind } from '../../src/protocol/api/index.ts'
 import { imageEtag, placeholderLogo, sniffImageType } from '../catalogue/imageFiles.ts'
 import type { ServiceLogger } from '../logger.ts'
 import { images, type schema, wallets } from './schema.ts'
@@ -71,6 +72,36 @@ const registry = z.record(z.string(), registryWallet)
 
 const orNull = (value: string) => (value.trim() === '' ? null : value.trim())
 
+/** A registry wallet as the seed reads it. */
+export type RegistryWallet = z.infer<typeof registryWallet>
+
+/**
+ * A registry wallet's catalogue links, each the native one or else the universal one, keeping only those
+ * the modal may open (https, or the wallet's own scheme); `dropped` lists the others.
+ *
+ * @example
+ * const { links, dropped } = seedLinks(entry)
+ */
+export function seedLinks(entry: RegistryWallet) {
+  const dropped: string[] = []
+  const pick = (kind: WalletLinkKind, ...candidates: string[]) => {
+    for (const candidate of candidates.map(orNull)) {
+      if (candidate === null) continue
+      if (isSafeWalletLink(kind, candidate)) return candidate
+      dropped.push(`${kind} ${candidate}`)
+    }
+    return null
+  }
+  return {
+    links: {
+      mobileLink: pick('mobile_link', entry.mobile.native, entry.mobile.universal),
+      desktopLink: pick('desktop_link', entry.desktop.native, entry.desktop.universal),
+      webappLink: pick('webapp_link', entry.app.browser),
+    },
+    dropped,
+  }
+}
+
 async function readSeedFile(path: string): Promise<Buffer> {
   return readFile(new URL(path, seedFolder))
 }
@@ -116,14 +147,16 @@ export async function seedDatabase(db: AnyDb, logger?: ServiceLogger): Promise<v
     const walletRows: (typeof wallets.$inferInsert)[] = []
     const imageRows: (typeof images.$inferInsert)[] = []
     for (const [position, entry] of entries.entries()) {
+      const { links, dropped } = seedLinks(entry)
+      if (dropped.length > 0) {
+        logger?.info({ wallet: entry.id, dropped }, `Dropped links of ${entry.name} the modal may not open`)
+      }
       walletRows.push({
         id: entry.id,
         name: entry.name,
         imageId: entry.id,
         chains: entry.chains,
-        mobileLink: orNull(entry.mobile.native) ?? orNull(entry.mobile.universal),
-        desktopLink: orNull(entry.desktop.native) ?? orNull(entry.desktop.universal),
-        webappLink: orNull(entry.app.browser),
+        ...links,
         rdns: seedRdns[entry.id] ?? null,
         homepage: orNull(entry.homepage),
         position,

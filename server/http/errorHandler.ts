@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ApiErrorBody } from '../../src/protocol/api/index.ts'
 import { jsonRpcErrorCodes } from '../../src/protocol/api/index.ts'
-import { isServiceError, ServiceError } from '../errors.ts'
+import { isDatabaseUnavailable } from '../db/database.ts'
+import { databaseUnavailable, isServiceError, ServiceError } from '../errors.ts'
 import { addVary } from './access.ts'
 
 function isFastifyError(error: unknown): error is FastifyError {
@@ -19,6 +20,7 @@ const jsonBodyErrors = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EM
  */
 export function toServiceError(error: unknown, bodyLimit?: number): ServiceError {
   if (isServiceError(error)) return error
+  if (isDatabaseUnavailable(error)) return databaseUnavailable(error)
   if (isFastifyError(error) && error.statusCode !== undefined && error.statusCode < 500) {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       const limit = bodyLimit === undefined ? '' : ` of ${bodyLimit} bytes`
@@ -47,6 +49,7 @@ function jsonRpcCode(error: ServiceError): number {
   if (error.field === 'body' && error.message === 'The body is not valid JSON')
     return jsonRpcErrorCodes.parseError
   if (error.field === 'chainId') return jsonRpcErrorCodes.invalidParams
+  if (error.statusCode === 429) return jsonRpcErrorCodes.limitExceeded
   return error.statusCode >= 500 ? jsonRpcErrorCodes.internalError : jsonRpcErrorCodes.invalidRequest
 }
 
@@ -73,6 +76,8 @@ export function errorBody(error: ServiceError, jsonRpc: boolean) {
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceError) {
+  const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds
+  if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter))
   // Error answers carry the caller's origin so a page can read why it was refused (the modal shows
   // "Invalid App Configuration"); they hold no project data, and successful answers still go only to
   // allowed origins.
@@ -93,7 +98,12 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceE
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const serviceError = toServiceError(error, request.routeOptions.bodyLimit)
-    if (serviceError.statusCode >= 500) request.log.error({ err: error }, 'Request failed')
+    if (serviceError.code === 'SERVICE_UNAVAILABLE') {
+      const code =
+        (error as { code?: unknown; cause?: { code?: unknown } }).cause?.code ??
+        (error as { code?: unknown }).code
+      request.log.warn({ code }, serviceError.message)
+    } else if (serviceError.statusCode >= 500) request.log.error({ err: error }, 'Request failed')
     else request.log.debug({ code: serviceError.code, field: serviceError.field }, serviceError.message)
     return sendError(request, reply, serviceError)
   })

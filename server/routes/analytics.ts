@@ -3,6 +3,7 @@ import type { AnalyticsEvent } from '../../src/protocol/api/index.ts'
 import { analyticsEvent, analyticsEventBatch, apiLimits } from '../../src/protocol/api/index.ts'
 import { storeEvents } from '../analytics/storeEvents.ts'
 import type { Db } from '../db/database.ts'
+import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
 
 /**
@@ -11,9 +12,13 @@ import { parseInput } from '../http/validation.ts'
  * preflight.
  *
  * @example
- * await app.register(async (scope) => registerAnalyticsRoutes(scope, database.db))
+ * await app.register(async (scope) => registerAnalyticsRoutes(scope, database.db, { limiter, rules }))
  */
-export function registerAnalyticsRoutes(app: FastifyInstance, db: Db): void {
+export function registerAnalyticsRoutes(
+  app: FastifyInstance,
+  db: Db,
+  limits: { limiter: RateLimiter; rules: RateLimitRules },
+): void {
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
     try {
       done(null, JSON.parse(body as string))
@@ -32,6 +37,10 @@ export function registerAnalyticsRoutes(app: FastifyInstance, db: Db): void {
       const project = request.project
       const sdk = request.sdk
       if (!project || !sdk) throw new Error('The access hook did not run')
+      // Each event counts, whether or not the project keeps them.
+      await limits.limiter.take({ projectId: project.id, address: request.ip }, [
+        [limits.rules.analytics, events.length],
+      ])
       if (!project.analyticsEnabled) {
         request.log.debug({ projectId: project.id }, 'Analytics is off for this project; events dropped')
         return reply.code(204).send()

@@ -10,6 +10,7 @@ import { authenticateRequest, authLimits } from '../../src/protocol/api/index.ts
 import { hasHint } from '../auth/errors.ts'
 import type { AuthService } from '../auth/service.ts'
 import { addVary } from '../http/access.ts'
+import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
 import type { Project } from '../projects/store.ts'
 
@@ -28,10 +29,18 @@ function projectOf(request: FastifyRequest): Project {
  * @example
  * await app.register(async (scope) => registerAuthRoutes(scope, auth))
  */
-export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): void {
+export function registerAuthRoutes(
+  app: FastifyInstance,
+  auth: AuthService,
+  limits: { limiter: RateLimiter; rules: RateLimitRules },
+): void {
+  // Every route that writes counts toward the client's limit, per route.
+  const limit = (request: FastifyRequest, route: 'nonce' | 'authenticate' | 'sign-out') =>
+    limits.limiter.take({ projectId: projectOf(request).id, address: request.ip }, [
+      [limits.rules.signIn(route), 1],
+    ])
+
   app.setErrorHandler((error, request, reply) => {
-    const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds
-    if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter))
     // Errors without a hint go to the app's handler, which answers them as everywhere else.
     if (!hasHint(error)) throw error
     request.log.debug({ code: error.code, field: error.field, hint: error.hint }, error.message)
@@ -49,13 +58,14 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): voi
 
   const config = { access: 'project' } as const
 
-  // Every GET makes a nonce, so no HEAD twin; the client's address counts toward its limit.
+  // Every GET makes a nonce, so no HEAD twin.
   app.get(
     '/auth/v1/nonce',
     { config, exposeHeadRoute: false },
     async (request, reply): Promise<AuthNonceResponse> => {
       reply.header('cache-control', 'no-store')
-      return auth.createNonce(projectOf(request), request.ip)
+      await limit(request, 'nonce')
+      return auth.createNonce(projectOf(request))
     },
   )
 
@@ -65,6 +75,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): voi
     async (request, reply): Promise<AuthenticateResponse> => {
       const body = parseInput(authenticateRequest, request.body, 'body')
       reply.header('cache-control', 'no-store')
+      await limit(request, 'authenticate')
       return auth.authenticate(projectOf(request), body, request.headers.origin)
     },
   )
@@ -75,6 +86,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): voi
   })
 
   app.post('/auth/v1/sign-out', { config }, async (request, reply) => {
+    await limit(request, 'sign-out')
     await auth.signOut(projectOf(request), request.headers.authorization)
     return reply.code(204).send()
   })

@@ -2,14 +2,60 @@ import type { FastifyInstance } from 'fastify'
 import type { JsonRpcRequest } from '../../src/protocol/api/index.ts'
 import { apiLimits, jsonRpcErrorCodes, jsonRpcRequest, rpcQuery } from '../../src/protocol/api/index.ts'
 import { badRequest, ServiceError } from '../errors.ts'
+import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { checkInput, parseInput } from '../http/validation.ts'
 import { type RpcForwarder, UpstreamError } from '../rpc/forward.ts'
+import type { RpcMethodPolicy } from '../rpc/methods.ts'
 
 export interface RpcRouteOptions {
   /** CAIP-2 network id -> upstream JSON-RPC URL. */
   upstreams: Readonly<Record<string, string>>
   timeoutMs: number
   forwarder: RpcForwarder
+  /** Which methods are forwarded (server/rpc/methods.ts); the others answer -32601 here. */
+  allowed: RpcMethodPolicy
+  /** Requests and JSON-RPC calls per second per client and project. */
+  limits: { limiter: RateLimiter; rules: RateLimitRules }
+}
+
+/** The JSON-RPC answer to a request whose method the proxy does not forward. */
+function methodNotAllowed(request: JsonRpcRequest) {
+  return {
+    jsonrpc: '2.0' as const,
+    id: request.id ?? null,
+    error: {
+      code: jsonRpcErrorCodes.methodNotFound,
+      message: `The method ${request.method} is not available through this RPC proxy`,
+      data: { code: 'METHOD_NOT_ALLOWED' },
+    },
+  }
+}
+
+/** The key a JSON-RPC answer is matched to its request by. */
+const idKey = (id: unknown) => JSON.stringify(id ?? null)
+
+/**
+ * One batch answer from the upstream's answers to the forwarded requests and the proxy's own refusals,
+ * in the order of the requests (answers the upstream gave that match no request go last).
+ */
+function mergeBatch(requests: readonly JsonRpcRequest[], refused: ReadonlySet<number>, upstream: unknown) {
+  const answers = Array.isArray(upstream) ? [...upstream] : [upstream]
+  const merged: unknown[] = []
+  requests.forEach((request, index) => {
+    if (request.id === undefined) return
+    if (refused.has(index)) {
+      merged.push(methodNotAllowed(request))
+      return
+    }
+    const found = answers.findIndex(
+      (answer) =>
+        typeof answer === 'object' &&
+        answer !== null &&
+        idKey((answer as { id?: unknown }).id) === idKey(request.id),
+    )
+    if (found !== -1) merged.push(...answers.splice(found, 1))
+  })
+  return [...merged, ...answers]
 }
 
 function failureResponse(requests: readonly JsonRpcRequest[], isBatch: boolean, error: UpstreamError) {
@@ -24,6 +70,22 @@ function failureResponse(requests: readonly JsonRpcRequest[], isBatch: boolean, 
     .filter((request) => request.id !== undefined)
     .map((request) => ({ jsonrpc: '2.0', id: request.id ?? null, error: errorObject }))
   return answers.length > 0 ? answers : { jsonrpc: '2.0', id: null, error: errorObject }
+}
+
+/** Upstream failure answers for the forwarded requests, beside the refusals of the others. */
+function mergeFailure(
+  requests: readonly JsonRpcRequest[],
+  refused: ReadonlySet<number>,
+  isBatch: boolean,
+  error: UpstreamError,
+) {
+  if (refused.size === 0) return failureResponse(requests, isBatch, error)
+  const failed = failureResponse(
+    requests.filter((_request, index) => !refused.has(index)),
+    true,
+    error,
+  )
+  return mergeBatch(requests, refused, failed)
 }
 
 /**
@@ -98,6 +160,34 @@ export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions
         requests = [parseInput(jsonRpcRequest, payload, 'body')]
       }
 
+      if (!request.project) throw new Error('The access hook did not run')
+      await options.limits.limiter.take({ projectId: request.project.id, address: request.ip }, [
+        [options.limits.rules.rpc, 1],
+        [options.limits.rules.rpcEntries, requests.length],
+      ])
+
+      // Methods off the allow-list are answered here, each on its own, and never reach the upstream.
+      const refused = new Set<number>()
+      requests.forEach((entry, index) => {
+        if (!options.allowed(chainId, entry.method)) refused.add(index)
+      })
+      if (refused.size > 0) {
+        request.log.info(
+          { chainId, refused: [...new Set([...refused].map((index) => requests[index]?.method))] },
+          'RPC methods refused',
+        )
+      }
+      if (refused.size === requests.length) {
+        const answers = requests.filter((entry) => entry.id !== undefined).map(methodNotAllowed)
+        // Notifications get no answer (JSON-RPC 2.0), so a body of only notifications gets none at all.
+        if (answers.length === 0) return reply.code(204).send()
+        return reply.type('application/json; charset=utf-8').send(isBatch ? answers : answers[0])
+      }
+      const forwarded =
+        refused.size === 0
+          ? raw
+          : JSON.stringify((payload as unknown[]).filter((_entry, index) => !refused.has(index)))
+
       // Stop waiting on the upstream when the client goes away.
       const clientGone = new AbortController()
       reply.raw.once('close', () => {
@@ -107,17 +197,33 @@ export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions
         const result = await options.forwarder.forward({
           chainId,
           upstreamUrl,
-          body: raw,
+          body: forwarded,
           timeoutMs: options.timeoutMs,
           signal: clientGone.signal,
         })
-        return reply.code(result.status).type('application/json; charset=utf-8').send(result.body)
+        if (refused.size === 0) {
+          return reply.code(result.status).type('application/json; charset=utf-8').send(result.body)
+        }
+        let upstreamAnswer: unknown
+        try {
+          upstreamAnswer = JSON.parse(result.body)
+        } catch {
+          throw new UpstreamError(
+            'bad-response',
+            `The RPC upstream for ${chainId} answered HTTP ${result.status} without JSON`,
+            { type: 'UpstreamError', status: result.status },
+          )
+        }
+        return reply
+          .code(result.status)
+          .type('application/json; charset=utf-8')
+          .send(JSON.stringify(mergeBatch(requests, refused, upstreamAnswer)))
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error
-        request.log.warn({ chainId, failure: error.failure, err: error.cause ?? error }, error.message)
+        request.log.warn({ chainId, failure: error.failure, upstream: error.detail }, error.message)
         return reply
           .code(error.failure === 'timeout' ? 504 : 502)
-          .send(failureResponse(requests, isBatch, error))
+          .send(mergeFailure(requests, refused, isBatch, error))
       }
     },
   )

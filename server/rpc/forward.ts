@@ -1,16 +1,23 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import { summarizeUpstreamFailure, type UpstreamFailureSummary } from './redact.ts'
 
 /** Why forwarding failed: the upstream did not answer in time, could not be reached, or answered badly. */
 export type UpstreamFailure = 'timeout' | 'unreachable' | 'bad-response'
 
-/** Thrown by {@link RpcForwarder.forward}; `message` is safe to show clients (it never holds the upstream URL). */
+/**
+ * Thrown by {@link RpcForwarder.forward}; `message` is safe to show clients (it never holds the upstream
+ * URL). It keeps no `cause`: the HTTP client's errors quote host names and addresses. `detail` says what
+ * may be logged.
+ */
 export class UpstreamError extends Error {
   override name = 'UpstreamError'
   readonly failure: UpstreamFailure
-  constructor(failure: UpstreamFailure, message: string, options?: { cause?: unknown }) {
-    super(message, options)
+  readonly detail: UpstreamFailureSummary | undefined
+  constructor(failure: UpstreamFailure, message: string, detail?: UpstreamFailureSummary) {
+    super(message)
     this.failure = failure
+    this.detail = detail
   }
 }
 
@@ -95,18 +102,17 @@ export function createRpcForwarder(options: RpcForwarderOptions = {}): RpcForwar
       const fail = (error: unknown) => {
         finish()
         if (error instanceof UpstreamError) return reject(error)
-        if (timedOut) return reject(new UpstreamError('timeout', 'Request timed out', { cause: error }))
+        const detail = summarizeUpstreamFailure(error, [parameters.upstreamUrl])
+        if (timedOut) return reject(new UpstreamError('timeout', 'Request timed out', detail))
         if (controller.signal.aborted) {
-          return reject(new UpstreamError('unreachable', 'Request was aborted', { cause: error }))
+          return reject(new UpstreamError('unreachable', 'Request was aborted', detail))
         }
-        const code = (error as NodeJS.ErrnoException).code
+        const code = detail.code
         reject(
           new UpstreamError(
             'unreachable',
             `The RPC upstream for ${chainId} is unreachable${code ? ` (${code})` : ''}`,
-            {
-              cause: error,
-            },
+            detail,
           ),
         )
       }
@@ -127,6 +133,7 @@ export function createRpcForwarder(options: RpcForwarderOptions = {}): RpcForwar
               new UpstreamError(
                 'bad-response',
                 `The RPC upstream for ${chainId} answered more than ${maxResponseBytes} bytes`,
+                { type: 'UpstreamError', status: response.statusCode ?? 0 },
               ),
             )
             return
@@ -143,6 +150,7 @@ export function createRpcForwarder(options: RpcForwarderOptions = {}): RpcForwar
               new UpstreamError(
                 'bad-response',
                 `The RPC upstream for ${chainId} answered HTTP ${response.statusCode} without JSON`,
+                { type: 'UpstreamError', status: response.statusCode ?? 0 },
               ),
             )
             return

@@ -5,6 +5,7 @@ import type { Connector } from '../connectors/types.ts'
 export type { Connector }
 
 import type { WalletConnectConnector } from '../connectors/walletconnect/connector.ts'
+import type { ErrorSummary } from '../errors/base.ts'
 import type { CatalogueEntry } from '../protocol/api/catalogue.ts'
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
 import type {
@@ -42,10 +43,13 @@ export interface ConnectionRecord {
 }
 
 export interface ModalState {
+  /** Shown; always true in inline mode, where the views sit in the page. */
   open: boolean
   router: RouterState
   /** True from a blocked close until the 500 ms shake ends. */
   shake: boolean
+  /** Why the last close was refused, when the modal can say it; cleared by the next view change. */
+  blockedReason: 'signInRequired' | undefined
 }
 
 export interface AccountState {
@@ -76,7 +80,7 @@ export interface TokenHolding {
 
 export interface SendState {
   status: 'idle' | 'sending' | 'sent' | 'error'
-  error: { code: number; message: string } | undefined
+  error: ErrorSummary | undefined
   /** The transaction hash (EVM) or signature (Solana) once sent. */
   hash: string | undefined
 }
@@ -95,7 +99,7 @@ export interface BalanceState {
 export interface ConnectingState {
   connectorId: string
   status: 'waiting' | 'rejected' | 'failed'
-  error: { code: number; message: string } | undefined
+  error: ErrorSummary | undefined
 }
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
@@ -107,7 +111,7 @@ export interface CatalogueState {
   recommended: readonly CatalogueEntry[]
   /** Wallets in the catalogue (after include/exclude), for "All wallets". */
   count: number
-  error: string | undefined
+  error: ErrorSummary | undefined
 }
 
 /** The AllWallets list: pages loaded so far, or search results. */
@@ -118,7 +122,7 @@ export interface WalletListState {
   /** Next page to load (1-based); undefined when everything is loaded. */
   nextPage: number | undefined
   query: string
-  error: string | undefined
+  error: ErrorSummary | undefined
 }
 
 /** A WalletConnect pairing shown by the ConnectingWalletConnect views. */
@@ -126,7 +130,7 @@ export interface PairingState {
   status: 'idle' | 'creating' | 'waiting' | 'rejected' | 'failed'
   uri: string | undefined
   createdAt: number
-  error: { code: number; message: string } | undefined
+  error: ErrorSummary | undefined
 }
 
 export const IDLE_PAIRING: PairingState = { status: 'idle', uri: undefined, createdAt: 0, error: undefined }
@@ -153,12 +157,12 @@ export interface Config {
   readonly $catalogue: MapStore<CatalogueState>
   readonly $walletList: MapStore<WalletListState>
   /** A configuration problem to show at the top of the modal (`Invalid App Configuration`). */
-  readonly $alert: WritableAtom<{ code: number; message: string } | undefined>
+  readonly $alert: WritableAtom<ErrorSummary | undefined>
   readonly $pairing: MapStore<PairingState>
   /** Sign-in progress shown by SIWXSignMessage. */
   readonly $siwx: MapStore<{
     status: 'idle' | 'signing' | 'signed' | 'error'
-    error: { code: number; message: string } | undefined
+    error: ErrorSummary | undefined
   }>
   /** The send in progress or just finished (SPEC section 4: loading, then reset). */
   readonly $send: MapStore<SendState>
@@ -180,6 +184,8 @@ export interface Config {
     pendingConnect: WalletEventMap['connect'] | undefined
     /** The WalletConnect connector, once created. */
     walletConnect: Promise<WalletConnectConnector> | undefined
+    /** The latest connection attempt per namespace; an older one that settles late changes nothing. */
+    connectAttempts: Map<ChainNamespace, object>
   }
   /**
    * Applies option values over `base` (the current options unless given; values are checked, so
@@ -307,7 +313,12 @@ export function createConfig(
     issues: parsed.issues,
     $options,
     $networks,
-    $modal: map<ModalState>({ open: false, router: startAt('Connect'), shake: false }),
+    $modal: map<ModalState>({
+      open: parsed.options.inline,
+      router: startAt('Connect'),
+      shake: false,
+      blockedReason: undefined,
+    }),
     $connections,
     $activeNamespace,
     $selectedNetworkId,
@@ -333,7 +344,7 @@ export function createConfig(
       query: '',
       error: undefined,
     }),
-    $alert: atom<{ code: number; message: string } | undefined>(undefined),
+    $alert: atom<ErrorSummary | undefined>(undefined),
     $pairing: map<PairingState>(IDLE_PAIRING),
     $siwx: map({ status: 'idle' as const, error: undefined }),
     $session: atom<{ caipAddress: string; session: SiwxSession } | undefined>(undefined),
@@ -348,6 +359,7 @@ export function createConfig(
       stopPairing: undefined,
       walletConnect: undefined,
       pendingConnect: undefined,
+      connectAttempts: new Map(),
     },
     update(input, base, from) {
       const before = $options.get()
@@ -377,6 +389,8 @@ export function createConfig(
         config.$alert.set(undefined)
       }
       $options.set(next)
+      // Inline views are always shown; leaving inline mode closes them.
+      if (next.inline !== before.inline) config.$modal.setKey('open', next.inline)
       return result.issues
     },
   }

@@ -2,19 +2,29 @@ import { BALANCE_DECIMALS } from '../protocol/constants.ts'
 
 /**
  * Formats a base-unit amount to 3 decimals (SPEC section 9), rounding down so a balance is
- * never shown larger than it is.
+ * never shown larger than it is, with the separators of `locale` (default `en-US`). Every digit
+ * is kept, however large the amount.
  *
  * @example
  * formatBalance(1234567890000000000n, 18) // '1.234'
+ * formatBalance(10n ** 22n, 18, { locale: 'de' }) // '10.000,000'
  */
-export function formatBalance(value: bigint, decimals: number, places = BALANCE_DECIMALS): string {
+export function formatBalance(
+  value: bigint,
+  decimals: number,
+  { places = BALANCE_DECIMALS, locale = 'en-US' }: { places?: number; locale?: string } = {},
+): string {
   const negative = value < 0n
   const abs = negative ? -value : value
   const base = 10n ** BigInt(decimals)
   const whole = abs / base
-  const scaled = ((abs % base) * 10n ** BigInt(places)) / base
-  const fraction = scaled.toString().padStart(places, '0')
-  return `${negative ? '-' : ''}${whole.toLocaleString('en-US')}.${fraction}`
+  const fraction = (((abs % base) * 10n ** BigInt(places)) / base).toString().padStart(places, '0')
+  // A decimal string keeps every digit (Intl.NumberFormat reads it exactly, unlike a number).
+  const text = `${negative ? '-' : ''}${whole}${places ? `.${fraction}` : ''}` as unknown as number
+  return new Intl.NumberFormat(locale, {
+    minimumFractionDigits: places,
+    maximumFractionDigits: places,
+  }).format(text)
 }
 
 /**

@@ -36,6 +36,6 @@ export class SomethingWentWrongError extends BaseError {
 export class FrameError extends BaseError {
   override name = 'FrameError' as const
   constructor({ message, ...rest }: ErrorParameters & { message?: string | undefined } = {}) {
-    super(message || 'An error occurred', rest)
+    super(message || 'An error occurred', { ...rest, messageId: message ? null : 'UnknownError' })
   }
 }

@@ -10,6 +10,13 @@ export type BaseErrorParameters = {
   metaMessages?: string[] | undefined
   /** Numeric code; 5000 when omitted. */
   code?: number | undefined
+  /**
+   * Id of the message in the views' locale catalogues (`error.<id>`); the class name when omitted,
+   * `null` when the words came from elsewhere (a wallet's own message), which are shown as they are.
+   */
+  messageId?: string | null | undefined
+  /** Values the catalogue message needs (`{seconds}`), formatted in the page's language. */
+  messageValues?: Readonly<Record<string, string | number>> | undefined
 }
 
 /**
@@ -28,9 +35,11 @@ export class BaseError extends Error {
   docsPath: string | undefined
   metaMessages: string[] | undefined
   code: number
+  messageValues: Readonly<Record<string, string | number>> | undefined
+  #messageId: string | null | undefined
 
   constructor(shortMessage: string, parameters: BaseErrorParameters = {}) {
-    const { cause, docsPath, metaMessages, code = 5000 } = parameters
+    const { cause, docsPath, metaMessages, code = 5000, messageId, messageValues } = parameters
     const details = parameters.details ?? detailsOf(cause)
     const message = [
       shortMessage,
@@ -43,6 +52,16 @@ export class BaseError extends Error {
     this.docsPath = docsPath
     this.metaMessages = metaMessages
     this.code = code
+    this.#messageId = messageId
+    this.messageValues = messageValues
+  }
+
+  /**
+   * Id of `shortMessage` in the views' locale catalogues (`error.<id>`): the class name unless the
+   * error gave one, undefined when the words came from elsewhere and are shown as they are.
+   */
+  get messageId(): string | undefined {
+    return this.#messageId === null ? undefined : (this.#messageId ?? this.name)
   }
 
   /**
@@ -88,6 +107,37 @@ function detailsOf(cause: unknown): string | undefined {
     return cause.message || undefined
   if (typeof cause === 'string') return cause || undefined
   return undefined
+}
+
+/**
+ * What the stores keep of an error for the views: the code and English message (as sent in
+ * `wallet-error`), the catalogue id and values that show it in the page's language, and the form
+ * fields it is about.
+ */
+export interface ErrorSummary {
+  code: number
+  message: string
+  messageId: string | undefined
+  messageValues: Readonly<Record<string, string | number>> | undefined
+  /** Input fields the message is about (`amount`, `receiver`, `token`), first one first. */
+  fields: readonly string[]
+}
+
+/**
+ * The summary of an error that a store keeps for the views.
+ *
+ * @example
+ * config.$send.setKey('error', summarizeError(toBaseError(thrown)))
+ */
+export function summarizeError(error: BaseError): ErrorSummary {
+  const fields = (error as { fields?: unknown }).fields
+  return {
+    code: error.code,
+    message: error.shortMessage,
+    messageId: error.messageId,
+    messageValues: error.messageValues,
+    fields: Array.isArray(fields) ? fields : [],
+  }
 }
 
 /** Parameters of a catalogue error: everything but the code, which the error fixes. */

@@ -11,7 +11,7 @@ export class EmailCooldownError extends BaseError {
   readonly secondsLeft: number
   constructor({ secondsLeft, ...rest }: ErrorParameters & { secondsLeft: number }) {
     const seconds = Math.max(0, Math.ceil(secondsLeft))
-    super(`Please try again after ${seconds} seconds`, rest)
+    super(`Please try again after ${seconds} seconds`, { ...rest, messageValues: { seconds } })
     this.secondsLeft = seconds
   }
 }

@@ -1,5 +1,12 @@
 export { FrameError, RequestAbortedError, SomethingWentWrongError } from './abort.ts'
-export { BaseError, type BaseErrorParameters, type ErrorParameters, isBaseError } from './base.ts'
+export {
+  BaseError,
+  type BaseErrorParameters,
+  type ErrorParameters,
+  type ErrorSummary,
+  isBaseError,
+  summarizeError,
+} from './base.ts'
 export {
   ChainNotSupportedError,
   FailedToDisconnectError,

@@ -246,7 +246,7 @@ export class ProviderDisconnectedError extends BaseError {
 export class RpcRequestError extends BaseError {
   override name = 'RpcRequestError' as const
   constructor({ message, ...rest }: NodeErrorParameters & { message?: string | undefined } = {}) {
-    super(message || 'An error occurred', rest)
+    super(message || 'An error occurred', { ...rest, messageId: message ? null : 'UnknownError' })
   }
 }
 

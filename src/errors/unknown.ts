@@ -11,7 +11,8 @@ import { collect, matchRpcError, parseRpcError, RequestTimeoutError } from './rp
 export class UnknownError extends BaseError {
   override name = 'UnknownError' as const
   constructor({ message, ...rest }: ErrorParameters & { message?: string | undefined } = {}) {
-    super(message || 'An error occurred', rest)
+    // Words from elsewhere are shown as they are; the default has its catalogue entry.
+    super(message || 'An error occurred', { ...rest, messageId: message ? null : 'UnknownError' })
   }
 }
 

@@ -78,7 +78,10 @@ export interface ModalOptions {
   siwx: SiwxMode
   /** The site's own sign-in backend (`config.siwx` as an object); the service's when undefined. */
   siwxVerifier: SiwxVerifier | undefined
-  locale: string
+  /** Language of the views (a BCP 47 tag); undefined follows the browser's languages. */
+  locale: string | undefined
+  /** Render the views in the page flow (SPEC section 2, embedded mode) rather than as a dialog. */
+  inline: boolean
   /** RPC URL per network, overriding the network's default (the `config` property only). */
   rpcUrls: Readonly<Record<string, string>>
   /** Networks the site defines itself (the `config` property only). */
@@ -151,7 +154,8 @@ export const DEFAULT_OPTIONS: ModalOptions = {
   socials: [],
   siwx: 'off',
   siwxVerifier: undefined,
-  locale: 'en',
+  locale: undefined,
+  inline: false,
   rpcUrls: {},
   customNetworks: [],
   analytics: false,
@@ -179,6 +183,14 @@ function walletIds(value: unknown): { value: readonly string[] } | { message: st
   const ids = typeof value === 'string' ? list(value) : value
   const result = validate(z.array(WalletIdSchema), ids)
   return result.ok ? { value: result.value } : { message: result.message }
+}
+
+/** A boolean option; as an attribute, present (`<wallet-modal inline>`), `true`/`on` or `false`/`off`. */
+function flag(value: unknown): { value: boolean } | { message: string } {
+  if (typeof value === 'boolean') return { value }
+  if (value === 'true' || value === 'on' || value === '') return { value: true }
+  if (value === 'false' || value === 'off') return { value: false }
+  return { message: 'Expected true or false' }
 }
 
 type Parser<K extends keyof ModalOptions> = (
@@ -248,14 +260,8 @@ const parsers: { [K in keyof ModalOptions]: Parser<K> } = {
     Array.isArray(value) && value.every((item) => typeof item === 'object' && item !== null)
       ? { value: value as Network[] }
       : { message: 'Expected an array of network definitions' },
-  analytics: (value) =>
-    typeof value === 'boolean'
-      ? { value }
-      : value === 'true' || value === 'on' || value === ''
-        ? { value: true }
-        : value === 'false' || value === 'off'
-          ? { value: false }
-          : { message: 'Expected true or false' },
+  analytics: flag,
+  inline: flag,
   featuredWalletIds: walletIds,
   includeWalletIds: walletIds,
   excludeWalletIds: walletIds,
@@ -276,6 +282,7 @@ export const OPTION_ATTRIBUTES = {
   siwx: 'siwx',
   siwxVerifier: 'config.siwx',
   locale: 'locale',
+  inline: 'inline',
   rpcUrls: 'config.rpcUrls',
   customNetworks: 'config.customNetworks',
   analytics: 'analytics',
@@ -328,7 +335,7 @@ export function parseOptions(
     const parser = parsers[key] as Parser<typeof key> | undefined
     if (!parser) continue
     // A bare boolean attribute (`<wallet-modal analytics>`) is an empty string that means on.
-    if (raw === undefined || raw === null || (raw === '' && key !== 'analytics')) {
+    if (raw === undefined || raw === null || (raw === '' && key !== 'analytics' && key !== 'inline')) {
       options[key] = DEFAULT_OPTIONS[key]
       continue
     }

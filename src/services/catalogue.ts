@@ -1,5 +1,5 @@
-import type { GetWalletsResponse } from '../protocol/api/catalogue.ts'
-import { getWalletsResponse } from '../protocol/api/catalogue.ts'
+import type { CatalogueEntry, GetWalletsResponse } from '../protocol/api/catalogue.ts'
+import { getWalletsResponse, isSafeWalletLink } from '../protocol/api/catalogue.ts'
 import type { HttpClient } from './http.ts'
 
 export interface GetWalletsParameters {
@@ -12,14 +12,32 @@ export interface GetWalletsParameters {
 
 const joined = (ids: readonly string[] | undefined) => (ids && ids.length > 0 ? ids.join(',') : undefined)
 
+/** The entry with every link it may not open (`javascript:`, `data:`, …) taken out, before any is built. */
+function withSafeLinks(entry: CatalogueEntry): CatalogueEntry {
+  const safe = (kind: 'mobile_link' | 'desktop_link' | 'webapp_link') => {
+    const link = entry[kind]
+    return link !== null && isSafeWalletLink(kind, link) ? link : null
+  }
+  return {
+    ...entry,
+    mobile_link: safe('mobile_link'),
+    desktop_link: safe('desktop_link'),
+    webapp_link: safe('webapp_link'),
+  }
+}
+
 /**
- * One page of the wallet catalogue (`GET /getWallets`), validated.
+ * One page of the wallet catalogue (`GET /getWallets`), validated; links with a scheme the modal must
+ * not open are dropped (the service refuses them too, but `api-url` may point at another one).
  *
  * @example
  * const { data, count } = await getWallets(http, { page: 1, entries: 40 })
  */
-export function getWallets(http: HttpClient, parameters: GetWalletsParameters): Promise<GetWalletsResponse> {
-  return http.getJson(
+export async function getWallets(
+  http: HttpClient,
+  parameters: GetWalletsParameters,
+): Promise<GetWalletsResponse> {
+  const page = await http.getJson(
     '/getWallets',
     {
       page: parameters.page,
@@ -30,4 +48,5 @@ export function getWallets(http: HttpClient, parameters: GetWalletsParameters): 
     },
     getWalletsResponse,
   )
+  return { ...page, data: page.data.map(withSafeLinks) }
 }

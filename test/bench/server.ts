@@ -5,14 +5,18 @@
  *   p50/p99 latency. Measured with the default configuration (pages reused for CACHE_MS = 5 s), then
  *   with the cache off (every request queries the database);
  * - the RPC proxy's overhead: the median of 200 sequential `eth_blockNumber` calls straight to a small
- *   local JSON-RPC server, against the median of 200 through `POST /v1/`, taken in alternation so both
- *   see the same machine load.
+ *   local JSON-RPC server, against the median of 200 through `POST /v1/` (allow-list and rate limits on,
+ *   the limits set high enough not to refuse), 200 with the rate limits off, and 200 of a method the
+ *   allow-list refuses, taken in alternation so all see the same machine load;
+ * - analytics ingestion: one client posting single events as fast as it can under the default limit
+ *   (600 events a minute per client and project): how many are accepted before the first 429, when it
+ *   comes, and the accepted and refused rates after it; then the ingest rate of many clients at once.
  *
  * Uses PGlite in memory, or PostgreSQL when `DATABASE_URL` is set (in a throwaway schema).
  * Run alone: `npx tsx test/bench/server.ts` (optional env: SERVER_BENCH_SECONDS, SERVER_BENCH_CONNECTIONS).
  */
-import { randomBytes } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { Agent, createServer, request as httpRequest, type Server } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
@@ -77,7 +81,27 @@ export interface ServerBenchResult {
     directMedianMs: number
     proxiedMedianMs: number
     overheadMedianMs: number
+    /** Through the proxy with the rate limits off: the allow-list alone. */
+    withoutLimitsMedianMs: number
+    /** A method the allow-list refuses (answered by the proxy, no upstream call). */
+    refusedMedianMs: number
   }
+  analytics: AnalyticsBenchResult
+}
+
+export interface AnalyticsBenchResult {
+  /** The limit in force: events per minute per client address and project (bursts of as many). */
+  limitPerMinute: number
+  /** One client, flat out: events accepted (204) before its first 429. */
+  acceptedBeforeFirst429: number
+  /** Seconds from the first event to the first 429. */
+  secondsToFirst429: number
+  /** After the first 429: events accepted, and 429s answered, per second. */
+  acceptedPerSecondAfter: number
+  refusedPerSecondAfter: number
+  /** Many clients at once (each its own address): events stored per second, and the p99 answer time. */
+  manyClientsEventsPerSecond: number
+  manyClientsP99Ms: number
 }
 
 function median(values: number[]): number {
@@ -106,21 +130,114 @@ async function startJsonRpcServer(): Promise<{ url: string; server: Server }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
 }
 
-async function timedCall(url: string, id: number): Promise<number> {
+async function timedCall(url: string, id: number, method = 'eth_blockNumber'): Promise<number> {
   const started = performance.now()
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'eth_blockNumber', params: [] }),
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: [] }),
   })
-  const answer = (await response.json()) as { result?: string }
+  const answer = (await response.json()) as { result?: string; error?: { code: number } }
   const elapsed = performance.now() - started
-  if (answer.result !== '0x2a') throw new Error(`Unexpected answer from ${url}: ${JSON.stringify(answer)}`)
+  const expected = method === 'eth_blockNumber' ? answer.result === '0x2a' : answer.error?.code === -32601
+  if (!expected) throw new Error(`Unexpected answer from ${url}: ${JSON.stringify(answer)}`)
   return elapsed
+}
+
+/** Posts one analytics event as client `address` (X-Forwarded-For, one trusted proxy): status and ms. */
+function postEvent(agent: Agent, base: string, address: string): Promise<{ status: number; ms: number }> {
+  const body = JSON.stringify({
+    eventId: randomUUID(),
+    url: 'http://localhost:5173/',
+    domain: 'localhost',
+    timestamp: Date.now(),
+    props: { type: 'track', event: 'MODAL_OPEN', properties: { connected: false } },
+  })
+  const started = performance.now()
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${base}/e?projectId=dev-project&st=bench&sv=0`,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          origin: 'http://localhost:5173',
+          'x-forwarded-for': address,
+        },
+      },
+      (response) => {
+        response.resume()
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, ms: performance.now() - started }),
+        )
+      },
+    )
+    request.on('error', reject)
+    request.end(body)
+  })
+}
+
+/** `concurrency` loops posting events for `seconds`; each answer with its time since the start. */
+async function postEvents(
+  base: string,
+  options: { seconds: number; concurrency: number; address: () => string },
+): Promise<{ at: number; status: number; ms: number }[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency })
+  const answers: { at: number; status: number; ms: number }[] = []
+  const started = performance.now()
+  const deadline = started + options.seconds * 1000
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const answer = await postEvent(agent, base, options.address())
+        answers.push({ at: (performance.now() - started) / 1000, ...answer })
+      }
+    }),
+  )
+  agent.destroy()
+  return answers.sort((a, b) => a.at - b.at)
+}
+
+async function benchAnalytics(
+  base: string,
+  limitPerMinute: number,
+  seconds: number,
+): Promise<AnalyticsBenchResult> {
+  const one = await postEvents(base, { seconds, concurrency: 4, address: () => '198.51.100.7' })
+  const firstRefusal = one.findIndex((answer) => answer.status === 429)
+  if (firstRefusal === -1) throw new Error(`No 429 within ${seconds} s from one client`)
+  const unexpected = one.find((answer) => answer.status !== 204 && answer.status !== 429)
+  if (unexpected) throw new Error(`Unexpected analytics answer ${unexpected.status}`)
+  const firstAt = one[firstRefusal]?.at ?? 0
+  const after = one.slice(firstRefusal)
+  const afterSeconds = Math.max(0.001, (after.at(-1)?.at ?? firstAt) - firstAt)
+  let counter = 0
+  const many = await postEvents(base, {
+    seconds: Math.min(seconds, 5),
+    concurrency: 8,
+    address: () => `10.${(counter >> 16) & 255}.${(counter >> 8) & 255}.${counter++ & 255}`,
+  })
+  const stored = many.filter((answer) => answer.status === 204)
+  const latencies = many.map((answer) => answer.ms).sort((a, b) => a - b)
+  return {
+    limitPerMinute,
+    acceptedBeforeFirst429: one.slice(0, firstRefusal).filter((answer) => answer.status === 204).length,
+    secondsToFirst429: firstAt,
+    acceptedPerSecondAfter: after.filter((answer) => answer.status === 204).length / afterSeconds,
+    refusedPerSecondAfter: after.filter((answer) => answer.status === 429).length / afterSeconds,
+    manyClientsEventsPerSecond: stored.length / Math.min(seconds, 5),
+    manyClientsP99Ms: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
+  }
 }
 
 async function loadTest(url: string, connections: number, durationSeconds: number): Promise<LoadResult> {
   const headers = { origin: 'http://localhost:5173' }
+  const check = await fetch(url, { headers })
+  const page = (await check.json()) as { data?: unknown[] }
+  if (check.status !== 200 || page.data?.length !== 40)
+    throw new Error(`Unexpected /getWallets answer ${check.status}`)
   // Warm up: JIT, caches and the database's plans.
   for (let index = 0; index < 50; index++) await (await fetch(url, { headers })).arrayBuffer()
   const load = await autocannon({ url, connections, duration: durationSeconds, workers: 1, headers })
@@ -161,18 +278,43 @@ export async function benchServer(options: ServerBenchOptions = {}): Promise<Ser
   const upstream = await startJsonRpcServer()
   const config = {
     ...loadConfig({
+      NODE_ENV: 'development',
       DATA_DIR: 'memory://',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema } : {}),
     }),
     port: 0,
     logLevel: 'warn' as const,
     rpcUpstreams: { 'eip155:31337': upstream.url },
+    // Analytics clients are told apart by X-Forwarded-For, as behind a load balancer.
+    trustProxyHops: 1,
   }
   const logger = createLogger('warn')
   const database = await createDatabase(config, { logger })
-  const app = await buildApp(config, { database, logger })
+  // The proxy's overhead is measured with its rate limits on but out of reach of 200 quick calls.
+  const app = await buildApp(
+    {
+      ...config,
+      rateLimits: { ...config.rateLimits, rpcPerSecond: 1_000_000, rpcEntriesPerSecond: 1_000_000 },
+    },
+    { database, logger },
+  )
+  const unlimitedApp = await buildApp(
+    {
+      ...config,
+      devProjectId: null,
+      rateLimits: {
+        rpcPerSecond: 0,
+        rpcEntriesPerSecond: 0,
+        analyticsEventsPerMinute: 0,
+        signInPerMinute: 0,
+      },
+    },
+    { database, logger },
+  )
   const uncachedApp =
-    options.uncached === false ? null : await buildApp({ ...config, cacheMs: 0 }, { database, logger })
+    options.uncached === false
+      ? null
+      : await buildApp({ ...config, devProjectId: null, cacheMs: 0 }, { database, logger })
   try {
     const base = await app.listen({ host: '127.0.0.1', port: 0 })
     const query = '/getWallets?projectId=dev-project&st=bench&sv=0&page=1&entries=40'
@@ -184,23 +326,35 @@ export async function benchServer(options: ServerBenchOptions = {}): Promise<Ser
       await uncachedApp.close()
     }
 
-    const proxyUrl = `${base}/v1/?chainId=eip155:31337&projectId=dev-project`
+    const proxyQuery = '/v1/?chainId=eip155:31337&projectId=dev-project'
+    const proxyUrl = `${base}${proxyQuery}`
+    const unlimitedUrl = `${await unlimitedApp.listen({ host: '127.0.0.1', port: 0 })}${proxyQuery}`
     const direct: number[] = []
     const proxied: number[] = []
+    const unlimited: number[] = []
+    const refused: number[] = []
     for (let index = 0; index < 20; index++) {
       await timedCall(upstream.url, index)
       await timedCall(proxyUrl, index)
+      await timedCall(unlimitedUrl, index)
+      await timedCall(proxyUrl, index, 'hardhat_setCode')
     }
     for (let index = 0; index < rpcCalls; index++) {
       direct.push(await timedCall(upstream.url, index))
       proxied.push(await timedCall(proxyUrl, index))
+      unlimited.push(await timedCall(unlimitedUrl, index))
+      refused.push(await timedCall(proxyUrl, index, 'hardhat_setCode'))
     }
     const rpcProxy = {
       calls: rpcCalls,
       directMedianMs: median(direct),
       proxiedMedianMs: median(proxied),
       overheadMedianMs: median(proxied) - median(direct),
+      withoutLimitsMedianMs: median(unlimited),
+      refusedMedianMs: median(refused),
     }
+    await unlimitedApp.close()
+    const analytics = await benchAnalytics(base, config.rateLimits.analyticsEventsPerMinute, durationSeconds)
 
     print(
       `\nCompanion service (${database.kind}), loopback, GET /getWallets (40 entries), ${connections} connections, ${durationSeconds} s:`,
@@ -209,11 +363,21 @@ export async function benchServer(options: ServerBenchOptions = {}): Promise<Ser
     if (getWalletsUncached) print(describeLoad('cache off (database every time)', getWalletsUncached))
     print(
       `  RPC proxy, ${rpcCalls} sequential eth_blockNumber: direct median ${rpcProxy.directMedianMs.toFixed(2)} ms, ` +
-        `through /v1/ ${rpcProxy.proxiedMedianMs.toFixed(2)} ms, overhead ${rpcProxy.overheadMedianMs.toFixed(2)} ms`,
+        `through /v1/ ${rpcProxy.proxiedMedianMs.toFixed(2)} ms (allow-list and rate limits), overhead ${rpcProxy.overheadMedianMs.toFixed(2)} ms; ` +
+        `rate limits off ${rpcProxy.withoutLimitsMedianMs.toFixed(2)} ms; a refused method ${rpcProxy.refusedMedianMs.toFixed(2)} ms`,
     )
-    return { database: database.kind, getWallets, getWalletsUncached, rpcProxy }
+    print(
+      `  POST /e, one client flat out, limit ${analytics.limitPerMinute} events a minute: first 429 after ` +
+        `${analytics.acceptedBeforeFirst429} accepted events (${analytics.secondsToFirst429.toFixed(1)} s); then ` +
+        `${analytics.acceptedPerSecondAfter.toFixed(1)} accepted and ${analytics.refusedPerSecondAfter.toFixed(0)} refused a second`,
+    )
+    print(
+      `  POST /e, many clients: ${analytics.manyClientsEventsPerSecond.toFixed(0)} events stored a second, p99 ${analytics.manyClientsP99Ms.toFixed(1)} ms`,
+    )
+    return { database: database.kind, getWallets, getWalletsUncached, rpcProxy, analytics }
   } finally {
     await uncachedApp?.close()
+    await unlimitedApp.close()
     await app.close()
     await database.close()
     upstream.server.closeAllConnections()

@@ -9,6 +9,7 @@ import {
   innerButton,
   installWallet,
   mount,
+  openModal,
   sleep,
   waitFor,
 } from './helpers.ts'
@@ -22,16 +23,6 @@ afterEach(() => {
   page = undefined
   wallet = undefined
 })
-
-async function openModal(mounted: Mounted) {
-  const button = await waitFor(() => innerButton(mounted.button), 'the wallet button')
-  await waitFor(
-    () => !button.disabled || innerButton(mounted.button)?.disabled === false,
-    'the button to be ready',
-  )
-  innerButton(mounted.button)?.click()
-  return waitFor(() => dialogOf(mounted.modal), 'the dialog')
-}
 
 describe('<wallet-button> and <wallet-modal>', () => {
   it('default: the button says Connect Wallet and opens an accessible dialog on Connect', async () => {

@@ -1,6 +1,7 @@
 import { createDemoWallet } from '../../demo/wallets/demo-wallet.ts'
 import { defineWalletButton } from '../../elements/wallet-button.ts'
 import { defineWalletModal, type WalletModalElement } from '../../elements/wallet-modal.ts'
+import { balanceKey } from '../../src/core/balanceKey.ts'
 
 /** Fails the test with a message when a condition is false. */
 export function assert(condition: unknown, message = 'assertion failed'): asserts condition {
@@ -32,15 +33,26 @@ export async function waitFor<T>(
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** A Demo Wallet announced on this page by EIP-6963 (memory storage, no chain needed for connecting). */
-export function installWallet(options: { autoApprove?: boolean; chainId?: number } = {}) {
+/**
+ * A Demo Wallet announced on this page by EIP-6963 (memory storage, no chain needed for connecting).
+ * `name` announces it under another name (and rdns), as a second wallet would.
+ */
+export function installWallet(options: { autoApprove?: boolean; chainId?: number; name?: string } = {}) {
   const wallet = createDemoWallet({
     origin: location.origin,
     document,
     autoApprove: options.autoApprove ?? true,
     ...(options.chainId ? { chainId: options.chainId } : {}),
   })
-  const detail = Object.freeze({ info: wallet.controls.info, provider: wallet.provider })
+  const info = options.name
+    ? {
+        ...wallet.controls.info,
+        name: options.name,
+        uuid: crypto.randomUUID(),
+        rdns: `test.${crypto.randomUUID()}`,
+      }
+    : wallet.controls.info
+  const detail = Object.freeze({ info: Object.freeze(info), provider: wallet.provider })
   const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
   window.addEventListener('eip6963:requestProvider', announce)
   announce()
@@ -117,4 +129,61 @@ export function deepActive(): Element | null {
   let active = document.activeElement
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
   return active
+}
+
+/** Waits for two animation frames, so layout and paint follow a change. */
+export const frames = () =>
+  new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(undefined))))
+
+/** The modal's instance, for reading its stores. */
+export const configOf = (mounted: Mounted) => mounted.modal.walletConfig
+
+/** Clicks the enabled `<wallet-button>` and waits for the dialog. */
+export async function openModal(mounted: Mounted): Promise<HTMLElement> {
+  const button = await waitFor(() => {
+    const inner = innerButton(mounted.button)
+    return inner && !inner.disabled && inner
+  }, 'an enabled wallet button')
+  button.click()
+  return waitFor(() => dialogOf(mounted.modal), 'the dialog')
+}
+
+/** Connects an installed Demo Wallet through the modal, and waits until the modal closed. */
+export async function connectWallet(mounted: Mounted, name = 'Demo Wallet'): Promise<void> {
+  await openModal(mounted)
+  ;(await waitFor(() => buttonByName(mounted.modal, name), name)).click()
+  await waitFor(() => mounted.modal.walletConfig.$account.get(), 'connected')
+  await waitFor(() => !dialogOf(mounted.modal), 'the modal to close')
+}
+
+/** The modal's heading (the view's title). */
+export const headingOf = (modal: HTMLElement) => modal.shadowRoot?.querySelector('h2') ?? undefined
+
+/** An RPC address nothing answers on: balance reads fail at once, the same on every machine. */
+const DEAD_RPC = 'http://127.0.0.1:9/'
+
+/** A modal on the two local networks with no chain behind them (this suite runs none). */
+export function mountWithoutChain(attributes: Record<string, string> = {}): Mounted {
+  const mounted = mount({ networks: 'eip155:31337,eip155:31338', ...attributes })
+  mounted.modal.config = { rpcUrls: { 'eip155:31337': DEAD_RPC, 'eip155:31338': DEAD_RPC } }
+  return mounted
+}
+
+/**
+ * Gives the connected account 10,000 ETH on the first local network, as the chain would (no chain
+ * runs in this suite; the end-to-end tests read real balances). The real read fails first, which
+ * blocks retries for 30 s, so the balance stays.
+ */
+export async function giveBalance(mounted: Mounted, address: string): Promise<void> {
+  const config = mounted.modal.walletConfig
+  const key = balanceKey('eip155:31337', address)
+  await waitFor(() => config.$balances.get()[key]?.status === 'error', 'the balance read to fail')
+  config.$balances.setKey(key, {
+    status: 'ready',
+    value: 10n ** 22n,
+    decimals: 18,
+    symbol: 'ETH',
+    tokens: [],
+    fetchedAt: Date.now(),
+  })
 }

@@ -488,7 +488,7 @@ describe('the wallet catalogue in the modal', { timeout: 120_000 }, () => {
       .click()
     await page
       .locator('wallet-button')
-      .getByRole('button', { name: /^Account / })
+      .getByRole('button', { name: /, Account$/ })
       .waitFor()
   })
 

@@ -48,7 +48,7 @@ describe('connect a browser wallet end to end', { timeout: 240_000 }, () => {
       .click()
     await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
 
-    const account = page.locator('wallet-button').getByRole('button', { name: /^Account / })
+    const account = page.locator('wallet-button').getByRole('button', { name: /, Account$/ })
     await account.waitFor()
     await page.locator('wallet-button').getByText('10,000.000 ETH').waitFor()
     assert.match((await account.textContent()) ?? '', /0xf39F…2266/)
@@ -80,7 +80,7 @@ describe('connect a browser wallet end to end', { timeout: 240_000 }, () => {
     await page.reload()
     await page
       .locator('wallet-button')
-      .getByRole('button', { name: /^Account / })
+      .getByRole('button', { name: /, Account$/ })
       .waitFor()
     assert.equal(await walletPrompt(page).count(), 0)
     const status = await page.evaluate(() =>
@@ -91,7 +91,7 @@ describe('connect a browser wallet end to end', { timeout: 240_000 }, () => {
     // Disconnect is remembered across reloads.
     await page
       .locator('wallet-button')
-      .getByRole('button', { name: /^Account / })
+      .getByRole('button', { name: /, Account$/ })
       .click()
     await modal(page).getByRole('button', { name: 'Disconnect' }).click()
     await page.locator('wallet-button').getByRole('button', { name: 'Connect Wallet' }).waitFor()
@@ -118,7 +118,7 @@ describe('connect a browser wallet end to end', { timeout: 240_000 }, () => {
     await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
     await page
       .locator('wallet-button')
-      .getByRole('button', { name: /^Account / })
+      .getByRole('button', { name: /, Account$/ })
       .waitFor()
     await context.close()
   })
@@ -161,7 +161,7 @@ describe('connect a browser wallet end to end', { timeout: 240_000 }, () => {
     await walletPrompt(page).getByRole('button', { name: 'Approve' }).click()
     await page
       .locator('wallet-button')
-      .getByRole('button', { name: /^Account / })
+      .getByRole('button', { name: /, Account$/ })
       .click()
     await modal(page).getByRole('button', { name: 'Send' }).click()
     await modal(page).getByLabel('Amount').fill('1.5')

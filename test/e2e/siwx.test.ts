@@ -93,7 +93,7 @@ describe('sign in with the wallet (SIWX)', { timeout: 240_000 }, () => {
     await page.reload()
     await page
       .locator('wallet-button')
-      .getByRole('button', { name: /^Account / })
+      .getByRole('button', { name: /, Account$/ })
       .waitFor()
     await page.waitForTimeout(500)
     assert.equal(await modal(page).count(), 0, 'no sign-in asked again after a reload')
@@ -101,7 +101,7 @@ describe('sign in with the wallet (SIWX)', { timeout: 240_000 }, () => {
     const after = await events(page)
     await page
       .locator('wallet-button')
-      .getByRole('button', { name: /^Account / })
+      .getByRole('button', { name: /, Account$/ })
       .click()
     await modal(page).getByRole('button', { name: 'Disconnect' }).click()
     await page.locator('wallet-button').getByRole('button', { name: 'Connect Wallet' }).waitFor()
@@ -162,7 +162,7 @@ describe('sign in with the wallet (SIWX)', { timeout: 240_000 }, () => {
     await modal(page).waitFor({ state: 'detached' })
     await page
       .locator('wallet-button')
-      .getByRole('button', { name: /^Account / })
+      .getByRole('button', { name: /, Account$/ })
       .waitFor()
     const names = (await log()).map((line) => line.split(' ')[0])
     assert.deepEqual(
@@ -286,7 +286,7 @@ describe('sign in with the wallet (SIWX)', { timeout: 240_000 }, () => {
     await page.reload()
     await page
       .locator('wallet-button')
-      .getByRole('button', { name: /^Account / })
+      .getByRole('button', { name: /, Account$/ })
       .waitFor()
     await page.waitForTimeout(500)
     assert.equal(await modal(page).count(), 0)
@@ -296,7 +296,7 @@ describe('sign in with the wallet (SIWX)', { timeout: 240_000 }, () => {
     // Disconnect signs out at the site.
     await page
       .locator('wallet-button')
-      .getByRole('button', { name: /^Account / })
+      .getByRole('button', { name: /, Account$/ })
       .click()
     await modal(page).getByRole('button', { name: 'Disconnect' }).click()
     // Required mode: the button says Connect Wallet as soon as the session is gone; the dialog

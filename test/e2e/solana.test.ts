@@ -70,7 +70,7 @@ describe('Solana end to end', { timeout: 300_000 }, () => {
 
   const modal = (page: Page) => page.locator('wallet-modal').getByRole('dialog')
   const accountButton = (page: Page) =>
-    page.locator('wallet-button').getByRole('button', { name: /^Account / })
+    page.locator('wallet-button').getByRole('button', { name: /, Account$/ })
   // The modal is aria-modal, so the wallet's own prompt is reached by its test ids while it is open.
   const approve = (page: Page) => page.locator('[data-demo-wallet="approve"]').click()
   const reject = (page: Page) => page.locator('[data-demo-wallet="reject"]').click()

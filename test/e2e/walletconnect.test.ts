@@ -108,7 +108,7 @@ describe('WalletConnect pairing with the demo phone wallet', { timeout: 240_000 
     await page.reload()
     await page
       .locator('wallet-button')
-      .getByRole('button', { name: /^Account / })
+      .getByRole('button', { name: /, Account$/ })
       .waitFor()
     assert.equal(
       await page.evaluate(() => document.querySelector('wallet-modal')?.walletConfig.$status.get()),

@@ -39,6 +39,8 @@ export interface RelayLimits {
   readonly maxSubscriptionsPerConnection: number
   /** Length of one published `message` (base64 text), in bytes. */
   readonly maxMessageBytes: number
+  /** Length of one message's `attestation` (a JWT), in bytes. */
+  readonly maxAttestationBytes: number
   /** Size of one WebSocket frame; a larger frame closes the socket with 1009. */
   readonly maxFrameBytes: number
   /** Deliveries a connection may leave unacknowledged; later ones wait in the mailbox. */
@@ -49,6 +51,12 @@ export interface RelayLimits {
   readonly maxMessagesPerTopic: number
   /** Messages kept across all topics. */
   readonly maxMessages: number
+  /** Bytes kept for one topic (messages, topic and attestations). */
+  readonly maxTopicBytes: number
+  /** Bytes kept across all topics. */
+  readonly maxTotalBytes: number
+  /** Messages one connection may publish per second (each of a batch counts), in bursts of as many. */
+  readonly maxPublishesPerSecond: number
   /** Longest TTL honoured; longer ones are clamped. */
   readonly maxTtlSeconds: number
   /** Messages returned by one `irn_fetchMessages` / `irn_batchFetchMessages` (then `hasMore`). */
@@ -65,11 +73,15 @@ export const DEFAULT_RELAY_LIMITS: RelayLimits = {
   maxConnections: 10_000,
   maxSubscriptionsPerConnection: 1_000,
   maxMessageBytes: 256 * 1024,
+  maxAttestationBytes: 4 * 1024,
   maxFrameBytes: 1024 * 1024,
   maxPendingAcks: 1_000,
   maxTopics: 100_000,
   maxMessagesPerTopic: 500,
   maxMessages: 100_000,
+  maxTopicBytes: 4 * 1024 * 1024,
+  maxTotalBytes: 128 * 1024 * 1024,
+  maxPublishesPerSecond: 100,
   maxTtlSeconds: 7 * 24 * 60 * 60,
   maxFetchMessages: 500,
 }
@@ -82,6 +94,11 @@ export interface RelayOptions {
   readonly limits?: Partial<RelayLimits>
   /** Extra `aud` origins accepted besides the URL the client connected to (for a proxy in front). */
   readonly audiences?: readonly string[]
+  /**
+   * Page origins allowed to connect besides loopback ones (`http://localhost:5173`, `http://127.0.0.1:4173`).
+   * Connections without an `Origin` (Node clients, wallets) are allowed.
+   */
+  readonly allowedOrigins?: readonly string[]
   /** When set, only these project ids may connect; otherwise any non-empty one. */
   readonly projectIds?: readonly string[]
   /** Ping interval; a socket that missed the previous pong is closed. Default 15 s (clients give up after 35 s). */
@@ -127,6 +144,9 @@ interface Connection {
   alive: boolean
   /** Deliveries were held back by `maxPendingAcks`; flush when acknowledgements catch up. */
   deferred: boolean
+  /** Publishes left in this connection's per-second allowance, and when it was last refilled. */
+  publishTokens: number
+  publishRefilledAt: number
 }
 
 /** A result already serialized (to reuse the messages' cached JSON). */
@@ -178,6 +198,22 @@ function rawDataToString(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8')
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8')
   return Buffer.from(data).toString('utf8')
+}
+
+/** Whether a page origin is on this machine: `localhost` (and `*.localhost`), 127.0.0.0/8 or `[::1]`. */
+export function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(origin)
+    if (protocol !== 'http:' && protocol !== 'https:') return false
+    return (
+      hostname === 'localhost' ||
+      hostname.endsWith('.localhost') ||
+      hostname === '[::1]' ||
+      /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+    )
+  } catch {
+    return false
+  }
 }
 
 function refuse(socket: Duplex, status: 401 | 403 | 503, reason: string): void {
@@ -281,13 +317,37 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     mailbox.release(topic)
   }
 
-  const checkSize = (message: string): void => {
+  const checkSize = (message: string, attestation?: string | null): void => {
     if (Buffer.byteLength(message, 'utf8') > limits.maxMessageBytes) {
       throw new RelayRpcError(
         RELAY_ERROR.messageTooLarge,
         `Message too large (limit ${limits.maxMessageBytes} bytes)`,
       )
     }
+    if (attestation && Buffer.byteLength(attestation, 'utf8') > limits.maxAttestationBytes) {
+      throw new RelayRpcError(
+        RELAY_ERROR.messageTooLarge,
+        `Attestation too large (limit ${limits.maxAttestationBytes} bytes)`,
+      )
+    }
+  }
+
+  /** Takes `count` publishes from the connection's allowance (a token bucket refilled every second). */
+  const takePublishes = (connection: Connection, count: number): void => {
+    const at = now()
+    const perMs = limits.maxPublishesPerSecond / 1000
+    connection.publishTokens = Math.min(
+      limits.maxPublishesPerSecond,
+      connection.publishTokens + Math.max(0, at - connection.publishRefilledAt) * perMs,
+    )
+    connection.publishRefilledAt = at
+    if (connection.publishTokens < count) {
+      throw new RelayRpcError(
+        RELAY_ERROR.publishRateLimit,
+        `Too many publishes: over ${limits.maxPublishesPerSecond} a second on this connection`,
+      )
+    }
+    connection.publishTokens -= count
   }
 
   const publish = (
@@ -310,7 +370,8 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     context: MethodContext<unknown>,
     messages: Pick<PublishParams, 'topic' | 'message' | 'ttl' | 'tag' | 'attestation'>[],
   ): true => {
-    for (const message of messages) checkSize(message.message)
+    for (const message of messages) checkSize(message.message, message.attestation)
+    takePublishes(context.connection, messages.length)
     const stored: StoredMessage[] = []
     try {
       for (const message of messages) {
@@ -396,7 +457,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       'wc_proposeSession',
       method(proposeSessionParams, (context) => {
         const { connection, params } = context
-        checkSize(params.sessionProposal)
+        checkSize(params.sessionProposal, params.attestation)
         // The proposer sends no irn_subscribe for the pairing topic: the relay subscribes it here.
         subscribe(connection, [params.pairingTopic])
         return publishAll(context, [
@@ -566,6 +627,13 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
+    // A page on another site must not reach a relay on this machine (DNS rebinding, a visited page).
+    const origin = request.headers.origin
+    if (origin !== undefined && !isLoopbackOrigin(origin) && !options.allowedOrigins?.includes(origin)) {
+      counters.refusedUpgrades++
+      refuse(socket, 403, 'origin not allowed')
+      return
+    }
     const result = authenticate(request)
     if ('status' in result) {
       counters.refusedUpgrades++
@@ -586,6 +654,8 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         inflight: new Map(),
         alive: true,
         deferred: false,
+        publishTokens: limits.maxPublishesPerSecond,
+        publishRefilledAt: now(),
       }
       connections.add(connection)
       ws.on('message', (data) => {

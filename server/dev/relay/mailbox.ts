@@ -20,12 +20,17 @@ export interface TopicState<Subscriber> {
   readonly subscribers: Set<Subscriber>
   /** Keyed by the message itself: a republished message is the same message. */
   readonly messages: Map<string, StoredMessage>
+  /** Bytes of the messages kept (their `size`). */
+  bytes: number
 }
 
 export interface MailboxLimits {
   readonly maxTopics: number
   readonly maxMessagesPerTopic: number
   readonly maxMessages: number
+  /** Bytes kept per topic and across all topics (message, topic and attestation). */
+  readonly maxTopicBytes: number
+  readonly maxTotalBytes: number
   readonly maxTtlSeconds: number
 }
 
@@ -77,6 +82,7 @@ export function createMailbox<Subscriber>(
     state.messages.delete(message.message)
     messageCount--
     bytes -= message.size
+    state.bytes -= message.size
   }
 
   const release = (topic: string): void => {
@@ -90,7 +96,7 @@ export function createMailbox<Subscriber>(
       if (topics.size >= limits.maxTopics) {
         throw new RelayRpcError(RELAY_ERROR.topicLimit, 'Topic limit exceeded')
       }
-      state = { subscribers: new Set(), messages: new Map() }
+      state = { subscribers: new Set(), messages: new Map(), bytes: 0 }
       topics.set(topic, state)
     }
     return state
@@ -151,6 +157,26 @@ export function createMailbox<Subscriber>(
         release(parameters.topic)
         throw new RelayRpcError(RELAY_ERROR.mailboxLimit, 'Relay message store is full')
       }
+      const size = parameters.message.length + parameters.topic.length + (parameters.attestation?.length ?? 0)
+      if (state.bytes + size > limits.maxTopicBytes) evictExpired(state, at)
+      if (state.bytes + size > limits.maxTopicBytes) {
+        release(parameters.topic)
+        throw new RelayRpcError(
+          RELAY_ERROR.mailboxLimit,
+          `Mailbox byte limit exceeded for this topic (${limits.maxTopicBytes} bytes)`,
+        )
+      }
+      if (bytes + size > limits.maxTotalBytes) {
+        sweep(at)
+        state = topics.get(parameters.topic) ?? ensure(parameters.topic)
+      }
+      if (bytes + size > limits.maxTotalBytes) {
+        release(parameters.topic)
+        throw new RelayRpcError(
+          RELAY_ERROR.mailboxLimit,
+          `Relay message store is full (${limits.maxTotalBytes} bytes)`,
+        )
+      }
       const ttlSeconds = Math.min(parameters.ttlSeconds, limits.maxTtlSeconds)
       const data: Record<string, unknown> = {
         topic: parameters.topic,
@@ -167,11 +193,12 @@ export function createMailbox<Subscriber>(
         tag: parameters.tag,
         publisher: parameters.publisher,
         data: JSON.stringify(data),
-        size: parameters.message.length + parameters.topic.length + (parameters.attestation?.length ?? 0),
+        size,
       }
       state.messages.set(stored.message, stored)
       messageCount++
       bytes += stored.size
+      state.bytes += stored.size
       return stored
     },
     live(topic) {

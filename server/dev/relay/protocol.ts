@@ -21,6 +21,8 @@ export const RELAY_ERROR = {
   mailboxLimit: -32003,
   /** The relay tracks its maximum number of topics. */
   topicLimit: -32004,
+  /** The connection publishes faster than its per-second allowance. */
+  publishRateLimit: -32005,
 } as const
 
 export type RelayErrorCode = (typeof RELAY_ERROR)[keyof typeof RELAY_ERROR]

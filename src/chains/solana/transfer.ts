@@ -78,13 +78,28 @@ const RawAccountSchema = withContext(
 
 function address(value: string, field: string): PublicKey {
   if (!isSolanaAddress(value))
-    throw new ValidationError('Invalid Solana address', { path: [field], details: value })
+    throw new ValidationError('Invalid Solana address', {
+      path: [field],
+      details: value,
+      messageId: 'invalidSolanaAddress',
+      fields: field === 'to' ? ['receiver'] : [],
+    })
   return new PublicKey(value)
 }
 
 function checkAmount(value: bigint, field: string): void {
-  if (value <= 0n) throw new ValidationError('Amount must be greater than zero', { path: [field] })
-  if (value > U64_MAX) throw new ValidationError('Amount is too large', { path: [field] })
+  if (value <= 0n)
+    throw new ValidationError('Amount must be greater than zero', {
+      path: [field],
+      messageId: 'amountNotPositive',
+      fields: ['amount'],
+    })
+  if (value > U64_MAX)
+    throw new ValidationError('Amount is too large', {
+      path: [field],
+      messageId: 'amountTooLarge',
+      fields: ['amount'],
+    })
 }
 
 async function latestBlockhash(rpc: SolanaRpc): Promise<{ blockhash: string; lastValidBlockHeight: number }> {
@@ -228,6 +243,8 @@ export async function buildTokenTransfer(
   if (info.tokenAmount.decimals !== decimals) {
     throw new ValidationError(`The token has ${info.tokenAmount.decimals} decimals, not ${decimals}`, {
       path: ['decimals'],
+      messageId: 'tokenDecimalsMismatch',
+      messageValues: { actual: info.tokenAmount.decimals, expected: decimals },
     })
   }
   const balance = BigInt(info.tokenAmount.amount)

@@ -1,3 +1,4 @@
+import { isSafeWalletLink } from '../../protocol/api/catalogue.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 
 export const EIP155_METHODS = [
@@ -56,12 +57,15 @@ export function buildNamespaces(
 
 /**
  * A wallet's deep link for a pairing URI: universal links (https) get `/wc?uri=…`, native schemes
- * (`rainbow:`, `trust://`) get `scheme://wc?uri=…`; the URI is percent-encoded either way.
+ * (`rainbow:`, `trust://`) get `scheme://wc?uri=…`; the URI is percent-encoded either way. Undefined for
+ * a link the modal must not open (`javascript:`, `data:`, `http:`, …).
  *
  * @example
  * walletLink('rainbow:', 'wc:abc@2?relay-protocol=irn') // 'rainbow://wc?uri=wc%3Aabc%402%3Frelay-protocol%3Dirn'
+ * walletLink('javascript:alert(1)//', 'wc:abc@2') // undefined
  */
-export function walletLink(link: string, uri: string): string {
+export function walletLink(link: string, uri: string): string | undefined {
+  if (!isSafeWalletLink('mobile_link', link)) return undefined
   const encoded = encodeURIComponent(uri)
   if (/^https?:\/\//i.test(link)) return `${link.replace(/\/+$/, '')}/wc?uri=${encoded}`
   let scheme = link.includes('://') ? link : `${link.replace(/:+$/, '')}://`

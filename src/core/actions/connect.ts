@@ -1,6 +1,6 @@
 import type { Connector, ConnectorState } from '../../connectors/types.ts'
 import type { BaseError } from '../../errors/index.ts'
-import { ERROR_CODES, toBaseError } from '../../errors/index.ts'
+import { ERROR_CODES, RequestAbortedError, summarizeError, toBaseError } from '../../errors/index.ts'
 import type { ChainNamespace } from '../../protocol/caip.ts'
 import { RECENT_WALLETS_MAX } from '../../protocol/constants.ts'
 import { RecentWalletsSchema, StorageKey } from '../../protocol/storage.ts'
@@ -54,10 +54,15 @@ function namespaceFor(config: Config, connector: Connector): ChainNamespace {
 export async function connect(config: Config, parameters: ConnectParameters): Promise<ConnectReturnType> {
   const { connector } = parameters
   const namespace = parameters.namespace ?? namespaceFor(config, connector)
+  const attempt = {}
+  config.internal.connectAttempts.set(namespace, attempt)
+  const superseded = () => config.internal.connectAttempts.get(namespace) !== attempt
   config.$connecting.set({ connectorId: connector.id, status: 'waiting', error: undefined })
   step(config, namespace, { type: 'connect' })
   try {
     const state = await connector.connect({ namespace, chainId: networkFor(config, namespace) })
+    // Another wallet was chosen meanwhile (a pairing left behind, say): that attempt owns the state.
+    if (superseded()) throw new RequestAbortedError({ details: 'Another connection attempt took over' })
     await loadNetworks(config).catch(() => {})
     markConnected(config, connector, state)
     rememberRecent(config, parameters.recent ?? connector)
@@ -82,6 +87,7 @@ export async function connect(config: Config, parameters: ConnectParameters): Pr
     return state
   } catch (error) {
     const base = toBaseError(error)
+    if (superseded()) throw base
     if (recordOf(config, namespace).status === 'connecting') step(config, namespace, { type: 'failed' })
     // Abandoned on purpose (the modal closed during a pairing): nothing to show or report.
     if (base.name === 'RequestAbortedError') {
@@ -91,7 +97,7 @@ export async function connect(config: Config, parameters: ConnectParameters): Pr
     config.$connecting.set({
       connectorId: connector.id,
       status: base.code === ERROR_CODES.userRejected ? 'rejected' : 'failed',
-      error: { code: base.code, message: base.shortMessage },
+      error: summarizeError(base),
     })
     config.events.emit('error', { code: base.code, message: base.shortMessage })
     throw base

@@ -1,3 +1,4 @@
+import { summarizeError } from '../../errors/index.ts'
 import { FEATURED_WALLETS_DEFAULT, RECOMMENDED_WALLETS, WALLETS_PAGE_SIZE } from '../../protocol/constants.ts'
 import { getWallets } from '../../services/catalogue.ts'
 import type { Config } from '../createConfig.ts'
@@ -44,6 +45,6 @@ export async function loadCatalogue(config: Config, parameters: { force?: boolea
     config.$catalogue.set({ status: 'ready', featured, recommended, count: first.count, error: undefined })
   } catch (error) {
     const base = reportServiceError(config, error)
-    config.$catalogue.set({ ...config.$catalogue.get(), status: 'error', error: base.shortMessage })
+    config.$catalogue.set({ ...config.$catalogue.get(), status: 'error', error: summarizeError(base) })
   }
 }

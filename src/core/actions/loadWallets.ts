@@ -1,3 +1,4 @@
+import { summarizeError, ValidationError } from '../../errors/index.ts'
 import { WALLET_SEARCH_MAX, WALLETS_PAGE_SIZE } from '../../protocol/constants.ts'
 import { getWallets } from '../../services/catalogue.ts'
 import type { Config } from '../createConfig.ts'
@@ -21,7 +22,8 @@ export async function loadWallets(
   const query = (parameters.query ?? current.query).trim()
   const fresh = query !== current.query
   if (!http) {
-    config.$walletList.set({ ...current, status: 'error', error: 'No wallet service configured', query })
+    const error = new ValidationError('No wallet service configured', { messageId: 'noWalletService' })
+    config.$walletList.set({ ...current, status: 'error', error: summarizeError(error), query })
     return
   }
   if (!fresh && !parameters.retry && (current.status === 'loading' || current.nextPage === undefined)) return
@@ -59,6 +61,6 @@ export async function loadWallets(
   } catch (error) {
     if (seq !== config.internal.walletListSeq) return
     const base = reportServiceError(config, error)
-    config.$walletList.set({ ...config.$walletList.get(), status: 'error', error: base.shortMessage })
+    config.$walletList.set({ ...config.$walletList.get(), status: 'error', error: summarizeError(base) })
   }
 }

@@ -18,5 +18,5 @@ export function navigate(
   const router = config.$modal.get().router
   const next =
     view === 'back' ? back(router) : mode === 'push' ? push(router, view, data) : replace(router, view, data)
-  config.$modal.setKey('router', next)
+  config.$modal.set({ ...config.$modal.get(), router: next, blockedReason: undefined })
 }

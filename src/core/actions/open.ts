@@ -10,6 +10,7 @@ export interface OpenParameters {
 
 /**
  * Opens the modal on the view the rules pick (SPEC section 2), or on the one the caller forces.
+ * An inline modal (always shown) moves to that view.
  *
  * @example
  * await open(config) // Account when connected, otherwise Connect
@@ -29,6 +30,11 @@ export async function open(config: Config, parameters: OpenParameters = {}): Pro
     parameters.view ?? (pending ? 'SIWXSignMessage' : undefined),
   )
   const wasOpen = config.$modal.get().open
-  config.$modal.set({ open: true, router: startAt(view, parameters.data), shake: false })
+  config.$modal.set({
+    open: true,
+    router: startAt(view, parameters.data),
+    shake: false,
+    blockedReason: undefined,
+  })
   if (!wasOpen) config.events.emit('open', { view })
 }

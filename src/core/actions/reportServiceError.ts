@@ -1,5 +1,5 @@
 import type { BaseError } from '../../errors/index.ts'
-import { toBaseError } from '../../errors/index.ts'
+import { summarizeError, toBaseError } from '../../errors/index.ts'
 import type { Config } from '../createConfig.ts'
 
 const ALERTS = new Set([
@@ -14,7 +14,7 @@ const ALERTS = new Set([
  */
 export function reportServiceError(config: Config, error: unknown): BaseError {
   const base = toBaseError(error)
-  if (ALERTS.has(base.name)) config.$alert.set({ code: base.code, message: base.shortMessage })
+  if (ALERTS.has(base.name)) config.$alert.set(summarizeError(base))
   config.events.emit('error', { code: base.code, message: base.shortMessage })
   return base
 }

@@ -1,4 +1,4 @@
-import { toBaseError, ValidationError } from '../../errors/index.ts'
+import { summarizeError, toBaseError, ValidationError } from '../../errors/index.ts'
 import { EvmAddressSchema } from '../../protocol/address.ts'
 import { toBase64 } from '../../protocol/base64.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
@@ -25,17 +25,25 @@ const RECEIPT_POLL_MS = 500
 
 const pad32 = (hex: string) => hex.padStart(64, '0')
 
+const tokenRequired = () =>
+  new ValidationError('A token is required', { messageId: 'tokenRequired', fields: ['token'] })
+const invalidEvmAddress = () =>
+  new ValidationError('Invalid EVM address', { messageId: 'invalidEvmAddress', fields: ['receiver'] })
+
 async function waitForReceipt(rpc: ReturnType<typeof networkRpc>, hash: string): Promise<void> {
   const deadline = Date.now() + RECEIPT_TIMEOUT_MS
   while (Date.now() < deadline) {
     const receipt = (await rpc('eth_getTransactionReceipt', [hash])) as { status?: unknown } | null
     if (receipt && typeof receipt === 'object') {
-      if (receipt.status === '0x0') throw new ValidationError('The transaction reverted')
+      if (receipt.status === '0x0')
+        throw new ValidationError('The transaction reverted', { messageId: 'transactionReverted' })
       return
     }
     await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS))
   }
-  throw new ValidationError('The transaction was sent but not confirmed yet')
+  throw new ValidationError('The transaction was sent but not confirmed yet', {
+    messageId: 'notConfirmedYet',
+  })
 }
 
 /**
@@ -57,11 +65,7 @@ export async function sendToken(config: Config, parameters: SendTokenParameters)
     return hash
   } catch (error) {
     const base = toBaseError(error)
-    config.$send.set({
-      status: 'error',
-      error: { code: base.code, message: base.shortMessage },
-      hash: undefined,
-    })
+    config.$send.set({ status: 'error', error: summarizeError(base), hash: undefined })
     if (base.name !== 'ValidationError')
       config.events.emit('error', { code: base.code, message: base.shortMessage })
     throw base
@@ -71,24 +75,33 @@ export async function sendToken(config: Config, parameters: SendTokenParameters)
 async function send(config: Config, parameters: SendTokenParameters): Promise<string> {
   const amountText = parameters.amount.trim()
   const receiver = parameters.receiver.trim()
-  if (!amountText || !receiver) throw new ValidationError('An amount and receiver address are required')
-  if (!parameters.token) throw new ValidationError('A token is required')
+  if (!amountText || !receiver)
+    throw new ValidationError('An amount and receiver address are required', {
+      messageId: 'amountAndReceiverRequired',
+      fields: [...(amountText ? [] : ['amount']), ...(receiver ? [] : ['receiver'])],
+    })
+  if (!parameters.token) throw tokenRequired()
   const account = config.$account.get()
   const network = config.$network.get()?.network
-  if (!account || !network) throw new ValidationError('Connect a wallet first')
+  if (!account || !network) throw new ValidationError('Connect a wallet first', { messageId: 'connectFirst' })
 
   const balance = config.$balances.get()[balanceKey(network.caipNetworkId, account.address)]
   const isNative = parameters.token === NATIVE_TOKEN
   const token = isNative
     ? undefined
     : balance?.tokens.find((candidate) => candidate.address === parameters.token)
-  if (!isNative && !token) throw new ValidationError('A token is required')
+  if (!isNative && !token) throw tokenRequired()
   const decimals = token?.decimals ?? network.nativeCurrency.decimals
   const { parseAmount } = await import('../amount.ts')
   const amount = parseAmount(amountText, decimals)
-  if (amount === undefined || amount <= 0n) throw new ValidationError('Invalid amount')
+  if (amount === undefined || amount <= 0n)
+    throw new ValidationError('Invalid amount', { messageId: 'invalidAmount', fields: ['amount'] })
   const held = token ? token.amount : balance?.value
-  if (held !== undefined && amount > held) throw new ValidationError('Insufficient balance')
+  if (held !== undefined && amount > held)
+    throw new ValidationError('Insufficient balance', {
+      messageId: 'insufficientBalance',
+      fields: ['amount'],
+    })
 
   switch (network.chainNamespace) {
     case 'eip155':
@@ -101,7 +114,10 @@ async function send(config: Config, parameters: SendTokenParameters): Promise<st
         token: token ? { mint: token.address, decimals } : undefined,
       })
     default:
-      throw new ValidationError(`Sending on ${network.chainNamespace} is not supported`)
+      throw new ValidationError(`Sending on ${network.chainNamespace} is not supported`, {
+        messageId: 'sendNotSupported',
+        messageValues: { namespace: network.chainNamespace },
+      })
   }
 }
 
@@ -109,13 +125,13 @@ async function sendEvm(
   config: Config,
   parameters: { from: string; to: string; amount: bigint; token: string | undefined },
 ): Promise<string> {
-  if (!EvmAddressSchema.safeParse(parameters.to).success) throw new ValidationError('Invalid EVM address')
+  if (!EvmAddressSchema.safeParse(parameters.to).success) throw invalidEvmAddress()
   const to = parameters.to.startsWith('0x') ? parameters.to : `0x${parameters.to}`
   // Mixed case is an EIP-55 checksum: a typo in it must not send funds elsewhere.
   const hex = to.slice(2)
   if (hex !== hex.toLowerCase() && hex !== hex.toUpperCase()) {
     const { isChecksumAddress } = await import('../../protocol/siwx/checksum.ts')
-    if (!isChecksumAddress(to)) throw new ValidationError('Invalid EVM address')
+    if (!isChecksumAddress(to)) throw invalidEvmAddress()
   }
   const transaction = parameters.token
     ? {
@@ -129,7 +145,8 @@ async function sendEvm(
     method: 'eth_sendTransaction',
     params: [transaction],
   })
-  if (typeof hash !== 'string') throw new ValidationError('The wallet returned no transaction hash')
+  if (typeof hash !== 'string')
+    throw new ValidationError('The wallet returned no transaction hash', { messageId: 'noTransactionHash' })
   const network = config.$network.get()?.network
   if (network) await waitForReceipt(networkRpc(config, network.caipNetworkId), hash)
   return hash
@@ -146,7 +163,11 @@ async function sendSolana(
   },
 ): Promise<string> {
   const { isSolanaAddress } = await import('../../chains/solana/address.ts')
-  if (!isSolanaAddress(parameters.to)) throw new ValidationError('Invalid Solana address')
+  if (!isSolanaAddress(parameters.to))
+    throw new ValidationError('Invalid Solana address', {
+      messageId: 'invalidSolanaAddress',
+      fields: ['receiver'],
+    })
   const transfer = await import('../../chains/solana/transfer.ts')
   const rpc = networkRpc(config, chainId)
   const transaction = parameters.token
@@ -169,7 +190,8 @@ async function sendSolana(
       method: 'solana_signAndSendTransaction',
       params: { transaction: toBase64(transfer.serializeForWallet(transaction)) },
     })) as { signature?: unknown }
-    if (typeof answer?.signature !== 'string') throw new ValidationError('The wallet returned no signature')
+    if (typeof answer?.signature !== 'string')
+      throw new ValidationError('The wallet returned no signature', { messageId: 'noSignature' })
     signature = answer.signature
   } catch (error) {
     // A wallet that only signs: send the signed transaction ourselves.

@@ -1,5 +1,10 @@
 import type { BaseError } from '../../errors/index.ts'
-import { AuthenticationInitError, SignatureDeclinedError, toBaseError } from '../../errors/index.ts'
+import {
+  AuthenticationInitError,
+  SignatureDeclinedError,
+  summarizeError,
+  toBaseError,
+} from '../../errors/index.ts'
 import { authenticateResponse, authNonceResponse } from '../../protocol/api/auth.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import type { SiwxSession } from '../../protocol/config.ts'
@@ -151,7 +156,7 @@ export async function signIn(config: Config): Promise<SiwxSession> {
 
 function fail(config: Config, error: unknown): BaseError {
   const base = toBaseError(error)
-  config.$siwx.set({ status: 'error', error: { code: base.code, message: base.shortMessage } })
+  config.$siwx.set({ status: 'error', error: summarizeError(base) })
   config.events.emit('error', { code: base.code, message: base.shortMessage })
   return base
 }

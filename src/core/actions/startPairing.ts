@@ -1,4 +1,4 @@
-import { toBaseError } from '../../errors/index.ts'
+import { summarizeError, toBaseError } from '../../errors/index.ts'
 import type { ChainNamespace } from '../../protocol/caip.ts'
 import type { Config } from '../createConfig.ts'
 import { IDLE_PAIRING } from '../createConfig.ts'
@@ -48,7 +48,7 @@ export async function startPairing(config: Config, parameters: StartPairingParam
       status: base.name === 'UserRejectedRequestError' ? 'rejected' : 'failed',
       uri: undefined,
       createdAt: config.$pairing.get().createdAt,
-      error: { code: base.code, message: base.shortMessage },
+      error: summarizeError(base),
     })
   }
 
@@ -64,6 +64,8 @@ export async function startPairing(config: Config, parameters: StartPairingParam
       timer = setTimeout(() => void refresh().catch(fail), pairingRefreshAt(createdAt) - createdAt)
     }
     await refresh()
+    // Closed while the first link was being made: no connection attempt may start any more.
+    if (stopped) return
     const namespaces = new Set(config.$options.get().networks.map((id) => id.split(':')[0] as ChainNamespace))
     const namespace: ChainNamespace = namespaces.has('eip155') ? 'eip155' : 'solana'
     connect(config, { connector, namespace, recent: parameters.wallet }).then(() => {

@@ -148,6 +148,10 @@ export function markConnected(config: Config, connector: Connector, state: Conne
   config.storage.remove(StorageKey.disconnected)
   config.storage.set(StorageKey.lastChain, state.chainId)
   persist(config)
+  // An inline modal shows the account as soon as there is one (a restored session, say).
+  const modal = config.$modal.get()
+  if (config.$options.get().inline && modal.router.view === 'Connect' && config.$account.get())
+    navigate(config, 'Account', {}, 'replace')
   followNetwork(config)
   void fetchBalance(config).catch(() => {})
 }

@@ -50,8 +50,6 @@ export const authLimits = {
   maxSignatureLength: 65_536,
   maxTokenLength: 4096,
   maxAuthenticateBodyBytes: 256 * 1024,
-  /** Nonces one client (address) may ask of one project per minute. */
-  noncesPerMinute: 60,
 } as const
 
 /**

@@ -35,6 +35,51 @@ export const getWalletsQuery = z.object({
 /** The typed parameters of `/getWallets` (what a client passes before serialising them). */
 export type GetWalletsParameters = z.output<typeof getWalletsQuery>
 
+/** The catalogue's link fields. */
+export type WalletLinkKind = 'mobile_link' | 'desktop_link' | 'webapp_link'
+
+// Schemes of the browser and the system, not a wallet's: script, inline content, local files, plain http.
+const foreignSchemes = new Set([
+  'about',
+  'blob',
+  'chrome',
+  'chrome-extension',
+  'data',
+  'file',
+  'filesystem',
+  'ftp',
+  'http',
+  'intent',
+  'javascript',
+  'jar',
+  'mailto',
+  'moz-extension',
+  'sms',
+  'tel',
+  'vbscript',
+  'view-source',
+  'ws',
+  'wss',
+])
+
+/**
+ * Whether a catalogue link may be opened: `https:` (a host, nothing but printable characters), or, for
+ * `mobile_link` and `desktop_link`, a wallet's own scheme such as `rainbow:` or `trust://`. Never
+ * `javascript:`, `data:`, `vbscript:`, `file:` or another scheme of the browser or the system.
+ *
+ * @example
+ * isSafeWalletLink('mobile_link', 'rainbow:') // true
+ * isSafeWalletLink('mobile_link', 'javascript:alert(1)') // false
+ * isSafeWalletLink('webapp_link', 'metamask:') // false: a web app is https
+ */
+export function isSafeWalletLink(kind: WalletLinkKind, link: string): boolean {
+  if (link.length > 2048 || !/^[\x21-\x7e]+$/.test(link)) return false
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(link)?.[1]?.toLowerCase()
+  if (scheme === undefined) return false
+  if (scheme === 'https') return /^https:\/\/[a-z0-9.-]+(?::\d{1,5})?(?:[/?#]|$)/i.test(link)
+  return kind !== 'webapp_link' && !foreignSchemes.has(scheme)
+}
+
 /**
  * A wallet catalogue entry (SPEC section 3). Links and `rdns` are `null` when the wallet has none.
  * `image_id` is the id to pass to `/getWalletImage/{id}`.

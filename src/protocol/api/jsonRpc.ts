@@ -6,8 +6,12 @@ import { apiLimits } from './limits.ts'
 export const jsonRpcErrorCodes = {
   parseError: -32700,
   invalidRequest: -32600,
+  /** Also for methods the proxy does not forward (its allow-list). */
+  methodNotFound: -32601,
   invalidParams: -32602,
   internalError: -32603,
+  /** EIP-1474 "limit exceeded": the proxy's rate limit. */
+  limitExceeded: -32005,
 } as const
 
 /** A JSON-RPC 2.0 id: string, number or null. */

@@ -21,6 +21,8 @@ export const apiLimits = {
   maxAnalyticsBatch: 100,
   /** Largest `POST /e` body, in bytes. */
   maxAnalyticsBodyBytes: 64 * 1024,
+  /** What one analytics event's `props.properties` may hold: nesting levels, names (all levels), JSON bytes. */
+  analyticsProperties: { maxDepth: 4, maxNames: 64, maxBytes: 4096 },
   /** Largest `POST /v1/` body, in bytes. */
   maxRpcBodyBytes: 5 * 1024 * 1024,
   /** Default upstream timeout of the RPC proxy, in milliseconds (SPEC 9: RPC default timeout 10 s). */

@@ -5,9 +5,11 @@ import type { Config } from '../../core/createConfig.ts'
 import { formatBalance, shortAddress } from '../../core/format.ts'
 import { signInPending } from '../../core/siwx/gate.ts'
 import { Avatar } from '../components/Avatar.tsx'
+import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import { findModalConfig, MODAL_READY_EVENT } from '../host.ts'
-import { buttonStrings as en } from '../locales/button.ts'
+import { messageLoaders, useLocale } from '../i18n/locales.ts'
+import { buttonStrings } from '../locales/button.ts'
 import { preloadModal } from '../modal/ModalHost.tsx'
 import { buttonStyles } from '../theme/buttonStyles.ts'
 
@@ -48,12 +50,22 @@ export function ButtonHost({ container, label, size, balance, namespace }: Butto
         />
       ) : (
         <div className="root">
-          <button type="button" className="button" part="button" data-size={size} disabled aria-busy="true">
-            {label || en.connectWallet}
-          </button>
+          <Waiting size={size} label={label} />
         </div>
       )}
     </>
+  )
+}
+
+/**
+ * The button before its words are known: until the modal is found (the same task, usually), or while
+ * a language other than English loads its catalogue.
+ */
+function Waiting({ size, label }: { size: string | undefined; label: string | undefined }) {
+  return (
+    <button type="button" className="button" part="button" data-size={size} disabled aria-busy="true">
+      <span>{label}</span>
+    </button>
   )
 }
 
@@ -73,6 +85,11 @@ function ConnectedButton(props: {
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
   const session = useStore(config.$session)
+  const expanded = useStore(config.$modal).open && !options.inline
+  // English is built in; another language shows its catalogue's words once they are in.
+  const locale = useLocale(config)
+  const messages = useModule(locale === 'en' ? undefined : messageLoaders[locale])
+  const words = locale === 'en' ? buttonStrings : messages
   // `namespace` pins the button to one namespace's account; otherwise it follows the active one.
   const pinned = props.namespace ? connections[props.namespace as keyof typeof connections] : undefined
   const pinnedAddress = pinned?.status === 'connected' ? pinned.accounts[0] : undefined
@@ -83,50 +100,49 @@ function ConnectedButton(props: {
   const status = props.namespace ? (pinned?.status ?? 'disconnected') : activeStatus
   const balance = account && chainId ? balances[balanceKey(chainId, account.address)] : undefined
   const busy = status === 'connecting' || status === 'reconnecting'
+  const common = {
+    type: 'button',
+    className: 'button',
+    part: 'button',
+    'data-size': props.size,
+    'aria-haspopup': 'dialog',
+    'aria-expanded': expanded,
+    onPointerEnter: () => preloadModal(config),
+    onFocus: () => preloadModal(config),
+    onClick: () => void open(config),
+  } as const
 
   return (
     <div
       className="root"
       data-theme={theme}
+      lang={locale}
       style={
         options.accent ? { ['--_accent' as string]: `var(--wallet-accent, ${options.accent})` } : undefined
       }
     >
-      {account ? (
-        <button
-          type="button"
-          className="button"
-          part="button"
-          data-size={props.size}
-          data-connected=""
-          aria-haspopup="dialog"
-          aria-label={`${en.account} ${account.address}`}
-          onPointerEnter={preloadModal}
-          onFocus={preloadModal}
-          onClick={() => void open(config)}
-        >
+      {!words ? (
+        <Waiting size={props.size} label={props.label} />
+      ) : account ? (
+        // The accessible name starts with the visible text (WCAG 2.5.3): address, balance, then "Account".
+        <button {...common} data-connected="">
           <Avatar address={account.address} />
-          <span part="address">{shortAddress(account.address)}</span>
+          <span part="address">
+            <bdi>{shortAddress(account.address)}</bdi>
+          </span>
           {props.showBalance && balance?.value !== undefined ? (
             <span className="balance" part="balance">
-              {formatBalance(balance.value, balance.decimals)} {balance.symbol}
+              <bdi>
+                {formatBalance(balance.value, balance.decimals, { locale })} {balance.symbol}
+              </bdi>
             </span>
           ) : null}
+          <span className="visually-hidden">, {words.account}</span>
         </button>
       ) : (
-        <button
-          type="button"
-          className="button"
-          part="button"
-          data-size={props.size}
-          aria-haspopup="dialog"
-          aria-busy={busy}
-          onPointerEnter={preloadModal}
-          onFocus={preloadModal}
-          onClick={() => void open(config)}
-        >
+        <button {...common} aria-busy={busy}>
           {busy ? <span className="spinner" aria-hidden="true" /> : null}
-          {busy ? en.connecting : props.label || en.connectWallet}
+          <span>{busy ? words.connecting : props.label || words.connectWallet}</span>
         </button>
       )}
     </div>

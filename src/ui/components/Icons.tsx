@@ -6,8 +6,9 @@ export const CloseIcon = () => (
   </svg>
 )
 
+/** Points back: left in left-to-right text, mirrored by the styles in right-to-left text. */
 export const BackIcon = () => (
-  <svg aria-hidden="true" {...common}>
+  <svg aria-hidden="true" {...common} className="back-icon">
     <path
       d="M15 5l-7 7 7 7"
       stroke="currentColor"
@@ -30,5 +31,25 @@ export const WalletIcon = () => (
     <rect x="3" y="6" width="18" height="13" rx="3" stroke="currentColor" strokeWidth="1.5" />
     <path d="M16 12.5h2" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
     <path d="M5 6l10-3 1 3" stroke="currentColor" strokeWidth="1.5" />
+  </svg>
+)
+
+/** Marks an error besides its colour (WCAG 1.4.1): a circled exclamation mark. */
+export const ErrorIcon = () => (
+  <svg aria-hidden="true" {...common} width={18} height={18} className="message-icon">
+    <circle cx="12" cy="12" r="9" stroke="currentColor" strokeWidth="2" />
+    <path d="M12 7.5v5.5M12 16.5v.01" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+  </svg>
+)
+
+export const CheckIcon = () => (
+  <svg aria-hidden="true" {...common} width={18} height={18}>
+    <path
+      d="M5 12.5l4.5 4.5L19 7.5"
+      stroke="currentColor"
+      strokeWidth="2.4"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    />
   </svg>
 )

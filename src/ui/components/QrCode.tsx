@@ -1,23 +1,17 @@
 import { useMemo } from 'react'
 import { encode } from 'uqr'
 
+/** Modules of light margin around the code, as the QR specification asks for reliable scanning. */
+const QUIET_ZONE = 4
+
 /**
- * A QR code drawn as one SVG path, with high error correction so a logo can sit in its middle.
- * The link it encodes is also offered as text (copy) by the views, for people who cannot scan.
+ * A QR code drawn as one SVG path, with high error correction so a logo can sit in its middle. It
+ * scales to the space it has (at most 280 px; styles in modalStyles `.qr`). The link it encodes is
+ * also offered as text (copy) by the views, for people who cannot scan.
  */
-export function QrCode({
-  value,
-  logo,
-  label,
-  size = 280,
-}: {
-  value: string
-  logo?: string | undefined
-  label: string
-  size?: number
-}) {
+export function QrCode({ value, logo, label }: { value: string; logo?: string | undefined; label: string }) {
   const { path, modules } = useMemo(() => {
-    const qr = encode(value, { ecc: 'H', border: 2 })
+    const qr = encode(value, { ecc: 'H', border: QUIET_ZONE })
     let d = ''
     qr.data.forEach((row, y) => {
       row.forEach((dark, x) => {
@@ -26,30 +20,13 @@ export function QrCode({
     })
     return { path: d, modules: qr.size }
   }, [value])
-  const logoSize = Math.round(size * 0.22)
   return (
-    <div className="qr" part="qr" style={{ width: size, height: size }}>
-      <svg
-        role="img"
-        aria-label={label}
-        viewBox={`0 0 ${modules} ${modules}`}
-        width={size}
-        height={size}
-        shapeRendering="crispEdges"
-      >
+    <div className="qr" part="qr">
+      <svg role="img" aria-label={label} viewBox={`0 0 ${modules} ${modules}`} shapeRendering="crispEdges">
         <rect width={modules} height={modules} fill="#fff" />
         <path d={path} fill="#000" />
       </svg>
-      {logo ? (
-        <img
-          src={logo}
-          alt=""
-          width={logoSize}
-          height={logoSize}
-          className="qr-logo"
-          style={{ width: logoSize, height: logoSize }}
-        />
-      ) : null}
+      {logo ? <img src={logo} alt="" className="qr-logo" /> : null}
     </div>
   )
 }

@@ -3,13 +3,14 @@ import { useLayoutEffect, useRef, useState } from 'react'
 
 /**
  * A list that renders only the rows in view (plus a few either side), so 600 wallets scroll and
- * filter as smoothly as 6. Rows have one fixed height. `onNearEnd` fires when the last rows come
- * into view (infinite scroll).
+ * filter as smoothly as 6. Rows have one fixed height; the list is as tall as its rows, up to
+ * `maxHeight` (one search result leaves no blank below it). `onNearEnd` fires when the last rows
+ * come into view (infinite scroll).
  */
 export function VirtualList<T>(props: {
   items: readonly T[]
   rowHeight: number
-  height: number
+  maxHeight: number
   overscan?: number
   label: string
   renderRow: (item: T, index: number) => ReactNode
@@ -17,7 +18,7 @@ export function VirtualList<T>(props: {
   onNearEnd?: () => void
   footer?: ReactNode
 }) {
-  const { items, rowHeight, height, overscan = 4 } = props
+  const { items, rowHeight, maxHeight: height, overscan = 4 } = props
   const scroller = useRef<HTMLDivElement>(null)
   const [scrollTop, setScrollTop] = useState(0)
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan)
@@ -37,8 +38,9 @@ export function VirtualList<T>(props: {
     const container = scroller.current
     if (!row || !container) return
     const top = Number(row.dataset.index) * rowHeight
+    const shown = container.clientHeight
     if (top < container.scrollTop) container.scrollTop = top
-    else if (top + rowHeight > container.scrollTop + height) container.scrollTop = top + rowHeight - height
+    else if (top + rowHeight > container.scrollTop + shown) container.scrollTop = top + rowHeight - shown
   }
 
   return (
@@ -46,7 +48,7 @@ export function VirtualList<T>(props: {
     <div
       ref={scroller}
       className="virtual"
-      style={{ height, overflowY: 'auto', position: 'relative' }}
+      style={{ maxHeight: height, overflowY: 'auto', position: 'relative' }}
       onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
       onFocus={onFocus}
     >

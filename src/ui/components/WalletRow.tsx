@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react'
-import { en } from '../locales/en.ts'
 
-/** One wallet in a list: logo, name, an optional badge. */
+/** One wallet in a list: logo, name (one line, ellipsis when long; the whole name on hover), a badge. */
 export function WalletRow(props: {
   image: ReactNode
   name: string
@@ -20,10 +19,10 @@ export function WalletRow(props: {
       onClick={props.onSelect}
     >
       {props.image}
-      <span className="name">{props.name}</span>
+      <span className="name" title={props.name}>
+        {props.name}
+      </span>
       {props.badge ? <span className="badge">{props.badge}</span> : null}
     </button>
   )
 }
-
-export const installedBadge = en.installed

@@ -3,9 +3,23 @@ import { useEffect, useState } from 'react'
 const loaded = new WeakMap<() => Promise<unknown>, unknown>()
 
 /**
- * Loads a lazily split component and re-renders when it arrives. Unlike `React.lazy` with
- * Suspense, nothing is throttled: React holds revealed Suspense content back for up to 300 ms,
- * which would delay the modal's first paint for no reason.
+ * Starts loading a lazily split module ahead of use; once in, `useModule` returns it on its first
+ * render (no extra render, no flash).
+ *
+ * @example
+ * onPointerEnter={() => void preloadModule(loadShell)}
+ */
+export function preloadModule<T>(load: () => Promise<{ default: T }>): Promise<T> {
+  return load().then((module) => {
+    loaded.set(load, module.default)
+    return module.default
+  })
+}
+
+/**
+ * Loads a lazily split component (or any default export) and re-renders when it arrives. Unlike
+ * `React.lazy` with Suspense, nothing is throttled: React holds revealed Suspense content back for
+ * up to 300 ms, which would delay the modal's first paint for no reason.
  *
  * @example
  * const Shell = useModule(loadShell) // undefined until the chunk is in
@@ -16,8 +30,7 @@ export function useModule<T>(load: (() => Promise<{ default: T }>) | undefined):
   useEffect(() => {
     if (!load || loaded.has(load)) return
     let active = true
-    void load().then((module) => {
-      loaded.set(load, module.default)
+    void preloadModule(load).then(() => {
       if (active) setVersion((version) => version + 1)
     })
     return () => {

@@ -1,87 +1,166 @@
-/** English strings; every string the views show comes from a locale table. */
-export const en = {
+/**
+ * English, the reference catalogue: every key a view shows is here, and every other language has
+ * exactly these keys (checked by test/unit/ui/locales.test.ts). Messages use the ICU subset of
+ * `src/ui/i18n/message.ts`: `{name}`, `{count, plural, one {…} other {…}}`, `{kind, select, …}`.
+ * `error.<id>` entries are the error catalogue's messages (`messageId` of src/errors), in SPEC's
+ * exact English.
+ */
+const en = {
+  // <wallet-button>
   connectWallet: 'Connect Wallet',
   connecting: 'Connecting…',
+  account: 'Account',
+
+  // The dialog
+  walletDialog: 'Wallet',
   close: 'Close',
   back: 'Back',
+  loading: 'Loading…',
+  signInOrDisconnectToClose: 'Sign in or disconnect to close',
+
+  // Connect and AllWallets
+  recent: 'Recent',
   browserWallets: 'Browser wallets',
   installed: 'Installed',
   noBrowserWallets: 'No browser wallet found',
   noBrowserWalletsHint: 'Install a browser wallet extension, then reload this page.',
-  continueIn: (name: string) => `Continue in ${name}`,
+  popularWallets: 'Popular wallets',
+  allWallets: 'All wallets',
+  walletCount: '{count, plural, one {# wallet} other {# wallets}}',
+  catalogueFailed: 'Could not load the wallet list',
+  loadingWallets: 'Loading wallets…',
+  loadingMore: 'Loading more wallets…',
+  searchWallets: 'Search wallets',
+  noWalletsFound: 'No wallets found',
+  noWalletsFoundHint: 'Try another name.',
+  tryAgain: 'Try again',
+  walletConnect: 'WalletConnect',
+  scanWithPhone: 'Scan with your phone',
+
+  // ConnectingExternal
+  continueIn: 'Continue in {name}',
+  continueInWallet: 'Continue in your wallet',
   acceptInWallet: 'Accept the connection request in your wallet',
   connectionDeclined: 'Connection declined',
   declinedHint: 'You declined the request in your wallet. You can try again.',
   connectionFailed: 'Connection failed',
-  tryAgain: 'Try again',
-  account: 'Account',
-  copyAddress: 'Copy address',
-  copied: 'Address copied',
-  network: 'Network',
-  networks: 'Networks',
-  balance: 'Balance',
-  balanceUnavailable: 'Token Balance Unavailable',
-  disconnect: 'Disconnect',
-  selectNetwork: 'Select network',
-  currentNetwork: 'Current network',
-  switching: 'Approve the network switch in your wallet',
-  unsupportedTitle: 'Unsupported chain',
-  unsupportedHint: 'Your wallet is on a network this site does not support. Switch to one of these networks.',
-  loading: 'Loading…',
-  unknownNetwork: (id: string) => `Network ${id}`,
-  walletDialog: 'Wallet',
-  recent: 'Recent',
-  recentBadge: 'Recent',
-  popularWallets: 'Popular wallets',
-  allWallets: 'All wallets',
-  walletCount: (count: number) => `${count} wallets`,
-  catalogueFailed: 'Could not load the wallet list',
-  loadingWallets: 'Loading wallets…',
-  searchWallets: 'Search wallets',
-  noWalletsFound: 'No wallets found',
-  noWalletsFoundHint: 'Try another name.',
-  loadingMore: 'Loading more wallets…',
-  getWallet: (name: string) => `Get ${name}`,
-  qrLabel: (name: string | undefined) => `QR code to connect ${name ?? 'a wallet'}`,
+
+  // ConnectingWalletConnect (QR code and links)
+  qrLabel: 'QR code to connect {name}',
+  qrLabelAnyWallet: 'QR code to connect a wallet',
   preparingLink: 'Preparing the link…',
-  scanWith: (name: string | undefined) =>
-    `Scan with ${name ?? 'your phone wallet'}, or open the link on this device`,
-  linkCopied: 'Link copied',
+  scanWith: 'Scan with {name}, or open the link on this device',
+  scanWithAnyWallet: 'Scan with your phone wallet, or open the link on this device',
   copyLink: 'Copy link',
-  openApp: (name: string) => `Open ${name}`,
-  noApp: (name: string) => `Don't have ${name}?`,
+  linkCopied: 'Link copied',
+  openApp: 'Open {name}',
+  noApp: "Don't have {name}?",
   getIt: 'Get it',
-  walletConnect: 'WalletConnect',
+
+  // SIWXSignMessage
   signIn: 'Sign in',
-  signInTitle: (host: string) => `Sign in to ${host}`,
-  signInHint: (address: string) => `Sign a message with ${address} to prove it is yours. It costs nothing.`,
+  signInTitle: 'Sign in to {host}',
+  signInHint: 'Sign a message with {address} to prove it is yours. It costs nothing.',
   signInWaiting: 'Sign the message in your wallet',
   cancel: 'Cancel',
   cancelAndDisconnect: 'Cancel and disconnect',
-  scanWithPhone: 'Scan with your phone',
-  notInstalled: (name: string) => `${name} is not installed in this browser.`,
-  openWebApp: 'Open the web app',
-  openDesktopApp: 'Open the desktop app',
-  openMobileApp: 'Open the mobile app',
-  noLinks: 'This wallet has no link to open from here.',
-  send: 'Send',
-  namespaceNetworks: (namespace: string) =>
-    namespace === 'eip155'
-      ? 'EVM networks'
-      : namespace === 'solana'
-        ? 'Solana networks'
-        : `${namespace} networks`,
+
+  // Account
+  copyAddress: 'Copy address',
+  addressCopied: 'Address copied',
+  balance: 'Balance',
   tokens: 'Tokens',
+  network: 'Network',
+  unknownNetwork: 'Network {id}',
+  send: 'Send',
+  disconnect: 'Disconnect',
+
+  // Networks and UnsupportedChain
+  selectNetwork: 'Select network',
+  namespaceNetworks:
+    '{namespace, select, eip155 {EVM networks} solana {Solana networks} other {{namespace} networks}}',
+  currentNetwork: 'Current network',
+  switching: 'Approve the network switch in your wallet',
+  unsupportedChain: 'Unsupported chain',
+  unsupportedHint: 'Your wallet is on a network this site does not support. Switch to one of these networks.',
+
+  // WalletSend
   token: 'Token',
   amount: 'Amount',
   receiver: 'Receiver address',
-  receiverPlaceholder: (namespace: string) => (namespace === 'solana' ? 'Solana address' : '0x…'),
+  receiverPlaceholder: '{namespace, select, solana {Solana address} other {0x…}}',
   max: 'Max',
-  available: (amount: string) => `Available: ${amount}`,
+  available: 'Available: {amount}',
   sendWaiting: 'Approve the transaction in your wallet',
-  sent: (amount: string, receiver: string) => `Sent ${amount} to ${receiver}`,
+  sent: 'Sent {amount} to {receiver}',
   viewTransaction: 'View on explorer',
   done: 'Done',
-} as const
 
-export type Strings = typeof en
+  // The error catalogue (src/errors and the chains' errors), by messageId
+  'error.UnknownError': 'An error occurred',
+  'error.RequestAbortedError': 'Request was aborted',
+  'error.SomethingWentWrongError': 'Something went wrong',
+  'error.ChainNotSupportedError': 'Chain is not supported',
+  'error.SwapsNetworkNotSupportedError': 'Network not supported for Swaps',
+  'error.GasPriceNetworkNotSupportedError': 'Network not supported for Gas Price',
+  'error.UnsupportedChainError': 'Unsupported chain',
+  'error.FailedToDisconnectError': 'Failed to disconnect',
+  'error.UnrecognizedChainError': 'Unrecognized chain',
+  'error.InvalidChainIdError': 'Invalid chain id',
+  'error.InvalidAppConfigurationError': 'Invalid App Configuration',
+  'error.NetworkNotFoundError': 'Network Not Found',
+  'error.InvalidProjectIdError': 'Invalid Project ID',
+  'error.ProjectIdNotConfiguredError': 'Project ID Not Configured',
+  'error.TransactionsFetchError': 'Failed to fetch transactions',
+  'error.TokenBalanceUnavailableError': 'Token Balance Unavailable',
+  'error.EmailCooldownError': 'Please try again after {seconds} seconds',
+  'error.EmbeddedWalletLoadError': 'Network Error - could not load embedded wallet',
+  'error.EmbeddedRequestTimeoutError': 'Embedded Wallet Request Timed Out',
+  'error.EmailLoginDependencyError': 'Unable to load email login dependency',
+  'error.RpcMethodNotAllowedError': 'Requested RPC call is not allowed',
+  'error.ActionNotAllowedError': 'Action not allowed',
+  'error.ExecutionRevertedError': 'Execution reverted',
+  'error.FeeCapTooHighError': 'Max fee per gas is too high',
+  'error.FeeCapTooLowError': 'Max fee per gas is below the block base fee',
+  'error.NonceTooHighError': 'Nonce is too high',
+  'error.NonceTooLowError': 'Nonce is too low',
+  'error.NonceMaxValueError': 'Nonce has reached its maximum value',
+  'error.InsufficientFundsError': 'Insufficient funds for gas and value',
+  'error.IntrinsicGasTooHighError': 'Gas limit is too high',
+  'error.IntrinsicGasTooLowError': 'Gas limit is too low',
+  'error.TransactionTypeNotSupportedError': 'Transaction type is not supported',
+  'error.TipAboveFeeCapError': 'Max priority fee is above max fee per gas',
+  'error.UserRejectedRequestError': 'User rejected the request.',
+  'error.RequestTimeoutError': 'Request timed out',
+  'error.InvalidResponseError': 'Invalid response',
+  'error.ProviderDisconnectedError': 'The provider is disconnected',
+  'error.SessionExpiredError': 'Session Expired',
+  'error.SignatureDeclinedError': 'Signature declined',
+  'error.SmartAccountNotSupportedError': 'This application might not support Smart Accounts',
+  'error.AuthenticationInitError': 'A problem occurred while trying initialize authentication',
+  'error.InsufficientTokenBalanceError': 'Insufficient token balance',
+  'error.TransactionFailedError': 'Transaction failed',
+  'error.TransactionConfirmationTimeoutError': 'Transaction was not confirmed in time',
+  'error.amountAndReceiverRequired': 'An amount and receiver address are required',
+  'error.tokenRequired': 'A token is required',
+  'error.connectFirst': 'Connect a wallet first',
+  'error.invalidAmount': 'Invalid amount',
+  'error.amountNotPositive': 'Amount must be greater than zero',
+  'error.amountTooLarge': 'Amount is too large',
+  'error.insufficientBalance': 'Insufficient balance',
+  'error.invalidEvmAddress': 'Invalid EVM address',
+  'error.invalidSolanaAddress': 'Invalid Solana address',
+  'error.tokenDecimalsMismatch': 'The token has {actual} decimals, not {expected}',
+  'error.sendNotSupported': 'Sending on {namespace} is not supported',
+  'error.transactionReverted': 'The transaction reverted',
+  'error.notConfirmedYet': 'The transaction was sent but not confirmed yet',
+  'error.noTransactionHash': 'The wallet returned no transaction hash',
+  'error.noSignature': 'The wallet returned no signature',
+  'error.noWalletService': 'No wallet service configured',
+}
+
+export type MessageKey = keyof typeof en
+/** A language's catalogue: exactly the keys of English. */
+export type Messages = Readonly<Record<MessageKey, string>>
+
+export default en as Messages

@@ -1,19 +1,29 @@
 import { useEffect, useRef } from 'react'
-import { useModule } from '../hooks/useModule.ts'
+import type { Config } from '../../core/createConfig.ts'
+import { preloadModule, useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import { configOf } from '../host.ts'
+import type { Locale } from '../i18n/locales.ts'
+import { localeOf, messageLoaders, useLocale } from '../i18n/locales.ts'
+import type { Messages } from '../locales/en.ts'
 import { deepActiveElement } from './focus.ts'
 
 const loadShell = () => import('./ModalShell.tsx')
 
-/** Starts loading the dialog when the person shows intent (hover, focus), before the click. */
-export const preloadModal = () => void loadShell().catch(() => {})
+/**
+ * Starts loading the dialog and its language's catalogue when the person shows intent (hover,
+ * focus), before the click; both arrive in parallel.
+ */
+export function preloadModal(config: Config): void {
+  void preloadModule(loadShell).catch(() => {})
+  void preloadModule(messageLoaders[localeOf(config)]).catch(() => {})
+}
 
 export interface ModalHostProps {
   container?: HTMLElement
 }
 
-/** The `<wallet-modal>` root: renders nothing until opened; the shell and its styles load on first open. */
+/** The `<wallet-modal>` root: renders nothing until opened; the shell and its strings load on first open. */
 export function ModalHost({ container }: ModalHostProps) {
   const host = (container as unknown as ShadowRoot | undefined)?.host
   const config = host ? configOf(host) : undefined
@@ -21,7 +31,7 @@ export function ModalHost({ container }: ModalHostProps) {
   return <Root config={config} host={host} />
 }
 
-function Root({ config, host }: { config: NonNullable<ReturnType<typeof configOf>>; host: Element }) {
+function Root({ config, host }: { config: Config; host: Element }) {
   const modal = useStore(config.$modal)
   // What had focus when the modal opened (often the <wallet-button> inside another shadow root).
   // Read during render, before the views' autoFocus moves it, and given back on close.
@@ -35,6 +45,18 @@ function Root({ config, host }: { config: NonNullable<ReturnType<typeof configOf
     trigger.current = null
     if (element instanceof HTMLElement && element.isConnected) element.focus()
   }, [modal.open])
+  const locale = useLocale(config)
   const ModalShell = useModule(modal.open ? loadShell : undefined)
-  return modal.open && ModalShell ? <ModalShell config={config} host={host} /> : null
+  const loaded = useModule(modal.open ? messageLoaders[locale] : undefined)
+  // After a change of language the old strings stay until the new catalogue is in.
+  const strings = useRef<{ locale: Locale; messages: Messages }>(undefined)
+  if (loaded) strings.current = { locale, messages: loaded }
+  return modal.open && ModalShell && strings.current ? (
+    <ModalShell
+      config={config}
+      host={host}
+      locale={strings.current.locale}
+      messages={strings.current.messages}
+    />
+  ) : null
 }

@@ -1,16 +1,21 @@
-import type { ComponentType, KeyboardEvent } from 'react'
-import { useId, useLayoutEffect, useRef } from 'react'
+import type { ComponentType, KeyboardEvent, ReactNode } from 'react'
+import { useEffect, useId, useLayoutEffect, useMemo, useRef } from 'react'
 import { close } from '../../core/actions/close.ts'
 import { navigate } from '../../core/actions/navigate.ts'
 import type { Config } from '../../core/createConfig.ts'
 import type { View } from '../../core/modal/router.ts'
+import { embeddedHome } from '../../core/modal/router.ts'
 import { BackIcon, CloseIcon } from '../components/Icons.tsx'
+import { ErrorMessage } from '../components/Message.tsx'
 import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
-import { en } from '../locales/en.ts'
+import type { Locale } from '../i18n/locales.ts'
+import { createStrings, localeDirection } from '../i18n/strings.ts'
+import type { MessageKey, Messages } from '../locales/en.ts'
 import { modalStyles } from '../theme/modalStyles.ts'
 import ConnectView from '../views/ConnectView.tsx'
-import { focusableIn } from './focus.ts'
+import { focusableIn } from './focusable.ts'
+import { AutoFocusContext, StringsContext } from './viewContext.ts'
 
 export interface ViewProps {
   config: Config
@@ -34,63 +39,139 @@ const lazyViews: Partial<Record<View, Loader>> = {
   WalletSend: () => import('../views/WalletSendView.tsx'),
 }
 
-const titles: Partial<Record<View, string>> = {
-  Connect: en.connectWallet,
-  ConnectingExternal: en.connectWallet,
-  AllWallets: en.allWallets,
-  SIWXSignMessage: en.signIn,
-  ConnectingWalletConnect: en.connectWallet,
-  ConnectingWalletConnectBasic: en.scanWithPhone,
-  Account: en.account,
-  Networks: en.selectNetwork,
-  UnsupportedChain: en.unsupportedTitle,
-  WalletSend: en.send,
+/** Each view's heading. A new view adds its key here and its strings to every catalogue. */
+const titles: Partial<Record<View, MessageKey>> = {
+  Connect: 'connectWallet',
+  ConnectingExternal: 'connectWallet',
+  AllWallets: 'allWallets',
+  SIWXSignMessage: 'signIn',
+  ConnectingWalletConnect: 'connectWallet',
+  ConnectingWalletConnectBasic: 'scanWithPhone',
+  Account: 'account',
+  Networks: 'selectNetwork',
+  UnsupportedChain: 'unsupportedChain',
+  WalletSend: 'send',
 }
 
-/** The dialog: overlay, panel, header, focus trap and the current view. */
-export default function ModalShell({ config, host }: { config: Config; host: Element }) {
+export interface ModalShellProps {
+  config: Config
+  host: Element
+  locale: Locale
+  messages: Messages
+}
+
+/**
+ * The dialog (or, with `inline`, a region in the page): header, the current view, focus
+ * management and the modal's strings.
+ *
+ * Focus never falls to the page: a view takes it on its main control (`autoFocus`), and when a view
+ * has none, or the focused control goes away, the view's heading takes it.
+ */
+export default function ModalShell({ config, host, locale, messages }: ModalShellProps) {
   const modal = useStore(config.$modal)
   const theme = useStore(config.$theme)
   const options = useStore(config.$options)
   const alert = useStore(config.$alert)
+  const account = useStore(config.$account)
   const panel = useRef<HTMLDivElement>(null)
+  const heading = useRef<HTMLHeadingElement>(null)
+  const body = useRef<HTMLDivElement>(null)
   const titleId = useId()
   const { view } = modal.router
+  const inline = options.inline
   const Lazy = useModule(eagerViews[view] ? undefined : lazyViews[view])
   const Current = eagerViews[view] ?? Lazy
 
-  // Focus starts in the panel and cannot leave it while open (ModalHost returns it on close).
+  // Right to left for a right-to-left language, or on a right-to-left page (inherited).
+  const rtlLocale = localeDirection(locale) === 'rtl'
+  const pageDirection = useMemo(() => getComputedStyle(host).direction, [host])
+  const dir = rtlLocale || pageDirection === 'rtl' ? 'rtl' : 'ltr'
+  const strings = useMemo(() => createStrings(locale, messages, dir), [locale, messages, dir])
+  const { t } = strings
+
+  // Whether focus is the modal's to manage: always for the dialog; for an inline modal only while
+  // the person is working in it (it must not pull focus from elsewhere in the page).
+  const focusOwned = useRef(!inline)
+  const focusHeading = () => heading.current?.focus({ preventScroll: inline })
+
+  // On each view change focus goes to the view (its autoFocus control took it already) or its heading.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the view or its chunk changes.
   useLayoutEffect(() => {
+    const active = (panel.current?.getRootNode() as ShadowRoot | undefined)?.activeElement
+    if (active && body.current?.contains(active)) return
+    if (focusOwned.current) focusHeading()
+  }, [view, Current])
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focusHeading reads refs only.
+  useEffect(() => {
     const doc = host.ownerDocument
-    // The panel takes focus first; each view moves it to its main control with autoFocus once loaded.
-    panel.current?.focus()
-    const keepFocusInside = (event: FocusEvent) => {
-      if (!panel.current) return
+    const current = panel.current
+    if (!current) return
+    const root = current.getRootNode() as ShadowRoot
+    const inside = (event: Event) => {
       const target = event.composedPath()[0]
-      if (target instanceof Node && !panel.current.contains(target) && target !== host) panel.current.focus()
+      return target instanceof Node && current.contains(target)
     }
-    // When the focused control disappears (a view changed), focus falls to the page's body, out of
-    // the panel's keydown handler: keys arriving there still belong to the dialog.
+    // A control that disappears or becomes disabled while focused drops focus on the page's body.
+    const observer = new MutationObserver(() => {
+      const active = doc.activeElement
+      if (focusOwned.current && !root.activeElement && (!active || active === doc.body || active === host))
+        focusHeading()
+    })
+    observer.observe(current, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['disabled', 'hidden'],
+    })
+    const onFocusIn = (event: FocusEvent) => {
+      if (inside(event) || event.composedPath()[0] === host) focusOwned.current = true
+      else if (inline) focusOwned.current = false
+      // The dialog keeps focus inside while open (the page behind is inert to the keyboard).
+      else focusHeading()
+    }
+    const onPointerDown = (event: PointerEvent) => {
+      if (inline && !inside(event)) focusOwned.current = false
+    }
+    // When the focused control disappears, focus falls to the page's body, out of the panel's
+    // keydown handler: keys arriving there still belong to the dialog.
     const strayKeys = (event: globalThis.KeyboardEvent) => {
-      const current = panel.current
-      if (!current || event.composedPath().includes(current)) return
+      if (inline || inside(event)) return
       if (event.key === 'Escape') {
         event.preventDefault()
         void close(config)
       } else if (event.key === 'Tab') {
         event.preventDefault()
-        ;(focusableIn(current)[0] ?? current).focus()
+        ;(focusableIn(current)[0] ?? heading.current)?.focus()
       }
     }
-    doc.addEventListener('focusin', keepFocusInside)
+    doc.addEventListener('focusin', onFocusIn)
+    doc.addEventListener('pointerdown', onPointerDown, true)
     doc.addEventListener('keydown', strayKeys)
     return () => {
-      doc.removeEventListener('focusin', keepFocusInside)
+      observer.disconnect()
+      doc.removeEventListener('focusin', onFocusIn)
+      doc.removeEventListener('pointerdown', onPointerDown, true)
       doc.removeEventListener('keydown', strayKeys)
     }
-  }, [host, config])
+  }, [host, config, inline])
+
+  // The page behind an open dialog does not scroll (its scrollbar's room is kept, so nothing shifts).
+  useEffect(() => {
+    if (inline) return
+    const root = host.ownerDocument.documentElement
+    const before = { overflow: root.style.overflow, gutter: root.style.scrollbarGutter }
+    const hadScrollbar = (host.ownerDocument.defaultView?.innerWidth ?? 0) > root.clientWidth
+    root.style.overflow = 'hidden'
+    if (hadScrollbar) root.style.scrollbarGutter = 'stable'
+    return () => {
+      root.style.overflow = before.overflow
+      root.style.scrollbarGutter = before.gutter
+    }
+  }, [host, inline])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (inline) return
     if (event.key === 'Escape') {
       event.stopPropagation()
       void close(config)
@@ -112,76 +193,111 @@ export default function ModalShell({ config, host }: { config: Config; host: Ele
     items[next]?.focus()
   }
 
+  const atHome = inline && modal.router.history.length === 0 && view === embeddedHome(account !== undefined)
+  const title = titles[view]
+  const content = (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the role is dialog (region when inline); its keys are handled here.
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: aria-modal is set only with role dialog.
+    <div
+      ref={panel}
+      className="panel"
+      part="panel"
+      role={inline ? 'region' : 'dialog'}
+      aria-modal={inline ? undefined : 'true'}
+      aria-labelledby={titleId}
+      tabIndex={-1}
+      data-shake={modal.shake ? '' : undefined}
+      data-view={view}
+      onKeyDown={onKeyDown}
+    >
+      <div className="header" part="header">
+        {modal.router.history.length > 0 ? (
+          <button
+            type="button"
+            className="icon-button"
+            part="back-button"
+            aria-label={t('back')}
+            onClick={() => navigate(config, 'back')}
+          >
+            <BackIcon />
+          </button>
+        ) : (
+          <span />
+        )}
+        <h2 id={titleId} ref={heading} tabIndex={-1}>
+          {t(title ?? 'walletDialog')}
+        </h2>
+        {atHome ? (
+          <span />
+        ) : (
+          <button
+            type="button"
+            className="icon-button"
+            part="close-button"
+            aria-label={t('close')}
+            onClick={() => void close(config)}
+          >
+            <CloseIcon />
+          </button>
+        )}
+      </div>
+      <div className="body" ref={body} part="body">
+        <div role="alert" className="alerts">
+          {alert ? (
+            <div className="alert" part="alert">
+              {strings.error(alert)}
+            </div>
+          ) : null}
+          {modal.blockedReason === 'signInRequired' ? (
+            <ErrorMessage>{t('signInOrDisconnectToClose')}</ErrorMessage>
+          ) : null}
+        </div>
+        {Current ? (
+          <Current config={config} />
+        ) : (
+          <div className="fallback" role="status">
+            <span className="spinner" aria-hidden="true" /> {t('loading')}
+          </div>
+        )}
+      </div>
+    </div>
+  )
   return (
     <>
       <style>{modalStyles}</style>
-      <div
-        className="root"
-        data-theme={theme}
-        style={
-          options.accent ? { ['--_accent' as string]: `var(--wallet-accent, ${options.accent})` } : undefined
-        }
-      >
-        {/* biome-ignore lint/a11y/noStaticElementInteractions: the backdrop is a pointer convenience; keyboard users have Escape and the close button. */}
+      <StringsContext.Provider value={strings}>
         <div
-          className="overlay"
-          part="overlay"
-          onMouseDown={(event) => {
-            if (event.target === event.currentTarget) void close(config)
-          }}
+          className="root"
+          data-theme={theme}
+          data-inline={inline ? '' : undefined}
+          lang={locale}
+          dir={rtlLocale ? 'rtl' : undefined}
+          style={
+            options.accent
+              ? { ['--_accent' as string]: `var(--wallet-accent, ${options.accent})` }
+              : undefined
+          }
         >
-          <div
-            ref={panel}
-            className="panel"
-            part="panel"
-            role="dialog"
-            aria-modal="true"
-            aria-labelledby={titleId}
-            tabIndex={-1}
-            data-shake={modal.shake ? '' : undefined}
-            data-view={view}
-            onKeyDown={onKeyDown}
-          >
-            <div className="header" part="header">
-              {modal.router.history.length > 0 ? (
-                <button
-                  type="button"
-                  className="icon-button"
-                  part="back-button"
-                  aria-label={en.back}
-                  onClick={() => navigate(config, 'back')}
-                >
-                  <BackIcon />
-                </button>
-              ) : (
-                <span />
-              )}
-              <h2 id={titleId}>{titles[view] ?? en.walletDialog}</h2>
-              <button
-                type="button"
-                className="icon-button"
-                part="close-button"
-                aria-label={en.close}
-                onClick={() => void close(config)}
-              >
-                <CloseIcon />
-              </button>
-            </div>
-            {alert ? (
-              <div className="alert" role="alert" part="alert">
-                {alert.message}
-              </div>
-            ) : null}
-            {Current ? (
-              <Current config={config} />
-            ) : (
-              <div className="fallback" role="status">
-                <span className="spinner" aria-hidden="true" /> {en.loading}
-              </div>
-            )}
-          </div>
+          <AutoFocusContext.Provider value={focusOwned.current}>
+            {inline ? content : <Overlay config={config}>{content}</Overlay>}
+          </AutoFocusContext.Provider>
         </div>
-      </div>
+      </StringsContext.Provider>
     </>
+  )
+}
+
+function Overlay({ config, children }: { config: Config; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the backdrop is a pointer convenience; keyboard users have Escape and the close button.
+    <div
+      className="overlay"
+      part="overlay"
+      onMouseDown={(event) => {
+        if (event.target === event.currentTarget) void close(config)
+      }}
+    >
+      {children}
+    </div>
   )
 }

@@ -3,19 +3,22 @@ import {
   balanceKey,
   disconnect,
   fetchBalance,
-  formatBalance,
   loadNetworks,
   navigate,
   shortAddress,
 } from '../../core/index.ts'
 import { Avatar } from '../components/Avatar.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
+import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import { en } from '../locales/en.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
 /** Account: address (copy), balance and tokens, Send, network and Disconnect. */
 export default function AccountView({ config }: ViewProps) {
+  const strings = useStrings()
+  const { t } = strings
+  const autoFocus = useAutoFocus()
   const account = useStore(config.$account)
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
@@ -44,43 +47,50 @@ export default function AccountView({ config }: ViewProps) {
       <div className="account" part="account">
         <Avatar address={account.address} />
         <div className="address-row">
-          <span title={account.address} data-address={account.address}>
+          <bdi title={account.address} data-address={account.address}>
             {shortAddress(account.address)}
-          </span>
+          </bdi>
           <button
             type="button"
             className="icon-button"
             part="copy-button"
-            aria-label={en.copyAddress}
+            aria-label={t('copyAddress')}
             onClick={() => void copy()}
           >
             <CopyIcon />
           </button>
         </div>
         <div className="balance-text" part="balance">
-          <span className="visually-hidden">{en.balance}: </span>
-          {balance?.value !== undefined
-            ? `${formatBalance(balance.value, balance.decimals)} ${balance.symbol}`
-            : balance?.status === 'error'
-              ? en.balanceUnavailable
-              : '…'}
+          <span className="visually-hidden">{t('balance')}: </span>
+          {balance?.value !== undefined ? (
+            <bdi>
+              {strings.balance(balance.value, balance.decimals)} {balance.symbol}
+            </bdi>
+          ) : balance?.status !== 'error' ? (
+            '…'
+          ) : null}
         </div>
-        <div className="status" role="status" aria-live="polite">
-          {copied ? en.copied : ''}
+        <div className="live" role="alert">
+          {balance?.value === undefined && balance?.status === 'error' ? (
+            <ErrorMessage>{t('error.TokenBalanceUnavailableError')}</ErrorMessage>
+          ) : null}
+        </div>
+        <div className="status" role="status">
+          {copied ? t('addressCopied') : ''}
         </div>
       </div>
       {balance && balance.tokens.length > 0 ? (
         <section aria-labelledby="tokens-title">
           <h3 className="section-title" id="tokens-title">
-            {en.tokens}
+            {t('tokens')}
           </h3>
           <ul className="tokens" part="token-list">
             {balance.tokens.map((token) => (
               <li key={token.address} data-token={token.address}>
-                <span className="symbol" title={token.name}>
+                <bdi className="symbol" title={token.name}>
                   {token.symbol}
-                </span>
-                <span>{formatBalance(token.amount, token.decimals)}</span>
+                </bdi>
+                <bdi>{strings.balance(token.amount, token.decimals)}</bdi>
               </li>
             ))}
           </ul>
@@ -94,20 +104,20 @@ export default function AccountView({ config }: ViewProps) {
             part="send-button"
             onClick={() => navigate(config, 'WalletSend')}
           >
-            {en.send}
+            {t('send')}
           </button>
         ) : null}
         <button
           type="button"
           className="item"
           part="network-button"
-          autoFocus
+          autoFocus={autoFocus}
           onClick={() => navigate(config, 'Networks')}
         >
           <span className="name">
-            {network?.network?.name ?? en.unknownNetwork(network?.caipNetworkId ?? '')}
+            {network?.network?.name ?? t('unknownNetwork', { id: network?.caipNetworkId ?? '' })}
           </span>
-          <span className="badge">{en.network}</span>
+          <span className="badge">{t('network')}</span>
         </button>
         <button
           type="button"
@@ -115,7 +125,7 @@ export default function AccountView({ config }: ViewProps) {
           part="disconnect-button"
           onClick={() => void disconnect(config)}
         >
-          {en.disconnect}
+          {t('disconnect')}
         </button>
       </div>
     </>

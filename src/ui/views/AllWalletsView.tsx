@@ -5,12 +5,13 @@ import type { Connector } from '../../core/createConfig.ts'
 import { walletImageUrl } from '../../core/service.ts'
 import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
 import { WALLET_SEARCH_DEBOUNCE_MS, WALLETS_PAGE_IMAGES } from '../../protocol/constants.ts'
+import { ErrorMessage } from '../components/Message.tsx'
 import { VirtualList } from '../components/VirtualList.tsx'
 import { preloadImages, WalletImage } from '../components/WalletImage.tsx'
 import { WalletRow } from '../components/WalletRow.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import { en } from '../locales/en.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
 type Row = { kind: 'installed'; connector: Connector } | { kind: 'entry'; entry: CatalogueEntry }
 
@@ -22,6 +23,9 @@ const LIST_HEIGHT = 384
  * (up to 100 results), installed wallets first and once, an empty state and a retry on failure.
  */
 export default function AllWalletsView({ config }: ViewProps) {
+  const strings = useStrings()
+  const { t } = strings
+  const autoFocus = useAutoFocus()
   const list = useStore(config.$walletList)
   const connectors = useStore(config.$connectors).filter(
     (connector) => connector.type === 'injected' || connector.type === 'walletStandard',
@@ -74,34 +78,32 @@ export default function AllWalletsView({ config }: ViewProps) {
         type="search"
         className="search"
         part="search"
-        placeholder={en.searchWallets}
-        aria-label={en.searchWallets}
+        placeholder={t('searchWallets')}
+        aria-label={t('searchWallets')}
         value={text}
-        autoFocus
+        autoFocus={autoFocus}
         onChange={(event) => setText(event.target.value)}
       />
       <div className="visually-hidden" role="status" aria-live="polite">
-        {settled ? en.walletCount(rows.length) : ''}
+        {settled ? t('walletCount', { count: rows.length }) : ''}
+      </div>
+      <div role="alert">
+        {list.status === 'error' && list.error ? (
+          <div className="empty">
+            <strong>{t('catalogueFailed')}</strong>
+            <ErrorMessage>{strings.error(list.error)}</ErrorMessage>
+          </div>
+        ) : null}
       </div>
       {list.status === 'error' ? (
-        <div className="empty" role="alert">
-          <strong>{en.catalogueFailed}</strong>
-          {list.error}
-          <div>
-            <button
-              type="button"
-              className="secondary"
-              onClick={() => void loadWallets(config, { retry: true })}
-            >
-              {en.tryAgain}
-            </button>
-          </div>
-        </div>
+        <button type="button" className="secondary" onClick={() => void loadWallets(config, { retry: true })}>
+          {t('tryAgain')}
+        </button>
       ) : null}
       {settled && rows.length === 0 ? (
         <div className="empty" role="status">
-          <strong>{en.noWalletsFound}</strong>
-          {en.noWalletsFoundHint}
+          <strong>{t('noWalletsFound')}</strong>
+          {t('noWalletsFoundHint')}
         </div>
       ) : (
         <VirtualList
@@ -109,8 +111,8 @@ export default function AllWalletsView({ config }: ViewProps) {
           key={list.query}
           items={rows}
           rowHeight={ROW_HEIGHT}
-          height={LIST_HEIGHT}
-          label={en.allWallets}
+          maxHeight={LIST_HEIGHT}
+          label={t('allWallets')}
           rowKey={(row) => (row.kind === 'installed' ? `installed:${row.connector.id}` : row.entry.id)}
           onNearEnd={() => {
             if (!searching && list.status === 'ready' && list.nextPage !== undefined) void loadWallets(config)
@@ -120,7 +122,7 @@ export default function AllWalletsView({ config }: ViewProps) {
               <WalletRow
                 id={row.connector.id}
                 name={row.connector.name}
-                badge={en.installed}
+                badge={t('installed')}
                 image={
                   row.connector.icon ? (
                     <img src={row.connector.icon} alt="" width={40} height={40} />
@@ -143,7 +145,7 @@ export default function AllWalletsView({ config }: ViewProps) {
             list.status === 'loading' ? (
               <div className="fallback small" role="status">
                 <span className="spinner" aria-hidden="true" />{' '}
-                {list.entries.length ? en.loadingMore : en.loadingWallets}
+                {list.entries.length ? t('loadingMore') : t('loadingWallets')}
               </div>
             ) : null
           }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { navigate } from '../../core/actions/navigate.ts'
 import type { Config, Connector } from '../../core/createConfig.ts'
 import { recentWallets } from '../../core/recentWallets.ts'
@@ -7,8 +7,8 @@ import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
 import { WalletImage } from '../components/WalletImage.tsx'
 import { WalletRow } from '../components/WalletRow.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import { en } from '../locales/en.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
 // Selecting and the catalogue load lazily: the dialog's first paint needs neither.
 const select = (config: Config, choice: { connector: Connector } | { entry: CatalogueEntry }) =>
@@ -19,14 +19,27 @@ const loadCatalogue = (config: Config, force = false) =>
 /**
  * Connect: recent wallets, browser wallets, featured and recommended catalogue wallets, then
  * "All wallets" with the catalogue's count. A wallet appears once: catalogue entries installed as
- * browser wallets (same rdns) are shown among the browser wallets only.
+ * browser wallets (same rdns) are shown among the browser wallets only. The first row shown when
+ * the view opens takes focus; rows arriving later (the catalogue) never take it away.
  */
 export default function ConnectView({ config }: ViewProps) {
+  const { t, number } = useStrings()
+  const autoFocus = useAutoFocus()
   const connectors = useStore(config.$connectors).filter(
     (connector) => connector.type === 'injected' || connector.type === 'walletStandard',
   )
   const options = useStore(config.$options)
   const catalogue = useStore(config.$catalogue)
+  const opening = useRef(true)
+  useEffect(() => {
+    opening.current = false
+  }, [])
+  let focusTaken = false
+  const takesFocus = () => {
+    if (!autoFocus || !opening.current || focusTaken) return false
+    focusTaken = true
+    return true
+  }
 
   // Loads on open, and again when the page points the modal at another service or project.
   const idle = catalogue.status === 'idle'
@@ -62,6 +75,7 @@ export default function ConnectView({ config }: ViewProps) {
         id={entry.id}
         name={entry.name}
         badge={badge}
+        autoFocus={takesFocus()}
         image={<WalletImage src={walletImageUrl(config, entry.image_id)} />}
         onSelect={() => select(config, { entry })}
       />
@@ -73,29 +87,29 @@ export default function ConnectView({ config }: ViewProps) {
       {recentEntries.length > 0 ? (
         <section aria-labelledby="recent-title">
           <h3 className="section-title" id="recent-title">
-            {en.recent}
+            {t('recent')}
           </h3>
-          <ul className="list">{recentEntries.map((entry) => entryRow(entry, en.recentBadge))}</ul>
+          <ul className="list">{recentEntries.map((entry) => entryRow(entry, t('recent')))}</ul>
         </section>
       ) : null}
       <section aria-labelledby="browser-title">
         <h3 className="section-title" id="browser-title">
-          {en.browserWallets}
+          {t('browserWallets')}
         </h3>
         {browser.length === 0 ? (
           <div className="empty" role="status">
-            <strong>{en.noBrowserWallets}</strong>
-            {en.noBrowserWalletsHint}
+            <strong>{t('noBrowserWallets')}</strong>
+            {t('noBrowserWalletsHint')}
           </div>
         ) : (
           <ul className="list" part="wallet-list">
-            {browser.map((connector, index) => (
+            {browser.map((connector) => (
               <li key={connector.id}>
                 <WalletRow
                   id={connector.id}
                   name={connector.name}
-                  badge={en.installed}
-                  autoFocus={index === 0}
+                  badge={t('installed')}
+                  autoFocus={takesFocus()}
                   image={
                     connector.icon ? (
                       <img src={connector.icon} alt="" width={40} height={40} />
@@ -113,7 +127,7 @@ export default function ConnectView({ config }: ViewProps) {
       {featured.length + recommended.length > 0 ? (
         <section aria-labelledby="popular-title">
           <h3 className="section-title" id="popular-title">
-            {en.popularWallets}
+            {t('popularWallets')}
           </h3>
           <ul className="list">
             {featured.map((entry) => entryRow(entry))}
@@ -126,24 +140,25 @@ export default function ConnectView({ config }: ViewProps) {
           type="button"
           className="item"
           part="wallet-item"
+          autoFocus={takesFocus()}
           onClick={() => navigate(config, 'ConnectingWalletConnectBasic')}
         >
           <span className="wallet-icon qr-icon" aria-hidden="true" />
-          <span className="name">{en.walletConnect}</span>
-          <span className="badge">{en.scanWithPhone}</span>
+          <span className="name">{t('walletConnect')}</span>
+          <span className="badge">{t('scanWithPhone')}</span>
         </button>
       ) : null}
       {catalogue.status === 'error' ? (
         <div className="empty" role="alert">
-          <strong>{en.catalogueFailed}</strong>
+          <strong>{t('catalogueFailed')}</strong>
           <button type="button" className="secondary" onClick={() => loadCatalogue(config, true)}>
-            {en.tryAgain}
+            {t('tryAgain')}
           </button>
         </div>
       ) : null}
       {catalogue.status === 'loading' ? (
         <div className="fallback small" role="status">
-          <span className="spinner" aria-hidden="true" /> {en.loadingWallets}
+          <span className="spinner" aria-hidden="true" /> {t('loadingWallets')}
         </div>
       ) : null}
       {catalogue.status === 'ready' ? (
@@ -151,13 +166,14 @@ export default function ConnectView({ config }: ViewProps) {
           type="button"
           className="item"
           part="all-wallets"
+          autoFocus={takesFocus()}
           onClick={() => navigate(config, 'AllWallets')}
         >
           <span className="wallet-icon grid" aria-hidden="true" />
-          <span className="name">{en.allWallets}</span>
+          <span className="name">{t('allWallets')}</span>
           <span className="badge">
-            <span className="visually-hidden">{en.walletCount(catalogue.count)}</span>
-            <span aria-hidden="true">{catalogue.count}</span>
+            <span className="visually-hidden">{t('walletCount', { count: catalogue.count })}</span>
+            <span aria-hidden="true">{number(catalogue.count)}</span>
           </span>
         </button>
       ) : null}

@@ -1,11 +1,15 @@
 import { connect } from '../../core/index.ts'
 import { WalletIcon } from '../components/Icons.tsx'
+import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import { en } from '../locales/en.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
 /** ConnectingExternal: waiting for the wallet, then retry on rejection or the wallet's error. */
 export default function ConnectingExternalView({ config }: ViewProps) {
+  const strings = useStrings()
+  const { t } = strings
+  const autoFocus = useAutoFocus()
   const modal = useStore(config.$modal)
   const connectors = useStore(config.$connectors)
   const connecting = useStore(config.$connecting)
@@ -25,27 +29,30 @@ export default function ConnectingExternalView({ config }: ViewProps) {
           <WalletIcon />
         </span>
       )}
-      <h3>{en.continueIn(connector?.name ?? 'your wallet')}</h3>
-      <div role="status" aria-live="polite" className="center" style={{ padding: 0 }}>
+      <h3>{connector ? t('continueIn', { name: connector.name }) : t('continueInWallet')}</h3>
+      <div className="live" role="status">
+        {!state || state.status === 'waiting' ? (
+          <p>
+            <span className="spinner" aria-hidden="true" /> {t('acceptInWallet')}
+          </p>
+        ) : null}
+      </div>
+      <div className="live" role="alert">
         {state?.status === 'rejected' ? (
           <>
-            <p className="error-text">{en.connectionDeclined}</p>
-            <p>{en.declinedHint}</p>
+            <ErrorMessage>{t('connectionDeclined')}</ErrorMessage>
+            <p>{t('declinedHint')}</p>
           </>
-        ) : state?.status === 'failed' ? (
+        ) : state?.status === 'failed' && state.error ? (
           <>
-            <p className="error-text">{en.connectionFailed}</p>
-            <p data-error-code={state.error?.code}>{state.error?.message}</p>
+            <ErrorMessage>{t('connectionFailed')}</ErrorMessage>
+            <p data-error-code={state.error.code}>{strings.error(state.error)}</p>
           </>
-        ) : (
-          <p>
-            <span className="spinner" aria-hidden="true" /> {en.acceptInWallet}
-          </p>
-        )}
+        ) : null}
       </div>
       {state && state.status !== 'waiting' ? (
-        <button type="button" className="primary" autoFocus onClick={retry}>
-          {en.tryAgain}
+        <button type="button" className="primary" autoFocus={autoFocus} onClick={retry}>
+          {t('tryAgain')}
         </button>
       ) : null}
     </div>

@@ -1,29 +1,40 @@
 import { useEffect, useState } from 'react'
 import { loadNetworks, switchNetwork } from '../../core/index.ts'
+import type { ErrorSummary } from '../../errors/index.ts'
+import { summarizeError, toBaseError } from '../../errors/index.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
+import { CheckIcon } from '../components/Icons.tsx'
+import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import { en } from '../locales/en.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
-/** The configured networks; choosing one switches the wallet (or selects it when disconnected). */
+/**
+ * The configured networks; choosing one switches the wallet (or selects it when disconnected).
+ * While a switch waits for the wallet the rows are `aria-disabled`, so the focused one keeps focus.
+ */
 export function NetworkList({ config, onSwitched }: ViewProps & { onSwitched?: () => void }) {
+  const strings = useStrings()
+  const { t } = strings
+  const autoFocus = useAutoFocus()
   const networks = useStore(config.$networks)
   const current = useStore(config.$network)
   const [pending, setPending] = useState<CaipNetworkId | undefined>()
-  const [error, setError] = useState<string | undefined>()
+  const [error, setError] = useState<ErrorSummary | undefined>()
 
   useEffect(() => {
     void loadNetworks(config).catch(() => {})
   }, [config])
 
   const choose = async (id: CaipNetworkId) => {
+    if (pending) return
     setPending(id)
     setError(undefined)
     try {
       await switchNetwork(config, { caipNetworkId: id })
       onSwitched?.()
     } catch (failure) {
-      setError((failure as { shortMessage?: string }).shortMessage ?? String(failure))
+      setError(summarizeError(toBaseError(failure)))
     } finally {
       setPending(undefined)
     }
@@ -46,14 +57,21 @@ export function NetworkList({ config, onSwitched }: ViewProps & { onSwitched?: (
               className="item"
               part="network-item"
               aria-current={isCurrent}
+              aria-disabled={pending !== undefined}
               data-network-id={network.caipNetworkId}
-              disabled={pending !== undefined}
-              autoFocus={first}
+              autoFocus={autoFocus && first}
               onClick={() => void choose(network.caipNetworkId)}
             >
               <span className="name">{network.name}</span>
               {pending === network.caipNetworkId ? <span className="spinner" aria-hidden="true" /> : null}
-              {isCurrent ? <span className="badge">{en.currentNetwork}</span> : null}
+              {isCurrent ? (
+                <>
+                  <span className="check">
+                    <CheckIcon />
+                  </span>
+                  <span className="badge">{t('currentNetwork')}</span>
+                </>
+              ) : null}
             </button>
           </li>
         )
@@ -68,7 +86,7 @@ export function NetworkList({ config, onSwitched }: ViewProps & { onSwitched?: (
           {groups.map((group) => (
             <section key={group.namespace} aria-labelledby={`networks-${group.namespace}`}>
               <h3 className="section-title" id={`networks-${group.namespace}`}>
-                {en.namespaceNetworks(group.namespace)}
+                {t('namespaceNetworks', { namespace: group.namespace })}
               </h3>
               {list(group.networks)}
             </section>
@@ -77,8 +95,11 @@ export function NetworkList({ config, onSwitched }: ViewProps & { onSwitched?: (
       ) : (
         list(networks)
       )}
-      <div className="status" role="status" aria-live="polite">
-        {error ? <span className="error-text">{error}</span> : pending ? en.switching : null}
+      <div className="status" role="status">
+        {pending ? t('switching') : null}
+      </div>
+      <div className="live" role="alert">
+        {error ? <ErrorMessage>{strings.error(error)}</ErrorMessage> : null}
       </div>
     </>
   )

@@ -3,9 +3,10 @@ import { startPairing } from '../../core/actions/startPairing.ts'
 import type { Config } from '../../core/createConfig.ts'
 import { canRetryPairing } from '../../core/pairing/rules.ts'
 import { walletLink } from '../../core/walletConnect.ts'
+import { ErrorMessage } from '../components/Message.tsx'
 import { QrCode } from '../components/QrCode.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import { en } from '../locales/en.ts'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
 export interface PairingWallet {
   id: string
@@ -16,8 +17,15 @@ export interface PairingWallet {
   webappLink: string | null
 }
 
-/** The QR code, copy link, open-the-app and retry of a WalletConnect pairing. */
+/**
+ * The QR code, copy link, open-the-app and retry of a WalletConnect pairing. Copy link is the main
+ * control (it takes focus); a control that cannot act yet says so with `aria-disabled` and keeps
+ * focus.
+ */
 export function PairingPanel({ config, wallet }: { config: Config; wallet: PairingWallet | undefined }) {
+  const strings = useStrings()
+  const { t } = strings
+  const autoFocus = useAutoFocus()
   const pairing = useStore(config.$pairing)
   const [copied, setCopied] = useState(false)
   const [lastAttempt, setLastAttempt] = useState(0)
@@ -36,7 +44,9 @@ export function PairingPanel({ config, wallet }: { config: Config; wallet: Pairi
     return () => clearTimeout(timer)
   }, [lastAttempt])
 
+  const retryReady = canRetryPairing(lastAttempt, config.platform.now())
   const retry = () => {
+    if (!retryReady) return
     setLastAttempt(config.platform.now())
     void startPairing(config, wallet ? { wallet: { id: wallet.id, name: wallet.name } } : {})
   }
@@ -56,26 +66,36 @@ export function PairingPanel({ config, wallet }: { config: Config; wallet: Pairi
   const openHref = pairing.uri && appLink ? walletLink(appLink, pairing.uri) : undefined
   const getHref =
     wallet?.webappLink ?? (wallet?.mobileLink?.startsWith('https://') ? wallet.mobileLink : undefined)
-  const retryReady = canRetryPairing(lastAttempt, config.platform.now())
+  const failed = pairing.status === 'rejected' || pairing.status === 'failed'
 
   return (
     <div className="center">
       {pairing.uri ? (
-        <QrCode value={pairing.uri} logo={wallet?.logo} label={en.qrLabel(wallet?.name)} />
+        <QrCode
+          value={pairing.uri}
+          logo={wallet?.logo}
+          label={wallet ? t('qrLabel', { name: wallet.name }) : t('qrLabelAnyWallet')}
+        />
       ) : (
-        <div className="qr placeholder" role="status">
+        <div className="qr placeholder">
           {pairing.status === 'creating' ? <span className="spinner" aria-hidden="true" /> : null}
-          {pairing.status === 'creating' ? en.preparingLink : null}
+          {pairing.status === 'creating' ? t('preparingLink') : null}
         </div>
       )}
-      <div role="status" aria-live="polite">
-        {pairing.status === 'waiting' ? <p>{en.scanWith(wallet?.name)}</p> : null}
-        {pairing.status === 'rejected' ? <p className="error-text">{en.connectionDeclined}</p> : null}
-        {pairing.status === 'failed' ? <p className="error-text">{pairing.error?.message}</p> : null}
-        {copied ? <p>{en.linkCopied}</p> : null}
+      <div className="live" role="status">
+        {pairing.status === 'waiting' ? (
+          <p>{wallet ? t('scanWith', { name: wallet.name }) : t('scanWithAnyWallet')}</p>
+        ) : null}
+        {copied ? <p>{t('linkCopied')}</p> : null}
       </div>
-      <div className="actions" style={{ width: '100%' }}>
-        {openHref ? (
+      <div className="live" role="alert">
+        {pairing.status === 'rejected' ? <ErrorMessage>{t('connectionDeclined')}</ErrorMessage> : null}
+        {pairing.status === 'failed' && pairing.error ? (
+          <ErrorMessage>{strings.error(pairing.error)}</ErrorMessage>
+        ) : null}
+      </div>
+      <div className="actions">
+        {openHref && wallet ? (
           // A real link, so a phone opens the app inside the person's own click.
           <a
             className="primary"
@@ -83,22 +103,34 @@ export function PairingPanel({ config, wallet }: { config: Config; wallet: Pairi
             target={isMobile ? '_self' : '_blank'}
             rel="noopener noreferrer"
           >
-            {en.openApp(wallet?.name ?? 'wallet')}
+            {t('openApp', { name: wallet.name })}
           </a>
         ) : null}
-        <button type="button" className="secondary" disabled={!pairing.uri} onClick={() => void copy()}>
-          {en.copyLink}
+        <button
+          type="button"
+          className="secondary"
+          autoFocus={autoFocus && !failed}
+          aria-disabled={!pairing.uri}
+          onClick={() => void copy()}
+        >
+          {t('copyLink')}
         </button>
-        {pairing.status === 'rejected' || pairing.status === 'failed' ? (
-          <button type="button" className="primary" autoFocus disabled={!retryReady} onClick={retry}>
-            {en.tryAgain}
+        {failed ? (
+          <button
+            type="button"
+            className="primary"
+            autoFocus={autoFocus}
+            aria-disabled={!retryReady}
+            onClick={retry}
+          >
+            {t('tryAgain')}
           </button>
         ) : null}
         {wallet && getHref ? (
           <p className="status">
-            {en.noApp(wallet.name)}{' '}
+            {t('noApp', { name: wallet.name })}{' '}
             <a href={getHref} target="_blank" rel="noopener noreferrer">
-              {en.getIt}
+              {t('getIt')}
             </a>
           </p>
         ) : null}

@@ -1,31 +1,38 @@
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import {
   balanceKey,
   fetchBalance,
-  formatBalance,
   loadNetworks,
   NATIVE_TOKEN,
   navigate,
   sendToken,
   shortAddress,
 } from '../../core/index.ts'
+import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import { en } from '../locales/en.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
-/** Whole units with every digit, for the Max button (formatBalance rounds to 3 places). */
+/** Whole units with every digit, for the Max button (the balance shown rounds to 3 places). */
 function exact(value: bigint, decimals: number): string {
   const base = 10n ** BigInt(decimals)
   const fraction = (value % base).toString().padStart(decimals, '0').replace(/0+$/, '')
   return fraction ? `${value / base}.${fraction}` : `${value / base}`
 }
 
+type Field = 'token' | 'amount' | 'receiver'
+
 /**
  * Send: a token of the connected account (the native currency or, on Solana, an SPL token), an
  * amount and a receiver; the wallet approves, then the view waits for confirmation and shows the
- * result. Errors stay on the form with what was typed.
+ * result. Errors stay on the form with what was typed: a field's error sits under it (the field is
+ * `aria-invalid` and described by it) and the first invalid field takes focus; the wallet's and
+ * the network's errors sit above Send. While sending, the controls are `aria-disabled` and keep focus.
  */
 export default function WalletSendView({ config }: ViewProps) {
+  const strings = useStrings()
+  const { t } = strings
+  const autoFocus = useAutoFocus()
   const account = useStore(config.$account)
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
@@ -34,12 +41,29 @@ export default function WalletSendView({ config }: ViewProps) {
   const [amount, setAmount] = useState('')
   const [receiver, setReceiver] = useState('')
   const [sentText, setSentText] = useState<string | undefined>()
-  const ids = { token: useId(), amount: useId(), receiver: useId(), error: useId() }
+  const id = useId()
+  const ids = { token: `${id}token`, amount: `${id}amount`, receiver: `${id}receiver`, hint: `${id}hint` }
+  const fields = { token: useRef<HTMLSelectElement>(null), amount: useRef<HTMLInputElement>(null) }
+  const receiverField = useRef<HTMLInputElement>(null)
 
   useEffect(() => {
     config.$send.set({ status: 'idle', error: undefined, hash: undefined })
     void loadNetworks(config).then(() => fetchBalance(config))
   }, [config])
+
+  const error = send.status === 'error' ? send.error : undefined
+  const invalid = (error?.fields ?? []).filter((field): field is Field =>
+    ['token', 'amount', 'receiver'].includes(field),
+  )
+  const firstInvalid = invalid[0]
+
+  // The first invalid field takes focus, so the person lands on what to fix.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per error.
+  useEffect(() => {
+    if (!firstInvalid) return
+    const field = firstInvalid === 'receiver' ? receiverField : fields[firstInvalid]
+    field.current?.focus()
+  }, [error])
 
   if (!account || !network?.network) return null
   const balance = balances[balanceKey(network.caipNetworkId, account.address)]
@@ -54,12 +78,23 @@ export default function WalletSendView({ config }: ViewProps) {
   const chosen = choices.find((choice) => choice.address === token)
   const sending = send.status === 'sending'
   const explorer = network.network.blockExplorers?.default.url
+  const errorId = firstInvalid ? `${ids[firstInvalid]}-error` : undefined
+  // People type the decimal separator of their language (`0,5` in German); the core reads `0.5`.
+  const { decimalSeparator } = strings
+  const toTyped = (plain: string) => plain.replace('.', decimalSeparator)
+  const toPlain = (typed: string) => (decimalSeparator === '.' ? typed : typed.replace(decimalSeparator, '.'))
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault()
+    if (sending) return
     try {
-      await sendToken(config, { token: chosen?.address, amount, receiver })
-      setSentText(en.sent(`${amount.trim()} ${chosen?.symbol ?? ''}`, shortAddress(receiver.trim())))
+      await sendToken(config, { token: chosen?.address, amount: toPlain(amount), receiver })
+      setSentText(
+        t('sent', {
+          amount: `${amount.trim()} ${chosen?.symbol ?? ''}`,
+          receiver: shortAddress(receiver.trim()),
+        }),
+      )
       setAmount('')
       setReceiver('')
     } catch {
@@ -67,10 +102,23 @@ export default function WalletSendView({ config }: ViewProps) {
     }
   }
 
+  /** A field's ARIA: invalid and described by the error (under the first invalid field). */
+  const described = (field: Field, ...extra: (string | undefined)[]) => {
+    const isInvalid = invalid.includes(field)
+    const by = [isInvalid ? errorId : undefined, ...extra].filter(Boolean).join(' ')
+    return { 'aria-invalid': isInvalid || undefined, 'aria-describedby': by || undefined }
+  }
+  const fieldError = (field: Field) =>
+    field === firstInvalid && error ? (
+      <ErrorMessage id={`${ids[field]}-error`}>{strings.error(error)}</ErrorMessage>
+    ) : null
+
   if (send.status === 'sent' && sentText) {
     return (
       <div className="center" part="send-result">
-        <h3 role="status">{sentText}</h3>
+        <div role="status">
+          <h3>{sentText}</h3>
+        </div>
         {explorer && send.hash ? (
           <a
             className="secondary"
@@ -78,11 +126,16 @@ export default function WalletSendView({ config }: ViewProps) {
             target="_blank"
             rel="noopener noreferrer"
           >
-            {en.viewTransaction}
+            {t('viewTransaction')}
           </a>
         ) : null}
-        <button type="button" className="primary" autoFocus onClick={() => navigate(config, 'back')}>
-          {en.done}
+        <button
+          type="button"
+          className="primary"
+          autoFocus={autoFocus}
+          onClick={() => navigate(config, 'back')}
+        >
+          {t('done')}
         </button>
       </div>
     )
@@ -90,76 +143,91 @@ export default function WalletSendView({ config }: ViewProps) {
 
   return (
     <form className="form" part="send-form" noValidate onSubmit={(event) => void submit(event)}>
-      <label className="field" htmlFor={ids.token}>
-        {en.token}
+      <div className="field">
+        <label htmlFor={ids.token}>{t('token')}</label>
         <select
           id={ids.token}
+          ref={fields.token}
           value={token}
-          disabled={sending}
-          autoFocus
-          onChange={(event) => setToken(event.target.value)}
+          aria-disabled={sending}
+          autoFocus={autoFocus}
+          {...described('token')}
+          onChange={(event) => {
+            if (!sending) setToken(event.target.value)
+          }}
         >
           {choices.map((choice) => (
             <option key={choice.address} value={choice.address}>
               {choice.symbol}
-              {choice.amount !== undefined ? ` (${formatBalance(choice.amount, choice.decimals)})` : ''}
+              {choice.amount !== undefined ? ` (${strings.balance(choice.amount, choice.decimals)})` : ''}
             </option>
           ))}
         </select>
-      </label>
+        <div role="alert">{fieldError('token')}</div>
+      </div>
       <div className="field">
-        <label htmlFor={ids.amount}>{en.amount}</label>
+        <label htmlFor={ids.amount}>{t('amount')}</label>
         <input
           id={ids.amount}
+          ref={fields.amount}
           name="amount"
           inputMode="decimal"
           autoComplete="off"
-          placeholder="0.0"
+          placeholder={toTyped('0.0')}
           value={amount}
-          disabled={sending}
-          aria-describedby={send.error ? ids.error : undefined}
+          readOnly={sending}
+          aria-disabled={sending}
+          {...described('amount', chosen?.amount !== undefined ? ids.hint : undefined)}
           onChange={(event) => setAmount(event.target.value)}
         />
+        <div role="alert">{fieldError('amount')}</div>
         {chosen?.amount !== undefined ? (
           <span className="hint">
-            {en.available(`${formatBalance(chosen.amount, chosen.decimals)} ${chosen.symbol}`)}
+            <span id={ids.hint}>
+              {t('available', {
+                amount: `${strings.balance(chosen.amount, chosen.decimals)} ${chosen.symbol}`,
+              })}
+            </span>
             <button
               type="button"
               className="link-button"
-              disabled={sending}
-              onClick={() => setAmount(exact(chosen.amount as bigint, chosen.decimals))}
+              aria-disabled={sending}
+              onClick={() => {
+                if (!sending) setAmount(toTyped(exact(chosen.amount as bigint, chosen.decimals)))
+              }}
             >
-              {en.max}
+              {t('max')}
             </button>
           </span>
         ) : null}
       </div>
       <div className="field">
-        <label htmlFor={ids.receiver}>{en.receiver}</label>
+        <label htmlFor={ids.receiver}>{t('receiver')}</label>
         <input
           id={ids.receiver}
+          ref={receiverField}
           name="receiver"
           autoComplete="off"
           spellCheck={false}
-          placeholder={en.receiverPlaceholder(account.namespace)}
+          dir="auto"
+          placeholder={t('receiverPlaceholder', { namespace: account.namespace })}
           value={receiver}
-          disabled={sending}
-          aria-describedby={send.error ? ids.error : undefined}
+          readOnly={sending}
+          aria-disabled={sending}
+          {...described('receiver')}
           onChange={(event) => setReceiver(event.target.value)}
         />
+        <div role="alert">{fieldError('receiver')}</div>
       </div>
-      <div className="status" role="status" aria-live="polite">
-        {send.error ? (
-          <span className="error-text" id={ids.error} role="alert">
-            {send.error.message}
-          </span>
-        ) : sending ? (
-          en.sendWaiting
-        ) : null}
+      <div className="status" role="status">
+        {sending ? t('sendWaiting') : null}
       </div>
-      <button type="submit" className="primary" part="send-submit" disabled={sending}>
+      <div className="live" role="alert">
+        {error && !firstInvalid ? <ErrorMessage>{strings.error(error)}</ErrorMessage> : null}
+      </div>
+      <button type="submit" className="primary" part="send-submit" aria-disabled={sending}>
         {sending ? <span className="spinner" aria-hidden="true" /> : null}
-        {en.send}
+        {t('send')}
       </button>
     </form>
   )

@@ -327,7 +327,13 @@ describe('core actions against a local chain and the Demo Wallet', { timeout: 60
     assert.equal(formatBalance(1_234_567_890_000_000_000n, 18), '1.234')
     assert.equal(formatBalance(999_999n, 6), '0.999')
     assert.equal(formatBalance(-1_500_000n, 6), '-1.500')
-    assert.equal(formatBalance(1n, 18, 5), '0.00000')
+    assert.equal(formatBalance(1n, 18, { places: 5 }), '0.00000')
+    assert.equal(formatBalance(10n ** 22n, 18, { locale: 'de' }), '10.000,000')
+    // Every digit survives, however large (French groups with a narrow no-break space).
+    assert.equal(
+      formatBalance(123_456_789_012_345_678_901_234_567n, 2, { locale: 'fr' }),
+      '1\u202f234\u202f567\u202f890\u202f123\u202f456\u202f789\u202f012\u202f345,670',
+    )
     assert.equal(shortAddress(ALICE), '0xf39F…2266')
     assert.equal(shortAddress('0x1234'), '0x1234')
   })
@@ -349,7 +355,13 @@ describe('core actions against a local chain and the Demo Wallet', { timeout: 60
     assert.deepEqual(config.$connecting.get(), {
       connectorId: DEMO_ID,
       status: 'rejected',
-      error: { code: 4001, message: 'User rejected the request.' },
+      error: {
+        code: 4001,
+        message: 'User rejected the request.',
+        messageId: 'UserRejectedRequestError',
+        messageValues: undefined,
+        fields: [],
+      },
     })
     assert.deepEqual(named(events, 'error'), [{ code: 4001, message: 'User rejected the request.' }])
     assert.deepEqual(named(events, 'connect'), [])

@@ -32,7 +32,8 @@ describe('parseOptions', () => {
       socials: [],
       siwx: 'off',
       siwxVerifier: undefined,
-      locale: 'en',
+      locale: undefined,
+      inline: false,
       rpcUrls: {},
       customNetworks: [],
       analytics: false,
@@ -74,6 +75,9 @@ describe('parseOptions', () => {
     const custom = [{ caipNetworkId: 'eip155:999' }]
     assert.equal(one('customNetworks', custom).value, custom)
     assert.equal(one('analytics', true).value, true)
+    // A bare attribute (`<wallet-modal inline>`) is an empty string that means on.
+    assert.equal(one('inline', '').value, true)
+    assert.equal(one('inline', 'false').value, false)
   })
 
   test('error: networks: foo -> Invalid CAIP-2 network id', () => {

@@ -78,6 +78,24 @@ describe('WalletConnect namespaces and links', () => {
       walletLink('https://link.trustwallet.com/', uri),
       `https://link.trustwallet.com/wc?uri=${encoded}`,
     )
-    assert.ok(!walletLink('metamask:', uri).includes('&symKey'), 'the URI is percent-encoded')
+    assert.equal(walletLink('metamask:', uri)?.includes('&symKey'), false, 'the URI is percent-encoded')
+  })
+
+  it('error: a link with a scheme the modal must not open builds no link', () => {
+    const uri = 'wc:7f6e@2?relay-protocol=irn&symKey=abc'
+    for (const link of [
+      'javascript:alert(document.cookie)//',
+      'JavaScript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+      'http://wallet.example',
+      'https://user@evil.example',
+      '1inch:',
+      ' rainbow:',
+      'rainbow:\n',
+    ]) {
+      assert.equal(walletLink(link, uri), undefined, link)
+    }
   })
 })

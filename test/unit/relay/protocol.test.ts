@@ -408,6 +408,109 @@ describe('dev relay limits', () => {
     })
   })
 
+  test('error: attestation size, bytes per topic and bytes overall', async () => {
+    const limits = { maxAttestationBytes: 50, maxTopicBytes: 300, maxTotalBytes: 400 }
+    await withRelay({ limits }, async (relay, connect) => {
+      const client = await connect(relay.url)
+      const [a, b, c] = [newTopic(), newTopic(), newTopic()]
+      const attested = await client.call('irn_publish', {
+        topic: a,
+        message: 'm',
+        ttl: 300,
+        attestation: 'x'.repeat(51),
+      })
+      assert.deepEqual(attested.error, {
+        code: RELAY_ERROR.messageTooLarge,
+        message: 'Attestation too large (limit 50 bytes)',
+      })
+      // Each message keeps 100 + 64 (topic) bytes.
+      await client.request('irn_publish', { topic: a, message: 'a'.repeat(100), ttl: 300 })
+      const topicFull = await client.call('irn_publish', { topic: a, message: 'b'.repeat(100), ttl: 300 })
+      assert.deepEqual(topicFull.error, {
+        code: RELAY_ERROR.mailboxLimit,
+        message: 'Mailbox byte limit exceeded for this topic (300 bytes)',
+      })
+      await client.request('irn_publish', { topic: b, message: 'c'.repeat(100), ttl: 300 })
+      const storeFull = await client.call('irn_publish', { topic: c, message: 'd'.repeat(100), ttl: 300 })
+      assert.deepEqual(storeFull.error, {
+        code: RELAY_ERROR.mailboxLimit,
+        message: 'Relay message store is full (400 bytes)',
+      })
+      assert.equal(relay.stats().messageBytes, 328)
+      assert.equal(relay.stats().topics, 2, 'the refused topic is not kept')
+    })
+  })
+
+  test('error: publishes per connection per second, batches counted message by message', async () => {
+    let clock = Date.now()
+    await withRelay({ now: () => clock, limits: { maxPublishesPerSecond: 3 } }, async (relay, connect) => {
+      const client = await connect(relay.url)
+      const other = await connect(relay.url)
+      const topic = newTopic()
+      for (const message of ['1', '2', '3']) await client.request('irn_publish', { topic, message, ttl: 300 })
+      const refused = await client.call('irn_publish', { topic, message: '4', ttl: 300 })
+      assert.deepEqual(refused.error, {
+        code: RELAY_ERROR.publishRateLimit,
+        message: 'Too many publishes: over 3 a second on this connection',
+      })
+      await other.request('irn_publish', { topic, message: 'other', ttl: 300 })
+      clock += 1000
+      const batch = (count: number) =>
+        client.call('irn_batchPublish', {
+          messages: Array.from({ length: count }, (_, index) => ({
+            topic,
+            message: `b${clock}-${index}`,
+            ttl: 300,
+          })),
+        })
+      assert.equal((await batch(4)).error?.code, RELAY_ERROR.publishRateLimit)
+      assert.equal((await batch(3)).error, undefined)
+      assert.equal(relay.stats().published, 7)
+    })
+  })
+
+  test('error: a page origin that is not on this machine cannot connect; Node clients and local pages can', async () => {
+    await withRelay({ allowedOrigins: ['https://wallet.example'] }, async (relay) => {
+      const { WebSocket } = await import('ws')
+      const attempt = async (origin: string | undefined) => {
+        const auth = await makeAuth(relay.url)
+        const socket = new WebSocket(
+          `${relay.url}/?auth=${auth.jwt}&projectId=dev-project`,
+          origin === undefined ? {} : { origin },
+        )
+        return new Promise<number>((resolve) => {
+          socket.once('open', () => {
+            socket.close()
+            resolve(101)
+          })
+          socket.once('unexpected-response', (_request, response) => {
+            socket.terminate()
+            resolve(response.statusCode ?? 0)
+          })
+          socket.once('error', () => resolve(-1))
+        })
+      }
+      for (const origin of [
+        'https://evil.example',
+        'http://localhost.evil.example',
+        'null',
+        'http://10.0.0.5:5173',
+      ]) {
+        assert.equal(await attempt(origin), 403, origin)
+      }
+      for (const origin of [
+        undefined,
+        'http://localhost:5173',
+        'http://127.0.0.1:4173',
+        'http://[::1]:5173',
+        'https://wallet.example',
+      ]) {
+        assert.equal(await attempt(origin), 101, String(origin))
+      }
+      assert.equal(relay.stats().refusedUpgrades, 4)
+    })
+  })
+
   test('behavior: deliveries beyond maxPendingAcks wait until acknowledgements catch up', async () => {
     await withRelay({ limits: { maxPendingAcks: 2 } }, async (relay, connect) => {
       const publisher = await connect(relay.url)

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, beforeEach, describe, test } from 'node:test'
-import { asc, eq } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
+import { oldEventsQuery } from '../../../server/analytics/retention.ts'
 import { buildApp } from '../../../server/app.ts'
+import { loadConfig } from '../../../server/config.ts'
 import { analyticsEvents } from '../../../server/db/schema.ts'
 import { createProject } from '../../../server/projects/store.ts'
 import type { AnalyticsEvent } from '../../../src/protocol/api/index.ts'
@@ -194,6 +196,177 @@ describe('POST /e', () => {
     const response = await post('a=b', { contentType: 'application/x-www-form-urlencoded' })
     assert.equal(response.statusCode, 415)
     assert.equal(errorOf(response.body).code, 'UNSUPPORTED_MEDIA_TYPE')
+  })
+})
+
+describe('POST /e: what props may hold', () => {
+  const control: [string, unknown, string, string][] = [
+    [
+      'NUL in a property value',
+      event({}, { properties: { note: 'a\u0000b' } }),
+      'props.properties.note',
+      'Control characters are not allowed',
+    ],
+    [
+      'NUL in a property name',
+      event({}, { properties: { 'a\u0000': 1 } }),
+      'props.properties',
+      'Control characters are not allowed',
+    ],
+    [
+      'NUL deep in a property',
+      event({}, { properties: { list: [{ x: '\u0000' }] } }),
+      'props.properties.list[0].x',
+      'Control characters are not allowed',
+    ],
+    [
+      'NUL in the event name',
+      event({}, { event: 'OPEN\u0000' }),
+      'props.event',
+      'Control characters are not allowed',
+    ],
+    [
+      'a bell in the type',
+      event({}, { type: 'tr\u0007ck' }),
+      'props.type',
+      'Control characters are not allowed',
+    ],
+    [
+      'NUL in the address',
+      event({}, { address: '0x\u0000' }),
+      'props.address',
+      'Control characters are not allowed',
+    ],
+    [
+      'NUL in the domain',
+      event({ domain: 'local\u0000host' }),
+      'domain',
+      'Control characters are not allowed',
+    ],
+    [
+      'a lone surrogate',
+      event({}, { properties: { note: 'a\ud800b' } }),
+      'props.properties.note',
+      'Expected well-formed Unicode text',
+    ],
+  ]
+  for (const [name, body, field, problem] of control) {
+    test(`error: ${name} answers 400 naming ${field}, never 500`, async () => {
+      const response = await post(body)
+      assert.equal(response.statusCode, 400, response.body)
+      assert.deepEqual(errorOf(response.body), {
+        code: 'BAD_REQUEST',
+        message: `Invalid body field ${field}: ${problem}`,
+        field,
+      })
+      assert.equal((await stored()).length, 0)
+    })
+  }
+
+  test('error: properties nested deeper than 4 levels answer 400', async () => {
+    const deep = event({}, { properties: { a: { b: { c: { d: 1 } } } } })
+    assert.equal((await post(deep)).statusCode, 204, '4 levels are fine')
+    const deeper = await post(event({}, { properties: { a: { b: { c: { d: { e: 1 } } } } } }))
+    assert.equal(deeper.statusCode, 400)
+    assert.deepEqual(errorOf(deeper.body), {
+      code: 'BAD_REQUEST',
+      message: 'Invalid body field props.properties.a.b.c.d: Expected at most 4 levels of nesting',
+      field: 'props.properties.a.b.c.d',
+    })
+    const lists = await post(event({}, { properties: { a: [[[[1]]]] } }))
+    assert.equal(lists.statusCode, 400, 'arrays nest too')
+  })
+
+  test('error: properties over 4 KiB or with over 64 names answer 400', async () => {
+    const big = await post(event({}, { properties: { note: 'x'.repeat(4100) } }))
+    assert.equal(big.statusCode, 400)
+    assert.deepEqual(errorOf(big.body), {
+      code: 'BAD_REQUEST',
+      message: 'Invalid body field props.properties: Expected at most 4096 bytes of JSON',
+      field: 'props.properties',
+    })
+    const many = Object.fromEntries(Array.from({ length: 65 }, (_, index) => [`k${index}`, index]))
+    const wide = await post(event({}, { properties: { nested: many } }))
+    assert.equal(wide.statusCode, 400)
+    assert.equal(
+      errorOf(wide.body).message,
+      'Invalid body field props.properties: Expected at most 64 property names',
+    )
+    assert.equal((await stored()).length, 0)
+  })
+
+  test('default: ordinary text, emoji and accents pass', async () => {
+    const response = await post(
+      event({}, { properties: { name: 'Zoë 🦊', tab: 'a\tb', list: [1, 'two', { three: true }] } }),
+    )
+    assert.equal(response.statusCode, 204, response.body)
+    assert.deepEqual((await stored())[0]?.properties, {
+      name: 'Zoë 🦊',
+      tab: 'a\tb',
+      list: [1, 'two', { three: true }],
+    })
+  })
+})
+
+describe('analytics retention', () => {
+  test('default: the maintenance job deletes events older than ANALYTICS_RETENTION_DAYS and keeps the rest', async () => {
+    const day = 86_400_000
+    const now = Date.parse('2026-11-23T12:00:00.000Z')
+    const old = event()
+    const recent = event()
+    for (const [sent, receivedAt] of [
+      [old, new Date(now - 31 * day)],
+      [recent, new Date(now - 29 * day)],
+    ] as const) {
+      assert.equal((await post(sent)).statusCode, 204)
+      await testDb.database.db
+        .update(analyticsEvents)
+        .set({ receivedAt })
+        .where(eq(analyticsEvents.eventId, sent.eventId))
+    }
+    const kept = await buildApp(testDb.config({ analyticsRetentionDays: 30 }), {
+      database: testDb.database,
+      logger: testLogger,
+      now: () => now,
+    })
+    try {
+      const report = await kept.maintenance.run()
+      assert.equal(report.analyticsEventsDeleted, 1)
+      assert.deepEqual(
+        (await stored()).map((row) => row.eventId),
+        [recent.eventId],
+      )
+    } finally {
+      await kept.close()
+    }
+    assert.equal(loadConfig({}).analyticsRetentionDays, 90)
+    assert.equal(loadConfig({ ANALYTICS_RETENTION_DAYS: '0' }).analyticsRetentionDays, 0)
+  })
+
+  test('default: ANALYTICS_RETENTION_DAYS=0 keeps every event', async () => {
+    assert.equal((await post(event())).statusCode, 204)
+    await testDb.database.db.update(analyticsEvents).set({ receivedAt: new Date(0) })
+    const forever = await buildApp(testDb.config({ analyticsRetentionDays: 0 }), {
+      database: testDb.database,
+      logger: testLogger,
+    })
+    try {
+      assert.equal((await forever.maintenance.run()).analyticsEventsDeleted, 0)
+      assert.equal((await stored()).length, 1)
+    } finally {
+      await forever.close()
+    }
+  })
+
+  test('behavior: the retention delete is served by the received_at index', async () => {
+    const plan = await testDb.database.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`)
+      return tx.execute(sql`EXPLAIN ${oldEventsQuery(new Date())}`)
+    })
+    const text = (plan as unknown as { rows: { 'QUERY PLAN': string }[] }).rows
+      .map((row) => row['QUERY PLAN'])
+      .join('\n')
+    assert.match(text, /analytics_events_received_idx/, text)
   })
 })
 

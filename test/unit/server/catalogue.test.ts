@@ -3,12 +3,14 @@ import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../../server/app.ts'
 import { addWallet } from '../../../server/catalogue/customWallets.ts'
-import { demoWallet } from '../../../server/db/seed.ts'
+import { wallets as walletsTable } from '../../../server/db/schema.ts'
+import { demoWallet, type RegistryWallet, seedLinks } from '../../../server/db/seed.ts'
 import { createProject } from '../../../server/projects/store.ts'
 import {
   analyticsConfigResponse,
   apiErrorBody,
   getWalletsResponse,
+  isSafeWalletLink,
   originsResponse,
   projectConfigResponse,
 } from '../../../src/protocol/api/index.ts'
@@ -124,7 +126,6 @@ describe('origin allow-list', () => {
   const allowed = [
     'http://localhost:5173',
     'https://app.example.com',
-    'https://a.b.example.com',
     'http://127.0.0.1:4173',
     'http://127.0.0.1',
   ]
@@ -132,6 +133,7 @@ describe('origin allow-list', () => {
     'http://localhost:5174',
     'https://localhost:5173',
     'https://example.com',
+    'https://a.b.example.com',
     'http://app.example.com',
     'https://app.example.com.evil.test',
     'https://appexample.com',
@@ -344,6 +346,47 @@ describe('/getWallets', () => {
       assert.match(error.message, message)
     })
   }
+})
+
+describe('catalogue links', () => {
+  test('error: the seed keeps only https links and wallet schemes, falling back to the universal link', () => {
+    const entry = (mobile: string, universal: string, browser: string): RegistryWallet => ({
+      id: 'x',
+      name: 'X',
+      homepage: '',
+      chains: [],
+      app: { browser },
+      mobile: { native: mobile, universal },
+      desktop: { native: 'vbscript:msgbox(1)', universal: 'file:///c:/wallet.exe' },
+    })
+    assert.deepEqual(seedLinks(entry('javascript:alert(1)', 'https://x.example/app', 'data:text/html,x')), {
+      links: { mobileLink: 'https://x.example/app', desktopLink: null, webappLink: null },
+      dropped: [
+        'mobile_link javascript:alert(1)',
+        'desktop_link vbscript:msgbox(1)',
+        'desktop_link file:///c:/wallet.exe',
+        'webapp_link data:text/html,x',
+      ],
+    })
+    assert.deepEqual(seedLinks(entry('rainbow:', '', 'https://app.x.example')).links.mobileLink, 'rainbow:')
+  })
+
+  test('behavior: every link of the seeded catalogue is one the modal may open', async () => {
+    const rows = await testDb.database.db.select().from(walletsTable)
+    assert.ok(rows.length > 100)
+    for (const row of rows) {
+      for (const [kind, link] of [
+        ['mobile_link', row.mobileLink],
+        ['desktop_link', row.desktopLink],
+        ['webapp_link', row.webappLink],
+      ] as const) {
+        if (link !== null) assert.ok(isSafeWalletLink(kind, link), `${row.name} ${kind} ${link}`)
+      }
+    }
+    const oneInch = rows.find((row) => row.name === '1inch Wallet')
+    assert.ok(oneInch, 'a wallet whose native link is not a URL keeps its universal one')
+    assert.match(oneInch.mobileLink ?? '', /^https:\/\//)
+  })
 })
 
 describe('images', () => {

@@ -55,6 +55,40 @@ const analyticsConfig = (projectId: string, origin?: string) =>
   })
 
 describe('project commands', () => {
+  test('behavior: a wildcard on a shared hosting domain is allowed with a warning', async () => {
+    const created = await cli(
+      'create',
+      '--id',
+      'preview',
+      '--name',
+      'Preview',
+      '--origin',
+      'https://my-app-*.vercel.app',
+    )
+    assert.equal(created.code, 0, created.err)
+    assert.match(
+      created.err,
+      /^Warning: https:\/\/my-app-\*\.vercel\.app allows sites on vercel\.app, a shared hosting domain where anyone can publish one/,
+    )
+    const allowed = await cli(
+      'allow-origin',
+      '--id',
+      'preview',
+      '--origin',
+      'https://*.netlify.app',
+      '--origin',
+      'https://ok.example.com',
+    )
+    assert.equal(allowed.code, 0)
+    assert.equal(allowed.err.split('\n').length, 1, allowed.err)
+    assert.match(allowed.err, /netlify\.app/)
+    const quiet = await cli('allow-origin', '--id', 'preview', '--origin', 'https://*.example.com')
+    assert.equal(quiet.err, '')
+    const refused = await cli('allow-origin', '--id', 'preview', '--origin', 'https://app.*.example.com')
+    assert.equal(refused.code, 1)
+    assert.match(refused.err, /"https:\/\/app\.\*\.example\.com" is not an origin pattern/)
+  })
+
   test('default: create, list and list --json', async () => {
     const created = await cli(
       'create',
@@ -202,6 +236,33 @@ describe('wallet commands', () => {
     assert.match(taken.err, /io\.metamask is already used by MetaMask/)
     const badLink = await cli('add-wallet', '--name', 'Linky', '--mobile-link', 'not a link')
     assert.equal(badLink.code, 1)
+    for (const [option, link] of [
+      ['--mobile-link', 'javascript:alert(document.cookie)//'],
+      ['--mobile-link', 'data:text/html,<script>alert(1)</script>'],
+      ['--desktop-link', 'vbscript:msgbox(1)'],
+      ['--desktop-link', 'file:///etc/passwd'],
+      ['--mobile-link', 'http://wallet.example'],
+    ] as const) {
+      const refused = await cli('add-wallet', '--name', 'Linky', option, link)
+      assert.equal(refused.code, 1, link)
+      assert.match(
+        refused.err,
+        /must be https:\/\/ or the wallet's own scheme such as example: \(never javascript:/,
+      )
+    }
+    const webapp = await cli('add-wallet', '--name', 'Linky', '--webapp-link', 'linky:')
+    assert.equal(webapp.code, 1)
+    assert.match(webapp.err, /The web app link must be an https:\/\/ URL/)
+    const ok = await cli(
+      'add-wallet',
+      '--name',
+      'Linky',
+      '--mobile-link',
+      'linky://',
+      '--webapp-link',
+      'https://linky.example',
+    )
+    assert.equal(ok.code, 0, ok.err)
     const text = join(scratch, 'logo.png')
     await writeFile(text, 'this is not an image')
     const notImage = await cli('add-wallet', '--name', 'Texty', '--image', text)

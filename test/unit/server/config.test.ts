@@ -14,15 +14,17 @@ function problems(env: ServiceEnv): string[] {
 }
 
 describe('loadConfig', () => {
-  test('default: loopback, port 8787, PGlite in .data/service, the dev project and the local chains (EVM and Solana)', () => {
+  test('default: production, loopback, port 8787, PGlite in .data/service, no dev project, the local chains (EVM and Solana)', () => {
     assert.deepEqual(loadConfig({}), {
+      environment: 'production',
       host: '127.0.0.1',
       port: 8787,
       dataDir: '.data/service',
       databaseUrl: null,
       databaseSchema: 'public',
       databasePoolMax: 10,
-      devProjectId: 'dev-project',
+      databaseTimeoutMs: 4000,
+      devProjectId: null,
       devOrigins: [
         'http://127.0.0.1:5173',
         'http://localhost:5173',
@@ -35,8 +37,16 @@ describe('loadConfig', () => {
         'solana:45HEQDFcNoxGz8mrpTbTT37jixbR5dy9': 'http://127.0.0.1:8899',
       },
       rpcTimeoutMs: 10_000,
+      rpcAllowMethods: [],
       cacheMs: 5000,
       trustProxyHops: 0,
+      rateLimits: {
+        rpcPerSecond: 100,
+        rpcEntriesPerSecond: 1000,
+        analyticsEventsPerMinute: 600,
+        signInPerMinute: 60,
+      },
+      analyticsRetentionDays: 90,
       logLevel: 'info',
     })
   })
@@ -75,6 +85,21 @@ describe('loadConfig', () => {
     assert.equal(config.logLevel, 'debug')
   })
 
+  test('behavior: the dev project exists only in development (npm start, tests) unless DEV_PROJECT_ID names one', () => {
+    for (const NODE_ENV of ['development', 'test', ' Development ']) {
+      const config = loadConfig({ NODE_ENV })
+      assert.equal(config.environment, 'development', NODE_ENV)
+      assert.equal(config.devProjectId, 'dev-project')
+    }
+    for (const NODE_ENV of [undefined, 'production', 'staging']) {
+      const config = loadConfig({ NODE_ENV })
+      assert.equal(config.environment, 'production', NODE_ENV)
+      assert.equal(config.devProjectId, null)
+    }
+    assert.equal(loadConfig({ NODE_ENV: 'production', DEV_PROJECT_ID: 'demo' }).devProjectId, 'demo')
+    assert.equal(loadConfig({ NODE_ENV: 'development', DEV_PROJECT_ID: '' }).devProjectId, null)
+  })
+
   test('behavior: empty DEV_PROJECT_ID turns the dev project off; empty RPC_UPSTREAMS proxies nothing', () => {
     const config = loadConfig({ DEV_PROJECT_ID: '', RPC_UPSTREAMS: '' })
     assert.equal(config.devProjectId, null)
@@ -93,8 +118,8 @@ describe('loadConfig', () => {
     [{ DATABASE_SCHEMA: 'Drop Table' }, /^DATABASE_SCHEMA must be a lower-case SQL identifier/],
     [{ DEV_PROJECT_ID: 'my project' }, /^DEV_PROJECT_ID must use letters, digits/],
     [{ DEV_ORIGINS: 'http://localhost:5173,localhost/path' }, /^DEV_ORIGINS has "localhost\/path"/],
-    [{ RPC_UPSTREAMS: 'eip155:1' }, /^RPC_UPSTREAMS has "eip155:1": expected CAIP-2-id=URL/],
-    [{ RPC_UPSTREAMS: 'mainnet=http://x' }, /^RPC_UPSTREAMS has "mainnet=http:\/\/x"/],
+    [{ RPC_UPSTREAMS: 'eip155:1' }, /^RPC_UPSTREAMS entry 1: expected CAIP-2-id=URL/],
+    [{ RPC_UPSTREAMS: 'eip155:1=http://a,mainnet=http://x' }, /^RPC_UPSTREAMS entry 2: expected/],
     [{ RPC_UPSTREAMS: 'eip155:1=ftp://x' }, /must be http:\/\/ or https:\/\//],
     [{ RPC_TIMEOUT_MS: '0' }, /^RPC_TIMEOUT_MS must be at least 1$/],
     [{ RPC_TIMEOUT_MS: '-5' }, /^RPC_TIMEOUT_MS must be a whole number/],

@@ -6,12 +6,15 @@ import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
+import { pino } from 'pino'
 import { loadConfig, type ServiceConfig } from '../../../server/config.ts'
 import { createDatabase, type ServiceDatabase } from '../../../server/db/database.ts'
 import { createLogger } from '../../../server/logger.ts'
+import { createSiwxMessage } from '../../../src/protocol/siwx/index.ts'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -106,10 +109,17 @@ export async function openTestDatabase(name: string): Promise<TestDatabase> {
   const databaseUrl = process.env.DATABASE_URL
   const schema = `test_${name.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`
   const base = loadConfig({
+    NODE_ENV: 'test',
     DATA_DIR: 'memory://',
     LOG_LEVEL: 'silent',
     // Read projects and the catalogue on every request, so changes made by a test show at once.
     CACHE_MS: '0',
+    // Rate limits stay on (every request still takes from its bucket) but far above what tests send;
+    // rate-limits.test.ts sets its own.
+    RATE_LIMIT_RPC: '1000000',
+    RATE_LIMIT_RPC_ENTRIES: '10000000',
+    RATE_LIMIT_ANALYTICS: '10000000',
+    RATE_LIMIT_SIGN_IN: '1000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, DATABASE_POOL_MAX: '4' } : {}),
   })
   const database = databaseUrl
@@ -187,4 +197,49 @@ export function rawRequest(
 /** Query string of an API request for the dev project. */
 export function sdk(projectId = 'dev-project'): string {
   return `projectId=${encodeURIComponent(projectId)}&st=wallet-elements&sv=0.1.0`
+}
+
+/**
+ * A pino logger at `level` whose lines are kept in `lines` (as written: JSON text), to check what the
+ * service logs.
+ *
+ * @example
+ * const { logger, lines } = captureLogs('trace')
+ */
+export function captureLogs(level: 'trace' | 'info' = 'info') {
+  const lines: string[] = []
+  const logger = pino(
+    { level },
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'))
+        done()
+      },
+    }),
+  )
+  return { logger, lines }
+}
+
+/**
+ * A sign-in message from the dev site (`http://localhost:5173/`) for `address` with `nonce`, issued at
+ * `issuedAt` (ms; now by default).
+ *
+ * @example
+ * const message = devSiteMessage(alice.address, nonce, 'eip155:1')
+ */
+export function devSiteMessage(
+  address: string,
+  nonce: string,
+  chainId: string,
+  issuedAt = Date.now(),
+): string {
+  return createSiwxMessage({
+    domain: 'localhost:5173',
+    accountAddress: address,
+    uri: 'http://localhost:5173/',
+    version: '1',
+    chainId,
+    nonce,
+    issuedAt: new Date(issuedAt).toISOString(),
+  })
 }

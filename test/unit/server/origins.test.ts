@@ -5,6 +5,7 @@ import {
   isOriginPattern,
   normalizeOriginPattern,
   originMatches,
+  originPatternWarning,
 } from '../../../server/projects/origins.ts'
 
 describe('originMatches', () => {
@@ -14,9 +15,11 @@ describe('originMatches', () => {
     ['https://app.example.com', 'http://app.example.com', false],
     ['https://app.example.com', 'https://app.example.co', false],
     ['https://app.example.com', 'https://xapp.example.com', false],
-    // wildcard subdomains, any depth, not the bare domain
+    // a wildcard label is exactly one whole label: not two, not none
     ['https://*.example.com', 'https://app.example.com', true],
-    ['https://*.example.com', 'https://a.b.example.com', true],
+    ['https://*.example.com', 'https://a.b.example.com', false],
+    ['https://*.example.com', 'https://a.b.c.example.com', false],
+    ['https://*.example.com', 'https://.example.com', false],
     ['https://*.example.com', 'https://example.com', false],
     ['https://*.example.com', 'https://app.example.com.evil.test', false],
     ['https://*.example.com', 'https://evil-example.com', false],
@@ -24,6 +27,10 @@ describe('originMatches', () => {
     // wildcard inside a label (preview hosts)
     ['https://my-app-*.vercel.app', 'https://my-app-git-main.vercel.app', true],
     ['https://my-app-*.vercel.app', 'https://other-app-git-main.vercel.app', false],
+    ['https://my-app-*.vercel.app', 'https://my-app-x.evil.vercel.app', false],
+    ['https://my-app-*.vercel.app', 'https://my-app-.vercel.app', false],
+    ['https://*-preview.example.com', 'https://pr-1-preview.example.com', true],
+    ['https://*-preview.example.com', 'https://a.pr-1-preview.example.com', false],
     // ports
     ['http://localhost:5173', 'http://localhost:5173', true],
     ['http://localhost:5173', 'http://localhost:5174', false],
@@ -37,6 +44,9 @@ describe('originMatches', () => {
     ['example.com', 'http://example.com', true],
     ['example.com', 'chrome-extension://example.com', false],
     ['*.example.com', 'http://shop.example.com', true],
+    ['*.example.com', 'http://a.shop.example.com', false],
+    // a wildcard elsewhere than the leftmost label matches nothing (the pattern is refused)
+    ['https://app.*.example.com', 'https://app.x.example.com', false],
     // everything
     ['*', 'https://anything.test', true],
     // case and trailing slash
@@ -76,10 +86,44 @@ describe('isOriginPattern', () => {
     'https://a b.com',
     'http://x:99999',
     'https://a.com?q',
+    'https://app.*.example.com',
+    'https://*.*.example.com',
+    'https://example.*',
+    'https://*',
+    '*:3000',
   ]) {
     test(`error: "${pattern}" is not a pattern`, () => assert.equal(isOriginPattern(pattern), false))
   }
   test('default: normalizeOriginPattern trims, lowers and drops the trailing slash', () => {
     assert.equal(normalizeOriginPattern('  HTTPS://App.Example.com/ '), 'https://app.example.com')
   })
+})
+
+describe('originPatternWarning', () => {
+  const warned: [string, RegExp][] = [
+    [
+      'https://*.vercel.app',
+      /^https:\/\/\*\.vercel\.app allows sites on vercel\.app, a shared hosting domain where anyone can publish one \(https:\/\/attacker\.vercel\.app would pass\)/,
+    ],
+    [
+      'https://my-app-*.vercel.app',
+      /allows sites on vercel\.app.*\(https:\/\/my-app-attacker\.vercel\.app would pass\)/,
+    ],
+    ['https://*.github.io', /allows sites on github\.io/],
+    ['*.pages.dev', /allows sites on pages\.dev/],
+    ['https://*.com', /allows every site under the top-level domain \.com/],
+    ['*', /^\* allows every origin/],
+  ]
+  for (const [pattern, warning] of warned) {
+    test(`behavior: ${pattern} is warned about`, () =>
+      assert.match(originPatternWarning(pattern) ?? '', warning))
+  }
+  for (const pattern of [
+    'https://*.example.com',
+    'https://shop.vercel.app',
+    'http://localhost:*',
+    'https://app.example.com',
+  ]) {
+    test(`default: ${pattern} needs no warning`, () => assert.equal(originPatternWarning(pattern), null))
+  }
 })

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { after, before, beforeEach, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../../server/app.ts'
+import { loadConfig } from '../../../server/config.ts'
 import { jsonRpcBatchResponse, jsonRpcFailure, jsonRpcResponse } from '../../../src/protocol/api/index.ts'
 import { freePort, openTestDatabase, rawRequest, type TestDatabase, testLogger } from './helpers.ts'
 
@@ -32,11 +33,14 @@ async function closeServer(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()))
 }
 
-/** A tiny JSON-RPC node: eth_blockNumber answers 0x2a; `revert` a JSON-RPC error; `html` a 500 page. */
+/**
+ * A tiny JSON-RPC node: eth_blockNumber answers 0x2a; `test_revert` a JSON-RPC error; `test_html` a 500
+ * page. The `test_*` methods reach it through the operator's `RPC_ALLOW_METHODS`.
+ */
 async function startUpstream(): Promise<Upstream> {
   const received: string[] = []
   const answer = (request: { id?: unknown; method?: unknown }) => {
-    if (request.method === 'revert') {
+    if (request.method === 'test_revert') {
       return { jsonrpc: '2.0', id: request.id, error: { code: 3, message: 'execution reverted' } }
     }
     return { jsonrpc: '2.0', id: request.id, result: request.method === 'eth_blockNumber' ? '0x2a' : null }
@@ -52,8 +56,12 @@ async function startUpstream(): Promise<Upstream> {
       const parsed = JSON.parse(body) as
         | { id?: unknown; method?: unknown }
         | { id?: unknown; method?: unknown }[]
-      if (!Array.isArray(parsed) && parsed.method === 'html') {
+      if (!Array.isArray(parsed) && parsed.method === 'test_html') {
         response.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Internal error</h1>')
+        return
+      }
+      if (Array.isArray(parsed) && parsed.some((entry) => entry.method === 'test_garbage')) {
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc": oops')
         return
       }
       // Notifications (no id) get no answer, as JSON-RPC 2.0 says.
@@ -91,6 +99,7 @@ let live: Upstream
 let silent: Upstream
 let downPort: number
 const timeoutMs = 300
+const solanaMainnet = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
 
 before(async () => {
   ;[testDb, live, silent, downPort] = await Promise.all([
@@ -101,10 +110,12 @@ before(async () => {
   ])
   const config = testDb.config({
     devOrigins: ['http://localhost:5173'],
+    rpcAllowMethods: ['test_revert', 'test_html', 'test_notify', 'test_garbage'],
     rpcUpstreams: {
       'eip155:31337': live.url,
       'eip155:31338': `http://127.0.0.1:${downPort}`,
       'eip155:1': silent.url,
+      [solanaMainnet]: live.url,
     },
   })
   app = await buildApp(config, { database: testDb.database, logger: testLogger })
@@ -166,7 +177,7 @@ describe('POST /v1/ proxy', () => {
   })
 
   test('behavior: a batch is forwarded in one upstream call', async () => {
-    const response = await rpc([call(1), call(2, 'eth_chainId'), { jsonrpc: '2.0', method: 'notify' }])
+    const response = await rpc([call(1), call(2, 'eth_chainId'), { jsonrpc: '2.0', method: 'test_notify' }])
     assert.equal(response.statusCode, 200)
     const answers = jsonRpcBatchResponse.parse(response.json())
     assert.equal(answers.length, 2, 'the notification gets no answer')
@@ -181,7 +192,7 @@ describe('POST /v1/ proxy', () => {
   })
 
   test('behavior: upstream JSON-RPC errors pass through', async () => {
-    const response = await rpc(call(9, 'revert'))
+    const response = await rpc(call(9, 'test_revert'))
     assert.equal(response.statusCode, 200)
     const answer = jsonRpcFailure.parse(response.json())
     assert.deepEqual(answer.error, { code: 3, message: 'execution reverted' })
@@ -262,7 +273,7 @@ describe('POST /v1/ proxy', () => {
   })
 
   test('error: a batch to an upstream that is down gets one error per request id', async () => {
-    const response = await rpc([call(1), call(2), { jsonrpc: '2.0', method: 'notify' }], {
+    const response = await rpc([call(1), call(2), { jsonrpc: '2.0', method: 'test_notify' }], {
       chainId: 'eip155:31338',
     })
     assert.equal(response.statusCode, 502)
@@ -288,9 +299,170 @@ describe('POST /v1/ proxy', () => {
   })
 
   test('error: an upstream answering HTML answers 502', async () => {
-    const response = await rpc(call(3, 'html'))
+    const response = await rpc(call(3, 'test_html'))
     assert.equal(response.statusCode, 502)
     assert.match(jsonRpcFailure.parse(response.json()).error.message, /answered HTTP 500 without JSON/)
+  })
+})
+
+describe('POST /v1/ method allow-list', () => {
+  const refusedMethods = [
+    'hardhat_setCode',
+    'anvil_setBalance',
+    'evm_mine',
+    'debug_traceTransaction',
+    'trace_block',
+    'admin_peers',
+    'personal_sign',
+    'miner_start',
+    'txpool_content',
+    'engine_newPayloadV3',
+    'eth_sign',
+    'eth_signTypedData_v4',
+    'eth_signTransaction',
+    'eth_sendTransaction',
+    'eth_accounts',
+    'eth_newFilter',
+    'no_suchMethod',
+  ]
+  for (const method of refusedMethods) {
+    test(`error: ${method} answers -32601 naming it, and the upstream is not called`, async () => {
+      const response = await rpc(call(4, method), { origin: 'http://localhost:5173' })
+      assert.equal(response.statusCode, 200)
+      assert.deepEqual(response.json(), {
+        jsonrpc: '2.0',
+        id: 4,
+        error: {
+          code: -32601,
+          message: `The method ${method} is not available through this RPC proxy`,
+          data: { code: 'METHOD_NOT_ALLOWED' },
+        },
+      })
+      assert.equal(response.headers['access-control-allow-origin'], 'http://localhost:5173')
+      assert.equal(live.received.length, 0)
+    })
+  }
+
+  test('default: reads, fee methods and eth_sendRawTransaction are forwarded', async () => {
+    const methods = [
+      'eth_call',
+      'eth_getBalance',
+      'eth_chainId',
+      'eth_blockNumber',
+      'eth_getLogs',
+      'eth_getCode',
+      'eth_estimateGas',
+      'eth_gasPrice',
+      'eth_maxPriorityFeePerGas',
+      'eth_feeHistory',
+      'eth_getTransactionReceipt',
+      'eth_getTransactionCount',
+      'eth_sendRawTransaction',
+      'net_version',
+      'web3_clientVersion',
+    ]
+    const response = await rpc(methods.map((method, index) => call(index, method)))
+    assert.equal(response.statusCode, 200)
+    assert.equal(jsonRpcBatchResponse.parse(response.json()).length, methods.length)
+    assert.equal(live.received.length, 1)
+  })
+
+  test('behavior: in a batch each refused request gets its own error, in order; only the rest goes upstream', async () => {
+    const response = await rpc([
+      call(1, 'eth_blockNumber'),
+      call(2, 'hardhat_setCode'),
+      { jsonrpc: '2.0', method: 'evm_mine' },
+      call(3, 'eth_chainId'),
+      call(4, 'debug_traceCall'),
+    ])
+    assert.equal(response.statusCode, 200)
+    const answers = jsonRpcBatchResponse.parse(response.json())
+    assert.deepEqual(
+      answers.map((answer) => [answer.id, 'error' in answer ? answer.error.code : 'ok']),
+      [
+        [1, 'ok'],
+        [2, -32601],
+        [3, 'ok'],
+        [4, -32601],
+      ],
+    )
+    assert.deepEqual(
+      live.received.map((body) => JSON.parse(body).map((entry: { method: string }) => entry.method)),
+      [['eth_blockNumber', 'eth_chainId']],
+    )
+  })
+
+  test('behavior: a batch of refused methods only is answered without calling the upstream', async () => {
+    const response = await rpc([call(1, 'evm_mine'), call(2, 'anvil_reset')])
+    assert.equal(response.statusCode, 200)
+    assert.deepEqual(
+      jsonRpcBatchResponse.parse(response.json()).map((answer) => answer.id),
+      [1, 2],
+    )
+    const notification = await rpc({ jsonrpc: '2.0', method: 'evm_mine' })
+    assert.equal(notification.statusCode, 204, 'a refused notification gets no answer')
+    assert.equal(notification.body, '')
+    assert.equal(live.received.length, 0)
+  })
+
+  test('behavior: a mixed batch to an upstream that is down gets the refusals and one failure per request', async () => {
+    const response = await rpc([call(1), call(2, 'hardhat_mine')], { chainId: 'eip155:31338' })
+    assert.equal(response.statusCode, 502)
+    const answers = jsonRpcBatchResponse.parse(response.json())
+    assert.deepEqual(
+      answers.map((answer) => ('error' in answer ? [answer.id, answer.error.code] : [])),
+      [
+        [1, -32603],
+        [2, -32601],
+      ],
+    )
+  })
+
+  test('error: a mixed batch whose upstream answer is not JSON answers 502, not 500', async () => {
+    const response = await rpc([call(1, 'test_garbage'), call(2, 'hardhat_mine')])
+    assert.equal(response.statusCode, 502)
+    const answers = jsonRpcBatchResponse.parse(response.json())
+    assert.deepEqual(
+      answers.map((answer) => ('error' in answer ? [answer.id, answer.error.code] : [])),
+      [
+        [1, -32603],
+        [2, -32601],
+      ],
+    )
+  })
+
+  test('behavior: Solana networks forward the public Solana methods, sendTransaction included, and nothing else', async () => {
+    const allowed = await rpc(
+      ['getBalance', 'getLatestBlockhash', 'getAccountInfo', 'sendTransaction', 'getSignatureStatuses'].map(
+        (method, index) => call(index, method),
+      ),
+      { chainId: solanaMainnet },
+    )
+    assert.equal(allowed.statusCode, 200)
+    assert.ok(jsonRpcBatchResponse.parse(allowed.json()).every((answer) => 'result' in answer))
+    live.received.length = 0
+    for (const method of ['requestAirdrop', 'eth_call', 'getStakeActivationX']) {
+      const refused = await rpc(call(1, method), { chainId: solanaMainnet })
+      assert.equal(jsonRpcFailure.parse(refused.json()).error.code, -32601, method)
+    }
+    assert.equal(live.received.length, 0)
+    const evm = await rpc(call(1, 'getBalance'))
+    assert.equal(jsonRpcFailure.parse(evm.json()).error.code, -32601, 'Solana methods are not EVM methods')
+  })
+
+  test('behavior: RPC_ALLOW_METHODS adds methods for every network', async () => {
+    const response = await rpc(call(1, 'test_revert'))
+    assert.equal(jsonRpcFailure.parse(response.json()).error.message, 'execution reverted')
+    assert.equal(live.received.length, 1)
+    assert.deepEqual(
+      loadConfig({ RPC_ALLOW_METHODS: ' debug_traceTransaction, trace_block ' }).rpcAllowMethods,
+      ['debug_traceTransaction', 'trace_block'],
+    )
+    assert.deepEqual(loadConfig({}).rpcAllowMethods, [])
+    assert.throws(
+      () => loadConfig({ RPC_ALLOW_METHODS: 'eth_call,rm -rf' }),
+      /RPC_ALLOW_METHODS has "rm -rf", which is not a JSON-RPC method name/,
+    )
   })
 })
 

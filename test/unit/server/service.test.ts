@@ -8,11 +8,14 @@ import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from '../../../server/app.ts'
 import { countWallets } from '../../../server/catalogue/getWallets.ts'
+import { loadConfig } from '../../../server/config.ts'
 import { acquireDataDirLock } from '../../../server/db/dataDirLock.ts'
 import { seedDatabase } from '../../../server/db/seed.ts'
 import { startService } from '../../../server/main.ts'
+import { createProject } from '../../../server/projects/store.ts'
 import { healthResponse } from '../../../src/protocol/api/index.ts'
 import {
+  captureLogs,
   fillPgliteDataDir,
   openTestDatabase,
   rawRequest,
@@ -35,6 +38,33 @@ before(async () => {
 after(async () => {
   await testDb?.close()
   if (scratch) await rm(scratch, { recursive: true, force: true })
+})
+
+describe('start-up in production', () => {
+  test('behavior: no dev project is made, the projects served are logged, local origins warned about', async () => {
+    const { logger, lines } = captureLogs()
+    await createProject(testDb.database.db, {
+      id: 'local-too',
+      name: 'Local',
+      origins: ['http://localhost:3000'],
+    })
+    const config = { ...testDb.config(), ...loadConfig({ NODE_ENV: 'production' }) }
+    const app = await buildApp(
+      { ...testDb.config(), environment: config.environment, devProjectId: config.devProjectId },
+      { database: testDb.database, logger },
+    )
+    try {
+      const text = lines.join('')
+      assert.doesNotMatch(text, /Dev project/)
+      assert.match(text, /"msg":"Serving \d+ projects?: [^"]*local-too/)
+      assert.match(
+        text,
+        /"msg":"Project local-too allows local origins in production: http:\/\/localhost:3000"/,
+      )
+    } finally {
+      await app.close()
+    }
+  })
 })
 
 describe('startService', () => {
@@ -136,7 +166,7 @@ describe('npm run project and npm run server as processes', () => {
     const started = run('server/main.ts', [], { PORT: 'eighty', RPC_UPSTREAMS: 'eip155:1' })
     assert.equal(await started.exited, 1)
     assert.match(started.output(), /PORT must be a whole number from 0 to 65535/)
-    assert.match(started.output(), /RPC_UPSTREAMS has "eip155:1"/)
+    assert.match(started.output(), /RPC_UPSTREAMS entry 1: expected CAIP-2-id=URL/)
   })
 
   test('default: the CLI creates a project, the service serves it, SIGTERM stops it', async () => {
@@ -145,7 +175,8 @@ describe('npm run project and npm run server as processes', () => {
       : { DATABASE_URL: undefined, DATA_DIR: join(scratch, 'data') }
     // Creating a PGlite folder costs seconds; start from the migrated, seeded snapshot instead.
     if (!usingPostgres) await fillPgliteDataDir(join(scratch, 'data'))
-    const env = { ...storage, LOG_LEVEL: 'info', DEV_PROJECT_ID: '' }
+    // npm run server as in production: no NODE_ENV, no DEV_PROJECT_ID.
+    const env = { ...storage, LOG_LEVEL: 'info', NODE_ENV: undefined, DEV_PROJECT_ID: undefined }
 
     const created = run(
       'server/cli/project.ts',
@@ -168,6 +199,14 @@ describe('npm run project and npm run server as processes', () => {
       assert.equal(allowed.status, 200)
       assert.deepEqual(JSON.parse(allowed.text), { isAnalyticsEnabled: true })
       assert.equal((await rawRequest(`${url}/healthz`)).status, 200)
+      assert.match(server.output(), /"environment":"production".*"msg":"Serving \d+ projects?: [^"]*\bproc\b/)
+      assert.doesNotMatch(server.output(), /Dev project/)
+      if (!usingPostgres) {
+        // A fresh database (on PostgreSQL the schema is shared with the other tests of this file).
+        assert.match(server.output(), /"msg":"Serving 1 project: proc"/)
+        const noDev = await rawRequest(`${url}/getAnalyticsConfig?${sdk()}`)
+        assert.equal(noDev.status, 401, 'production creates no dev project')
+      }
       server.child.kill('SIGTERM')
       assert.equal(await server.exited, 0, server.output())
       assert.match(server.output(), /"msg":"Stopped"/)

@@ -203,6 +203,53 @@ describe('createHttpClient against the service', () => {
   })
 })
 
+describe('getWallets from another catalogue service', () => {
+  test('error: links with a scheme the modal must not open arrive as null; the wallet stays', async () => {
+    const entry = (id: string, links: Record<string, string | null>) => ({
+      id,
+      name: id,
+      image_id: id,
+      chains: ['eip155:1'],
+      mobile_link: null,
+      desktop_link: null,
+      webapp_link: null,
+      rdns: null,
+      ...links,
+    })
+    const server = await localServer((_request, response) =>
+      json(response, 200, {
+        count: 3,
+        data: [
+          entry('evil', {
+            mobile_link: 'javascript:alert(document.cookie)//',
+            desktop_link: 'data:text/html,<script>alert(1)</script>',
+            webapp_link: 'vbscript:msgbox(1)',
+          }),
+          entry('local', { mobile_link: 'file:///etc/passwd', webapp_link: 'rainbow:' }),
+          entry('good', {
+            mobile_link: 'rainbow:',
+            desktop_link: 'trust://',
+            webapp_link: 'https://app.example',
+          }),
+        ],
+      }),
+    )
+    try {
+      const page = await getWallets(client({ baseUrl: server.url }).http, { page: 1, entries: 40 })
+      assert.deepEqual(
+        page.data.map((wallet) => [wallet.id, wallet.mobile_link, wallet.desktop_link, wallet.webapp_link]),
+        [
+          ['evil', null, null, null],
+          ['local', null, null, null],
+          ['good', 'rainbow:', 'trust://', 'https://app.example'],
+        ],
+      )
+    } finally {
+      await server.close()
+    }
+  })
+})
+
 describe('createHttpClient failure modes', () => {
   test('503 three times, then success: 4 requests, waits of 150, 300 and 600 ms', async () => {
     const server = await localServer((_request, response, index) =>
