@@ -26,18 +26,29 @@ export function upgradeProperties(element: object, names: readonly string[]): vo
 }
 
 /**
- * Runs `task` when the browser is idle after the first paint (`requestIdleCallback`, at most 2 s
- * later; a short timer where it is missing), so work that can wait stays off the first paint.
- * Returns a function that cancels it.
+ * Runs `task` once the browser is idle after the first paint (`requestIdleCallback`, at most 2 s
+ * later; a short timer where it is missing), then one frame later, so work that can wait stays off
+ * the first paint. Idle means nothing is queued, so the elements' first render is done by then; the
+ * extra frame matters on a busy machine, where an idle period can fall between the frame that paints
+ * the button and the next one, and the task's fetches would start before that paint was on screen.
+ * A hidden page paints no frames, so there it runs at once. Returns a function that cancels it.
  *
  * @example
  * const cancel = whenIdle(() => startDiscovery())
  */
 export function whenIdle(task: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(task, { timeout: 2_000 })
-    return () => cancelIdleCallback(id)
+  if (typeof requestIdleCallback !== 'function') {
+    const id = setTimeout(task, 200)
+    return () => clearTimeout(id)
   }
-  const id = setTimeout(task, 200)
-  return () => clearTimeout(id)
+  let cancelled = false
+  const run = () => setTimeout(() => !cancelled && task())
+  const id = requestIdleCallback(
+    () => (document.visibilityState === 'hidden' ? run() : requestAnimationFrame(run)),
+    { timeout: 2_000 },
+  )
+  return () => {
+    cancelled = true
+    cancelIdleCallback(id)
+  }
 }
