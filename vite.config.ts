@@ -27,6 +27,12 @@ export function libraryConfig(options: {
   emptyOutDir: boolean
   /** Puts every module the entries import statically into one chunk (fewer, better-compressed files). */
   oneInitialChunk?: boolean
+  /**
+   * Drops the `@__PURE__` annotations and JSDoc: they help a bundler that builds on our output, and
+   * nothing builds on the script-tag file (in its first chunk, 4.5 KB to parse, 0.07 KB gzip).
+   * Licence comments stay.
+   */
+  final?: boolean
 }): UserConfig {
   return {
     plugins: [react()],
@@ -41,6 +47,7 @@ export function libraryConfig(options: {
         ...(options.external ? { external: options.external } : {}),
         output: {
           minify: true,
+          ...(options.final ? { comments: { legal: true, annotation: false, jsdoc: false } } : {}),
           ...(options.oneInitialChunk
             ? { codeSplitting: { groups: [{ name: 'initial', tags: ['$initial' as const] }] } }
             : {}),

@@ -13,5 +13,6 @@ export default defineConfig(
     chunkDir: 'wallet-elements',
     emptyOutDir: false,
     oneInitialChunk: true,
+    final: true,
   }),
 )

@@ -17,7 +17,7 @@ import type {
   UncheckedOptions,
 } from '../src/protocol/config.ts'
 import { OPTION_ATTRIBUTES, parseOptions, unknownOptions } from '../src/protocol/config.ts'
-import { ConnectionStatusSchema, StorageKey } from '../src/protocol/storage.ts'
+import { ConnectionStatusSchema, StorageKey } from '../src/protocol/storageKeys.ts'
 import { bindConfig } from '../src/ui/host.ts'
 import { ModalHost } from '../src/ui/modal/ModalHost.tsx'
 import { elementBase, upgradeProperties, whenIdle } from './base.ts'

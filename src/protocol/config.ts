@@ -2,8 +2,8 @@ import * as z from 'zod/mini'
 import type { CaipNetworkId } from './caip.ts'
 import { CaipNetworkIdSchema, parseCaipNetworkIdList } from './caip.ts'
 import type { Network } from './entities.ts'
-import type { SocialProvider } from './rules.ts'
-import { AccentSchema, SocialProviderSchema, ThemeAttributeSchema } from './rules.ts'
+import type { SocialProvider } from './optionRules.ts'
+import { AccentSchema, SocialProviderSchema, ThemeAttributeSchema } from './optionRules.ts'
 import { validate } from './validation.ts'
 
 export const FEATURES = [
