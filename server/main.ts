@@ -10,7 +10,7 @@ import {
   type EmbeddedWalletDependencies,
 } from './embedded/index.ts'
 import { KekError } from './embedded/kek.ts'
-import { buildFrameApp } from './frame/app.ts'
+import { buildFrameApp, FrameNotBuiltError } from './frame/app.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { createRpcForwarder } from './rpc/forward.ts'
 
@@ -67,12 +67,14 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     forwarder?.close()
   }
   try {
-    // Before anything listens: production without WALLET_KEK (or with a malformed one) stops here.
-    if (forwarder)
+    // Before anything listens: production without WALLET_KEK (or with a malformed one), or a frame
+    // that was not built, stops here.
+    if (forwarder) {
       wallet = await createEmbeddedWallet(config, app.database.db, { forwarder, logger, ...options.embedded })
-    await app.listen({ host: config.host, port: config.port })
-    if (wallet && framePort !== null) {
       frame = await buildFrameApp(config, { wallet, database: app.database, logger, onClose: closeWallet })
+    }
+    await app.listen({ host: config.host, port: config.port })
+    if (frame && wallet && framePort !== null) {
       await frame.listen({ host: config.host, port: framePort })
       const address = frame.server.address()
       frameUrl = `http://${host}:${typeof address === 'object' && address !== null ? address.port : framePort}`
@@ -118,8 +120,9 @@ async function main(): Promise<void> {
   try {
     service = await startService({ config, logger })
   } catch (error) {
-    // A missing or malformed key-encryption key is a configuration problem: one line, no stack.
-    if (error instanceof KekError) {
+    // A missing or malformed key-encryption key, or an unbuilt frame, is a configuration problem:
+    // one line, no stack.
+    if (error instanceof KekError || error instanceof FrameNotBuiltError) {
       console.error(error.message)
       process.exit(1)
     }

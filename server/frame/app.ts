@@ -52,6 +52,11 @@ export interface FrameAppDependencies {
   onClose?: () => void | Promise<void>
 }
 
+/** The frame's files are not where `FRAME_DIR` says (a configuration problem, reported in one line). */
+export class FrameNotBuiltError extends Error {
+  override name = 'FrameNotBuiltError'
+}
+
 /**
  * Builds the frame origin's Fastify instance. Throws when the frame has not been built.
  *
@@ -67,7 +72,7 @@ export async function buildFrameApp(
   const page = async (name: string) => {
     const file = join(dir, name)
     if (!existsSync(file)) {
-      throw new Error(
+      throw new FrameNotBuiltError(
         `The wallet frame is not built: ${file} is missing (npm run build:frame, or set FRAME_DIR)`,
       )
     }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -231,7 +232,7 @@ describe('npm run project and npm run server as processes', () => {
     }
   })
 
-  test('error: production without WALLET_KEK stops before listening, with one line; FRAME_PORT=off needs none', async () => {
+  test('error: production without WALLET_KEK, or without the built frame, stops before listening, with one line', async () => {
     const env = {
       DATA_DIR: 'memory://',
       NODE_ENV: undefined,
@@ -250,5 +251,13 @@ describe('npm run project and npm run server as processes', () => {
       /WALLET_KEK must be 32 random bytes, written as base64 or as 64 hex digits/,
     )
     assert.doesNotMatch(garbled.output(), /not-a-key/)
+    const unbuilt = run('server/main.ts', [], {
+      ...env,
+      WALLET_KEK: randomBytes(32).toString('base64'),
+      FRAME_DIR: join(scratch, 'no-frame'),
+    })
+    assert.equal(await unbuilt.exited, 1)
+    assert.match(unbuilt.output(), /^The wallet frame is not built: .*no-frame.index\.html is missing/m)
+    assert.doesNotMatch(unbuilt.output(), /listening|\bat \S+\.ts:\d+/)
   })
 })
