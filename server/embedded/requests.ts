@@ -6,7 +6,6 @@
  * with `Requested RPC call is not allowed`.
  */
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { VersionedTransaction } from '@solana/web3.js'
 import { and, eq, gt } from 'drizzle-orm'
 import {
   type Address,
@@ -37,6 +36,7 @@ import { actionNotAllowed, EmbeddedError, notAvailable, requestRefused } from '.
 import type { WalletSession } from './login.ts'
 import type { EmbeddedNetwork } from './networks.ts'
 import { newId } from './secrets.ts'
+import { readSolanaTransaction, type SolanaTransaction, writeSolanaTransaction } from './solanaWire.ts'
 import type { Upstream } from './upstream.ts'
 
 const SYSTEM_PROGRAM = '11111111111111111111111111111111'
@@ -244,37 +244,36 @@ export function createRequestService(deps: RequestDependencies) {
 
   /** A Solana transaction the user's key must sign, and where its signature goes. */
   function solanaTransaction(encoded: string, own: string) {
-    let tx: VersionedTransaction
+    let tx: SolanaTransaction
     try {
-      tx = VersionedTransaction.deserialize(Buffer.from(encoded, 'base64'))
+      tx = readSolanaTransaction(Buffer.from(encoded, 'base64'))
     } catch {
       throw invalidParams('The transaction could not be read')
     }
-    const signers = tx.message.staticAccountKeys.slice(0, tx.message.header.numRequiredSignatures)
-    const index = signers.findIndex((key) => key.toBase58() === own)
+    const index = tx.staticAccountKeys.slice(0, tx.numRequiredSignatures).indexOf(own)
     if (index === -1) throw invalidParams("This transaction does not need this wallet's signature")
     return { tx, index }
   }
 
-  function solanaPreview(tx: VersionedTransaction) {
-    const keys = tx.message.staticAccountKeys
+  function solanaPreview(tx: SolanaTransaction) {
+    const keys = tx.staticAccountKeys
     const transfers: NonNullable<ApprovalPreview['transfers']> = []
     const programs = new Set<string>()
-    for (const instruction of tx.message.compiledInstructions) {
-      const program = keys[instruction.programIdIndex]?.toBase58() ?? 'unknown'
+    for (const instruction of tx.instructions) {
+      const program = keys[instruction.programIdIndex] ?? 'unknown'
       const data = Buffer.from(instruction.data)
       const to = keys[instruction.accountKeyIndexes[1] ?? -1]
       if (program === SYSTEM_PROGRAM && data.length === 12 && data.readUInt32LE(0) === 2 && to) {
-        transfers.push({ to: to.toBase58(), value: data.readBigUInt64LE(4).toString(), dataBytes: 0 })
+        transfers.push({ to, value: data.readBigUInt64LE(4).toString(), dataBytes: 0 })
       } else programs.add(program)
     }
     return { transfers, programs: [...programs] }
   }
 
-  async function solanaFee(chainId: string, tx: VersionedTransaction): Promise<string | undefined> {
+  async function solanaFee(chainId: string, tx: SolanaTransaction): Promise<string | undefined> {
     const answer = (await upstream
       .call(chainId, 'getFeeForMessage', [
-        Buffer.from(tx.message.serialize()).toString('base64'),
+        Buffer.from(tx.message).toString('base64'),
         { commitment: 'confirmed' },
       ])
       .catch(() => undefined)) as { value?: number | null } | undefined
@@ -496,10 +495,10 @@ export function createRequestService(deps: RequestDependencies) {
         }
         const { tx, index } = solanaTransaction(transaction, own.solana)
         const signature = await custody.withKey(session.userId, 'ed25519', (secret) =>
-          ed25519.sign(tx.message.serialize(), secret),
+          ed25519.sign(tx.message, secret),
         )
         tx.signatures[index] = signature
-        const signed = Buffer.from(tx.serialize()).toString('base64')
+        const signed = Buffer.from(writeSolanaTransaction(tx)).toString('base64')
         if (row.method === 'solana_signTransaction')
           return { signature: encodeBase58(signature), transaction: signed }
         const sent = (await upstream.call(row.chainId, 'sendTransaction', [
