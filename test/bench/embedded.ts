@@ -286,7 +286,7 @@ export function printEmbedded(result: EmbeddedBenchResult): void {
   row('Approve pressed -> signature at the page', result.approveToSignatureMs)
   const { firstPaint, emailPath } = result
   console.log(
-    `  JS before the first click: ${firstPaint.withEmail} B gzip with the email feature, ${firstPaint.without} B without; requests to the frame origin: ${firstPaint.frameRequests}`,
+    `  JS before the first click (until idle): ${firstPaint.withEmail} B gzip with the email feature, ${firstPaint.without} B without; requests to the frame origin: ${firstPaint.frameRequests}`,
   )
   const total = (files: { gzip: number }[]) => files.reduce((sum, file) => sum + file.gzip, 0)
   const shared = new Set(result.walletPath.map((file) => file.file))
