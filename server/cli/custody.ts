@@ -1,10 +1,9 @@
 import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { EmbeddedConfig } from '../config.ts'
 import type { ServiceDatabase } from '../db/database.ts'
 import { createCustody } from '../embedded/custody.ts'
 import { KekError, kekRing, loadKekRing, newKekText, parseKek, writeKekFile } from '../embedded/kek.ts'
-import { runCliShell } from './shell.ts'
+import { isMainModule, runCliShell } from './shell.ts'
 
 export const custodyCliUsage = `Key custody of the embedded wallet (the key-encryption key, KEK).
 
@@ -90,8 +89,8 @@ export async function runCustodyCli(argv: readonly string[], io: CustodyCliIo): 
   }
 }
 
-const main = () =>
-  runCliShell({
+if (isMainModule(import.meta.url))
+  void runCliShell({
     usage: custodyCliUsage,
     seed: false,
     run: (argv, database, config) =>
@@ -102,10 +101,3 @@ const main = () =>
         err: (line) => console.error(line),
       }),
   })
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error)
-    process.exitCode = 1
-  })
-}

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises'
-import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { projectIdPattern } from '../../src/protocol/api/index.ts'
 import { rotateSessionKey } from '../auth/keys.ts'
@@ -15,7 +14,7 @@ import {
   removeOrigins,
   updateProject,
 } from '../projects/store.ts'
-import { runCliShell } from './shell.ts'
+import { isMainModule, runCliShell } from './shell.ts'
 
 export const projectCliUsage = `Manage projects and the wallet catalogue of the wallet-elements service.
 
@@ -227,8 +226,8 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
   }
 }
 
-const main = () =>
-  runCliShell({
+if (isMainModule(import.meta.url))
+  void runCliShell({
     usage: projectCliUsage,
     run: (argv, database) =>
       runProjectCli(argv, {
@@ -237,10 +236,3 @@ const main = () =>
         err: (line) => console.error(line),
       }),
   })
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error)
-    process.exitCode = 1
-  })
-}
