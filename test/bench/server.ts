@@ -307,6 +307,7 @@ export async function benchServer(options: ServerBenchOptions = {}): Promise<Ser
         rpcEntriesPerSecond: 0,
         analyticsEventsPerMinute: 0,
         signInPerMinute: 0,
+        dataPerSecond: 0,
       },
     },
     { database, logger },

@@ -5,6 +5,7 @@
 import net from 'node:net'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { type StackOptions, type StackUrls, startStack } from '../../scripts/stack.ts'
+import type { LocalMarket } from '../../server/dev/chain/market.ts'
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -77,7 +78,7 @@ export async function freePort(): Promise<number> {
   })
 }
 
-export type TestStack = { urls: StackUrls; stop(): Promise<void> }
+export type TestStack = { urls: StackUrls; market: LocalMarket; stop(): Promise<void> }
 
 /**
  * Starts the whole local stack on free ports, quietly.
@@ -107,7 +108,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     ...(options.solana ? { solanaPort: await freePortPair() } : {}),
     ...options,
   })
-  return { urls: stack.urls, stop: stack.stop }
+  return { urls: stack.urls, market: stack.market, stop: stack.stop }
 }
 
 /** A free port whose next port is free too (the local Solana's HTTP and WebSocket). */

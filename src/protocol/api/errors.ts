@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import { authErrorCodes } from './auth.ts'
+import { blockchainErrorCodes } from './blockchain.ts'
 
 /**
  * Machine-readable codes of the API's error bodies. The modal maps them to its error catalogue
@@ -19,6 +20,7 @@ export const apiErrorCodes = [
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
   ...authErrorCodes,
+  ...blockchainErrorCodes,
 ] as const
 
 export type ApiErrorCode = (typeof apiErrorCodes)[number]
