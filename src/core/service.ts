@@ -19,3 +19,8 @@ export function serviceClient(config: Config): HttpClient | undefined {
 export function walletImageUrl(config: Config, imageId: string): string | undefined {
   return serviceClient(config)?.url(`/getWalletImage/${encodeURIComponent(imageId)}`)
 }
+
+/** URL of a token image (`/public/getTokenImage/{id}`), or undefined without a service. */
+export function tokenImageUrl(config: Config, imageId: string): string | undefined {
+  return serviceClient(config)?.url(`/public/getTokenImage/${encodeURIComponent(imageId)}`)
+}

@@ -1,12 +1,17 @@
 import type * as z from 'zod/mini'
 import type { BaseError } from '../errors/index.ts'
 import {
+  GasPriceNetworkNotSupportedError,
   InvalidAppConfigurationError,
   InvalidProjectIdError,
   InvalidResponseError,
   ProjectIdNotConfiguredError,
   RequestTimeoutError,
+  SwapNoLiquidityError,
+  SwapQuoteExpiredError,
+  SwapsNetworkNotSupportedError,
   UnknownError,
+  ValidationError,
 } from '../errors/index.ts'
 import { apiErrorBody } from '../protocol/api/errors.ts'
 import {
@@ -68,6 +73,11 @@ function errorFrom(status: number, body: unknown, path: string): BaseError {
     return new InvalidAppConfigurationError()
   if (code === 'INVALID_PROJECT_ID') return new InvalidProjectIdError()
   if (code === 'PROJECT_ID_NOT_CONFIGURED') return new ProjectIdNotConfiguredError()
+  if (code === 'SWAPS_NETWORK_NOT_SUPPORTED') return new SwapsNetworkNotSupportedError()
+  if (code === 'GAS_PRICE_NETWORK_NOT_SUPPORTED') return new GasPriceNetworkNotSupportedError()
+  if (code === 'SWAP_NO_LIQUIDITY') return new SwapNoLiquidityError()
+  if (code === 'SWAP_QUOTE_EXPIRED') return new SwapQuoteExpiredError({ details })
+  if (code === 'SWAP_INSUFFICIENT_BALANCE') return new ValidationError('Insufficient balance')
   return new UnknownError({ message: details })
 }
 

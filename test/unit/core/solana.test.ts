@@ -284,8 +284,17 @@ describe('core actions on Solana against the local network and the Demo Wallet',
     assert.equal(balance?.value, 1000n * LAMPORTS_PER_SOL)
     assert.equal(balance?.symbol, 'SOL')
     assert.equal(balance?.decimals, 9)
+    // No companion service here: no prices, and none made up.
+    assert.equal(balance?.nativePrice, null)
     assert.deepEqual(balance?.tokens, [
-      { address: TEST_MINT, symbol: 'TEST', name: 'Test Token', decimals: 6, amount: 1_000_000n * 10n ** 6n },
+      {
+        address: TEST_MINT,
+        symbol: 'TEST',
+        name: 'Test Token',
+        decimals: 6,
+        amount: 1_000_000n * 10n ** 6n,
+        price: null,
+      },
     ])
     assert.deepEqual(harness.config.$balances.get()[balanceKey(LOCAL, key(0))], balance)
   })
