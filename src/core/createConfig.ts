@@ -107,13 +107,13 @@ export interface SwapState {
   /** Gas price × the quote's gas, in wei; undefined while unknown. */
   networkFee: bigint | undefined
   /** Why the network fee is unknown (`Network not supported for Gas Price`). */
-  feeError: { code: number; message: string } | undefined
+  feeError: ErrorSummary | undefined
   /** The ERC-20 sold must be approved for the quote's spender before the swap. */
   needsApproval: boolean
   /** Base units of the bought token the swap gave, once done. */
   received: bigint | undefined
   hash: string | undefined
-  error: { code: number; message: string } | undefined
+  error: ErrorSummary | undefined
 }
 
 export const IDLE_SWAP: SwapState = {

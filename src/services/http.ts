@@ -77,7 +77,11 @@ function errorFrom(status: number, body: unknown, path: string): BaseError {
   if (code === 'GAS_PRICE_NETWORK_NOT_SUPPORTED') return new GasPriceNetworkNotSupportedError()
   if (code === 'SWAP_NO_LIQUIDITY') return new SwapNoLiquidityError()
   if (code === 'SWAP_QUOTE_EXPIRED') return new SwapQuoteExpiredError({ details })
-  if (code === 'SWAP_INSUFFICIENT_BALANCE') return new ValidationError('Insufficient balance')
+  if (code === 'SWAP_INSUFFICIENT_BALANCE')
+    return new ValidationError('Insufficient balance', {
+      messageId: 'insufficientBalance',
+      fields: ['amount'],
+    })
   return new UnknownError({ message: details })
 }
 

@@ -30,12 +30,15 @@ export async function waitForReceipt(rpc: EvmRpc, hash: string): Promise<Transac
     if (answer !== null && answer !== undefined) {
       const receipt = receiptSchema.safeParse(answer)
       if (!receipt.success) throw new ValidationError('The node answered a malformed receipt')
-      if (receipt.data.status === '0x0') throw new ValidationError('The transaction reverted')
+      if (receipt.data.status === '0x0')
+        throw new ValidationError('The transaction reverted', { messageId: 'transactionReverted' })
       return receipt.data
     }
     await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS))
   }
-  throw new ValidationError('The transaction was sent but not confirmed yet')
+  throw new ValidationError('The transaction was sent but not confirmed yet', {
+    messageId: 'notConfirmedYet',
+  })
 }
 
 /** topic0 of Uniswap V2's `Swap(address sender, uint amount0In, uint amount1In, uint amount0Out, uint amount1Out, address to)`. */

@@ -1,4 +1,4 @@
-import { SwapsNetworkNotSupportedError, toBaseError } from '../../errors/index.ts'
+import { SwapsNetworkNotSupportedError, summarizeError, toBaseError } from '../../errors/index.ts'
 import { NATIVE_TOKEN_ADDRESS } from '../../protocol/api/blockchain.ts'
 import type { Config } from '../createConfig.ts'
 import { IDLE_SWAP, type SwapState } from '../createConfig.ts'
@@ -26,7 +26,7 @@ export async function loadSwap(config: Config): Promise<LoadSwapReturnType> {
     config.$swap.set({
       ...IDLE_SWAP,
       status: 'unsupported',
-      error: { code: error.code, message: error.shortMessage },
+      error: summarizeError(error),
     })
     return config.$swap.get()
   }
@@ -57,7 +57,7 @@ export async function loadSwap(config: Config): Promise<LoadSwapReturnType> {
     config.$swap.set({
       ...IDLE_SWAP,
       status: 'error',
-      error: { code: base.code, message: base.shortMessage },
+      error: summarizeError(base),
     })
   }
   return config.$swap.get()

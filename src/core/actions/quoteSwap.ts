@@ -1,6 +1,7 @@
 import {
   type BaseError,
   SwapsNetworkNotSupportedError,
+  summarizeError,
   toBaseError,
   ValidationError,
 } from '../../errors/index.ts'
@@ -19,8 +20,6 @@ export interface QuoteSwapParameters {
 }
 
 export type QuoteSwapReturnType = SwapQuote | undefined
-
-const asError = (error: BaseError) => ({ code: error.code, message: error.shortMessage })
 
 /**
  * Quotes a swap on the connected network (the service's quote: best of the direct pool and one hop)
@@ -51,7 +50,8 @@ export async function quoteSwap(
     error: undefined,
   }
   const fail = (error: BaseError) => {
-    if (seq === config.internal.swapSeq) config.$swap.set({ ...base, status: 'error', error: asError(error) })
+    if (seq === config.internal.swapSeq)
+      config.$swap.set({ ...base, status: 'error', error: summarizeError(error) })
     return undefined
   }
   if (request.amount === '') {
@@ -62,19 +62,33 @@ export async function quoteSwap(
   const network = config.$network.get()?.network
   const from = current.tokens.find((token) => token.address === request.from)
   const to = current.tokens.find((token) => token.address === request.to)
-  if (!account || !network) return fail(new ValidationError('Connect a wallet first'))
-  if (!from || !to) return fail(new ValidationError('A token is required'))
-  if (from.address === to.address) return fail(new ValidationError('Choose two different tokens'))
+  if (!account || !network)
+    return fail(new ValidationError('Connect a wallet first', { messageId: 'connectFirst' }))
+  if (!from || !to)
+    return fail(
+      new ValidationError('A token is required', {
+        messageId: 'tokenRequired',
+        fields: [from ? 'to' : 'from'],
+      }),
+    )
+  if (from.address === to.address)
+    return fail(
+      new ValidationError('Choose two different tokens', { messageId: 'differentTokens', fields: ['to'] }),
+    )
   const { parseAmount } = await import('../amount.ts')
   const amountIn = parseAmount(request.amount, from.decimals)
-  if (amountIn === undefined || amountIn <= 0n) return fail(new ValidationError('Invalid amount'))
+  if (amountIn === undefined || amountIn <= 0n)
+    return fail(new ValidationError('Invalid amount', { messageId: 'invalidAmount', fields: ['amount'] }))
   const balance = config.$balances.get()[balanceKey(network.caipNetworkId, account.address)]
   const held =
     from.address === NATIVE_TOKEN_ADDRESS
       ? balance?.value
       : (balance?.tokens.find((token) => token.address.toLowerCase() === from.address.toLowerCase())
           ?.amount ?? 0n)
-  if (held !== undefined && amountIn > held) return fail(new ValidationError('Insufficient balance'))
+  if (held !== undefined && amountIn > held)
+    return fail(
+      new ValidationError('Insufficient balance', { messageId: 'insufficientBalance', fields: ['amount'] }),
+    )
 
   config.$swap.set({ ...base, status: 'quoting' })
   const api = await dataApi(config)
@@ -101,7 +115,7 @@ export async function quoteSwap(
     status: 'quoted',
     quote: quote.value,
     networkFee: gas.status === 'fulfilled' ? BigInt(gas.value.gasPrice) * BigInt(quote.value.gas) : undefined,
-    feeError: gas.status === 'rejected' ? asError(toBaseError(gas.reason)) : undefined,
+    feeError: gas.status === 'rejected' ? summarizeError(toBaseError(gas.reason)) : undefined,
     needsApproval: allowance.value !== undefined && BigInt(allowance.value.allowance) < amountIn,
   })
   return quote.value

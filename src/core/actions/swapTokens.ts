@@ -1,4 +1,4 @@
-import { type BaseError, SwapQuoteExpiredError, toBaseError, ValidationError } from '../../errors/index.ts'
+import { SwapQuoteExpiredError, summarizeError, toBaseError, ValidationError } from '../../errors/index.ts'
 import type { Config } from '../createConfig.ts'
 import { sendEvmTransaction } from '../evm/sendTransaction.ts'
 import { dataApi } from '../tokenList.ts'
@@ -11,8 +11,6 @@ export type SwapTokensReturnType = {
   /** Base units of the bought token the swap gave (from the pool's `Swap` event). */
   received: bigint | undefined
 }
-
-const asError = (error: BaseError) => ({ code: error.code, message: error.shortMessage })
 
 /**
  * Swaps as the Swap view's quote says, through the active connector's wallet: when the sold token's
@@ -31,15 +29,15 @@ export async function swapTokens(config: Config): Promise<SwapTokensReturnType> 
   const api = await dataApi(config)
   const busy = status === 'quoting' || status === 'approving' || status === 'swapping'
   if (!quote || !request || !account || !api || busy) {
-    const error = new ValidationError('Get a quote first')
-    config.$swap.setKey('error', asError(error))
+    const error = new ValidationError('Get a quote first', { messageId: 'quoteFirst' })
+    config.$swap.setKey('error', summarizeError(error))
     throw error
   }
   /** A new quote for the same request; the error says to check it. */
   const expired = async (cause?: unknown) => {
     await quoteSwap(config, request)
     const error = new SwapQuoteExpiredError(cause === undefined ? {} : { cause })
-    if (config.$swap.get().status === 'quoted') config.$swap.setKey('error', asError(error))
+    if (config.$swap.get().status === 'quoted') config.$swap.setKey('error', summarizeError(error))
     return error
   }
   if (config.platform.now() > quote.expiresAt) throw await expired()
@@ -77,7 +75,7 @@ export async function swapTokens(config: Config): Promise<SwapTokensReturnType> 
     const base = toBaseError(error)
     if (base.name === 'SwapQuoteExpiredError') throw await expired(base)
     // The quote stays on screen, so the person can try again.
-    config.$swap.set({ ...config.$swap.get(), status: 'error', error: asError(base) })
+    config.$swap.set({ ...config.$swap.get(), status: 'error', error: summarizeError(base) })
     if (base.name !== 'ValidationError')
       config.events.emit('error', { code: base.code, message: base.shortMessage })
     throw base

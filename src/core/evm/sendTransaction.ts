@@ -28,7 +28,7 @@ export async function sendEvmTransaction(
   transaction: EvmTransaction,
 ): Promise<{ hash: string; receipt: TransactionReceipt }> {
   const network = config.$network.get()?.network
-  if (!network) throw new ValidationError('Connect a wallet first')
+  if (!network) throw new ValidationError('Connect a wallet first', { messageId: 'connectFirst' })
   const hash = await getProvider(config, 'eip155').request({
     method: 'eth_sendTransaction',
     params: [
@@ -41,7 +41,8 @@ export async function sendEvmTransaction(
       },
     ],
   })
-  if (typeof hash !== 'string') throw new ValidationError('The wallet returned no transaction hash')
+  if (typeof hash !== 'string')
+    throw new ValidationError('The wallet returned no transaction hash', { messageId: 'noTransactionHash' })
   const { waitForReceipt } = await import('../../chains/eip155/receipt.ts')
   return { hash, receipt: await waitForReceipt(networkRpc(config, network.caipNetworkId), hash) }
 }

@@ -299,7 +299,13 @@ describe('swaps', { timeout: 90_000 }, () => {
       await quoteSwap(config, { from: 'native', to: market.tokens.USDC.address, amount: '20000' }),
       undefined,
     )
-    assert.deepEqual(config.$swap.get().error, { code: 5000, message: 'Insufficient balance' })
+    assert.deepEqual(config.$swap.get().error, {
+      code: 5000,
+      message: 'Insufficient balance',
+      messageId: 'insufficientBalance',
+      messageValues: undefined,
+      fields: ['amount'],
+    })
     await quoteSwap(config, { from: 'native', to: market.tokens.USDC.address, amount: '0.01' })
     harness.wallet.controls.autoApprove(false)
     await assert.rejects(swapTokens(config), { name: 'UserRejectedRequestError' })
@@ -312,7 +318,8 @@ describe('swaps', { timeout: 90_000 }, () => {
     const harness = await connected({ account: 8, chainId: 31338 })
     const state = await loadSwap(harness.config)
     assert.equal(state.status, 'unsupported')
-    assert.deepEqual(state.error, { code: 5000, message: 'Network not supported for Swaps' })
+    assert.equal(state.error?.message, 'Network not supported for Swaps')
+    assert.equal(state.error?.messageId, 'SwapsNetworkNotSupportedError')
   })
 
   test('error: the data API client maps "Network not supported for Gas Price"', async () => {
