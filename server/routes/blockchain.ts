@@ -18,9 +18,11 @@ import {
   tokenPriceQuery,
 } from '../../src/protocol/api/index.ts'
 import type { BlockchainData } from '../blockchain/data.ts'
+import { dataError } from '../blockchain/errors.ts'
 import { ServiceError } from '../errors.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
+import type { Project } from '../projects/store.ts'
 import { UpstreamError } from '../rpc/forward.ts'
 
 export interface BlockchainRouteOptions {
@@ -41,20 +43,23 @@ export interface BlockchainRouteOptions {
 export function registerBlockchainRoutes(app: FastifyInstance, options: BlockchainRouteOptions): void {
   const { data, limits } = options
 
-  /** A GET route: checks the query, takes from the rate limit, answers what `handle` resolves to. */
+  /**
+   * A GET route: checks the query, takes from the rate limit, answers what `handle` resolves to. Swap
+   * routes answer 403 to a project whose `swaps` feature is off.
+   */
   function route<Schema extends z.ZodMiniType<{ chainId: string }>, Answer>(
     path: string,
     schema: Schema,
-    handle: (query: z.output<Schema>) => Promise<Answer>,
+    handle: (query: z.output<Schema>, project: Project) => Promise<Answer>,
   ) {
     app.get(`/blockchain/v1/${path}`, { config: { access: 'project' } }, async (request: FastifyRequest) => {
       const query = parseInput(schema, request.query, 'query')
-      if (!request.project) throw new Error('The access hook did not run')
-      await limits.limiter.take({ projectId: request.project.id, address: request.ip }, [
-        [limits.rules.data, 1],
-      ])
+      const { project } = request
+      if (!project) throw new Error('The access hook did not run')
+      await limits.limiter.take({ projectId: project.id, address: request.ip }, [[limits.rules.data, 1]])
+      if (path.startsWith('swap/') && !project.features.swaps) throw dataError('SWAPS_DISABLED', 403)
       try {
-        return await handle(query)
+        return await handle(query, project)
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error
         request.log.warn(
@@ -70,7 +75,10 @@ export function registerBlockchainRoutes(app: FastifyInstance, options: Blockcha
     })
   }
 
-  route('tokens', chainQuery, (query): Promise<TokensResponse> => data.tokens(query.chainId))
+  route('tokens', chainQuery, async (query, project): Promise<TokensResponse> => {
+    const answer = await data.tokens(query.chainId)
+    return { ...answer, swaps: answer.swaps && project.features.swaps }
+  })
 
   route(
     'token-price',

@@ -11,6 +11,7 @@ import { caip2NetworkId, commaList, resourceId } from './common.ts'
 /** Error codes of the data API besides the common ones, with SPEC section 8's words where it has them. */
 export const blockchainErrorCodes = [
   'SWAPS_NETWORK_NOT_SUPPORTED',
+  'SWAPS_DISABLED',
   'GAS_PRICE_NETWORK_NOT_SUPPORTED',
   'SWAP_NO_LIQUIDITY',
   'SWAP_QUOTE_EXPIRED',
@@ -28,6 +29,7 @@ export type BlockchainErrorCode = (typeof blockchainErrorCodes)[number]
  */
 export const blockchainErrorMessages = {
   SWAPS_NETWORK_NOT_SUPPORTED: 'Network not supported for Swaps',
+  SWAPS_DISABLED: 'Swaps are turned off for this project',
   GAS_PRICE_NETWORK_NOT_SUPPORTED: 'Network not supported for Gas Price',
   SWAP_NO_LIQUIDITY: 'Not enough liquidity for this swap',
   SWAP_QUOTE_EXPIRED: 'The quote has expired: the price moved since',

@@ -25,6 +25,7 @@ import { DEFAULT_SWAP_GAS } from '../../../server/blockchain/uniswapV2.ts'
 import { loadConfig } from '../../../server/config.ts'
 import { devAccount, type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
 import { deployMarket, type LocalMarket, marketTokenList } from '../../../server/dev/chain/market.ts'
+import { updateProject } from '../../../server/projects/store.ts'
 import {
   allowanceResponse,
   apiErrorBody,
@@ -543,6 +544,27 @@ describe('attacks on the data API', { timeout: 60_000 }, () => {
       url: `/blockchain/v1/gas-price?projectId=nobody&st=a&sv=b&chainId=${local}`,
     })
     assert.equal(unknown.statusCode, 401)
+  })
+
+  test('error: a project with swaps off gets no swap routes, and its token list says swaps: false', async () => {
+    await updateProject(testDb.database.db, 'dev-project', { features: { swaps: false } })
+    try {
+      const list = tokensResponse.parse((await get('tokens', { chainId: local })).json())
+      assert.equal(list.swaps, false)
+      const refused = await get('swap/quote', {
+        chainId: local,
+        from: 'native',
+        to: market.tokens.USDC.address,
+        amount: '1',
+      })
+      assert.equal(refused.statusCode, 403)
+      assert.deepEqual(errorOf(refused.body), {
+        code: 'SWAPS_DISABLED',
+        message: 'Swaps are turned off for this project',
+      })
+    } finally {
+      await updateProject(testDb.database.db, 'dev-project', { features: { swaps: true } })
+    }
   })
 
   test('error: only listed tokens: no call is built for a contract the operator did not list', async () => {
