@@ -54,14 +54,3 @@ export function usdValue(
   const micro = Number(amount / scale) / 10 ** Math.min(decimals, 6)
   return micro * price
 }
-
-/**
- * A US dollar amount as people read it: `$1,234.56`; amounts under a cent as `<$0.01`.
- *
- * @example
- * formatUsd(1234.5) // '$1,234.50'
- */
-export function formatUsd(value: number, locale = 'en-US'): string {
-  if (value > 0 && value < 0.01) return `<${formatUsd(0.01, locale)}`
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(value)
-}

@@ -54,7 +54,7 @@ export type {
 } from './createConfig.ts'
 export { createConfig } from './createConfig.ts'
 export type { WalletEventMap, WalletEventName } from './events/types.ts'
-export { formatBalance, formatUsd, shortAddress, usdValue } from './format.ts'
+export { formatBalance, shortAddress, usdValue } from './format.ts'
 export * from './modal/router.ts'
 export { canRetryPairing, isPairingExpired, pairingRefreshAt } from './pairing/rules.ts'
 export type { Platform } from './platform.ts'

@@ -13,6 +13,7 @@
  * 1,000 DEV each and keep their 10,000 ETH. On a fresh chain every address is the same at each start.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
+import { request as httpRequest } from 'node:http'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import {
@@ -249,16 +250,38 @@ type Rpc = ((method: string, params: unknown[]) => Promise<unknown>) & {
   batch(calls: { method: string; params: unknown[] }[]): Promise<unknown[]>
 }
 
-/** JSON-RPC over fetch; an error answer throws with the node's message. */
+/**
+ * JSON-RPC over a new connection per request; an error answer throws with the node's message. Not a
+ * kept-alive one: the node closes idle connections after 5 s (a first compile can take that long after
+ * the node answered its readiness check), and a request sent as it closes one would fail.
+ */
 function jsonRpc(url: string): Rpc {
-  const post = async (body: unknown) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+  const post = (body: unknown) =>
+    new Promise<unknown>((resolve, reject) => {
+      const text = JSON.stringify(body)
+      const request = httpRequest(
+        url,
+        {
+          method: 'POST',
+          agent: false,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+        },
+        (response) => {
+          const chunks: Buffer[] = []
+          response.on('data', (chunk: Buffer) => chunks.push(chunk))
+          response.on('error', reject)
+          response.on('end', () => {
+            try {
+              resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+            } catch (error) {
+              reject(error)
+            }
+          })
+        },
+      )
+      request.on('error', reject)
+      request.end(text)
     })
-    return (await response.json()) as unknown
-  }
   const unwrap = (answer: unknown, method: string) => {
     const { result, error } = answer as { result?: unknown; error?: { message?: string } }
     if (error) throw new Error(`deployMarket: ${method} failed: ${error.message ?? 'unknown error'}`)

@@ -3,10 +3,12 @@ import {
   balanceKey,
   fetchBalance,
   loadNetworks,
+  maxSendAmount,
   NATIVE_TOKEN,
   navigate,
   sendToken,
   shortAddress,
+  usdValue,
 } from '../../core/index.ts'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
@@ -23,9 +25,10 @@ function exact(value: bigint, decimals: number): string {
 type Field = 'token' | 'amount' | 'receiver'
 
 /**
- * Send: a token of the connected account (the native currency or, on Solana, an SPL token), an
- * amount and a receiver; the wallet approves, then the view waits for confirmation and shows the
- * result. Errors stay on the form with what was typed: a field's error sits under it (the field is
+ * Send: a token of the connected account (the native currency, an ERC-20 of the service's list on
+ * EVM, an SPL token on Solana), an amount and a receiver, with the balance's and the amount's value in
+ * US dollars where the service has a price, and a Max that leaves the fee of a native send; the
+ * active connector's wallet approves, then the view waits for confirmation and shows the result. Errors stay on the form with what was typed: a field's error sits under it (the field is
  * `aria-invalid` and described by it) and the first invalid field takes focus; the wallet's and
  * the network's errors sit above Send. While sending, the controls are `aria-disabled` and keep focus.
  */
@@ -69,7 +72,13 @@ export default function WalletSendView({ config }: ViewProps) {
   const balance = balances[balanceKey(network.caipNetworkId, account.address)]
   const native = network.network.nativeCurrency
   const choices = [
-    { address: NATIVE_TOKEN, symbol: native.symbol, decimals: native.decimals, amount: balance?.value },
+    {
+      address: NATIVE_TOKEN,
+      symbol: native.symbol,
+      decimals: native.decimals,
+      amount: balance?.value,
+      price: balance?.nativePrice ?? null,
+    },
     ...(balance?.tokens ?? []).map((holding) => ({
       ...holding,
       amount: holding.amount as bigint | undefined,
@@ -83,6 +92,23 @@ export default function WalletSendView({ config }: ViewProps) {
   const { decimalSeparator } = strings
   const toTyped = (plain: string) => plain.replace('.', decimalSeparator)
   const toPlain = (typed: string) => (decimalSeparator === '.' ? typed : typed.replace(decimalSeparator, '.'))
+  // What the amount typed is worth: an estimate for the eye, so a float is enough.
+  const typed = Number(toPlain(amount.trim()))
+  const amountUsd =
+    chosen?.price !== null &&
+    chosen?.price !== undefined &&
+    amount.trim() !== '' &&
+    Number.isFinite(typed) &&
+    typed >= 0
+      ? typed * chosen.price
+      : undefined
+  const heldUsd =
+    chosen?.amount !== undefined ? usdValue(chosen.amount, chosen.decimals, chosen.price) : undefined
+  const fillMax = async () => {
+    if (sending || !chosen) return
+    const max = await maxSendAmount(config, chosen.address).catch(() => chosen.amount)
+    if (max !== undefined) setAmount(toTyped(exact(max, chosen.decimals)))
+  }
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault()
@@ -181,20 +207,28 @@ export default function WalletSendView({ config }: ViewProps) {
           onChange={(event) => setAmount(event.target.value)}
         />
         <div role="alert">{fieldError('amount')}</div>
+        {amountUsd !== undefined ? (
+          <span className="hint" part="amount-value">
+            {t('amountValue', { value: strings.currency(amountUsd, 'USD') })}
+          </span>
+        ) : null}
         {chosen?.amount !== undefined ? (
           <span className="hint">
             <span id={ids.hint}>
-              {t('available', {
-                amount: `${strings.balance(chosen.amount, chosen.decimals)} ${chosen.symbol}`,
-              })}
+              {heldUsd !== undefined
+                ? t('availableWithValue', {
+                    amount: `${strings.balance(chosen.amount, chosen.decimals)} ${chosen.symbol}`,
+                    value: strings.currency(heldUsd, 'USD'),
+                  })
+                : t('available', {
+                    amount: `${strings.balance(chosen.amount, chosen.decimals)} ${chosen.symbol}`,
+                  })}
             </span>
             <button
               type="button"
               className="link-button"
               aria-disabled={sending}
-              onClick={() => {
-                if (!sending) setAmount(toTyped(exact(chosen.amount as bigint, chosen.decimals)))
-              }}
+              onClick={() => void fillMax()}
             >
               {t('max')}
             </button>
