@@ -6,7 +6,7 @@ export type { Connector }
 
 import type { WalletConnectConnector } from '../connectors/walletconnect/connector.ts'
 import type { ErrorSummary } from '../errors/base.ts'
-import type { SwapQuote, TokensResponse } from '../protocol/api/blockchain.ts'
+import type { SwapQuote } from '../protocol/api/blockchain.ts'
 import type { CatalogueEntry } from '../protocol/api/catalogue.ts'
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
 import type { ModalOptions, OptionIssue, SiwxSession } from '../protocol/config.ts'
@@ -102,31 +102,18 @@ export interface SwapState {
   /** The network's swappable tokens, the native currency first. */
   tokens: readonly SwapToken[]
   /** What the quote is for: token addresses (`native` for the native currency) and the amount as typed. */
-  request: { from: string; to: string; amount: string } | undefined
-  quote: SwapQuote | undefined
+  request?: { from: string; to: string; amount: string } | undefined
+  quote?: SwapQuote | undefined
   /** Gas price × the quote's gas, in wei; undefined while unknown. */
-  networkFee: bigint | undefined
+  networkFee?: bigint | undefined
   /** Why the network fee is unknown (`Network not supported for Gas Price`). */
-  feeError: ErrorSummary | undefined
+  feeError?: ErrorSummary | undefined
   /** The ERC-20 sold must be approved for the quote's spender before the swap. */
-  needsApproval: boolean
+  needsApproval?: boolean | undefined
   /** Base units of the bought token the swap gave, once done. */
-  received: bigint | undefined
-  hash: string | undefined
-  error: ErrorSummary | undefined
-}
-
-export const IDLE_SWAP: SwapState = {
-  status: 'idle',
-  tokens: [],
-  request: undefined,
-  quote: undefined,
-  networkFee: undefined,
-  feeError: undefined,
-  needsApproval: false,
-  received: undefined,
-  hash: undefined,
-  error: undefined,
+  received?: bigint | undefined
+  hash?: string | undefined
+  error?: ErrorSummary | undefined
 }
 
 export interface SendState {
@@ -228,10 +215,6 @@ export interface Config {
     unsubscribe: Map<ChainNamespace, () => void>
     networksLoad: Promise<readonly Network[]> | undefined
     balanceBlockedUntil: Map<string, number>
-    /** Balance reads in flight, by balance key. */
-    balanceLoads: Map<string, Promise<BalanceState>>
-    /** Token lists with prices from the companion service, per network, for 30 s (SPEC: portfolio cache). */
-    tokenLists: Map<string, { fetchedAt: number; list: Promise<TokensResponse> }>
     connectorsExtra: WritableAtom<readonly Connector[]>
     /** The companion-service client, created on first use. */
     http: HttpClient | undefined
@@ -407,13 +390,11 @@ export function createConfig(
     $siwx: map({ status: 'idle' as const, error: undefined }),
     $session: atom<{ caipAddress: string; session: SiwxSession } | undefined>(undefined),
     $send: map<SendState>({ status: 'idle', error: undefined, hash: undefined }),
-    $swap: map<SwapState>(IDLE_SWAP),
+    $swap: map<SwapState>({ status: 'idle', tokens: [] }),
     internal: {
       unsubscribe: new Map(),
       networksLoad: undefined,
       balanceBlockedUntil: new Map(),
-      balanceLoads: new Map(),
-      tokenLists: new Map(),
       connectorsExtra,
       http: undefined,
       walletListSeq: 0,
@@ -439,7 +420,6 @@ export function createConfig(
       if (next.apiUrl !== before.apiUrl || next.projectId !== before.projectId) {
         // Another service or project: what came from the old one no longer applies.
         config.internal.http = undefined
-        config.internal.tokenLists.clear()
         config.$catalogue.set({ status: 'idle', featured: [], recommended: [], count: 0, error: undefined })
         config.$walletList.set({
           status: 'idle',

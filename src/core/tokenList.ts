@@ -4,6 +4,9 @@ import type { BlockchainApi } from '../services/blockchain.ts'
 import type { Config } from './createConfig.ts'
 import { serviceClient } from './service.ts'
 
+/** Token lists per config, by service, project and network. */
+const cache = new WeakMap<Config, Map<string, { fetchedAt: number; list: Promise<TokensResponse> }>>()
+
 /**
  * The companion service's data API for a config, or undefined when the page set no `api-url` and
  * `project-id` (then there are no token lists, prices or swaps).
@@ -31,13 +34,18 @@ export async function tokenList(config: Config, chainId: string): Promise<Tokens
   const api = await dataApi(config)
   if (!api) return undefined
   const now = config.platform.now()
-  const cached = config.internal.tokenLists.get(chainId)
+  const { apiUrl, projectId } = config.$options.get()
+  // Another service or project is another list.
+  const key = `${apiUrl} ${projectId} ${chainId}`
+  let lists = cache.get(config)
+  if (!lists) cache.set(config, (lists = new Map()))
+  const cached = lists.get(key)
   if (cached && now - cached.fetchedAt < PORTFOLIO_CACHE_MS) return cached.list
   const list = api.tokens(chainId)
   const entry = { fetchedAt: now, list }
-  config.internal.tokenLists.set(chainId, entry)
+  lists.set(key, entry)
   list.catch(() => {
-    if (config.internal.tokenLists.get(chainId) === entry) config.internal.tokenLists.delete(chainId)
+    if (lists.get(key) === entry) lists.delete(key)
   })
   return list
 }

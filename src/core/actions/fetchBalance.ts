@@ -66,6 +66,9 @@ async function readEvm(config: Config, network: Network, address: string): Promi
   }
 }
 
+/** Balance reads in flight, per config and balance key. */
+const inFlight = new WeakMap<Config, Map<string, Promise<BalanceState>>>()
+
 /**
  * Fetches the balances of the connected account on its network: the native currency (ETH, SOL) and
  * the tokens it holds (ERC-20s of the companion service's token list, read in one multicall through
@@ -91,14 +94,16 @@ export async function fetchBalance(
     return cached
   if (!parameters.force && (config.internal.balanceBlockedUntil.get(key) ?? 0) > now) return cached
   // One read at a time per account and network: a second caller shares it (one toast, not two).
-  const inFlight = config.internal.balanceLoads.get(key)
-  if (inFlight && !parameters.force) return inFlight
+  let loads = inFlight.get(config)
+  if (!loads) inFlight.set(config, (loads = new Map()))
+  const running = loads.get(key)
+  if (running && !parameters.force) return running
   const load = readInto(config, key, network, account.address, cached, now)
-  config.internal.balanceLoads.set(key, load)
+  loads.set(key, load)
   try {
     return await load
   } finally {
-    if (config.internal.balanceLoads.get(key) === load) config.internal.balanceLoads.delete(key)
+    if (loads.get(key) === load) loads.delete(key)
   }
 }
 
