@@ -75,7 +75,9 @@ export function createBlockchainData(options: BlockchainDataOptions): Blockchain
       markets.set(chainId, uniswapV2Market(chainId, { ...list, uniswapV2 }, options.reader, now))
   }
   const poolPriceCache = createTtlCache<PriceMap>({ ttlMs: cacheMs, now })
-  const sourceCache = createTtlCache<PriceMap>({ ttlMs: cacheMs, maxEntries: 10_000, now })
+  // One entry per network and token (null: the source has no price), so a request that mixes known
+  // tokens with new ones asks the source only for the new ones.
+  const sourceCache = createTtlCache<number | null>({ ttlMs: cacheMs, maxEntries: 10_000, now })
 
   async function pricesFromPools(list: NetworkTokenList, market: UniswapV2Market): Promise<PriceMap> {
     const stablecoin = list.stablecoin as Address
@@ -108,18 +110,39 @@ export function createBlockchainData(options: BlockchainDataOptions): Blockchain
     return prices
   }
 
-  /** Prices of `addresses` on `chainId`, by {@link priceKey}. */
+  /**
+   * Prices of `addresses` on `chainId`, by {@link priceKey}. The price source is asked only about the
+   * networks this service serves (an RPC upstream or a token list), each token at most once per
+   * `cacheMs`, in one request for all the tokens not yet known.
+   */
   async function pricesOf(chainId: string, addresses: readonly string[]): Promise<PriceMap> {
     const list = options.tokenLists[chainId]
     const market = markets.get(chainId)
     if (list && market) return poolPriceCache.get(chainId, () => pricesFromPools(list, market))
     const source = options.priceSource
-    if (!source || addresses.length === 0) return new Map()
+    if (!source || addresses.length === 0 || !(list || options.reader.has(chainId))) return new Map()
     const keys = [...new Set(addresses.map((address) => priceKey(chainId, address)))].sort()
-    return sourceCache.get(`${chainId} ${keys.join(',')}`, async () => {
-      const found = await source.prices(chainId, keys)
-      return new Map([...found].map(([address, price]) => [priceKey(chainId, address), price]))
-    })
+    const missing: string[] = []
+    let asked: Promise<PriceMap> | undefined
+    const prices = await Promise.all(
+      keys.map((key) =>
+        sourceCache.get(`${chainId} ${key}`, () => {
+          missing.push(key)
+          // Started after every key has been looked at, so one request asks for all the missing ones.
+          asked ??= Promise.resolve().then(async () => {
+            const found = await source.prices(chainId, missing)
+            return new Map([...found].map(([address, price]) => [priceKey(chainId, address), price]))
+          })
+          return asked.then((found) => found.get(key) ?? null)
+        }),
+      ),
+    )
+    return new Map(
+      keys.flatMap((key, index) => {
+        const price = prices[index]
+        return price === null || price === undefined ? [] : [[key, price] as const]
+      }),
+    )
   }
 
   return {

@@ -38,7 +38,10 @@ export async function tokenList(config: Config, chainId: string): Promise<Tokens
   // Another service or project is another list.
   const key = `${apiUrl} ${projectId} ${chainId}`
   let lists = cache.get(config)
-  if (!lists) cache.set(config, (lists = new Map()))
+  if (!lists) {
+    lists = new Map()
+    cache.set(config, lists)
+  }
   const cached = lists.get(key)
   if (cached && now - cached.fetchedAt < PORTFOLIO_CACHE_MS) return cached.list
   const list = api.tokens(chainId)

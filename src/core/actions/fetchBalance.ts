@@ -95,7 +95,10 @@ export async function fetchBalance(
   if (!parameters.force && (config.internal.balanceBlockedUntil.get(key) ?? 0) > now) return cached
   // One read at a time per account and network: a second caller shares it (one toast, not two).
   let loads = inFlight.get(config)
-  if (!loads) inFlight.set(config, (loads = new Map()))
+  if (!loads) {
+    loads = new Map()
+    inFlight.set(config, loads)
+  }
   const running = loads.get(key)
   if (running && !parameters.force) return running
   const load = readInto(config, key, network, account.address, cached, now)

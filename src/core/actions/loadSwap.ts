@@ -1,11 +1,10 @@
 import { SwapsNetworkNotSupportedError, summarizeError, toBaseError } from '../../errors/index.ts'
 import { NATIVE_TOKEN_ADDRESS } from '../../protocol/api/blockchain.ts'
 import type { Config, SwapState } from '../createConfig.ts'
+import { tokenList } from '../tokenList.ts'
 
 /** A fresh swap: nothing chosen, quoted or sent. */
 const IDLE_SWAP: SwapState = { status: 'idle', tokens: [] }
-
-import { tokenList } from '../tokenList.ts'
 
 export type LoadSwapReturnType = SwapState
 

@@ -44,6 +44,8 @@ const local = 'eip155:31337'
 const noMarket = 'eip155:31338'
 const deadNetwork = 'eip155:31339'
 const solana = 'solana:45HEQDFcNoxGz8mrpTbTT37jixbR5dy9'
+/** Networks listed without a market or an upstream (prices from the price source only). */
+const sourceOnly = ['eip155:10', 'eip155:8453', 'eip155:42161']
 /** A listed token with no contract and no pool behind it. */
 const ghost = '0x000000000000000000000000000000000000dEaD'
 const trader = devAccount(1)
@@ -98,6 +100,9 @@ before(
                 { address: ghost, symbol: 'GHOST', name: 'No pool', decimals: 18 },
               ],
             },
+            // Networks the operator lists without a market: their prices come from the price source.
+            [solana]: { tokens: [] },
+            ...Object.fromEntries(sourceOnly.map((chainId) => [chainId, { tokens: [] }])),
           },
         }),
         priceSourceUrl,
@@ -630,6 +635,50 @@ describe('attacks on the data API', { timeout: 60_000 }, () => {
       assert.equal(response.statusCode, 400, `${path} ${JSON.stringify(query)}: ${response.body}`)
       assert.equal(errorOf(response.body).field, field, response.body)
     }
+  })
+
+  test('error: the price source hears only of served networks, each token once in 30 s, in one request', async () => {
+    priceAnswer = (url) => ({
+      status: 200,
+      body: JSON.stringify({
+        prices: Object.fromEntries(
+          (url.searchParams.get('addresses') ?? '').split(',').map((address) => [address, 2]),
+        ),
+      }),
+    })
+    const before = priceRequests.length
+    const asked = () => priceRequests.slice(before).map((url) => url.searchParams.get('addresses'))
+    const prices = async (chainId: string, addresses: string[]) => {
+      const response = await get('token-price', { chainId, addresses: addresses.join(',') })
+      assert.equal(response.statusCode, 200, response.body)
+      return tokenPriceResponse.parse(response.json()).prices.map((entry) => entry.price)
+    }
+    const token = (digit: string) => `0x${digit.repeat(40)}`
+
+    // A network this service neither proxies nor lists: nothing goes out, and no price is made up.
+    assert.deepEqual(await prices('eip155:999999', ['native', token('1')]), [null, null])
+    assert.deepEqual(await prices('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', ['native']), [null])
+    assert.deepEqual(asked(), [])
+
+    // Known tokens come from the cache; only the new one is asked for, whatever the order or case.
+    assert.deepEqual(await prices(noMarket, [token('a'), token('b')]), [2, 2])
+    assert.deepEqual(await prices(noMarket, [token('B'), token('c'), token('a')]), [2, 2, 2])
+    assert.deepEqual(await prices(noMarket, [token('c'), token('b'), token('a')]), [2, 2, 2])
+    assert.deepEqual(asked(), [`${token('a')},${token('b')}`, token('c')])
+
+    // Ten clients at once asking about the same new token: one request to the source.
+    const answers = await Promise.all(Array.from({ length: 10 }, () => prices(noMarket, [token('d')])))
+    assert.deepEqual(
+      answers,
+      Array.from({ length: 10 }, () => [2]),
+    )
+    assert.deepEqual(asked().slice(2), [token('d')])
+
+    // A token the source has no price for is not asked about again within 30 s either.
+    priceAnswer = () => ({ status: 200, body: JSON.stringify({ prices: {} }) })
+    assert.deepEqual(await prices(noMarket, [token('e')]), [null])
+    assert.deepEqual(await prices(noMarket, [token('e')]), [null])
+    assert.deepEqual(asked().slice(3), [token('e')])
   })
 
   test('error: every data route is rate-limited per client and project (429 with Retry-After)', async () => {
