@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: builds, then reports bundle sizes, browser timings, and the relay's and the
- * service's throughput. Numbers are reported, never judged: budgets are checked by size only
- * (`npm run size`). Pass `--quick` to skip the 10 s load tests.
+ * `npm run bench`: builds, then reports bundle sizes, browser timings, the relay's and the
+ * service's throughput, the swap quote's latency and the Account view with 20 tokens. Numbers are
+ * reported, never judged: budgets are checked by size only (`npm run size`). Pass `--quick` to skip
+ * the load tests and the service-backed timings.
  */
 import { execSync } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
@@ -76,6 +77,10 @@ if (!quick) {
   await optional('AllWallets', async () => {
     const { benchWallets } = await import('./wallets.ts')
     await benchWallets()
+  })
+  await optional('tokens and swaps', async () => {
+    const { benchTokens } = await import('./tokens.ts')
+    await benchTokens()
   })
 }
 process.exit(0)
