@@ -80,13 +80,25 @@ const networkTokenList = z
  */
 export const tokenListFile = z.object({
   networks: z.record(z.string(), networkTokenList).superRefine((networks, context) => {
-    for (const chainId of Object.keys(networks)) {
+    for (const [chainId, list] of Object.entries(networks)) {
       if (!isCaip2(chainId))
         context.addIssue({
           code: 'custom',
           path: [chainId],
           message: 'Expected a CAIP-2 network id such as eip155:1',
         })
+      else if (!chainId.startsWith('eip155:')) {
+        // Markets, stablecoins and Multicall3 are EVM contracts: on another network they would be
+        // called with EVM JSON-RPC that network does not speak.
+        for (const field of ['uniswapV2', 'stablecoin', 'multicall'] as const) {
+          if (list[field] !== undefined)
+            context.addIssue({
+              code: 'custom',
+              path: [chainId, field],
+              message: `Only EVM (eip155) networks can have ${field}`,
+            })
+        }
+      }
     }
   }),
 })

@@ -193,6 +193,11 @@ describe('loadConfig', () => {
       JSON.stringify({
         networks: {
           mainnet: { tokens: [] },
+          'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': {
+            tokens: [token],
+            stablecoin: token.address,
+            uniswapV2: { factory: token.address, router: token.address, weth: token.address },
+          },
           'eip155:1': {
             tokens: [token, { ...token, decimals: 300 }],
             uniswapV2: {
@@ -210,6 +215,8 @@ describe('loadConfig', () => {
       'TOKEN_LIST_FILE: networks.eip155:1.uniswapV2.weth: WETH must be a listed token',
       'TOKEN_LIST_FILE: networks.eip155:1.stablecoin: A Uniswap V2 market needs a stablecoin',
       'TOKEN_LIST_FILE: networks.mainnet: Expected a CAIP-2 network id such as eip155:1',
+      'TOKEN_LIST_FILE: networks.solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp.uniswapV2: Only EVM (eip155) networks can have uniswapV2',
+      'TOKEN_LIST_FILE: networks.solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp.stablecoin: Only EVM (eip155) networks can have stablecoin',
     ])
     await writeFile(file, '{ not json')
     assert.deepEqual(problems({ TOKEN_LIST_FILE: file }), [`TOKEN_LIST_FILE: ${file} is not valid JSON`])
