@@ -3,8 +3,9 @@
  * (PGlite in memory):
  * - the swap quote endpoint (`GET /blockchain/v1/swap/quote`, 0.1 ETH to USDC) under autocannon for
  *   10 s, with 1 and with 50 concurrent clients, anonymous and with `userAddress` (what the Swap view
- *   sends: the gas is then estimated for the account); beside it, the quote's own JSON-RPC batch posted
- *   straight to the node by 50 clients, the floor the chain sets. The data API's rate limit is raised
+ *   sends: the gas is then estimated for the account); beside each, what it asks the node (the quote's
+ *   JSON-RPC batch; the swap's `eth_estimateGas`) posted straight to the node by as many clients: the
+ *   floor the chain sets. The data API's rate limit is raised
  *   out of reach: the 50 clients share one address;
  * - the Account view with 20 tokens, in headless Chromium against the built script tag (dist/): dev
  *   account 0 holds the market's USDC, DEV and WETH and 17 more tokens, each with a USDC pool (so each
@@ -65,6 +66,9 @@ const routerAbi = parseAbi([
 const erc20 = parseAbi(['function approve(address spender, uint256 amount) returns (bool)'])
 const wethAbi = parseAbi(['function deposit() payable'])
 const pairAbi = parseAbi(['function getReserves() view returns (uint112, uint112, uint32)'])
+const swapAbi = parseAbi([
+  'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
+])
 
 /**
  * Deploys `count` more 18-decimal tokens from dev account 0 (which keeps their supply), each with a
@@ -229,17 +233,36 @@ async function benchQuotes(
       ],
     },
   ])
-  const direct = {
+  // And what `userAddress` adds: the swap's gas estimate for the account.
+  const estimate = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'eth_estimateGas',
+    params: [
+      {
+        from: ALICE,
+        to: market.uniswapV2.router,
+        value: `0x${amount.toString(16)}`,
+        data: encodeFunctionData({
+          abi: swapAbi,
+          functionName: 'swapExactETHForTokens',
+          args: [1n, [market.tokens.WETH.address, market.tokens.USDC.address], ALICE, 2n ** 40n],
+        }),
+      },
+    ],
+  })
+  const toNode = (body: string) => ({
     url: chainUrl,
     method: 'POST' as const,
-    body: batch,
+    body,
     headers: { 'content-type': 'application/json' },
-  }
+  })
   const results: QuoteLoad[] = []
   for (const connections of [1, 50]) {
     results.push(await load('quote, anonymous', { url: anonymous, headers }, connections, seconds))
+    results.push(await load('its chain calls straight to the node', toNode(batch), connections, seconds))
     results.push(await load('quote with userAddress', { url: withUser, headers }, connections, seconds))
-    results.push(await load('its chain calls straight to the node', direct, connections, seconds))
+    results.push(await load('its gas estimate straight to the node', toNode(estimate), connections, seconds))
   }
   return results
 }
