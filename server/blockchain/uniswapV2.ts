@@ -83,6 +83,23 @@ export interface UniswapV2Market {
   reserves(pairs: readonly [Address, Address][]): Promise<Reserves[]>
 }
 
+/**
+ * Where a Uniswap V2 factory puts the pair of `a` and `b` (CREATE2 over the sorted pair), as its router
+ * computes it: the pair may not exist yet.
+ *
+ * @example
+ * const pair = uniswapV2PairAddress(factory, UNISWAP_V2_INIT_CODE_HASH, weth, usdc)
+ */
+export function uniswapV2PairAddress(factory: Address, initCodeHash: Hex, a: Address, b: Address): Address {
+  const [token0, token1] = a.toLowerCase() < b.toLowerCase() ? [a, b] : [b, a]
+  return getContractAddress({
+    opcode: 'CREATE2',
+    from: factory,
+    salt: keccak256(encodePacked(['address', 'address'], [token0, token1])),
+    bytecodeHash: initCodeHash,
+  })
+}
+
 /** Decodes an eth_call answer, or undefined when it reverted or returned nothing. */
 function decoded<T>(answer: ChainAnswer | undefined, decode: (data: Hex) => T): T | undefined {
   if (!answer?.ok || typeof answer.result !== 'string' || answer.result === '0x') return undefined
@@ -118,15 +135,7 @@ export function uniswapV2Market(
   )
   const hubs = [weth, list.stablecoin].filter((hub): hub is Address => hub !== undefined) as Address[]
 
-  const pairAddress = (a: Address, b: Address) => {
-    const [token0, token1] = a.toLowerCase() < b.toLowerCase() ? [a, b] : [b, a]
-    return getContractAddress({
-      opcode: 'CREATE2',
-      from: factory,
-      salt: keccak256(encodePacked(['address', 'address'], [token0, token1])),
-      bytecodeHash: initCodeHash as Hex,
-    })
-  }
+  const pairAddress = (a: Address, b: Address) => uniswapV2PairAddress(factory, initCodeHash as Hex, a, b)
 
   const side = (name: string, field: string): Side => {
     if (name === NATIVE_TOKEN_ADDRESS) return { name, token: weth, native: true }

@@ -21,7 +21,6 @@ import {
   type Address,
   encodeDeployData,
   encodeFunctionData,
-  encodePacked,
   getContractAddress,
   type Hex,
   keccak256,
@@ -31,6 +30,7 @@ import {
   toHex,
 } from 'viem'
 import type { TokenListFile } from '../../blockchain/tokenLists.ts'
+import { uniswapV2PairAddress } from '../../blockchain/uniswapV2.ts'
 import { compileContracts } from './compile.ts'
 import { DEV_ACCOUNT_COUNT, devAccount } from './index.ts'
 
@@ -224,15 +224,7 @@ export function planMarket(chainId: number): LocalMarket {
     Address,
   ]
   const initCodeHash = keccak256(hex(uniswapArtifact('@uniswap/v2-core/build/UniswapV2Pair.json').bytecode))
-  const pair = (a: Address, b: Address) => {
-    const [token0, token1] = a.toLowerCase() < b.toLowerCase() ? [a, b] : [b, a]
-    return getContractAddress({
-      opcode: 'CREATE2',
-      from: factory,
-      salt: keccak256(encodePacked(['address', 'address'], [token0, token1])),
-      bytecodeHash: initCodeHash,
-    })
-  }
+  const pair = (a: Address, b: Address) => uniswapV2PairAddress(factory, initCodeHash, a, b)
   return {
     caipNetworkId: `eip155:${chainId}`,
     tokens: {

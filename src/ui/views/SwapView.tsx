@@ -13,6 +13,7 @@ import {
 } from '../../core/index.ts'
 import { SwitchIcon } from '../components/Icons.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
+import { useFieldErrors } from '../hooks/useFieldErrors.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
@@ -46,7 +47,7 @@ export default function SwapView({ config }: ViewProps) {
   const [paid, setPaid] = useState('')
   const id = useId()
   const ids = { from: `${id}from`, to: `${id}to`, amount: `${id}amount`, hint: `${id}hint` }
-  const fields = {
+  const refs = {
     from: useRef<HTMLSelectElement>(null),
     to: useRef<HTMLSelectElement>(null),
     amount: useRef<HTMLInputElement>(null),
@@ -90,17 +91,12 @@ export default function SwapView({ config }: ViewProps) {
   }, [config, swap])
 
   const error = swap.error
-  const invalid = (error?.fields ?? []).filter((field): field is Field =>
-    ['from', 'to', 'amount'].includes(field),
-  )
-  const firstInvalid = invalid[0]
+  const { firstInvalid, described, fieldError } = useFieldErrors<Field>(error, {
+    from: { id: ids.from, ref: refs.from },
+    to: { id: ids.to, ref: refs.to },
+    amount: { id: ids.amount, ref: refs.amount },
+  })
   const busy = swap.status === 'approving' || swap.status === 'swapping'
-
-  // The first invalid field takes focus, so the person lands on what to fix.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per error.
-  useEffect(() => {
-    if (firstInvalid) fields[firstInvalid].current?.focus()
-  }, [error])
 
   if (!account || !network?.network) return null
 
@@ -173,16 +169,6 @@ export default function SwapView({ config }: ViewProps) {
     )
   }
 
-  const errorId = firstInvalid ? `${ids[firstInvalid]}-error` : undefined
-  const described = (field: Field, ...extra: (string | undefined)[]) => {
-    const isInvalid = invalid.includes(field)
-    const by = [isInvalid ? errorId : undefined, ...extra].filter(Boolean).join(' ')
-    return { 'aria-invalid': isInvalid || undefined, 'aria-describedby': by || undefined }
-  }
-  const fieldError = (field: Field) =>
-    field === firstInvalid && error ? (
-      <ErrorMessage id={`${ids[field]}-error`}>{strings.error(error)}</ErrorMessage>
-    ) : null
   const option = (token: SwapToken) => {
     const amountHeld = held(token)
     return (
@@ -218,7 +204,7 @@ export default function SwapView({ config }: ViewProps) {
         <label htmlFor={ids.from}>{t('swapFrom')}</label>
         <select
           id={ids.from}
-          ref={fields.from}
+          ref={refs.from}
           value={from}
           aria-disabled={busy}
           {...described('from')}
@@ -232,7 +218,7 @@ export default function SwapView({ config }: ViewProps) {
         <label htmlFor={ids.amount}>{t('amount')}</label>
         <input
           id={ids.amount}
-          ref={fields.amount}
+          ref={refs.amount}
           name="amount"
           inputMode="decimal"
           autoComplete="off"
@@ -271,7 +257,7 @@ export default function SwapView({ config }: ViewProps) {
         <label htmlFor={ids.to}>{t('swapTo')}</label>
         <select
           id={ids.to}
-          ref={fields.to}
+          ref={refs.to}
           value={to}
           aria-disabled={busy}
           {...described('to')}

@@ -11,6 +11,7 @@ import {
   usdValue,
 } from '../../core/index.ts'
 import { ErrorMessage } from '../components/Message.tsx'
+import { useFieldErrors } from '../hooks/useFieldErrors.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
@@ -46,8 +47,11 @@ export default function WalletSendView({ config }: ViewProps) {
   const [sentText, setSentText] = useState<string | undefined>()
   const id = useId()
   const ids = { token: `${id}token`, amount: `${id}amount`, receiver: `${id}receiver`, hint: `${id}hint` }
-  const fields = { token: useRef<HTMLSelectElement>(null), amount: useRef<HTMLInputElement>(null) }
-  const receiverField = useRef<HTMLInputElement>(null)
+  const refs = {
+    token: useRef<HTMLSelectElement>(null),
+    amount: useRef<HTMLInputElement>(null),
+    receiver: useRef<HTMLInputElement>(null),
+  }
 
   useEffect(() => {
     config.$send.set({ status: 'idle', error: undefined, hash: undefined })
@@ -55,18 +59,11 @@ export default function WalletSendView({ config }: ViewProps) {
   }, [config])
 
   const error = send.status === 'error' ? send.error : undefined
-  const invalid = (error?.fields ?? []).filter((field): field is Field =>
-    ['token', 'amount', 'receiver'].includes(field),
-  )
-  const firstInvalid = invalid[0]
-
-  // The first invalid field takes focus, so the person lands on what to fix.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per error.
-  useEffect(() => {
-    if (!firstInvalid) return
-    const field = firstInvalid === 'receiver' ? receiverField : fields[firstInvalid]
-    field.current?.focus()
-  }, [error])
+  const { firstInvalid, described, fieldError } = useFieldErrors<Field>(error, {
+    token: { id: ids.token, ref: refs.token },
+    amount: { id: ids.amount, ref: refs.amount },
+    receiver: { id: ids.receiver, ref: refs.receiver },
+  })
 
   if (!account || !network?.network) return null
   const balance = balances[balanceKey(network.caipNetworkId, account.address)]
@@ -87,7 +84,6 @@ export default function WalletSendView({ config }: ViewProps) {
   const chosen = choices.find((choice) => choice.address === token)
   const sending = send.status === 'sending'
   const explorer = network.network.blockExplorers?.default.url
-  const errorId = firstInvalid ? `${ids[firstInvalid]}-error` : undefined
   // People type the decimal separator of their language (`0,5` in German); the core reads `0.5`.
   const { decimalSeparator } = strings
   const toTyped = (plain: string) => plain.replace('.', decimalSeparator)
@@ -128,17 +124,6 @@ export default function WalletSendView({ config }: ViewProps) {
     }
   }
 
-  /** A field's ARIA: invalid and described by the error (under the first invalid field). */
-  const described = (field: Field, ...extra: (string | undefined)[]) => {
-    const isInvalid = invalid.includes(field)
-    const by = [isInvalid ? errorId : undefined, ...extra].filter(Boolean).join(' ')
-    return { 'aria-invalid': isInvalid || undefined, 'aria-describedby': by || undefined }
-  }
-  const fieldError = (field: Field) =>
-    field === firstInvalid && error ? (
-      <ErrorMessage id={`${ids[field]}-error`}>{strings.error(error)}</ErrorMessage>
-    ) : null
-
   if (send.status === 'sent' && sentText) {
     return (
       <div className="center" part="send-result">
@@ -173,7 +158,7 @@ export default function WalletSendView({ config }: ViewProps) {
         <label htmlFor={ids.token}>{t('token')}</label>
         <select
           id={ids.token}
-          ref={fields.token}
+          ref={refs.token}
           value={token}
           aria-disabled={sending}
           autoFocus={autoFocus}
@@ -195,7 +180,7 @@ export default function WalletSendView({ config }: ViewProps) {
         <label htmlFor={ids.amount}>{t('amount')}</label>
         <input
           id={ids.amount}
-          ref={fields.amount}
+          ref={refs.amount}
           name="amount"
           inputMode="decimal"
           autoComplete="off"
@@ -239,7 +224,7 @@ export default function WalletSendView({ config }: ViewProps) {
         <label htmlFor={ids.receiver}>{t('receiver')}</label>
         <input
           id={ids.receiver}
-          ref={receiverField}
+          ref={refs.receiver}
           name="receiver"
           autoComplete="off"
           spellCheck={false}
