@@ -1,10 +1,13 @@
 import r2wc from '@r2wc/react-to-web-component'
 import { ButtonHost } from '../src/ui/button/ButtonHost.tsx'
+import { elementBase, upgradeProperties } from './base.ts'
 
-const Base = r2wc(ButtonHost, {
-  shadow: 'open',
-  props: { label: 'string', size: 'string', balance: 'string', namespace: 'string' },
-}) as unknown as { new (): HTMLElement & { connectedCallback(): void } }
+/** Attributes, also properties (r2wc reflects each property to its attribute). */
+const PROPS = { label: 'string', size: 'string', balance: 'string', namespace: 'string' } as const
+
+const Base = elementBase(() => r2wc(ButtonHost, { shadow: 'open', props: PROPS })) as unknown as {
+  new (): HTMLElement & { connectedCallback(): void }
+}
 
 /**
  * The connect button: "Connect Wallet", then the short address and balance. Opens the modal.
@@ -27,6 +30,17 @@ const Base = r2wc(ButtonHost, {
  * @cssproperty --wallet-font-family - Font family.
  */
 export class WalletButtonElement extends Base {
+  declare label: string | undefined
+  declare size: 'sm' | 'md' | 'lg' | undefined
+  declare balance: 'show' | 'hide' | undefined
+  declare namespace: 'eip155' | 'solana' | undefined
+
+  constructor() {
+    super()
+    // A framework may have set these before this class was defined (before the script ran).
+    upgradeProperties(this, Object.keys(PROPS))
+  }
+
   override connectedCallback(): void {
     super.connectedCallback()
     const doc = this.ownerDocument

@@ -10,11 +10,17 @@ import type { Config } from '../src/core/createConfig.ts'
 import { createConfig } from '../src/core/createConfig.ts'
 import type { WalletEventMap, WalletEventName } from '../src/core/events/types.ts'
 import type { CaipNetworkId, ChainNamespace } from '../src/protocol/caip.ts'
-import type { ModalOptions, OptionIssue } from '../src/protocol/config.ts'
-import { OPTION_ATTRIBUTES } from '../src/protocol/config.ts'
-import { ConnectionStatusSchema, StorageKey } from '../src/protocol/storage.ts'
+import type {
+  ModalOptions,
+  ModalOptionsInput,
+  OptionIssue,
+  UncheckedOptions,
+} from '../src/protocol/config.ts'
+import { OPTION_ATTRIBUTES, parseOptions, unknownOptions } from '../src/protocol/config.ts'
+import { ConnectionStatusSchema, StorageKey } from '../src/protocol/storageKeys.ts'
 import { bindConfig } from '../src/ui/host.ts'
 import { ModalHost } from '../src/ui/modal/ModalHost.tsx'
+import { elementBase, upgradeProperties, whenIdle } from './base.ts'
 
 const attributeToOption = new Map<string, keyof ModalOptions>(
   Object.entries(OPTION_ATTRIBUTES)
@@ -34,7 +40,7 @@ const EVENTS: WalletEventName[] = [
   'sign-out',
 ]
 
-const Base = r2wc(ModalHost, { shadow: 'open' }) as unknown as {
+const Base = elementBase(() => r2wc(ModalHost, { shadow: 'open' })) as unknown as {
   new (): HTMLElement & { connectedCallback(): void; disconnectedCallback(): void }
 }
 
@@ -109,30 +115,57 @@ export class WalletModalElement extends Base {
   }
 
   #config: Config | undefined
+  #property: ModalOptionsInput = {}
   #warned = new Set<string>()
+  /** The problems of the options in use (`source:message`). */
+  #problems = new Set<string>()
   #stop: (() => void)[] = []
+
+  constructor() {
+    super()
+    // A framework may have set `config` before this class was defined (before the script ran).
+    upgradeProperties(this, ['config'])
+  }
 
   /** The instance behind this element (stores and actions of `wallet-elements/core`). */
   get walletConfig(): Config {
-    this.#config ??= this.#create()
+    if (!this.#config) {
+      this.#config = createConfig({})
+      this.#apply()
+    }
     return this.#config
   }
 
-  /** Options beyond the attributes (zod-checked); unknown or bad values dispatch `wallet-error`. */
-  set config(value: Partial<Record<keyof ModalOptions, unknown>>) {
-    this.#report(this.walletConfig.update(value ?? {}))
+  /**
+   * Options beyond the attributes, checked like them (reading it gives what it was last set to; the
+   * options in use are `walletConfig.$options`). Setting it replaces what it was set to before:
+   * options the new object leaves out come from the attributes, or their defaults, and an option
+   * given both ways takes the property's value. A bad or unknown value dispatches `wallet-error`,
+   * warns, and is ignored: that option comes from its attribute, or its default.
+   */
+  get config(): ModalOptionsInput {
+    return this.#property
   }
 
-  get config(): Readonly<ModalOptions> {
-    return this.walletConfig.$options.get()
+  set config(value: ModalOptionsInput) {
+    this.#property = value ?? {}
+    if (this.#config) this.#apply()
   }
 
   override connectedCallback(): void {
     const config = this.walletConfig
     bindConfig(this, config)
     this.#stop.push(watchAnalytics(config))
-    // Keep wallet discovery running while the element is on the page.
-    this.#stop.push(config.$connectors.listen(() => {}))
+    // Keep wallet discovery running while the element is on the page, from when the page is idle:
+    // its code stays off the first paint, and wallets re-announce on request, so none is missed.
+    let stopDiscovery: (() => void) | undefined
+    const cancel = whenIdle(() => {
+      stopDiscovery = config.$connectors.listen(() => {})
+    })
+    this.#stop.push(() => {
+      cancel()
+      stopDiscovery?.()
+    })
     for (const name of EVENTS) {
       this.#stop.push(config.events.on(name, (detail) => this.#dispatch(name, detail)))
     }
@@ -161,9 +194,8 @@ export class WalletModalElement extends Base {
   }
 
   attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
-    const option = attributeToOption.get(name)
-    if (!option || previous === value || !this.#config) return
-    this.#report(this.#config.update({ [option]: value ?? undefined }))
+    if (!attributeToOption.has(name) || previous === value || !this.#config) return
+    this.#apply()
   }
 
   /** Opens the modal, on the view the rules pick or the one given. */
@@ -204,16 +236,43 @@ export class WalletModalElement extends Base {
     return getProvider(this.walletConfig, namespace)
   }
 
-  #create(): Config {
-    const input: Partial<Record<keyof ModalOptions, unknown>> = {}
+  /** The options from scratch: the defaults, then the attributes, then the `config` property. */
+  #apply(): void {
+    const config = this.#config
+    if (!config) return
+    const attributes: UncheckedOptions = {}
     for (const [attribute, option] of attributeToOption) {
       const value = this.getAttribute(attribute)
-      if (value !== null) input[option] = value
+      if (value !== null) attributes[option] = value
     }
-    const config = createConfig(input)
-    this.#config = config
-    queueMicrotask(() => this.#report(config.issues))
-    return config
+    const fromAttributes = parseOptions(attributes)
+    const unknown = unknownOptions(this.#property)
+    const property = Object.fromEntries(
+      Object.entries(this.#property).filter(([key]) => !unknown.includes(key)),
+    ) as UncheckedOptions
+    const issues = config.update(property, fromAttributes.options, 'property')
+    const fellBack = (option: keyof ModalOptions) =>
+      attributes[option] !== undefined && !fromAttributes.issues.some((issue) => issue.option === option)
+        ? `the ${OPTION_ATTRIBUTES[option]} attribute`
+        : 'the default'
+    const problems = [
+      ...fromAttributes.issues.map((issue) => ({ ...issue, outcome: 'Using the default instead' })),
+      ...issues.map((issue) => ({ ...issue, outcome: `Using ${fellBack(issue.option)} instead` })),
+      ...unknown.map((key) => ({
+        source: `config.${key}`,
+        message: 'Unknown option',
+        outcome: 'Ignoring it',
+      })),
+    ]
+    // Each problem is reported when it appears, not again while it stays; after the current task,
+    // so a listener added right after the element is created hears it.
+    const previous = this.#problems
+    this.#problems = new Set(problems.map((problem) => `${problem.source}:${problem.message}`))
+    const fresh = problems.filter((problem) => !previous.has(`${problem.source}:${problem.message}`))
+    if (fresh.length > 0)
+      queueMicrotask(() => {
+        for (const problem of fresh) this.#report(problem)
+      })
   }
 
   #dispatch<K extends WalletEventName>(name: K, detail: WalletEventMap[K]): undefined {
@@ -221,16 +280,14 @@ export class WalletModalElement extends Base {
     return undefined
   }
 
-  /** Reports rejected options as `wallet-error`, and warns once per problem in the console. */
-  #report(issues: readonly OptionIssue[]): void {
-    for (const issue of issues) {
-      const key = `${issue.source}:${issue.message}`
-      if (!this.#warned.has(key)) {
-        this.#warned.add(key)
-        console.warn(`<wallet-modal> ${issue.source}: ${issue.message}. Using the default instead.`)
-      }
-      this.#dispatch('error', { code: 5000, message: issue.message })
+  /** Reports a rejected option as `wallet-error`, and warns once per problem in the console. */
+  #report(problem: Pick<OptionIssue, 'source' | 'message'> & { outcome: string }): void {
+    const key = `${problem.source}:${problem.message}`
+    if (!this.#warned.has(key)) {
+      this.#warned.add(key)
+      console.warn(`<wallet-modal> ${problem.source}: ${problem.message}. ${problem.outcome}.`)
     }
+    this.#dispatch('error', { code: 5000, message: problem.message })
   }
 }
 

@@ -9,7 +9,13 @@ import type { ErrorSummary } from '../errors/base.ts'
 import type { SwapQuote } from '../protocol/api/blockchain.ts'
 import type { CatalogueEntry } from '../protocol/api/catalogue.ts'
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
-import type { ModalOptions, OptionIssue, SiwxSession } from '../protocol/config.ts'
+import type {
+  ModalOptions,
+  ModalOptionsInput,
+  OptionIssue,
+  SiwxSession,
+  UncheckedOptions,
+} from '../protocol/config.ts'
 import { DEFAULT_OPTIONS, parseOptions } from '../protocol/config.ts'
 import type { Network } from '../protocol/entities.ts'
 import type { HttpClient } from '../services/http.ts'
@@ -231,11 +237,14 @@ export interface Config {
     /** The latest connection attempt per namespace; an older one that settles late changes nothing. */
     connectAttempts: Map<ChainNamespace, object>
   }
-  /** Applies new option values (attributes or the `config` property); returns what was rejected. */
-  update(input: Partial<Record<keyof ModalOptions, unknown>>): OptionIssue[]
+  /**
+   * Applies option values over `base` (the current options unless given; values are checked, so
+   * attributes and untyped input may come in); returns what was rejected, each kept at its `base` value.
+   */
+  update(input: UncheckedOptions, base?: ModalOptions, from?: 'attributes' | 'property'): OptionIssue[]
 }
 
-export type CreateConfigParameters = Partial<Record<keyof ModalOptions, unknown>>
+export type CreateConfigParameters = ModalOptionsInput
 
 /**
  * Creates one independent modal instance: validated options, its own stores, storage and
@@ -249,7 +258,7 @@ export function createConfig(
   parameters: CreateConfigParameters = {},
   platform: Platform = browserPlatform(),
 ): Config & { issues: OptionIssue[] } {
-  const parsed = parseOptions(parameters, DEFAULT_OPTIONS)
+  const parsed = parseOptions(parameters as UncheckedOptions, DEFAULT_OPTIONS)
   const $options = atom<ModalOptions>(parsed.options)
   const storage = createStorage(platform.storage)
 
@@ -404,9 +413,9 @@ export function createConfig(
       pendingConnect: undefined,
       connectAttempts: new Map(),
     },
-    update(input) {
+    update(input, base, from) {
       const before = $options.get()
-      const result = parseOptions(input, before)
+      const result = parseOptions(input, base ?? before, from)
       const next = result.options
       if (
         next.networks.join() !== before.networks.join() ||

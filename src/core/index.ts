@@ -3,6 +3,17 @@
  * @module
  */
 
+export type { CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
+export type {
+  Feature,
+  ModalOptions,
+  ModalOptionsInput,
+  OptionIssue,
+  SiwxMode,
+  SiwxSession,
+  SiwxVerifier,
+} from '../protocol/config.ts'
+export type { Network } from '../protocol/entities.ts'
 export { close, shake } from './actions/close.ts'
 export type { ConnectErrorType, ConnectParameters, ConnectReturnType } from './actions/connect.ts'
 export { connect } from './actions/connect.ts'

@@ -2,8 +2,8 @@ import * as z from 'zod/mini'
 import type { CaipNetworkId } from './caip.ts'
 import { CaipNetworkIdSchema, parseCaipNetworkIdList } from './caip.ts'
 import type { Network } from './entities.ts'
-import type { SocialProvider } from './rules.ts'
-import { AccentSchema, SocialProviderSchema, ThemeAttributeSchema } from './rules.ts'
+import type { SocialProvider } from './optionRules.ts'
+import { AccentSchema, SocialProviderSchema, ThemeAttributeSchema } from './optionRules.ts'
 import { validate } from './validation.ts'
 
 export const FEATURES = [
@@ -95,6 +95,42 @@ export interface ModalOptions {
   /** Never these catalogue wallets. */
   excludeWalletIds: readonly string[]
 }
+
+/**
+ * Options as a page writes them, for `createConfig` and the `config` property of `<wallet-modal>`:
+ * typed, so a wrong value does not compile, and still checked at run time (a page may be plain
+ * JavaScript). Lists take an array or, like the attributes, a comma-separated string. Leaving an
+ * option out (or `undefined`) gives it its default.
+ *
+ * @example
+ * const options: ModalOptionsInput = { networks: ['eip155:1', 'eip155:8453'], theme: 'dark' }
+ */
+export interface ModalOptionsInput {
+  projectId?: string | undefined
+  apiUrl?: string | undefined
+  relayUrl?: string | undefined
+  frameUrl?: string | undefined
+  networks?: readonly CaipNetworkId[] | string | undefined
+  defaultNetwork?: CaipNetworkId | undefined
+  theme?: ModalOptions['theme'] | undefined
+  accent?: string | undefined
+  /** The features to turn on, or some features each on or off (the others keep their defaults). */
+  features?: readonly Feature[] | Partial<Record<Feature, boolean>> | string | undefined
+  socials?: readonly SocialProvider[] | string | undefined
+  /** A mode, or the site's own sign-in backend. */
+  siwx?: SiwxMode | SiwxVerifier | undefined
+  locale?: string | undefined
+  /** RPC URL per CAIP-2 network id. */
+  rpcUrls?: Readonly<Record<string, string>> | undefined
+  customNetworks?: readonly Network[] | undefined
+  analytics?: boolean | undefined
+  featuredWalletIds?: readonly string[] | string | undefined
+  includeWalletIds?: readonly string[] | string | undefined
+  excludeWalletIds?: readonly string[] | string | undefined
+}
+
+/** Options as they arrive from outside the type system (attributes, plain JavaScript): each is checked. */
+export type UncheckedOptions = Partial<Record<keyof ModalOptions, unknown>>
 
 export const DEFAULT_OPTIONS: ModalOptions = {
   projectId: undefined,
@@ -263,16 +299,20 @@ export interface OptionIssue {
 }
 
 /**
- * Validates each given option on its own: good values are kept, a bad one falls back to its
- * current value and is reported, so one typo never leaves the page without a modal.
+ * Validates each given option on its own: good values are kept, a bad one keeps its value in
+ * `base` and is reported, so one typo never leaves the page without a modal. `from` names where the
+ * values came from in the issues: the attribute (`theme`) or the `config` property (`config.theme`).
  *
  * @example
  * parseOptions({ networks: 'foo' }).issues[0]?.message // 'Invalid CAIP-2 network id'
  */
 export function parseOptions(
-  input: Partial<Record<keyof ModalOptions, unknown>>,
+  input: UncheckedOptions,
   base: ModalOptions = DEFAULT_OPTIONS,
+  from: 'attributes' | 'property' = 'attributes',
 ): { options: ModalOptions; issues: OptionIssue[] } {
+  const sourceOf = (key: keyof ModalOptions) =>
+    from === 'property' ? `config.${key === 'siwxVerifier' ? 'siwx' : key}` : OPTION_ATTRIBUTES[key]
   const options: Record<string, unknown> = { ...base }
   const issues: OptionIssue[] = []
   const entries = Object.entries(input) as [keyof ModalOptions, unknown][]
@@ -301,10 +341,12 @@ export function parseOptions(
     }
     const result = parser(raw)
     if ('value' in result) options[key] = result.value
-    else issues.push({ option: key, source: OPTION_ATTRIBUTES[key], message: result.message })
+    else issues.push({ option: key, source: sourceOf(key), message: result.message })
   }
   return { options: options as unknown as ModalOptions, issues }
 }
 
-/** Known keys of the `config` property; unknown keys are reported rather than ignored. */
-export const CONFIG_PROPERTY_KEYS = Object.keys(DEFAULT_OPTIONS) as (keyof ModalOptions)[]
+/** Names `parseOptions` does not know (it skips them): the `config` property reports them. */
+export function unknownOptions(input: object): string[] {
+  return Object.keys(input).filter((key) => key === 'siwxVerifier' || !(key in DEFAULT_OPTIONS))
+}

@@ -3,6 +3,14 @@ import type { Hex } from './address.ts'
 import { TokenBalanceSchema } from './entities.ts'
 import { type ValidationResult, validate } from './validation.ts'
 
+export {
+  AccentSchema,
+  type SocialProvider,
+  SocialProviderSchema,
+  type ThemeAttribute,
+  ThemeAttributeSchema,
+} from './optionRules.ts'
+
 // Validation rules of SPEC section 5; messages are the spec's where it gives one.
 
 /**
@@ -25,15 +33,6 @@ export const EmailSchema = z.email({
 export const OtpSchema = z.string()
 
 /**
- * A social login provider.
- *
- * @example
- * SocialProviderSchema.parse('github')
- */
-export const SocialProviderSchema = z.enum(['google', 'github', 'apple', 'facebook', 'x', 'discord'])
-export type SocialProvider = z.infer<typeof SocialProviderSchema>
-
-/**
  * A resolved theme mode.
  *
  * @example
@@ -41,15 +40,6 @@ export type SocialProvider = z.infer<typeof SocialProviderSchema>
  */
 export const ThemeModeSchema = z.enum(['light', 'dark'])
 export type ThemeMode = z.infer<typeof ThemeModeSchema>
-
-/**
- * The `theme` attribute: a mode, or `system` to follow `prefers-color-scheme`.
- *
- * @example
- * ThemeAttributeSchema.parse('system')
- */
-export const ThemeAttributeSchema = z.enum(['light', 'dark', 'system'])
-export type ThemeAttribute = z.infer<typeof ThemeAttributeSchema>
 
 const prefixed = (error: string) =>
   z.pipe(
@@ -127,23 +117,3 @@ export const AccountNameSchema = z
 export function emailCooldownMessage(secondsLeft: number): string {
   return `Please try again after ${Math.max(0, Math.ceil(secondsLeft))} seconds`
 }
-
-const HEX_COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i
-const COLOUR_FUNCTION = /^(rgba?|hsla?)\(\s*[-+0-9.%,/\sa-z]*\)$/i
-const COLOUR_WORD = /^[a-z]+$/i
-
-/**
- * The `accent` attribute: a CSS colour (hex, `rgb()`/`hsl()` or a colour word). It ends up in a
- * style sheet, so anything that could close a declaration or load a resource is refused.
- *
- * @example
- * AccentSchema.parse('#3b82f6')
- * AccentSchema.parse('hsl(220 90% 56%)')
- */
-export const AccentSchema = z.string().check(
-  z.refine((value) => !/[;{}]|url\(/i.test(value), { error: 'Invalid accent colour', abort: true }),
-  z.refine(
-    (value) => [HEX_COLOUR, COLOUR_FUNCTION, COLOUR_WORD].some((pattern) => pattern.test(value.trim())),
-    { error: 'Invalid accent colour' },
-  ),
-)

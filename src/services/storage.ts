@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini'
 import type { StorageKey, StorageValue } from '../protocol/storage.ts'
-import { STORAGE_PREFIX } from '../protocol/storage.ts'
+import { STORAGE_PREFIX } from '../protocol/storageKeys.ts'
 
 /** The subset of the Web Storage API we use; injected so tests and servers can pass their own. */
 export interface StorageLike {

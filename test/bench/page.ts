@@ -36,11 +36,11 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>bench</tit
   }, true)
 </script></body></html>`
 
-/** Serves dist/ and the bench pages (`/` is the script-tag page) on 127.0.0.1. */
+/** Serves dist/ (or `root`) and the bench pages (`/` is the script-tag page) on 127.0.0.1. */
 export async function serveDist(
   pages: Record<string, string> = { '/': PAGE },
+  root = resolve('dist'),
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const root = resolve('dist')
   const server = createServer(async (request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname
     const html = pages[path]

@@ -263,7 +263,7 @@ export async function benchWallets(
   const runs = options.runs ?? 5
   const print = options.print ?? ((line: string) => console.log(line))
   if (!existsSync(resolve('dist/wallet-elements.js')))
-    execSync('npx vite build --logLevel error', { stdio: 'inherit' })
+    execSync('npm run build:lib --silent', { stdio: 'inherit' })
   const server = await serveDist()
   const logger = createLogger('warn')
   const service = await startService({

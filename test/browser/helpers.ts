@@ -1,7 +1,7 @@
 import { createDemoWallet } from '../../demo/wallets/demo-wallet.ts'
-import type { WalletModalElement } from '../../elements/wallet-modal.ts'
+import { defineWalletButton } from '../../elements/wallet-button.ts'
+import { defineWalletModal, type WalletModalElement } from '../../elements/wallet-modal.ts'
 import { balanceKey } from '../../src/core/balanceKey.ts'
-import '../../elements/index.ts'
 
 /** Fails the test with a message when a condition is false. */
 export function assert(condition: unknown, message = 'assertion failed'): asserts condition {
@@ -77,10 +77,15 @@ const EVENT_NAMES = [
   'error',
 ]
 
-/** Puts a modal and a button on the page and records every `wallet-*` event seen on document. */
+/**
+ * Defines the elements (once), puts a modal and a button on the page and records every `wallet-*`
+ * event seen on document.
+ */
 export function mount(
   attributes: Record<string, string> = { networks: 'eip155:31337,eip155:31338' },
 ): Mounted {
+  defineWalletModal()
+  defineWalletButton()
   const events: { type: string; detail: unknown }[] = []
   const record = (event: Event) => events.push({ type: event.type, detail: (event as CustomEvent).detail })
   for (const name of EVENT_NAMES) document.addEventListener(`wallet-${name}`, record)

@@ -1,47 +1,51 @@
-import type { Chain } from 'viem'
-import * as chains from 'viem/chains'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import type { Network } from '../../protocol/entities.ts'
 import { localNetworks } from './local.ts'
+import { shards } from './networks-data/index.ts'
 
-let byId: Map<number, Chain> | undefined
-
-function viemChain(id: number): Chain | undefined {
-  byId ??= new Map(
-    Object.values(chains as Record<string, Chain>)
-      .filter((chain) => typeof chain === 'object' && typeof chain.id === 'number')
-      // Some ids appear under several names (e.g. aliases); the first export wins.
-      .reverse()
-      .map((chain) => [chain.id, chain]),
-  )
-  return byId.get(id)
-}
-
-function fromViem(chain: Chain): Network {
-  const explorer = chain.blockExplorers?.default
-  return {
-    id: chain.id,
-    name: chain.name,
-    nativeCurrency: { ...chain.nativeCurrency },
-    rpcUrls: { default: { http: [...chain.rpcUrls.default.http] } },
-    ...(explorer ? { blockExplorers: { default: { name: explorer.name, url: explorer.url } } } : {}),
-    chainNamespace: 'eip155',
-    caipNetworkId: `eip155:${chain.id}`,
-    testnet: chain.testnet ?? false,
-  }
+/** One row of the generated EVM network table (`npm run networks`, from `viem/chains`). */
+export type Eip155NetworkData = Omit<
+  Network,
+  'id' | 'chainNamespace' | 'caipNetworkId' | 'testnet' | 'assets'
+> & {
+  id: number
+  testnet?: true
 }
 
 /**
- * The network definition for an EVM CAIP-2 id: the local chains first, then `viem/chains`.
- * This module is loaded lazily: `viem/chains` is large and not needed for the first paint.
+ * The network definitions for EVM CAIP-2 ids: the local chains first, then the generated table
+ * (data only), of which only the modules holding the asked ids load. Ids it does not know are left
+ * out of the map.
  *
  * @example
- * resolveEip155Network('eip155:8453')?.name // 'Base'
+ * const networks = await resolveEip155Networks(['eip155:8453'])
+ * networks.get('eip155:8453')?.name // 'Base'
  */
-export function resolveEip155Network(caipNetworkId: CaipNetworkId): Network | undefined {
-  const local = localNetworks.find((network) => network.caipNetworkId === caipNetworkId)
-  if (local) return local
-  const reference = Number(caipNetworkId.split(':')[1])
-  const chain = Number.isSafeInteger(reference) ? viemChain(reference) : undefined
-  return chain ? fromViem(chain) : undefined
+export async function resolveEip155Networks(
+  caipNetworkIds: readonly CaipNetworkId[],
+): Promise<Map<CaipNetworkId, Network>> {
+  const found = new Map<CaipNetworkId, Network>()
+  const wanted = new Map<number, CaipNetworkId>()
+  for (const caipNetworkId of caipNetworkIds) {
+    const local = localNetworks.find((network) => network.caipNetworkId === caipNetworkId)
+    const reference = Number(caipNetworkId.split(':')[1])
+    if (local) found.set(caipNetworkId, local)
+    else if (caipNetworkId.startsWith('eip155:') && Number.isSafeInteger(reference) && reference > 0)
+      wanted.set(reference, caipNetworkId)
+  }
+  const modules = new Set([...wanted.keys()].map((id) => id % shards.length))
+  const tables = await Promise.all([...modules].map((index) => shards[index]?.()))
+  for (const table of tables) {
+    for (const data of table?.default ?? []) {
+      const caipNetworkId = wanted.get(data.id)
+      if (caipNetworkId)
+        found.set(caipNetworkId, {
+          ...data,
+          chainNamespace: 'eip155',
+          caipNetworkId,
+          testnet: data.testnet ?? false,
+        })
+    }
+  }
+  return found
 }

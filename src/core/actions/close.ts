@@ -1,7 +1,7 @@
 import { SHAKE_MS } from '../../protocol/constants.ts'
 import type { Config } from '../createConfig.ts'
 import { canClose, embeddedHome, startAt } from '../modal/router.ts'
-import { hasSession } from '../siwx/session.ts'
+import { hasSession } from '../siwx/gate.ts'
 
 /** Plays the 500 ms shake that signals a blocked close. */
 export function shake(config: Config): void {

@@ -6,8 +6,9 @@ import { reportError } from './reportError.ts'
 
 /**
  * Resolves the definitions of the configured networks (custom ones first, then the chain
- * modules, loaded on demand), applies RPC overrides and fills `$networks`. Ids that resolve to
- * nothing are reported as `Network Not Found` and left out.
+ * modules, loaded on demand: for EVM only the parts of the network table that hold them), applies
+ * RPC overrides and fills `$networks`. Ids that resolve to nothing are reported as
+ * `Network Not Found` and left out.
  *
  * @example
  * const networks = await loadNetworks(config)
@@ -15,12 +16,14 @@ import { reportError } from './reportError.ts'
 export function loadNetworks(config: Config): Promise<readonly Network[]> {
   config.internal.networksLoad ??= (async () => {
     const options = config.$options.get()
-    const needsEip155 = options.networks.some(
+    const eip155Ids = options.networks.filter(
       (id) => id.startsWith('eip155:') && !options.customNetworks.some((n) => n.caipNetworkId === id),
     )
     const needsSolana = options.networks.some((id) => id.startsWith('solana:'))
     const [eip155, solana] = await Promise.all([
-      needsEip155 ? import('../../chains/eip155/networks.ts') : undefined,
+      eip155Ids.length > 0
+        ? import('../../chains/eip155/networks.ts').then((module) => module.resolveEip155Networks(eip155Ids))
+        : undefined,
       needsSolana ? import('../../chains/solana/networks.ts') : undefined,
     ])
     const networks: Network[] = []
@@ -33,7 +36,7 @@ export function loadNetworks(config: Config): Promise<readonly Network[]> {
     for (const id of options.networks) {
       const network =
         custom.find((candidate) => candidate.caipNetworkId === id) ??
-        (id.startsWith('eip155:') ? eip155?.resolveEip155Network(id) : undefined) ??
+        eip155?.get(id) ??
         (id.startsWith('solana:') ? solana?.resolveSolanaNetwork(id) : undefined)
       if (!network) {
         reportError(config, new NetworkNotFoundError({ caipNetworkId: id }))

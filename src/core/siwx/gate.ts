@@ -1,4 +1,4 @@
-import type { AccountState } from '../createConfig.ts'
+import type { AccountState, Config } from '../createConfig.ts'
 
 /**
  * Whether sign-in is required and the account has no session yet: until then the connection
@@ -14,4 +14,14 @@ export function signInPending(
   session: { caipAddress: string } | undefined,
 ): boolean {
   return mode === 'required' && account !== undefined && session?.caipAddress !== account.caipAddress
+}
+
+/**
+ * Whether the connected account's session is known (synchronous, from `$session`). Here rather
+ * than beside the stored session: closing the modal asks it, and `close` is on the first paint.
+ */
+export function hasSession(config: Config): boolean {
+  const account = config.$account.get()
+  const known = config.$session.get()
+  return account !== undefined && known !== undefined && known.caipAddress === account.caipAddress
 }

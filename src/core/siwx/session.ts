@@ -89,13 +89,6 @@ export async function currentSession(config: Config): Promise<SiwxSession | unde
   return session
 }
 
-/** Whether the connected account's session is known (synchronous, from `$session`). */
-export function hasSession(config: Config): boolean {
-  const account = config.$account.get()
-  const known = config.$session.get()
-  return account !== undefined && known !== undefined && known.caipAddress === account.caipAddress
-}
-
 /** Whether sign-in is on and the connected account has no session yet. */
 export async function needsSignIn(config: Config): Promise<boolean> {
   const { siwx } = config.$options.get()
