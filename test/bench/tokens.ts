@@ -385,8 +385,7 @@ export async function benchTokens(
   const seconds = options.seconds ?? 10
   const runs = options.runs ?? 9
   const print = options.print ?? ((line: string) => console.log(line))
-  if (!existsSync('dist/wallet-elements.js'))
-    execSync('npx vite build --logLevel error', { stdio: 'inherit' })
+  if (!existsSync('dist/wallet-elements.js')) execSync('npm run build:lib --silent', { stdio: 'inherit' })
 
   const chain = await startChain({ port: await freePort(), chainId: 31337 })
   const apps: FastifyInstance[] = []
