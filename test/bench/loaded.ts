@@ -35,7 +35,7 @@ function distFiles(urls: readonly string[]): LoadedFile[] {
 const QUIET_MS = 2_000
 
 /** Resolves once no request has been in flight for `QUIET_MS` (each request restarts the wait). */
-function networkQuiet(page: Page): Promise<void> {
+export function networkQuiet(page: Page): Promise<void> {
   return new Promise((settle) => {
     let inFlight = 0
     let timer: NodeJS.Timeout | undefined
@@ -124,9 +124,9 @@ const pick = <K extends 'beforePaint' | 'idle'>(load: FirstLoad, key: K) =>
 
 /**
  * A tiny EIP-6963 wallet in the page (the size check needs a connected account, not a real chain):
- * one account on chain 31337, approving everything.
+ * one account on chain 31337, approving everything. The first-open bench shows it too.
  */
-const WALLET = `<script>
+export const WALLET = `<script>
   const provider = {
     request: async ({ method }) => ({
       eth_requestAccounts: ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'],
@@ -135,7 +135,7 @@ const WALLET = `<script>
     })[method] ?? null,
     on() {}, removeListener() {},
   }
-  const detail = Object.freeze({ info: { uuid: '1', name: 'Size Wallet', icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>', rdns: 'dev.size' }, provider })
+  const detail = Object.freeze({ info: { uuid: '1', name: 'Bench Wallet', icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>', rdns: 'dev.bench' }, provider })
   const announce = () => dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
   addEventListener('eip6963:requestProvider', announce)
   announce()
@@ -166,7 +166,7 @@ export async function measureLoadedJs(networks: string, shared?: Browser): Promi
     await button.and(tab.locator(':enabled')).waitFor()
     await button.click()
     const dialog = tab.getByRole('dialog')
-    await dialog.getByRole('button', { name: /Size Wallet/ }).click()
+    await dialog.getByRole('button', { name: /Bench Wallet/ }).click()
     await dialog.waitFor({ state: 'detached' })
     await button.click()
     await dialog.getByRole('button', { name: 'Send' }).click()
