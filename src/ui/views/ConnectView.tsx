@@ -20,7 +20,10 @@ const loadCatalogue = (config: Config, force = false) =>
  * Connect: recent wallets, browser wallets, featured and recommended catalogue wallets, then
  * "All wallets" with the catalogue's count. A wallet appears once: catalogue entries installed as
  * browser wallets (same rdns) are shown among the browser wallets only. The first row shown when
- * the view opens takes focus; rows arriving later (the catalogue) never take it away.
+ * the view opens takes focus; rows arriving later (the catalogue) never take it away. Browser
+ * wallets found a moment after an early open (their discovery code loads on first need) are the
+ * exception while focus is still on the heading, where the dialog put it for want of a control: the
+ * first one takes it, as it would have at the open.
  */
 export default function ConnectView({ config }: ViewProps) {
   const { t, number } = useStrings()
@@ -40,6 +43,7 @@ export default function ConnectView({ config }: ViewProps) {
     focusTaken = true
     return true
   }
+  const sections = useRef<HTMLDivElement>(null)
 
   // Loads on open, and again when the page points the modal at another service or project.
   const idle = catalogue.status === 'idle'
@@ -66,6 +70,13 @@ export default function ConnectView({ config }: ViewProps) {
   )
   const recentEntries = once(recent.map((wallet) => catalogueById.get(wallet.id) as CatalogueEntry))
   const browser = once(connectors)
+  const firstBrowser = browser[0]?.id
+  useEffect(() => {
+    const root = sections.current?.getRootNode()
+    if (!autoFocus || !firstBrowser || !(root instanceof ShadowRoot)) return
+    if (root.activeElement?.tagName !== 'H2') return
+    sections.current?.querySelector<HTMLElement>(`[data-wallet-id="${CSS.escape(firstBrowser)}"]`)?.focus()
+  }, [autoFocus, firstBrowser])
   const featured = once(catalogue.featured.filter(notInstalled))
   const recommended = once(catalogue.recommended.filter(notInstalled))
 
@@ -83,7 +94,7 @@ export default function ConnectView({ config }: ViewProps) {
   )
 
   return (
-    <div className="sections">
+    <div className="sections" ref={sections}>
       {recentEntries.length > 0 ? (
         <section aria-labelledby="recent-title">
           <h3 className="section-title" id="recent-title">
