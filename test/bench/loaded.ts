@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Page, Request } from 'playwright-core'
 import { launchBrowser, newContext } from '../e2e/harness.ts'
 import { serveDist } from './page.ts'
 
@@ -34,22 +34,24 @@ function distFiles(urls: readonly string[]): LoadedFile[] {
 /** How long the network must stay quiet, after the load event and an idle callback, to call the page idle. */
 const QUIET_MS = 2_000
 
-/** Resolves once no request has been in flight for `QUIET_MS` (each request restarts the wait). */
+/**
+ * Resolves once no request has been in flight for `QUIET_MS` (each request restarts the wait).
+ * Requests already in flight when it is called are not waited for.
+ */
 export function networkQuiet(page: Page): Promise<void> {
   return new Promise((settle) => {
-    let inFlight = 0
+    const inFlight = new Set<Request>()
     let timer: NodeJS.Timeout | undefined
     const arm = () => {
       clearTimeout(timer)
-      if (inFlight === 0) timer = setTimeout(settle, QUIET_MS)
+      if (inFlight.size === 0) timer = setTimeout(settle, QUIET_MS)
     }
-    page.on('request', () => {
-      inFlight++
+    page.on('request', (request) => {
+      inFlight.add(request)
       clearTimeout(timer)
     })
-    const finished = () => {
-      inFlight--
-      arm()
+    const finished = (request: Request) => {
+      if (inFlight.delete(request)) arm()
     }
     page.on('requestfinished', finished)
     page.on('requestfailed', finished)
