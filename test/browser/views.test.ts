@@ -75,12 +75,17 @@ function contrast(a: string, b: string): number {
 
 describe('focus never falls to <body>', () => {
   it('behavior: opening by keyboard lands on Connect’s first control, not on the panel', async () => {
+    // The page discovers wallets once it is idle (off the first paint, one frame after the idle
+    // callback); opened before that, the heading takes focus and the rows arrive after it.
+    let discovering = false
+    window.addEventListener('eip6963:requestProvider', () => (discovering = true), { once: true })
     wallet()
     const mounted = mountModal()
     const button = await waitFor(() => {
       const inner = innerButton(mounted.button)
       return inner && !inner.disabled && inner
     }, 'the wallet button')
+    await waitFor(() => discovering, 'the page to discover wallets once idle')
     button.focus()
     await sendKeys({ press: 'Enter' })
     await waitFor(() => dialogOf(mounted.modal), 'the dialog')

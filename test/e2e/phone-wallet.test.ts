@@ -130,6 +130,11 @@ describe('demo phone wallet over WalletConnect', { timeout: 90_000 }, () => {
     })
     if (!uri) throw new Error('a new pairing gives a URI')
     assert.match(uri, /^wc:/)
+    // Asked for before the wallet can answer: approval()'s promise takes the session only if it
+    // exists when the session settles (@walletconnect/utils createDelayedPromise); asked for later,
+    // it waits until the proposal expires (5 minutes) even though the dapp has the session.
+    const settled = approval()
+    const connected = new Promise((resolve) => dapp.once('session_connect', resolve))
     await page.goto(phoneUrl(`?uri=${encodeURIComponent(uri)}`))
 
     const proposal = page.getByRole('region', { name: 'Session proposal' })
@@ -141,7 +146,9 @@ describe('demo phone wallet over WalletConnect', { timeout: 90_000 }, () => {
     assert.equal(new URL(page.url()).searchParams.has('uri'), false, 'the URI leaves the address bar')
 
     await proposal.getByRole('button', { name: 'Approve' }).click()
-    session = await within(approval(), 'the session').catch(withPageStatus)
+    // Settled first, read after: the order a busy machine produced; approval() must still resolve.
+    await within(connected, 'the dapp to settle the session').catch(withPageStatus)
+    session = await within(settled, 'the session').catch(withPageStatus)
     assert.deepEqual(session.namespaces.eip155?.accounts, [`${CHAIN}:${wallet.address}`])
     assert.deepEqual(session.namespaces.eip155?.chains, [CHAIN])
     assert.equal(session.peer.metadata.name, 'Demo Phone Wallet')
@@ -300,8 +307,9 @@ describe('demo phone wallet over WalletConnect', { timeout: 90_000 }, () => {
       },
     })
     assert.ok(uri)
+    const settled = approval() // before the wallet approves by itself (see the first test)
     await page.evaluate((link) => window.phoneWallet?.pair(link), uri)
-    session = await within(approval(), 'the second session')
+    session = await within(settled, 'the second session')
     assert.deepEqual(session.namespaces.eip155?.accounts, [
       `${CHAIN}:${wallet.address}`,
       `eip155:31338:${wallet.address}`,

@@ -216,6 +216,8 @@ export function createWalletConnectConnector(
       const { uri, approval } = await instance.connect({ optionalNamespaces: parameters.namespaces() })
       if (!uri) throw toBaseError({ code: ERROR_CODES.default, message: 'No pairing URI' })
       waiting()
+      // At once: approval()'s promise misses a session that settles before it is called
+      // (@walletconnect/utils createDelayedPromise) and would wait for the proposal to expire.
       approval().then(
         (value) => {
           const namespace = (Object.keys(value.namespaces)[0] ?? 'eip155') as ChainNamespace

@@ -98,8 +98,10 @@ describe('dev relay with @walletconnect/sign-client', { timeout: 30_000 }, () =>
     })
     if (!uri) throw new Error('a new pairing gives a URI')
     assert.match(uri, /^wc:/)
+    // approval() before the wallet can settle: its promise misses a session that settled earlier.
+    const settled = approval()
     await wallet.pair({ uri })
-    const session = await approval()
+    const session = await settled
     assert.deepEqual(session.namespaces.eip155?.accounts, [`${CHAIN}:${account.address}`])
     assert.ok(wallet.session.keys.includes(session.topic))
 
