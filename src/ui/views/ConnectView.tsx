@@ -19,10 +19,7 @@ const select = (config: Config, choice: { connector: Connector } | { entry: Cata
  * Connect: recent wallets, browser wallets, featured and recommended catalogue wallets, then
  * "All wallets" with the catalogue's count. A wallet appears once: catalogue entries installed as
  * browser wallets (same rdns) are shown among the browser wallets only. The first row shown when
- * the view opens takes focus; rows arriving later (the catalogue) never take it away. Browser
- * wallets found a moment after an early open (their discovery code loads on first need) are the
- * exception while focus is still on the heading, where the dialog put it for want of a control: the
- * first one takes it, as it would have at the open.
+ * the view opens takes focus; rows arriving later (the catalogue) never take it away.
  */
 export default function ConnectView({ config }: ViewProps) {
   const { t, number } = useStrings()
@@ -42,7 +39,6 @@ export default function ConnectView({ config }: ViewProps) {
     focusTaken = true
     return true
   }
-  const sections = useRef<HTMLDivElement>(null)
 
   // Loads on open (unless the pointer or focus on the button started it), and again when the page
   // points the modal at another service or project. Browser wallets show without waiting for it.
@@ -70,13 +66,6 @@ export default function ConnectView({ config }: ViewProps) {
   )
   const recentEntries = once(recent.map((wallet) => catalogueById.get(wallet.id) as CatalogueEntry))
   const browser = once(connectors)
-  const firstBrowser = browser[0]?.id
-  useEffect(() => {
-    const root = sections.current?.getRootNode()
-    if (!autoFocus || !firstBrowser || !(root instanceof ShadowRoot)) return
-    if (root.activeElement?.tagName !== 'H2') return
-    sections.current?.querySelector<HTMLElement>(`[data-wallet-id="${CSS.escape(firstBrowser)}"]`)?.focus()
-  }, [autoFocus, firstBrowser])
   const featured = once(catalogue.featured.filter(notInstalled))
   const recommended = once(catalogue.recommended.filter(notInstalled))
 
@@ -94,7 +83,7 @@ export default function ConnectView({ config }: ViewProps) {
   )
 
   return (
-    <div className="sections" ref={sections}>
+    <div className="sections">
       {recentEntries.length > 0 ? (
         <section aria-labelledby="recent-title">
           <h3 className="section-title" id="recent-title">
