@@ -150,6 +150,13 @@ export interface ConnectingState {
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
 
+/**
+ * A catalogue starts `idle` when there is a service to load it from, else `disabled`: the Connect
+ * view then loads no catalogue code at all.
+ */
+const catalogueStatus = (options: ModalOptions): CatalogueState['status'] =>
+  options.apiUrl ? 'idle' : 'disabled'
+
 /** Catalogue wallets for the Connect view. */
 export interface CatalogueState {
   status: LoadStatus | 'disabled'
@@ -380,7 +387,7 @@ export function createConfig(
     $status,
     $theme,
     $catalogue: map<CatalogueState>({
-      status: 'idle',
+      status: catalogueStatus(parsed.options),
       featured: [],
       recommended: [],
       count: 0,
@@ -429,7 +436,13 @@ export function createConfig(
       if (next.apiUrl !== before.apiUrl || next.projectId !== before.projectId) {
         // Another service or project: what came from the old one no longer applies.
         config.internal.http = undefined
-        config.$catalogue.set({ status: 'idle', featured: [], recommended: [], count: 0, error: undefined })
+        config.$catalogue.set({
+          status: catalogueStatus(next),
+          featured: [],
+          recommended: [],
+          count: 0,
+          error: undefined,
+        })
         config.$walletList.set({
           status: 'idle',
           entries: [],

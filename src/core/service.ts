@@ -14,13 +14,3 @@ export function serviceClient(config: Config): HttpClient | undefined {
   config.internal.http ??= createHttpClient({ baseUrl: apiUrl, projectId, fetch: config.platform.fetch })
   return config.internal.http
 }
-
-/** URL of a catalogue wallet's logo, or undefined without a service. */
-export function walletImageUrl(config: Config, imageId: string): string | undefined {
-  return serviceClient(config)?.url(`/getWalletImage/${encodeURIComponent(imageId)}`)
-}
-
-/** URL of a token image (`/public/getTokenImage/{id}`), or undefined without a service. */
-export function tokenImageUrl(config: Config, imageId: string): string | undefined {
-  return serviceClient(config)?.url(`/public/getTokenImage/${encodeURIComponent(imageId)}`)
-}

@@ -13,7 +13,7 @@ import {
   UnknownError,
   ValidationError,
 } from '../errors/index.ts'
-import { apiErrorBody } from '../protocol/api/errors.ts'
+import { apiErrorBody } from '../protocol/api/errorBody.ts'
 import {
   HTTP_RETRY_BASE_DELAY_MS,
   HTTP_RETRY_COUNT,
@@ -22,10 +22,9 @@ import {
   QUERY_RETRY_FACTOR,
   QUERY_RETRY_MAX_DELAY_MS,
 } from '../protocol/constants.ts'
+import { serviceUrl } from './serviceUrl.ts'
 
-/** SDK type and version sent with every request (`st`, `sv`). */
-export const SDK_TYPE = 'wallet-elements'
-export const SDK_VERSION = '0.1.0'
+export { SDK_TYPE, SDK_VERSION } from './serviceUrl.ts'
 
 const REQUEST_TIMEOUT_MS = 10_000
 
@@ -98,14 +97,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const sleep = options.sleep ?? wait
 
-  const url: HttpClient['url'] = (path, query = {}) => {
-    const target = new URL(baseUrl + path)
-    const params = { projectId: options.projectId, st: SDK_TYPE, sv: SDK_VERSION, ...query }
-    for (const [key, value] of Object.entries(params)) {
-      if (value !== undefined && value !== '') target.searchParams.set(key, String(value))
-    }
-    return target.href
-  }
+  const url: HttpClient['url'] = (path, query) => serviceUrl(baseUrl, options.projectId, path, query)
 
   async function send(path: string, target: string, init: RequestInit): Promise<Response> {
     let lastError: BaseError | undefined

@@ -6,6 +6,7 @@
  */
 import { execSync } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
+import { benchFirstOpen, printFirstOpen } from './firstOpen.ts'
 import { benchPage } from './page.ts'
 import { measureBrowserSizes, measureSizes, printSizes, reportBudgets } from './size.ts'
 
@@ -47,6 +48,7 @@ console.log(
 console.log(
   `  click to modal visible                  ${page.medianModalOpenMs.toFixed(0)} ms   (${fmt(page.modalOpenMs)})`,
 )
+printFirstOpen(await benchFirstOpen(7))
 
 if (!quick) {
   const optional = async (name: string, load: () => Promise<unknown>) => {
