@@ -46,6 +46,7 @@ import { devAccount, startChain } from '../../server/dev/chain/index.ts'
 import { deployMarket, type LocalMarket, marketTokenList } from '../../server/dev/chain/market.ts'
 import { createLogger } from '../../server/logger.ts'
 import { freePort, launchBrowser, newContext } from '../e2e/harness.ts'
+import { WALLET } from './loaded.ts'
 import { serveDist } from './page.ts'
 import { autocannon } from './server.ts'
 
@@ -267,21 +268,10 @@ async function benchQuotes(
   return results
 }
 
-/** The bench page: a one-account EIP-6963 wallet on 31337 and the modal against `apiUrl`. */
+/** The bench page: the one-account EIP-6963 Bench Wallet (dev account 0 on 31337) and the modal against `apiUrl`. */
 const accountPage = (apiUrl: string) => `<!doctype html><html><head><meta charset="utf-8"><title>bench</title>
+${WALLET}
 <script>
-  const provider = {
-    request: async ({ method }) => ({
-      eth_requestAccounts: ['${ALICE}'],
-      eth_accounts: ['${ALICE}'],
-      eth_chainId: '0x7a69',
-    })[method] ?? null,
-    on() {}, removeListener() {},
-  }
-  const detail = Object.freeze({ info: { uuid: '1', name: 'Bench Wallet', icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>', rdns: 'dev.bench' }, provider })
-  const announce = () => dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
-  addEventListener('eip6963:requestProvider', announce)
-  announce()
   // Opens Account (a click on the connected button) and resolves to the ms until every row and the
   // total are painted.
   window.openAccount = (rows) => new Promise((resolve) => {
