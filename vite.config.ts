@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
-import { defineConfig, type UserConfig } from 'vite'
+import { defineConfig, type PluginOption, type UserConfig } from 'vite'
 
 /** Modules that only Solana needs: its chain code, Wallet Standard discovery and their libraries. */
 const SOLANA_MODULE =
@@ -33,9 +33,13 @@ export function libraryConfig(options: {
    * Licence comments stay.
    */
   final?: boolean
+  /** Plugins besides React's. */
+  plugins?: PluginOption[]
+  /** Chunks of modules that load together, after the initial one (needs `oneInitialChunk`). */
+  groups?: { name: string; test: (id: string) => boolean }[]
 }): UserConfig {
   return {
-    plugins: [react()],
+    plugins: [react(), ...(options.plugins ?? [])],
     define: { 'process.env.NODE_ENV': '"production"' },
     build: {
       outDir: 'dist',
@@ -49,7 +53,11 @@ export function libraryConfig(options: {
           minify: true,
           ...(options.final ? { comments: { legal: true, annotation: false, jsdoc: false } } : {}),
           ...(options.oneInitialChunk
-            ? { codeSplitting: { groups: [{ name: 'initial', tags: ['$initial' as const] }] } }
+            ? {
+                codeSplitting: {
+                  groups: [{ name: 'initial', tags: ['$initial' as const] }, ...(options.groups ?? [])],
+                },
+              }
             : {}),
           chunkFileNames: (chunk) =>
             chunk.moduleIds.some((id) => SOLANA_MODULE.test(id))

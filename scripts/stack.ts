@@ -13,8 +13,16 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseTokenLists } from '../server/blockchain/tokenLists.ts'
 import type { ServiceDatabase } from '../server/db/database.ts'
 import { startChain } from '../server/dev/chain/index.ts'
+import {
+  deployMarket,
+  type LocalMarket,
+  marketTokenList,
+  planMarket,
+  writeMarketFile,
+} from '../server/dev/chain/market.ts'
 import { type MailSink, startMailSink } from '../server/dev/mail/index.ts'
 import { startRelay } from '../server/dev/relay/index.ts'
 import { LOCAL_SOLANA_NETWORK_ID } from '../src/chains/solana/networks.ts'
@@ -87,10 +95,17 @@ export type StackOptions = {
   demoConfigFile?: string
   /** Vite's log level; `npm start` uses 'info', tests 'warn'. Default 'info'. */
   logLevel?: 'info' | 'warn' | 'error' | 'silent'
+  /**
+   * Where to write the local market's token list (the service's `TOKEN_LIST_FILE` format), for a
+   * service started on its own; `npm start` writes `.data/local-market.json`. Nothing is written when absent.
+   */
+  marketFile?: string
 }
 
 export type Stack = {
   urls: StackUrls
+  /** The local market on eip155:31337 (tokens, Uniswap V2, pools). */
+  market: LocalMarket
   /** In list order, for printing. */
   services: readonly StartedService[]
   /** The companion service's database, as its operator reaches it (tests look inside). */
@@ -102,9 +117,9 @@ export type Stack = {
 export type StartStackErrorType = Error
 
 /**
- * Starts the local stack: two Hardhat chains (31337, 31338), the local Solana, the companion service
- * with the embedded wallet's frame on its own origin, the mail sink (SMTP) behind its dev inbox, the
- * WalletConnect relay and the demo page's vite dev server.
+ * Starts the local stack: two Hardhat chains (31337, 31338, the first with the local market), the
+ * local Solana, the companion service with the embedded wallet's frame on its own origin, the mail
+ * sink (SMTP) behind its dev inbox, the WalletConnect relay and the demo page's vite dev server.
  *
  * @example
  * const stack = await startStack({ demoPort: 5174 })
@@ -136,13 +151,28 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const chainUrl = `http://${HOST}:${chainPort}`
   const chain2Url = `http://${HOST}:${chain2Port}`
   const solanaUrl = `http://${HOST}:${solanaPort}`
+  // The market's addresses are known before it is deployed, so the service and the demo start beside it.
+  const market = planMarket(31337)
+  const tokenList = marketTokenList(market)
+  if (options.marketFile) await writeMarketFile(path.resolve(repoRoot, options.marketFile), market)
 
   const services: StackService[] = [
     {
       name: 'chain',
       start: async () => {
         const chain = await startChain({ port: chainPort, chainId: 31337, host: HOST })
-        return { url: chain.url, detail: `eip155:${chain.chainId}`, stop: chain.stop }
+        try {
+          await deployMarket({ url: chain.url, chainId: chain.chainId })
+        } catch (error) {
+          await chain.stop()
+          throw error
+        }
+        const { USDC, DEV, WETH } = market.tokens
+        return {
+          url: chain.url,
+          detail: `eip155:${chain.chainId}, USDC ${USDC.address}, DEV ${DEV.address}, WETH ${WETH.address}, Uniswap V2 router ${market.uniswapV2.router}`,
+          stop: chain.stop,
+        }
       },
     },
     {
@@ -191,6 +221,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
               `http://localhost:${demoPort}`,
               'http://127.0.0.1:4173',
             ],
+            tokenLists: parseTokenLists({ networks: { [market.caipNetworkId]: tokenList } }),
             rpcUpstreams: {
               'eip155:31337': chainUrl,
               'eip155:31338': chain2Url,
@@ -247,6 +278,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             VITE_RELAY_URL: relayUrl,
             VITE_PROJECT_ID: projectId,
             VITE_FRAME_URL: frameUrl,
+            VITE_LOCAL_MARKET: JSON.stringify({
+              router: market.uniswapV2.router,
+              tokens: Object.values(market.tokens),
+            }),
           },
         }),
     },
@@ -255,6 +290,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const running = await startServices(services)
   const url = (name: string) => running.find((service) => service.name === name)?.url ?? ''
   return {
+    market,
     urls: {
       chain: url('chain'),
       chain2: url('chain2'),

@@ -2,7 +2,6 @@ import type { EmbeddedConnector } from '../connectors/embedded/connector.ts'
 import { EmailLoginDependencyError } from '../errors/embedded.ts'
 import type { CaipNetworkId } from '../protocol/caip.ts'
 import { StorageKey } from '../protocol/storage.ts'
-import { SDK_TYPE, SDK_VERSION } from '../services/http.ts'
 import { close } from './actions/close.ts'
 import { loadNetworks } from './actions/loadNetworks.ts'
 import { navigate } from './actions/navigate.ts'
@@ -98,8 +97,6 @@ function syncFrame(config: Config, connector: EmbeddedConnector): void {
     void frame
       .request('SYNC_DAPP_DATA', {
         projectId: options.projectId ?? '',
-        sdkType: SDK_TYPE,
-        sdkVersion: SDK_VERSION,
         metadata: {
           name: (doc?.title || doc?.location.host || '').slice(0, 200),
           description: '',

@@ -1,7 +1,7 @@
 import type { MapStore } from 'nanostores'
 import { map } from 'nanostores'
 import type { FrameStatus } from '../connectors/embedded/frame.ts'
-import { embeddedEmail } from '../protocol/embedded/api.ts'
+import { embeddedEmail } from '../protocol/embedded/email.ts'
 import { StorageKey } from '../protocol/storage.ts'
 import type { Config } from './createConfig.ts'
 

@@ -35,7 +35,7 @@ function page(strings: Strings) {
   document.title = t('deviceApprove')
 
   const show = (...children: (Node | string)[]) => {
-    const heading = el('h1', { id: 'device-title', tabindex: '-1' }, t('verifyDeviceTitle'))
+    const heading = el('h1', { id: 'device-title', tabindex: '-1' }, t('approveBrowser'))
     root.replaceChildren(
       el('main', { class: 'panel page-panel', 'aria-labelledby': 'device-title' }, heading, ...children),
     )

@@ -236,7 +236,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     await modal(page).getByText(`Enter the code we sent to your current address, ${email}.`).waitFor()
     await modal(page).getByLabel('Code').waitFor()
     assert.match(await focused(page), /^input Code/)
-    assert.deepEqual(await sweep(page, 'UpdateEmailPrimaryOtp'), [])
+    assert.deepEqual(await sweep(page, 'UpdateEmailOtp, current address'), [])
     await modal(page)
       .getByLabel('Code')
       .fill(codeOf(await nextMail(stack, email, seenOld)))

@@ -1,17 +1,15 @@
-import type { BaseError, EmbeddedFailureReason } from '../../errors/index.ts'
+import { CodeExpiredError, EmailCooldownError, InvalidCodeError } from '../../errors/email.ts'
 import {
   ActionNotAllowedError,
-  CodeExpiredError,
-  EmailCooldownError,
+  type EmbeddedFailureReason,
   EmbeddedRequestTimeoutError,
   EmbeddedWalletLoadError,
   FrameError,
-  InvalidCodeError,
-  parseRpcError,
-  RequestAbortedError,
   RpcMethodNotAllowedError,
   SomethingWentWrongError,
-} from '../../errors/index.ts'
+} from '../../errors/embedded.ts'
+import type { BaseError } from '../../errors/index.ts'
+import { parseRpcError, RequestAbortedError } from '../../errors/index.ts'
 import { randomId } from '../../protocol/base64.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import type {

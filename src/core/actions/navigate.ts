@@ -1,6 +1,6 @@
 import type { Config } from '../createConfig.ts'
 import type { View } from '../modal/router.ts'
-import { back, push, replace, startAt } from '../modal/router.ts'
+import { back, push, replace } from '../modal/router.ts'
 
 /**
  * Moves the open modal to another view, keeping history for the back button.
@@ -8,22 +8,15 @@ import { back, push, replace, startAt } from '../modal/router.ts'
  * @example
  * navigate(config, 'Networks')
  * navigate(config, 'back')
- * navigate(config, 'Account', { notice }, 'reset') // and forget the views before
  */
 export function navigate(
   config: Config,
   view: View | 'back',
   data?: Record<string, unknown>,
-  mode: 'push' | 'replace' | 'reset' = 'push',
+  mode: 'push' | 'replace' = 'push',
 ): void {
   const router = config.$modal.get().router
   const next =
-    view === 'back'
-      ? back(router)
-      : mode === 'push'
-        ? push(router, view, data)
-        : mode === 'replace'
-          ? replace(router, view, data)
-          : startAt(view, data)
+    view === 'back' ? back(router) : mode === 'push' ? push(router, view, data) : replace(router, view, data)
   config.$modal.set({ ...config.$modal.get(), router: next, blockedReason: undefined })
 }

@@ -1,7 +1,7 @@
 import type { BaseError } from '../../errors/index.ts'
 import { ValidationError } from '../../errors/index.ts'
 import type { EmailUpdateAction } from '../../protocol/embedded/api.ts'
-import { embeddedEmail } from '../../protocol/embedded/api.ts'
+import { embeddedEmail } from '../../protocol/embedded/email.ts'
 import { validate } from '../../protocol/validation.ts'
 import type { Config } from '../createConfig.ts'
 import { embeddedConnector, noteResend } from '../embedded.ts'

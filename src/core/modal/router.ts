@@ -18,8 +18,7 @@ export type View =
   | 'EmailVerifyOtp'
   | 'EmailVerifyDevice'
   | 'UpdateEmailWallet'
-  | 'UpdateEmailPrimaryOtp'
-  | 'UpdateEmailSecondaryOtp'
+  | 'UpdateEmailOtp'
 
 export interface RouterState {
   view: View

@@ -1,25 +1,13 @@
 import * as z from 'zod/mini'
 import { CaipNetworkIdSchema } from '../caip.ts'
 import { AccountTypeSchema } from '../entities.ts'
+import { embeddedEmail } from './email.ts'
 import { embeddedLimits } from './limits.ts'
 
 // The embedded-wallet API: what the frame asks of the service on its own origin (`/embedded/v1/*`).
 // The host page never reaches these routes (they answer the frame's origin only) and never sees a token.
 
-/**
- * An e-mail address as the embedded wallet takes it (SPEC 5): a dot-atom local part and a domain of two
- * or more labels ending in letters, at most 254 characters. A plain pattern rather than zod's email
- * format (`EmailSchema`), whose code would otherwise join the first paint.
- *
- * @example
- * embeddedEmail.parse('ada@example.com')
- */
-export const embeddedEmail = z.string().check(
-  z.regex(/^[A-Za-z0-9_'+-]+(\.[A-Za-z0-9_'+-]+)*@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/, {
-    error: 'Invalid email address',
-  }),
-  z.maxLength(embeddedLimits.maxEmailLength, 'Invalid email address'),
-)
+export { embeddedEmail }
 
 /** A one-time code as the service takes it: exactly 6 digits. */
 export const otpCode = z
@@ -193,22 +181,7 @@ export type ApprovalResponse = z.infer<typeof approvalResponse>
 /** A network the service serves for the embedded wallet. */
 export const embeddedNetworksResponse = z.object({ networks: z.array(previewNetwork) })
 
-/**
- * Error codes of the embedded-wallet API (in the API's usual `{ error: { code, message } }` body).
- * `EMAIL_COOLDOWN` carries `Please try again after N seconds`; `REQUEST_REFUSED` carries
- * `Requested RPC call is not allowed` (SPEC 8).
- */
-export const embeddedErrorCodes = [
-  'EMAIL_COOLDOWN',
-  'INVALID_CODE',
-  'CODE_EXPIRED',
-  'EMAIL_IN_USE',
-  'MAIL_FAILED',
-  'REQUEST_REFUSED',
-  'NOT_AVAILABLE',
-  'FORBIDDEN',
-] as const
-export type EmbeddedErrorCode = (typeof embeddedErrorCodes)[number]
+export { type EmbeddedErrorCode, embeddedErrorCodes } from './errorCodes.ts'
 
 /**
  * Error body of the embedded-wallet API: the API's usual body, plus `secondsLeft` (cooldowns),

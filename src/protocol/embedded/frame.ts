@@ -69,8 +69,9 @@ export const appEventPayloads = {
   SYNC_THEME: z.object({ themeMode: ThemeModeSchema, accent: z.optional(AccentSchema) }),
   SYNC_DAPP_DATA: z.object({
     projectId: z.string().check(z.maxLength(128)),
-    sdkType: z.string().check(z.maxLength(64)),
-    sdkVersion: z.string().check(z.maxLength(64)),
+    /** The SDK the app is (optional: the frame knows the site from its handshake). */
+    sdkType: z.optional(z.string().check(z.maxLength(64))),
+    sdkVersion: z.optional(z.string().check(z.maxLength(64))),
     metadata: dappMetadata,
     /** The modal's `locale` option; without it the frame reads the browser's languages, as the modal does. */
     locale: z.optional(z.string().check(z.regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/))),

@@ -1,7 +1,7 @@
-import { type FormEvent, useId, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { type BaseError, type ErrorSummary, summarizeError } from '../../errors/base.ts'
 import { ValidationError } from '../../errors/validation.ts'
-import { embeddedEmail } from '../../protocol/embedded/api.ts'
+import { embeddedEmail } from '../../protocol/embedded/email.ts'
 import { validate } from '../../protocol/validation.ts'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 import { ErrorMessage } from './Message.tsx'
@@ -13,7 +13,10 @@ export interface EmailFormProps {
   onSubmit: (email: string) => Promise<unknown>
   /** The person is about to use the form (focus): load what the e-mail path needs early. */
   onIntent?: () => void
-  /** Takes focus when the view opens (and the view may move focus). */
+  /**
+   * Takes focus when it appears (and the view may move focus): at once, or, arriving after its view
+   * opened, if the dialog's heading still has it (the person has not moved on).
+   */
   takeFocus?: boolean
   part?: string
 }
@@ -41,6 +44,12 @@ export function EmailForm({ label, submitLabel, onSubmit, onIntent, takeFocus, p
   const [value, setValue] = useState('')
   const [error, setError] = useState<ErrorSummary | undefined>()
   const [busy, setBusy] = useState(false)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on appearing only.
+  useEffect(() => {
+    const field = input.current
+    const active = (field?.getRootNode() as ShadowRoot | Document | undefined)?.activeElement
+    if (autoFocus && takeFocus && (!active || active.tagName === 'H2')) field?.focus()
+  }, [])
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()

@@ -5,6 +5,8 @@
  * `error.<id>` entries are the error catalogue's messages (`messageId` of src/errors), in SPEC's
  * exact English.
  */
+import type { EmbeddedMessageKey } from './embedded/en.ts'
+
 const en = {
   // <wallet-button>
   connectWallet: 'Connect Wallet',
@@ -74,6 +76,9 @@ const en = {
   unknownNetwork: 'Network {id}',
   send: 'Send',
   disconnect: 'Disconnect',
+  totalValue: 'Total value',
+  swap: 'Swap',
+  dismiss: 'Dismiss',
 
   // Networks and UnsupportedChain
   selectNetwork: 'Select network',
@@ -95,69 +100,28 @@ const en = {
   sent: 'Sent {amount} to {receiver}',
   viewTransaction: 'View on explorer',
   done: 'Done',
+  availableWithValue: 'Available: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
 
-  // E-mail sign-in (Connect, EmailVerifyOtp, EmailVerifyDevice) and Update e-mail (Account)
-  email: 'Email',
-  emailPlaceholder: 'you@example.com',
-  continueWithEmail: 'Continue',
-  orUseAWallet: 'or use a wallet',
-  emailSending: 'Sending…',
-  verifyOtpTitle: 'Enter the code',
-  verifyOtpHint: 'We sent a 6-digit code to {email}. It works once, for 10 minutes.',
-  code: 'Code',
-  verifying: 'Checking the code…',
-  resendCode: 'Send a new code',
-  resendIn: 'You can ask for a new one in {seconds, plural, one {# second} other {# seconds}}',
-  codeSent: 'A new code is on its way',
-  verifyDeviceTitle: 'Approve this browser',
-  verifyDeviceHint:
-    'This browser is new for {email}. We sent a link there: open it and approve, and you are signed in here.',
-  waitingForApproval: 'Waiting for your approval…',
-  resendLink: 'Send a new link',
-  linkSent: 'A new link is on its way',
-  approveTransaction: 'Approve request',
-  approveInFrame: 'The request, as your wallet shows it',
+  // Swap
+  swapFrom: 'You pay',
+  swapTo: 'You receive',
+  switchTokens: 'Switch tokens',
+  quoting: 'Getting a quote…',
+  expectedOutput: 'Expected output',
+  priceImpact: 'Price impact',
+  minimumReceived: 'Minimum received ({percent} slippage)',
+  networkFee: 'Network fee',
+  approveAndSwap: 'Approve {symbol} and swap',
+  approveWaiting: 'Approve {symbol} in your wallet',
+  swapWaiting: 'Confirm the swap in your wallet',
+  swapped: 'Swapped {paid} for {received}',
+
+  // E-mail sign-in: the views' titles (the rest is in ./embedded/, loaded with those views)
+  enterCode: 'Enter the code',
+  approveBrowser: 'Approve this browser',
+  approveRequest: 'Approve request',
   updateEmail: 'Update e-mail',
-  newEmail: 'New e-mail address',
-  updateEmailHint: 'We send a code to your current address first, then one to the new address.',
-  updateEmailPrimaryHint: 'Enter the code we sent to your current address, {email}.',
-  updateEmailSecondaryHint: 'Enter the code we sent to {email}.',
-  emailUpdated: 'Your e-mail address was updated',
-  signedInWith: 'Signed in with',
-
-  // The wallet frame (its own origin): ApproveTransaction, and the page of a new browser's link
-  frameTitleMessage: 'Sign this message',
-  frameTitleTypedData: 'Sign typed data',
-  frameTitleTransaction: 'Approve transaction',
-  frameTitleCalls: 'Approve calls',
-  frameTitleSolanaTransaction: 'Sign transaction',
-  frameSite: '{host} asks your wallet to do this.',
-  frameNetwork: 'Network',
-  frameAccount: 'Account',
-  frameTo: 'To',
-  frameAmount: 'Amount',
-  frameData: 'Data',
-  frameDataBytes: '{count, plural, one {# byte} other {# bytes}} of contract data',
-  frameContractCreation: 'New contract',
-  frameFee: 'Estimated fee (at most)',
-  frameFeeUnknown: 'Could not be estimated',
-  frameMessage: 'Message',
-  frameDomain: 'Domain',
-  framePrograms: 'Other programs',
-  frameCall: 'Call {index}',
-  frameApprove: 'Approve',
-  frameApproving: 'Approving…',
-  frameReject: 'Reject',
-  deviceIntro: '{email} is signing in to {site} from {browser}.',
-  deviceWarning:
-    'Approve only if you are signing in right now. Anyone you approve can use your wallet on that site.',
-  deviceRequested: 'Requested {time}',
-  deviceApprove: 'Approve this browser',
-  deviceDeny: 'Deny',
-  deviceApproved: 'Approved. Go back to {site}: you are signed in there.',
-  deviceDenied: 'Denied. That browser cannot sign in with this link.',
-  deviceExpired: 'This link has expired. Sign in again to get a new one.',
-  deviceInvalid: 'This link is not valid.',
 
   // The error catalogue (src/errors and the chains' errors), by messageId
   'error.UnknownError': 'An error occurred',
@@ -220,19 +184,15 @@ const en = {
   'error.noTransactionHash': 'The wallet returned no transaction hash',
   'error.noSignature': 'The wallet returned no signature',
   'error.noWalletService': 'No wallet service configured',
-  'error.InvalidCodeError': 'Invalid code: {attemptsLeft, plural, one {# try} other {# tries}} left',
-  'error.CodeExpiredError': 'This code no longer works: ask for a new one',
-  'error.invalidEmail': 'Invalid email address',
-  'error.sameEmail': "This is already your wallet's e-mail address",
-  'error.mailFailed': 'The e-mail could not be sent: try again',
-  'error.emailInUse': 'This e-mail address is already in use',
-  'error.deviceDenied': 'The new browser was denied',
-  'error.tooManyRequests':
-    'Too many requests: try again in {seconds, plural, one {# second} other {# seconds}}',
+  'error.SwapQuoteExpiredError': 'The quote expired: check the new quote, then swap',
+  'error.SwapNoLiquidityError': 'Not enough liquidity for this swap',
+  'error.differentTokens': 'Choose two different tokens',
+  'error.quoteFirst': 'Get a quote first',
 }
 
-export type MessageKey = keyof typeof en
+/** A key of the modal's catalogues: this one's, or the embedded wallet's (./embedded/en.ts). */
+export type MessageKey = keyof typeof en | EmbeddedMessageKey
 /** A language's catalogue: exactly the keys of English. */
-export type Messages = Readonly<Record<MessageKey, string>>
+export type Messages = Readonly<Record<keyof typeof en, string>>
 
 export default en as Messages

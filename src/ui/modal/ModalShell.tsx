@@ -7,6 +7,7 @@ import type { View } from '../../core/modal/router.ts'
 import { embeddedHome } from '../../core/modal/router.ts'
 import { BackIcon, CloseIcon } from '../components/Icons.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
+import { BalanceToast } from '../components/Toast.tsx'
 import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import type { Locale } from '../i18n/locales.ts'
@@ -24,7 +25,11 @@ export interface ViewProps {
 type Loader = () => Promise<{ default: ComponentType<ViewProps> }>
 
 /** The embedded wallet's frame, laid over the ApproveTransaction view: part of the dialog for focus. */
-const WALLET_FRAME = 'iframe[data-wallet-frame]'
+const WALLET_FRAME = '[data-wallet-frame]'
+const isWalletFrame = (node: unknown) => node instanceof Element && node.matches(WALLET_FRAME)
+
+/** The embedded wallet's views: one chunk for all of them (src/ui/views/EmbeddedViews.tsx). */
+const embeddedViews: Loader = () => import('../views/EmbeddedViews.tsx')
 
 /** Connect is the usual first view: bundled with the shell to save a round trip. */
 const eagerViews: Partial<Record<View, ComponentType<ViewProps>>> = { Connect: ConnectView }
@@ -40,12 +45,12 @@ const lazyViews: Partial<Record<View, Loader>> = {
   Networks: () => import('../views/NetworksView.tsx'),
   UnsupportedChain: () => import('../views/UnsupportedChainView.tsx'),
   WalletSend: () => import('../views/WalletSendView.tsx'),
-  EmailVerifyOtp: () => import('../views/EmailVerifyOtpView.tsx'),
-  EmailVerifyDevice: () => import('../views/EmailVerifyDeviceView.tsx'),
-  ApproveTransaction: () => import('../views/ApproveTransactionView.tsx'),
-  UpdateEmailWallet: () => import('../views/UpdateEmailWalletView.tsx'),
-  UpdateEmailPrimaryOtp: () => import('../views/UpdateEmailOtpView.tsx'),
-  UpdateEmailSecondaryOtp: () => import('../views/UpdateEmailOtpView.tsx'),
+  EmailVerifyOtp: embeddedViews,
+  EmailVerifyDevice: embeddedViews,
+  ApproveTransaction: embeddedViews,
+  UpdateEmailWallet: embeddedViews,
+  UpdateEmailOtp: embeddedViews,
+  Swap: () => import('../views/SwapView.tsx'),
 }
 
 /** Each view's heading. A new view adds its key here and its strings to every catalogue. */
@@ -60,12 +65,12 @@ const titles: Partial<Record<View, MessageKey>> = {
   Networks: 'selectNetwork',
   UnsupportedChain: 'unsupportedChain',
   WalletSend: 'send',
-  EmailVerifyOtp: 'verifyOtpTitle',
-  EmailVerifyDevice: 'verifyDeviceTitle',
-  ApproveTransaction: 'approveTransaction',
+  EmailVerifyOtp: 'enterCode',
+  EmailVerifyDevice: 'approveBrowser',
+  ApproveTransaction: 'approveRequest',
   UpdateEmailWallet: 'updateEmail',
-  UpdateEmailPrimaryOtp: 'verifyOtpTitle',
-  UpdateEmailSecondaryOtp: 'verifyOtpTitle',
+  UpdateEmailOtp: 'enterCode',
+  Swap: 'swap',
 }
 
 export interface ModalShellProps {
@@ -114,7 +119,7 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the view or its chunk changes.
   useLayoutEffect(() => {
     const active = (panel.current?.getRootNode() as ShadowRoot | undefined)?.activeElement
-    if (active && (body.current?.contains(active) || active.matches(WALLET_FRAME))) return
+    if (active && (body.current?.contains(active) || isWalletFrame(active))) return
     if (focusOwned.current) focusHeading()
   }, [view, Current])
 
@@ -143,8 +148,7 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
     const onFocusIn = (event: FocusEvent) => {
       const target = event.composedPath()[0]
       // The wallet frame (its own origin), laid over the ApproveTransaction view, is part of the dialog.
-      const walletFrame = target instanceof Element && target.matches(WALLET_FRAME)
-      if (inside(event) || target === host || walletFrame) focusOwned.current = true
+      if (inside(event) || target === host || isWalletFrame(target)) focusOwned.current = true
       else if (inline) focusOwned.current = false
       // The dialog keeps focus inside while open (the page behind is inert to the keyboard).
       else focusHeading()
@@ -200,8 +204,7 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
     const root = panel.current.getRootNode() as ShadowRoot
     const items = focusableIn(panel.current)
     // The wallet frame shown over ApproveTransaction (the view's only content) comes last in the order.
-    const walletFrame = root.querySelector<HTMLElement>(`${WALLET_FRAME}[tabindex="0"]`)
-    if (walletFrame) items.push(walletFrame)
+    items.push(...root.querySelectorAll<HTMLElement>(`${WALLET_FRAME}[tabindex="0"]`))
     if (items.length === 0) return
     const index = items.indexOf(root.activeElement as HTMLElement)
     const next = event.shiftKey
@@ -282,6 +285,7 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
           </div>
         )}
       </div>
+      <BalanceToast config={config} />
     </div>
   )
   return (

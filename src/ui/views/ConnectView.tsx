@@ -2,28 +2,22 @@ import { useEffect, useRef } from 'react'
 import { navigate } from '../../core/actions/navigate.ts'
 import type { Config, Connector } from '../../core/createConfig.ts'
 import { recentWallets } from '../../core/recentWallets.ts'
-import { walletImageUrl } from '../../core/service.ts'
-import { EmailLoginDependencyError } from '../../errors/embedded.ts'
+import { walletImageUrl } from '../../core/walletImageUrl.ts'
 import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
-import { EmailForm } from '../components/EmailForm.tsx'
 import { WalletImage } from '../components/WalletImage.tsx'
 import { WalletRow } from '../components/WalletRow.tsx'
+import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
+import { loadCatalogueLazily } from '../modal/catalogue.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
 // Selecting and the catalogue load lazily: the dialog's first paint needs neither.
 const select = (config: Config, choice: { connector: Connector } | { entry: CatalogueEntry }) =>
   void import('../../core/actions/selectWallet.ts').then(({ selectWallet }) => selectWallet(config, choice))
-const loadCatalogue = (config: Config, force = false) =>
-  void import('../../core/actions/loadCatalogue.ts').then((module) => module.loadCatalogue(config, { force }))
-// The e-mail sign-in's code and its frame load when someone starts using it, never before.
-const emailLogin = () =>
-  import('../../core/actions/connectEmail.ts').catch((cause: unknown) => {
-    throw new EmailLoginDependencyError({ cause })
-  })
-const preloadEmailLogin = (config: Config) =>
-  void import('../../core/embedded.ts').then((module) => module.embeddedConnector(config)).catch(() => {})
+
+// Connect's e-mail sign-in (the embedded wallet), a chunk of its own: a page without it never fetches it.
+const loadEmailSection = () => import('../components/EmailSection.tsx')
 
 /**
  * Connect: recent wallets, browser wallets, featured and recommended catalogue wallets, then
@@ -50,10 +44,11 @@ export default function ConnectView({ config }: ViewProps) {
     return true
   }
 
-  // Loads on open, and again when the page points the modal at another service or project.
+  // Loads on open (unless the pointer or focus on the button started it), and again when the page
+  // points the modal at another service or project. Browser wallets show without waiting for it.
   const idle = catalogue.status === 'idle'
   useEffect(() => {
-    if (idle) loadCatalogue(config)
+    if (idle) loadCatalogueLazily(config)
   }, [config, idle])
 
   const installedRdns = new Set(connectors.map((connector) => connector.rdns).filter(Boolean))
@@ -91,28 +86,17 @@ export default function ConnectView({ config }: ViewProps) {
     </li>
   )
 
-  // E-mail sign-in (the embedded wallet): the `email` feature, a frame and a project to use it with.
-  // Its field takes focus only when no wallet row would (a phone's keyboard should not pop up unasked).
-  const emailOn = options.features.email && !!options.frameUrl && !!options.projectId
-  const emailTakesFocus = emailOn && recentEntries.length === 0 && browser.length === 0 && takesFocus()
+  // E-mail sign-in (the embedded wallet), its own chunk. Its field takes focus only when no wallet row
+  // would (a phone's keyboard should not pop up unasked); it arrives after the first render, so the
+  // focus is kept for it meanwhile (see EmailForm's takeFocus).
+  const emailOn = options.features.email && options.frameUrl && options.projectId
+  const EmailSection = useModule(emailOn ? loadEmailSection : undefined)
+  const emailTakesFocus = !!emailOn && !recentEntries.length && !browser.length
+  if (emailTakesFocus) takesFocus()
 
   return (
     <div className="sections">
-      {emailOn ? (
-        <div className="sections">
-          <EmailForm
-            label={t('email')}
-            submitLabel={t('continueWithEmail')}
-            part="email-form"
-            takeFocus={emailTakesFocus}
-            onIntent={() => preloadEmailLogin(config)}
-            onSubmit={async (email) => (await emailLogin()).connectEmail(config, { email })}
-          />
-          <p className="divider" aria-hidden="true">
-            {t('orUseAWallet')}
-          </p>
-        </div>
-      ) : null}
+      {EmailSection ? <EmailSection config={config} takeFocus={emailTakesFocus} /> : null}
       {recentEntries.length > 0 ? (
         <section aria-labelledby="recent-title">
           <h3 className="section-title" id="recent-title">
@@ -180,7 +164,7 @@ export default function ConnectView({ config }: ViewProps) {
       {catalogue.status === 'error' ? (
         <div className="empty" role="alert">
           <strong>{t('catalogueFailed')}</strong>
-          <button type="button" className="secondary" onClick={() => loadCatalogue(config, true)}>
+          <button type="button" className="secondary" onClick={() => loadCatalogueLazily(config, true)}>
             {t('tryAgain')}
           </button>
         </div>

@@ -1,5 +1,6 @@
 import { confirmEmailUpdate } from '../../core/actions/confirmEmailUpdate.ts'
 import { navigate } from '../../core/actions/navigate.ts'
+import { open } from '../../core/actions/open.ts'
 import { updateEmail } from '../../core/actions/updateEmail.ts'
 import { embeddedState } from '../../core/embeddedState.ts'
 import { CodeForm } from '../components/CodeForm.tsx'
@@ -8,18 +9,18 @@ import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useStrings } from '../modal/viewContext.ts'
 
 /**
- * UpdateEmailPrimaryOtp and UpdateEmailSecondaryOtp (SPEC 4): the code sent to the current address,
- * then the one sent to the new address; after that the new address is stored and Account shows it.
+ * UpdateEmailOtp (SPEC 4: VERIFY_PRIMARY_OTP, then VERIFY_SECONDARY_OTP): the code sent to the current
+ * address (`step: 'primary'`), then the one sent to the new address (`step: 'secondary'`); after that the new address is stored and Account shows it.
  */
 export default function UpdateEmailOtpView({ config }: ViewProps) {
   const { t } = useStrings()
   const modal = useStore(config.$modal)
   const state = useStore(embeddedState(config))
-  const primary = modal.router.view === 'UpdateEmailPrimaryOtp'
+  const primary = modal.router.data?.step !== 'secondary'
   const newEmail = String(modal.router.data?.email ?? '')
   return (
     <CodeForm
-      key={modal.router.view}
+      key={primary ? 'primary' : 'secondary'}
       hint={
         primary
           ? t('updateEmailPrimaryHint', { email: state.email ?? '' })
@@ -30,9 +31,10 @@ export default function UpdateEmailOtpView({ config }: ViewProps) {
       onResend={() => updateEmail(config, { email: newEmail })}
       onSubmit={async (otp) => {
         const answer = await confirmEmailUpdate(config, { step: primary ? 'primary' : 'secondary', otp })
-        if ('action' in answer) navigate(config, 'UpdateEmailSecondaryOtp', { email: newEmail }, 'replace')
-        // Back to Account, with the update announced there.
-        else navigate(config, 'Account', { notice: 'emailUpdated' }, 'reset')
+        if ('action' in answer)
+          navigate(config, 'UpdateEmailOtp', { email: newEmail, step: 'secondary' }, 'replace')
+        // Account, with the update announced there, and no way Back into the codes.
+        else void open(config, { view: 'Account', data: { notice: 'emailUpdated' } })
       }}
     />
   )

@@ -17,13 +17,10 @@ export default function UpdateEmailWalletView({ config }: ViewProps) {
         part="update-email-form"
         onSubmit={async (email) => {
           const { action } = await updateEmail(config, { email })
-          navigate(
-            config,
-            action === 'VERIFY_PRIMARY_OTP' ? 'UpdateEmailPrimaryOtp' : 'UpdateEmailSecondaryOtp',
-            {
-              email,
-            },
-          )
+          navigate(config, 'UpdateEmailOtp', {
+            email,
+            step: action === 'VERIFY_PRIMARY_OTP' ? 'primary' : 'secondary',
+          })
         }}
       />
     </div>

@@ -49,6 +49,7 @@ before(async () => {
       analyticsEventsPerMinute: 6,
       signInPerMinute: 3,
       walletPerMinute: 20,
+      dataPerSecond: 4,
     },
   })
   const deps = { database: testDb.database, logger: testLogger, now: () => clock }
@@ -173,6 +174,7 @@ describe('rate limits shared by two instances on one database', () => {
       analyticsEventsPerMinute: 600,
       signInPerMinute: 60,
       walletPerMinute: 20,
+      dataPerSecond: 50,
     })
     assert.deepEqual(
       loadConfig({
@@ -181,6 +183,7 @@ describe('rate limits shared by two instances on one database', () => {
         RATE_LIMIT_ANALYTICS: '120',
         RATE_LIMIT_SIGN_IN: '10',
         RATE_LIMIT_WALLET: '7',
+        RATE_LIMIT_DATA: '20',
       }).rateLimits,
       {
         rpcPerSecond: 0,
@@ -188,6 +191,7 @@ describe('rate limits shared by two instances on one database', () => {
         analyticsEventsPerMinute: 120,
         signInPerMinute: 10,
         walletPerMinute: 7,
+        dataPerSecond: 20,
       },
     )
     assert.throws(() => loadConfig({ RATE_LIMIT_RPC: 'lots' }), /RATE_LIMIT_RPC must be a whole number/)
