@@ -114,7 +114,7 @@ async function walletConnectionJs(browser: Browser, url: string) {
   await page.goto(url)
   await page.locator('wallet-button').getByRole('button').and(page.locator(':enabled')).click()
   await dialog(page)
-    .getByRole('button', { name: /Size Wallet/ })
+    .getByRole('button', { name: /Bench Wallet/ })
     .click()
   await dialog(page).waitFor({ state: 'detached' })
   await page.waitForLoadState('networkidle')
