@@ -225,7 +225,7 @@ export async function benchEmbedded(runs = 10): Promise<EmbeddedBenchResult> {
   const site = await serveDist({
     '/email.html': pageHtml(stack, true),
     '/plain.html': pageHtml(stack, false),
-    '/wallet.html': pageHtml(stack, true, WALLET),
+    '/wallet.html': pageHtml(stack, false, WALLET),
   })
   const result: EmbeddedBenchResult = {
     runs,
