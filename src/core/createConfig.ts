@@ -24,6 +24,8 @@ import type { ConnectionStatus } from './connection/machine.ts'
 import type { Emitter } from './events/emitter.ts'
 import { createEmitter } from './events/emitter.ts'
 import type { WalletEventMap } from './events/types.ts'
+import type { Logger } from './logger.ts'
+import { createLogger } from './logger.ts'
 import type { RouterState } from './modal/router.ts'
 import { startAt } from './modal/router.ts'
 import type { Platform } from './platform.ts'
@@ -139,6 +141,8 @@ export interface Config {
   readonly platform: Platform
   readonly storage: Storage
   readonly events: Emitter
+  /** The client log (kept only with `enableLogger`, the `debug` attribute), read by `getLogs()`. */
+  readonly logger: Logger
   readonly $options: WritableAtom<ModalOptions>
   /** Definitions of the networks in `options.networks`, filled by `loadNetworks`. */
   readonly $networks: WritableAtom<readonly Network[]>
@@ -186,6 +190,21 @@ export interface Config {
     walletConnect: Promise<WalletConnectConnector> | undefined
     /** The latest connection attempt per namespace; an older one that settles late changes nothing. */
     connectAttempts: Map<ChainNamespace, object>
+    /** Each network's RPC transport, for the URLs it was made for (`key`). */
+    rpc: Map<
+      CaipNetworkId,
+      {
+        key: string
+        transport: {
+          request(
+            method: string,
+            params: readonly unknown[],
+            options?: { signal?: AbortSignal },
+          ): Promise<unknown>
+        }
+        close(): void
+      }
+    >
   }
   /**
    * Applies option values over `base` (the current options unless given; values are checked, so
@@ -306,10 +325,12 @@ export function createConfig(
     options.theme === 'system' ? (dark ? 'dark' : 'light') : options.theme,
   )
 
+  const logger = createLogger(() => $options.get().enableLogger, platform.now)
   const config: Config & { issues: OptionIssue[] } = {
     platform,
     storage,
-    events: createEmitter(),
+    logger,
+    events: createEmitter((name, detail) => logger.log(name === 'error' ? 'error' : 'info', name, detail)),
     issues: parsed.issues,
     $options,
     $networks,
@@ -360,6 +381,7 @@ export function createConfig(
       walletConnect: undefined,
       pendingConnect: undefined,
       connectAttempts: new Map(),
+      rpc: new Map(),
     },
     update(input, base, from) {
       const before = $options.get()

@@ -117,7 +117,8 @@ function setup(parameters: SetupParameters = {}): Harness {
       removeItem: (key) => void items.delete(key),
     },
     fetch: (input, init) => {
-      fetches.push(String(input))
+      // Origins: viem writes a bare origin with a trailing slash.
+      fetches.push(new URL(String(input)).origin)
       return fetch(input, init)
     },
     now: () => Date.now() + skew,
