@@ -190,6 +190,8 @@ export interface Config {
     walletConnect: Promise<WalletConnectConnector> | undefined
     /** The latest connection attempt per namespace; an older one that settles late changes nothing. */
     connectAttempts: Map<ChainNamespace, object>
+    /** Hashes (EVM) or signatures (Solana) sent and not confirmed yet, per CAIP-10 account. */
+    pendingTransactions: Map<string, string[]>
     /** Each network's RPC transport, for the URLs it was made for (`key`). */
     rpc: Map<
       CaipNetworkId,
@@ -382,6 +384,7 @@ export function createConfig(
       pendingConnect: undefined,
       connectAttempts: new Map(),
       rpc: new Map(),
+      pendingTransactions: new Map(),
     },
     update(input, base, from) {
       const before = $options.get()

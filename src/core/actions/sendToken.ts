@@ -4,6 +4,7 @@ import { toBase64 } from '../../protocol/base64.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import { balanceKey } from '../balanceKey.ts'
 import type { Config } from '../createConfig.ts'
+import { trackPending } from '../pending.ts'
 import { networkRpc } from '../rpcUrl.ts'
 import { fetchBalance } from './fetchBalance.ts'
 import { getProvider } from './getProvider.ts'
@@ -148,7 +149,13 @@ async function sendEvm(
   if (typeof hash !== 'string')
     throw new ValidationError('The wallet returned no transaction hash', { messageId: 'noTransactionHash' })
   const network = config.$network.get()?.network
-  if (network) await waitForReceipt(networkRpc(config, network.caipNetworkId), hash)
+  if (!network) return hash
+  const settled = trackPending(config, `${network.caipNetworkId}:${parameters.from}`, hash)
+  try {
+    await waitForReceipt(networkRpc(config, network.caipNetworkId), hash)
+  } finally {
+    settled()
+  }
   return hash
 }
 
@@ -198,6 +205,11 @@ async function sendSolana(
     if (toBaseError(error).code !== 4200) throw error
     signature = await provider.sendTransaction(transfer.serializeForWallet(transaction))
   }
-  await transfer.confirmSignature(rpc, signature)
+  const settled = trackPending(config, `${chainId}:${parameters.from}`, signature)
+  try {
+    await transfer.confirmSignature(rpc, signature)
+  } finally {
+    settled()
+  }
   return signature
 }
