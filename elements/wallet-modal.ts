@@ -245,7 +245,7 @@ export class WalletModalElement extends Base {
    * The client log, oldest first, for a site's support page: kept only with the `debug` attribute
    * (`config.enableLogger`), about 1,024,000 bytes at most, without signatures, tokens, codes or keys.
    */
-  getLogs(): LogEntry[] {
+  getLogs(): Promise<LogEntry[]> {
     return this.walletConfig.logger.entries()
   }
 

@@ -20,12 +20,12 @@ import type { Network } from '../protocol/entities.ts'
 import type { HttpClient } from '../services/http.ts'
 import type { Storage } from '../services/storage.ts'
 import { createStorage } from '../services/storage.ts'
+import type { ClientLog } from './clientLog.ts'
+import { createClientLog } from './clientLog.ts'
 import type { ConnectionStatus } from './connection/machine.ts'
 import type { Emitter } from './events/emitter.ts'
 import { createEmitter } from './events/emitter.ts'
 import type { WalletEventMap } from './events/types.ts'
-import type { Logger } from './logger.ts'
-import { createLogger } from './logger.ts'
 import type { RouterState } from './modal/router.ts'
 import { startAt } from './modal/router.ts'
 import type { Platform } from './platform.ts'
@@ -142,7 +142,7 @@ export interface Config {
   readonly storage: Storage
   readonly events: Emitter
   /** The client log (kept only with `enableLogger`, the `debug` attribute), read by `getLogs()`. */
-  readonly logger: Logger
+  readonly logger: ClientLog
   readonly $options: WritableAtom<ModalOptions>
   /** Definitions of the networks in `options.networks`, filled by `loadNetworks`. */
   readonly $networks: WritableAtom<readonly Network[]>
@@ -327,7 +327,7 @@ export function createConfig(
     options.theme === 'system' ? (dark ? 'dark' : 'light') : options.theme,
   )
 
-  const logger = createLogger(() => $options.get().enableLogger, platform.now)
+  const logger = createClientLog(() => $options.get().enableLogger, platform.now)
   const config: Config & { issues: OptionIssue[] } = {
     platform,
     storage,

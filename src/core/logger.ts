@@ -11,8 +11,7 @@ export interface LogEntry {
 }
 
 export interface Logger {
-  /** Keeps an entry when the log is on (`enableLogger`, the `debug` attribute); does nothing otherwise. */
-  log(level: LogLevel, message: string, data?: unknown): void
+  log(level: LogLevel, message: string, data?: unknown, time?: number): void
   /** The entries kept, oldest first. */
   entries(): LogEntry[]
 }
@@ -51,22 +50,19 @@ function redact(value: unknown, depth = 0): unknown {
  * The client log of one modal, kept in memory up to about 1,024,000 bytes of JSON (SPEC section 9);
  * the oldest entries are dropped first. Signatures, tokens, codes, keys and URL paths never enter it.
  *
+ * Loaded by `createClientLog` (clientLog.ts), which decides whether an entry is kept at all.
+ *
  * @example
- * const logger = createLogger(() => config.$options.get().enableLogger, Date.now)
- * logger.log('warn', 'Pending transactions full', { dropped: hash })
+ * const logger = createLogger()
+ * logger.log('warn', 'Pending transactions full', { dropped: hash }, Date.now())
  */
-export function createLogger(
-  enabled: () => boolean,
-  now: () => number,
-  maxBytes = LOGGER_BUFFER_BYTES,
-): Logger {
+export function createLogger(maxBytes = LOGGER_BUFFER_BYTES): Logger {
   const kept: { entry: LogEntry; bytes: number }[] = []
   let bytes = 0
   const encoder = new TextEncoder()
   return {
-    log(level, message, data) {
-      if (!enabled()) return
-      const entry: LogEntry = { time: now(), level, message: redactText(message) }
+    log(level, message, data, time = Date.now()) {
+      const entry: LogEntry = { time, level, message: redactText(message) }
       if (data !== undefined) entry.data = redact(data)
       const size = encoder.encode(JSON.stringify(entry)).length
       kept.push({ entry, bytes: size })

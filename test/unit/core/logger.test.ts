@@ -7,24 +7,24 @@ const SIGNATURE = `0x${'ab'.repeat(65)}`
 const JWT = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJkaWQ6a2V5In0.c2lnbmF0dXJl'
 
 describe('client log (SPEC 9)', () => {
-  test('default: off unless enableLogger (the debug attribute) asks', () => {
+  test('default: off unless enableLogger (the debug attribute) asks', async () => {
     const config = createConfig({})
     config.events.emit('open', { view: 'Connect' })
     config.logger.log('warn', 'something')
-    assert.deepEqual(config.logger.entries(), [])
+    assert.deepEqual(await config.logger.entries(), [])
     config.update({ enableLogger: 'true' })
     config.events.emit('open', { view: 'Connect' })
     assert.deepEqual(
-      config.logger.entries().map(({ level, message, data }) => ({ level, message, data })),
+      (await config.logger.entries()).map(({ level, message, data }) => ({ level, message, data })),
       [{ level: 'info', message: 'open', data: { view: 'Connect' } }],
     )
   })
 
-  test('behavior: kept up to about 1,024,000 bytes, the oldest dropped first', () => {
+  test('behavior: kept up to about 1,024,000 bytes, the oldest dropped first', async () => {
     const config = createConfig({ enableLogger: true })
     const line = 'x'.repeat(1_000)
     for (let index = 0; index < 2_000; index++) config.logger.log('info', `${index} ${line}`)
-    const entries = config.logger.entries()
+    const entries = await config.logger.entries()
     const bytes = entries.reduce((sum, entry) => sum + Buffer.byteLength(JSON.stringify(entry)), 0)
     assert.ok(bytes <= LOGGER_BUFFER_BYTES, `${bytes} bytes kept`)
     assert.ok(bytes > LOGGER_BUFFER_BYTES - 1_100, 'the buffer is used up to its size')
@@ -32,7 +32,7 @@ describe('client log (SPEC 9)', () => {
     assert.ok(entries.at(-1)?.message.startsWith('1999 '), 'the newest is kept')
   })
 
-  test('error: no signatures, tokens, codes, keys or upstream paths in the log', () => {
+  test('error: no signatures, tokens, codes, keys or upstream paths in the log', async () => {
     const config = createConfig({ enableLogger: true })
     config.events.emit('sign-in', {
       data: { accountAddress: '0x1111111111111111111111111111111111111111', chainId: 'eip155:1' },
@@ -51,7 +51,7 @@ describe('client log (SPEC 9)', () => {
       url: 'https://mainnet.example/v3/SECRET-API-KEY?x=1',
       nested: [{ signature: 'sig' }],
     })
-    const text = JSON.stringify(config.logger.entries())
+    const text = JSON.stringify(await config.logger.entries())
     for (const secret of [
       SIGNATURE.slice(2, 40),
       JWT,

@@ -8,13 +8,13 @@ const BOB = 'eip155:31337:0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
 const hash = (index: number) => `0x${index.toString(16).padStart(64, '0')}`
 
 describe('pending transactions (SPEC 9: at most 99)', () => {
-  test('behavior: the 100th replaces the oldest, with a warning in the log; other accounts keep theirs', () => {
+  test('behavior: the 100th replaces the oldest, with a warning in the log; other accounts keep theirs', async () => {
     const config = createConfig({ enableLogger: true })
     for (let index = 0; index < 99; index++) trackPending(config, ALICE, hash(index))
     trackPending(config, BOB, hash(1_000))
     assert.equal(config.internal.pendingTransactions.get(ALICE)?.length, 99)
     assert.deepEqual(
-      config.logger.entries().filter((entry) => entry.level === 'warn'),
+      (await config.logger.entries()).filter((entry) => entry.level === 'warn'),
       [],
     )
 
@@ -24,7 +24,7 @@ describe('pending transactions (SPEC 9: at most 99)', () => {
     assert.equal(alice?.[0], hash(1), 'the oldest was replaced')
     assert.equal(alice?.at(-1), hash(99))
     assert.deepEqual(config.internal.pendingTransactions.get(BOB), [hash(1_000)])
-    const warnings = config.logger.entries().filter((entry) => entry.level === 'warn')
+    const warnings = (await config.logger.entries()).filter((entry) => entry.level === 'warn')
     assert.deepEqual(
       warnings.map(({ message, data }) => ({ message, data })),
       [

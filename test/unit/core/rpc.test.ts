@@ -166,9 +166,9 @@ describe('RPC transport (SPEC 9)', () => {
     )
     // The log says which upstream failed, without its path or query.
     assert.ok(
-      both.config.logger
-        .entries()
-        .some((entry) => entry.level === 'warn' && entry.message === `RPC request failed at ${silentUrl}/…`),
+      (await both.config.logger.entries()).some(
+        (entry) => entry.level === 'warn' && entry.message === `RPC request failed at ${silentUrl}/…`,
+      ),
     )
   })
 
@@ -198,11 +198,9 @@ describe('RPC transport (SPEC 9)', () => {
       assert.deepEqual(new Set(answers), new Set(['0x7a69']))
       assert.deepEqual(asked(), [first.url, backup.url])
       assert.ok(
-        config.logger
-          .entries()
-          .some(
-            (entry) => entry.level === 'warn' && entry.message === `RPC request failed at ${first.url}/…`,
-          ),
+        (await config.logger.entries()).some(
+          (entry) => entry.level === 'warn' && entry.message === `RPC request failed at ${first.url}/…`,
+        ),
       )
       // After the next ping (every 4 s) the second upstream is asked first: nothing goes to the first.
       const deadline = Date.now() + 20_000
