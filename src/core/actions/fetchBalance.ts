@@ -1,5 +1,5 @@
 import { TokenBalanceUnavailableError } from '../../errors/index.ts'
-import { BALANCE_CACHE_MS, BALANCE_RETRY_BLOCK_MS } from '../../protocol/constants.ts'
+import { BALANCE_CACHE_MS, BALANCE_RETRY_BLOCK_MS, CACHE_GC_MS } from '../../protocol/constants.ts'
 import type { Network } from '../../protocol/entities.ts'
 import { balanceKey } from '../balanceKey.ts'
 import type { BalanceState, Config, TokenHolding } from '../createConfig.ts'
@@ -35,6 +35,18 @@ async function readTokens(config: Config, network: Network, address: string): Pr
 }
 
 /**
+ * Drops what no one has asked for in 5 minutes (SPEC section 9): balances of other accounts and
+ * networks, and retry blocks that are over. Runs on each fetch, so a page left open holds at most
+ * what the last 5 minutes fetched, and an idle page runs nothing.
+ */
+function collect(config: Config, keep: string, now: number): void {
+  for (const [key, balance] of Object.entries(config.$balances.get()))
+    if (key !== keep && now - balance.fetchedAt >= CACHE_GC_MS) config.$balances.setKey(key, undefined)
+  for (const [key, until] of config.internal.balanceBlockedUntil)
+    if (until <= now) config.internal.balanceBlockedUntil.delete(key)
+}
+
+/**
  * Fetches the balances of the connected account on its network: the native currency (ETH, SOL)
  * and, on Solana, its SPL tokens; cached for 30 s. After a failure, retries are blocked for 30 s
  * and `Token Balance Unavailable` is reported.
@@ -57,6 +69,7 @@ export async function fetchBalance(
   if (!parameters.force && cached?.status === 'ready' && now - cached.fetchedAt < BALANCE_CACHE_MS)
     return cached
   if (!parameters.force && (config.internal.balanceBlockedUntil.get(key) ?? 0) > now) return cached
+  collect(config, key, now)
   const { decimals, symbol } = network.nativeCurrency
   config.$balances.setKey(key, {
     status: 'loading',
