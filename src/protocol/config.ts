@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import type { CaipNetworkId } from './caip.ts'
 import { CaipNetworkIdSchema, parseCaipNetworkIdList } from './caip.ts'
+import { DEFAULT_NETWORK_ID } from './constants.ts'
 import type { Network } from './entities.ts'
 import type { SocialProvider } from './optionRules.ts'
 import { AccentSchema, SocialProviderSchema, ThemeAttributeSchema } from './optionRules.ts'
@@ -143,7 +144,7 @@ export const DEFAULT_OPTIONS: ModalOptions = {
   apiUrl: undefined,
   relayUrl: undefined,
   frameUrl: undefined,
-  networks: ['eip155:1'],
+  networks: [DEFAULT_NETWORK_ID],
   defaultNetwork: undefined,
   theme: 'system',
   accent: undefined,
