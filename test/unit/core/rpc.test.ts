@@ -1,7 +1,6 @@
 // The RPC transport of SPEC section 9 against real upstreams: two Hardhat chains on loopback (one is
 // stopped mid-test) and a TCP server that never answers.
 import assert from 'node:assert/strict'
-import http from 'node:http'
 import net from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
@@ -9,7 +8,7 @@ import type { Config } from '../../../src/core/createConfig.ts'
 import { createConfig } from '../../../src/core/createConfig.ts'
 import type { Platform } from '../../../src/core/platform.ts'
 import { closeRpc, networkRpc, rpcUrlsFor } from '../../../src/core/rpcUrl.ts'
-import { freePort } from '../../support/net.ts'
+import { delayed, freePort } from '../../support/net.ts'
 
 const NETWORK = 'eip155:31337'
 
@@ -42,25 +41,6 @@ function counted(options: Parameters<typeof createConfig>[0]): Counted {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** A slower path to an upstream: forwards each POST after `delayMs` (a backup further away). */
-async function delayed(upstream: string, delayMs: number): Promise<{ url: string; server: http.Server }> {
-  const server = http.createServer(async (request, response) => {
-    const chunks: Buffer[] = []
-    for await (const chunk of request) chunks.push(chunk as Buffer)
-    await sleep(delayMs)
-    const answer = await fetch(upstream, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: Buffer.concat(chunks),
-    })
-    response.writeHead(answer.status, { 'content-type': 'application/json' })
-    response.end(await answer.text())
-  })
-  await new Promise<void>((resolve) => server.listen({ host: '127.0.0.1', port: 0 }, resolve))
-  const address = server.address()
-  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, server }
-}
 
 describe('RPC transport (SPEC 9)', () => {
   let first: LocalChain
