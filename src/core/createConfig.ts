@@ -20,6 +20,7 @@ import type { Network } from '../protocol/entities.ts'
 import type { HttpClient } from '../services/http.ts'
 import type { Storage } from '../services/storage.ts'
 import { createStorage } from '../services/storage.ts'
+import type { RpcTransport } from '../services/transport.ts'
 import type { ClientLog } from './clientLog.ts'
 import { createClientLog } from './clientLog.ts'
 import type { ConnectionStatus } from './connection/machine.ts'
@@ -197,13 +198,7 @@ export interface Config {
       CaipNetworkId,
       {
         key: string
-        transport: {
-          request(
-            method: string,
-            params: readonly unknown[],
-            options?: { signal?: AbortSignal },
-          ): Promise<unknown>
-        }
+        transport: RpcTransport
         close(): void
       }
     >
