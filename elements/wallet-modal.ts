@@ -20,7 +20,7 @@ import type {
 import { OPTION_ATTRIBUTES, parseOptions, unknownOptions } from '../src/protocol/config.ts'
 import { ConnectionStatusSchema, StorageKey } from '../src/protocol/storageKeys.ts'
 import { bindConfig } from '../src/ui/host.ts'
-import { ModalHost } from '../src/ui/modal/ModalHost.tsx'
+import { ModalHost, prefetchDialog } from '../src/ui/modal/ModalHost.tsx'
 import { elementBase, upgradeProperties, whenIdle } from './base.ts'
 
 const attributeToOption = new Map<string, keyof ModalOptions>(
@@ -160,9 +160,11 @@ export class WalletModalElement extends Base {
     this.#stop.push(watchAnalytics(config))
     // Keep wallet discovery running while the element is on the page, from when the page is idle:
     // its code stays off the first paint, and wallets re-announce on request, so none is missed.
+    // Then the dialog's first-open code is fetched, so the first click fetches none.
     let stopDiscovery: (() => void) | undefined
     const cancel = whenIdle(() => {
       stopDiscovery = config.$connectors.listen(() => {})
+      prefetchDialog(config, this.ownerDocument)
     })
     this.#stop.push(() => {
       cancel()

@@ -11,7 +11,15 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseTokenLists } from '../server/blockchain/tokenLists.ts'
 import { startChain } from '../server/dev/chain/index.ts'
+import {
+  deployMarket,
+  type LocalMarket,
+  marketTokenList,
+  planMarket,
+  writeMarketFile,
+} from '../server/dev/chain/market.ts'
 import { startRelay } from '../server/dev/relay/index.ts'
 import { LOCAL_SOLANA_NETWORK_ID } from '../src/chains/solana/networks.ts'
 
@@ -73,10 +81,17 @@ export type StackOptions = {
   demoConfigFile?: string
   /** Vite's log level; `npm start` uses 'info', tests 'warn'. Default 'info'. */
   logLevel?: 'info' | 'warn' | 'error' | 'silent'
+  /**
+   * Where to write the local market's token list (the service's `TOKEN_LIST_FILE` format), for a
+   * service started on its own; `npm start` writes `.data/local-market.json`. Nothing is written when absent.
+   */
+  marketFile?: string
 }
 
 export type Stack = {
   urls: StackUrls
+  /** The local market on eip155:31337 (tokens, Uniswap V2, pools). */
+  market: LocalMarket
   /** In list order, for printing. */
   services: readonly StartedService[]
   /** Stops every service in reverse order; safe to call twice. */
@@ -86,7 +101,8 @@ export type Stack = {
 export type StartStackErrorType = Error
 
 /**
- * Starts the local stack: two Hardhat chains (31337, 31338) and the demo page's vite dev server.
+ * Starts the local stack: two Hardhat chains (31337, 31338, the first with the local market), the
+ * companion service, the relay, the local Solana network and the demo page's vite dev server.
  *
  * @example
  * const stack = await startStack({ demoPort: 5174 })
@@ -113,13 +129,28 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const chainUrl = `http://${HOST}:${chainPort}`
   const chain2Url = `http://${HOST}:${chain2Port}`
   const solanaUrl = `http://${HOST}:${solanaPort}`
+  // The market's addresses are known before it is deployed, so the service and the demo start beside it.
+  const market = planMarket(31337)
+  const tokenList = marketTokenList(market)
+  if (options.marketFile) await writeMarketFile(path.resolve(repoRoot, options.marketFile), market)
 
   const services: StackService[] = [
     {
       name: 'chain',
       start: async () => {
         const chain = await startChain({ port: chainPort, chainId: 31337, host: HOST })
-        return { url: chain.url, detail: `eip155:${chain.chainId}`, stop: chain.stop }
+        try {
+          await deployMarket({ url: chain.url, chainId: chain.chainId })
+        } catch (error) {
+          await chain.stop()
+          throw error
+        }
+        const { USDC, DEV, WETH } = market.tokens
+        return {
+          url: chain.url,
+          detail: `eip155:${chain.chainId}, USDC ${USDC.address}, DEV ${DEV.address}, WETH ${WETH.address}, Uniswap V2 router ${market.uniswapV2.router}`,
+          stop: chain.stop,
+        }
       },
     },
     {
@@ -148,6 +179,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
               `http://localhost:${demoPort}`,
               'http://127.0.0.1:4173',
             ],
+            tokenLists: parseTokenLists({ networks: { [market.caipNetworkId]: tokenList } }),
             rpcUpstreams: {
               'eip155:31337': chainUrl,
               'eip155:31338': chain2Url,
@@ -195,6 +227,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             VITE_API_URL: serviceUrl,
             VITE_RELAY_URL: relayUrl,
             VITE_PROJECT_ID: projectId,
+            VITE_LOCAL_MARKET: JSON.stringify({
+              router: market.uniswapV2.router,
+              tokens: Object.values(market.tokens),
+            }),
           },
         }),
     },
@@ -203,6 +239,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const running = await startServices(services)
   const url = (name: string) => running.find((service) => service.name === name)?.url ?? ''
   return {
+    market,
     urls: {
       chain: url('chain'),
       chain2: url('chain2'),

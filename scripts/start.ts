@@ -1,14 +1,18 @@
 /**
  * `npm start`: the whole local stack on 127.0.0.1, one URL a line; Ctrl-C stops everything.
  *
- * Ports: CHAIN_PORT (8545), CHAIN2_PORT (8546), DEMO_PORT (5173).
+ * Ports: CHAIN_PORT (8545), CHAIN2_PORT (8546), DEMO_PORT (5173). The local market's token list is
+ * written to MARKET_FILE (.data/local-market.json) for a service started on its own.
  */
 import { startStack } from './stack.ts'
 
 /** Stopping is bounded (a chain gets SIGKILL after 3 s); this is only a last resort. */
 const STOP_TIMEOUT_MS = 15_000
 
-const starting = startStack({ logLevel: 'info' })
+const starting = startStack({
+  logLevel: 'info',
+  marketFile: process.env.MARKET_FILE || '.data/local-market.json',
+})
 let shuttingDown = false
 
 async function shutdown(signal: NodeJS.Signals): Promise<void> {

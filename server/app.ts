@@ -1,6 +1,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { apiLimits } from '../src/protocol/api/index.ts'
 import { type AuthDependencies, createAuthService } from './auth/service.ts'
+import { createChainReader } from './blockchain/chainReader.ts'
+import { createBlockchainData } from './blockchain/data.ts'
+import { httpPriceSource } from './blockchain/priceSource.ts'
 import { createCatalogueReader } from './catalogue/catalogueCache.ts'
 import type { ServiceConfig } from './config.ts'
 import { createDatabase, type ServiceDatabase } from './db/database.ts'
@@ -13,6 +16,7 @@ import { createProjectResolver } from './projects/resolver.ts'
 import { ensureDevProject, listProjects } from './projects/store.ts'
 import { registerAnalyticsRoutes } from './routes/analytics.ts'
 import { registerAuthRoutes } from './routes/auth.ts'
+import { registerBlockchainRoutes } from './routes/blockchain.ts'
 import { registerCatalogueRoutes } from './routes/catalogue.ts'
 import { registerHealthRoute } from './routes/health.ts'
 import { registerImageRoutes } from './routes/images.ts'
@@ -115,6 +119,22 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
         limits,
       }),
     )
+    const data = createBlockchainData({
+      tokenLists: config.tokenLists,
+      reader: createChainReader({
+        upstreams: config.rpcUpstreams,
+        forwarder,
+        timeoutMs: config.rpcTimeoutMs,
+      }),
+      priceSource:
+        config.priceSourceUrl === null ? undefined : httpPriceSource(config.priceSourceUrl, { logger }),
+      ...(deps.now ? { now: deps.now } : {}),
+    })
+    for (const [chainId, list] of Object.entries(config.tokenLists)) {
+      if (list.uniswapV2 && !data.swapNetworks.includes(chainId))
+        logger.warn({ chainId }, `No RPC upstream for ${chainId}: its swaps are off`)
+    }
+    await app.register(async (scope) => registerBlockchainRoutes(scope, { data, limits }))
     const auth = await createAuthService(config, database.db, {
       ...(deps.now ? { now: deps.now } : {}),
       ...deps.auth,

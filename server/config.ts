@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { apiLimits, isCaip2, projectIdPattern } from '../src/protocol/api/index.ts'
+import { readTokenListFile, TokenListError, type TokenLists } from './blockchain/tokenLists.ts'
 import { isOriginPattern } from './projects/origins.ts'
 import { rpcMethodNamePattern } from './rpc/methods.ts'
 
@@ -31,6 +32,8 @@ export interface RateLimitSettings {
   analyticsEventsPerMinute: number
   /** Calls per minute of each sign-in route that writes: nonce, authenticate, sign-out (`RATE_LIMIT_SIGN_IN`). */
   signInPerMinute: number
+  /** Blockchain data API requests (`/blockchain/v1/*`) per second (`RATE_LIMIT_DATA`). */
+  dataPerSecond: number
 }
 
 /** The defaults of {@link RateLimitSettings}. */
@@ -39,6 +42,7 @@ export const defaultRateLimits: RateLimitSettings = {
   rpcEntriesPerSecond: 1000,
   analyticsEventsPerMinute: 600,
   signInPerMinute: 60,
+  dataPerSecond: 50,
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -75,6 +79,13 @@ export interface ServiceConfig {
   rpcTimeoutMs: number
   /** Methods the RPC proxy forwards besides its allow-list (server/rpc/methods.ts), on every network. */
   rpcAllowMethods: string[]
+  /** Token lists and markets per CAIP-2 network, from `TOKEN_LIST_FILE` (none by default). */
+  tokenLists: TokenLists
+  /**
+   * The operator's price source (`PRICE_SOURCE_URL`) for networks without a market; null: none, and
+   * prices there are absent.
+   */
+  priceSourceUrl: string | null
   /** How long each instance reuses a project (with its origins) and a catalogue page, in ms (0: no cache). */
   cacheMs: number
   /** Trust `X-Forwarded-*` from this many proxies in front (0: none). */
@@ -105,12 +116,15 @@ export type ServiceEnv = Partial<
     | 'RPC_UPSTREAMS'
     | 'RPC_TIMEOUT_MS'
     | 'RPC_ALLOW_METHODS'
+    | 'TOKEN_LIST_FILE'
+    | 'PRICE_SOURCE_URL'
     | 'CACHE_MS'
     | 'TRUST_PROXY_HOPS'
     | 'RATE_LIMIT_RPC'
     | 'RATE_LIMIT_RPC_ENTRIES'
     | 'RATE_LIMIT_ANALYTICS'
     | 'RATE_LIMIT_SIGN_IN'
+    | 'RATE_LIMIT_DATA'
     | 'ANALYTICS_RETENTION_DAYS'
     | 'LOG_LEVEL'
     | 'AUTH_SESSION_TTL'
@@ -279,6 +293,12 @@ const envSchema = z.object({
         }
       }),
   ),
+  TOKEN_LIST_FILE: z.preprocess(blankToUndefined, z.string().optional()),
+  // Problems name the variable, never the URL (which may hold an API key).
+  PRICE_SOURCE_URL: z.preprocess(
+    blankToUndefined,
+    z.string().refine(isHttpUrl, 'PRICE_SOURCE_URL must be an http:// or https:// URL').optional(),
+  ),
   CACHE_MS: integer('CACHE_MS', 0, 3_600_000, 5_000),
   TRUST_PROXY_HOPS: integer('TRUST_PROXY_HOPS', 0, 100, 0),
   RATE_LIMIT_RPC: integer('RATE_LIMIT_RPC', 0, 1_000_000, defaultRateLimits.rpcPerSecond),
@@ -295,6 +315,7 @@ const envSchema = z.object({
     defaultRateLimits.analyticsEventsPerMinute,
   ),
   RATE_LIMIT_SIGN_IN: integer('RATE_LIMIT_SIGN_IN', 0, 1_000_000, defaultRateLimits.signInPerMinute),
+  RATE_LIMIT_DATA: integer('RATE_LIMIT_DATA', 0, 1_000_000, defaultRateLimits.dataPerSecond),
   ANALYTICS_RETENTION_DAYS: integer('ANALYTICS_RETENTION_DAYS', 0, 36_500, 90),
   LOG_LEVEL: z.preprocess(
     (value) => (typeof value === 'string' ? blankToUndefined(value.toLowerCase()) : value),
@@ -330,6 +351,15 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     )
   }
   const values = parsed.data
+  let tokenLists: TokenLists = {}
+  if (values.TOKEN_LIST_FILE !== undefined) {
+    try {
+      tokenLists = readTokenListFile(values.TOKEN_LIST_FILE)
+    } catch (error) {
+      if (!(error instanceof TokenListError)) throw error
+      throw new ConfigError(error.problems.map((problem) => `TOKEN_LIST_FILE: ${problem}`))
+    }
+  }
   const environment =
     values.NODE_ENV === 'development' || values.NODE_ENV === 'test' ? 'development' : 'production'
   const devProjectId = values.DEV_PROJECT_ID ?? (environment === 'development' ? 'dev-project' : '')
@@ -347,6 +377,8 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     rpcUpstreams: values.RPC_UPSTREAMS ?? { ...defaultRpcUpstreams },
     rpcTimeoutMs: values.RPC_TIMEOUT_MS,
     rpcAllowMethods: values.RPC_ALLOW_METHODS,
+    tokenLists,
+    priceSourceUrl: values.PRICE_SOURCE_URL ?? null,
     cacheMs: values.CACHE_MS,
     trustProxyHops: values.TRUST_PROXY_HOPS,
     rateLimits: {
@@ -354,6 +386,7 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
       rpcEntriesPerSecond: values.RATE_LIMIT_RPC_ENTRIES,
       analyticsEventsPerMinute: values.RATE_LIMIT_ANALYTICS,
       signInPerMinute: values.RATE_LIMIT_SIGN_IN,
+      dataPerSecond: values.RATE_LIMIT_DATA,
     },
     analyticsRetentionDays: values.ANALYTICS_RETENTION_DAYS,
     logLevel: values.LOG_LEVEL,

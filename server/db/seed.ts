@@ -49,6 +49,8 @@ export const seedPublicImages: ReadonlyArray<{
   { kind: 'token', id: 'ETH', file: 'images/token-eth.svg' },
   { kind: 'token', id: 'SOL', file: 'images/token-sol.svg' },
   { kind: 'token', id: 'USDC', file: 'images/token-usdc.svg' },
+  { kind: 'token', id: 'DEV', file: 'images/token-dev.svg' },
+  { kind: 'token', id: 'WETH', file: 'images/token-weth.svg' },
   { kind: 'currency', id: 'USD', file: 'images/currency-usd.svg' },
   { kind: 'currency', id: 'EUR', file: 'images/currency-eur.svg' },
 ]

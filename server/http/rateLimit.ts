@@ -182,6 +182,8 @@ export interface RateLimitRules {
   rpc: RateLimitRule
   rpcEntries: RateLimitRule
   analytics: RateLimitRule
+  /** Blockchain data API requests per second. */
+  data: RateLimitRule
   signIn: (route: 'nonce' | 'authenticate' | 'sign-out') => RateLimitRule
 }
 
@@ -228,6 +230,13 @@ export function rateLimitRules(settings: RateLimitSettings): RateLimitRules {
       periodMs: minute,
       message: (seconds) =>
         `Too many analytics events: over ${settings.analyticsEventsPerMinute} a minute; try again in ${plural(seconds, 'second')}`,
+    },
+    data: {
+      name: 'data',
+      amount: settings.dataPerSecond,
+      periodMs: second,
+      message: (seconds) =>
+        `Too many blockchain data requests: over ${settings.dataPerSecond} a second; try again in ${plural(seconds, 'second')}`,
     },
     signIn: (route) => routes[route],
   }

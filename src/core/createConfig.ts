@@ -6,6 +6,7 @@ export type { Connector }
 
 import type { WalletConnectConnector } from '../connectors/walletconnect/connector.ts'
 import type { ErrorSummary } from '../errors/base.ts'
+import type { SwapQuote } from '../protocol/api/blockchain.ts'
 import type { CatalogueEntry } from '../protocol/api/catalogue.ts'
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
 import type {
@@ -70,7 +71,7 @@ export interface NetworkState {
   supported: boolean
 }
 
-/** A token held besides the native currency (an SPL token on Solana). */
+/** A token held besides the native currency (an ERC-20 on EVM, an SPL token on Solana). */
 export interface TokenHolding {
   /** The token's mint (Solana) or contract (EVM) address. */
   address: string
@@ -79,6 +80,49 @@ export interface TokenHolding {
   decimals: number
   /** Base units. */
   amount: bigint
+  /** US dollars per whole token, from the companion service; null when it has no price. */
+  price: number | null
+  /** For `/public/getTokenImage/{imageId}` of the companion service. */
+  imageId?: string | undefined
+}
+
+/** A token the Swap view offers: the native currency (`native`) or one of the network's token list. */
+export interface SwapToken {
+  address: string
+  symbol: string
+  name: string
+  decimals: number
+  price: number | null
+  imageId?: string | undefined
+}
+
+/** The Swap view's state (SPEC: quotes, allowance, gas price, build approve and transaction). */
+export interface SwapState {
+  status:
+    | 'idle'
+    | 'loading'
+    | 'unsupported'
+    | 'quoting'
+    | 'quoted'
+    | 'approving'
+    | 'swapping'
+    | 'swapped'
+    | 'error'
+  /** The network's swappable tokens, the native currency first. */
+  tokens: readonly SwapToken[]
+  /** What the quote is for: token addresses (`native` for the native currency) and the amount as typed. */
+  request?: { from: string; to: string; amount: string } | undefined
+  quote?: SwapQuote | undefined
+  /** Gas price × the quote's gas, in wei; undefined while unknown. */
+  networkFee?: bigint | undefined
+  /** Why the network fee is unknown (`Network not supported for Gas Price`). */
+  feeError?: ErrorSummary | undefined
+  /** The ERC-20 sold must be approved for the quote's spender before the swap. */
+  needsApproval?: boolean | undefined
+  /** Base units of the bought token the swap gave, once done. */
+  received?: bigint | undefined
+  hash?: string | undefined
+  error?: ErrorSummary | undefined
 }
 
 export interface SendState {
@@ -94,6 +138,8 @@ export interface BalanceState {
   value: bigint | undefined
   decimals: number
   symbol: string
+  /** US dollars per whole native coin; null when the companion service has no price. */
+  nativePrice: number | null
   tokens: readonly TokenHolding[]
   fetchedAt: number
 }
@@ -106,6 +152,13 @@ export interface ConnectingState {
 }
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
+
+/**
+ * A catalogue starts `idle` when there is a service to load it from, else `disabled`: the Connect
+ * view then loads no catalogue code at all.
+ */
+const catalogueStatus = (options: ModalOptions): CatalogueState['status'] =>
+  options.apiUrl ? 'idle' : 'disabled'
 
 /** Catalogue wallets for the Connect view. */
 export interface CatalogueState {
@@ -171,6 +224,8 @@ export interface Config {
   }>
   /** The send in progress or just finished (SPEC section 4: loading, then reset). */
   readonly $send: MapStore<SendState>
+  /** The Swap view's tokens, quote and progress. */
+  readonly $swap: MapStore<SwapState>
   /** The connected account's sign-in session, once known (SPEC section 3: data, message, signature, cacao). */
   readonly $session: WritableAtom<{ caipAddress: string; session: SiwxSession } | undefined>
   /** Private bookkeeping of actions (wallet subscriptions, in-flight loads). */
@@ -183,6 +238,8 @@ export interface Config {
     http: HttpClient | undefined
     /** Sequence of AllWallets requests; answers to older ones are ignored. */
     walletListSeq: number
+    /** Sequence of swap quotes; answers to older ones are ignored. */
+    swapSeq: number
     /** Stops the pairing in progress (timers, the connector's pending approval). */
     stopPairing: (() => void) | undefined
     /** In required sign-in mode, `wallet-connect` waits for the session (SPEC: nothing counts before). */
@@ -348,7 +405,7 @@ export function createConfig(
     $status,
     $theme,
     $catalogue: map<CatalogueState>({
-      status: 'idle',
+      status: catalogueStatus(parsed.options),
       featured: [],
       recommended: [],
       count: 0,
@@ -367,6 +424,7 @@ export function createConfig(
     $siwx: map({ status: 'idle' as const, error: undefined }),
     $session: atom<{ caipAddress: string; session: SiwxSession } | undefined>(undefined),
     $send: map<SendState>({ status: 'idle', error: undefined, hash: undefined }),
+    $swap: map<SwapState>({ status: 'idle', tokens: [] }),
     internal: {
       unsubscribe: new Map(),
       networksLoad: undefined,
@@ -374,6 +432,7 @@ export function createConfig(
       connectorsExtra,
       http: undefined,
       walletListSeq: 0,
+      swapSeq: 0,
       stopPairing: undefined,
       walletConnect: undefined,
       pendingConnect: undefined,
@@ -397,7 +456,13 @@ export function createConfig(
       if (next.apiUrl !== before.apiUrl || next.projectId !== before.projectId) {
         // Another service or project: what came from the old one no longer applies.
         config.internal.http = undefined
-        config.$catalogue.set({ status: 'idle', featured: [], recommended: [], count: 0, error: undefined })
+        config.$catalogue.set({
+          status: catalogueStatus(next),
+          featured: [],
+          recommended: [],
+          count: 0,
+          error: undefined,
+        })
         config.$walletList.set({
           status: 'idle',
           entries: [],

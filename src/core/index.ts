@@ -24,10 +24,14 @@ export type { SolanaProvider } from './actions/getProvider.ts'
 export { getProvider } from './actions/getProvider.ts'
 export { loadCatalogue } from './actions/loadCatalogue.ts'
 export { loadNetworks } from './actions/loadNetworks.ts'
+export { loadSwap } from './actions/loadSwap.ts'
 export { loadWallets } from './actions/loadWallets.ts'
+export { maxSendAmount } from './actions/maxSendAmount.ts'
 export { navigate } from './actions/navigate.ts'
 export type { OpenParameters } from './actions/open.ts'
 export { open } from './actions/open.ts'
+export type { QuoteSwapParameters } from './actions/quoteSwap.ts'
+export { quoteSwap } from './actions/quoteSwap.ts'
 export { reconnect } from './actions/reconnect.ts'
 export { reportError } from './actions/reportError.ts'
 export { installedConnector, selectWallet } from './actions/selectWallet.ts'
@@ -35,6 +39,8 @@ export type { SendTokenParameters } from './actions/sendToken.ts'
 export { NATIVE_TOKEN, sendToken } from './actions/sendToken.ts'
 export type { StartPairingParameters } from './actions/startPairing.ts'
 export { startPairing } from './actions/startPairing.ts'
+export type { SwapTokensReturnType } from './actions/swapTokens.ts'
+export { swapTokens } from './actions/swapTokens.ts'
 export { switchNetwork } from './actions/switchNetwork.ts'
 export { watchAnalytics } from './analytics/watch.ts'
 export { balanceKey } from './balanceKey.ts'
@@ -52,6 +58,8 @@ export type {
   NetworkState,
   PairingState,
   SendState,
+  SwapState,
+  SwapToken,
   TokenHolding,
   WalletListState,
 } from './createConfig.ts'
@@ -64,6 +72,9 @@ export type { Platform } from './platform.ts'
 export { browserPlatform } from './platform.ts'
 export { recentWallets } from './recentWallets.ts'
 export { rpcUrlFor } from './rpcUrl.ts'
-export { serviceClient, walletImageUrl } from './service.ts'
+export { serviceClient } from './service.ts'
 export type { SolanaSendConnection, SolanaSendOptions, SolanaTransactionLike } from './solana/transactions.ts'
+export { tokenImageUrl } from './tokenImageUrl.ts'
+export { usdValue } from './usd.ts'
 export { DEFAULT_RELAY_URL, walletConnectConnector } from './walletConnect.ts'
+export { walletImageUrl } from './walletImageUrl.ts'

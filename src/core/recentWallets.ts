@@ -1,5 +1,6 @@
-import type { RecentWallet } from '../protocol/storage.ts'
-import { RecentWalletsSchema, StorageKey } from '../protocol/storage.ts'
+import type { RecentWallet } from '../protocol/recentWallets.ts'
+import { RecentWalletsSchema } from '../protocol/recentWallets.ts'
+import { StorageKey } from '../protocol/storageKeys.ts'
 import type { Config } from './createConfig.ts'
 
 /**

@@ -14,8 +14,3 @@ export function serviceClient(config: Config): HttpClient | undefined {
   config.internal.http ??= createHttpClient({ baseUrl: apiUrl, projectId, fetch: config.platform.fetch })
   return config.internal.http
 }
-
-/** URL of a catalogue wallet's logo, or undefined without a service. */
-export function walletImageUrl(config: Config, imageId: string): string | undefined {
-  return serviceClient(config)?.url(`/getWalletImage/${encodeURIComponent(imageId)}`)
-}

@@ -55,6 +55,7 @@ export {
 } from './rpc.ts'
 export { SessionExpiredError } from './session.ts'
 export { AuthenticationInitError, SignatureDeclinedError, SmartAccountNotSupportedError } from './siwx.ts'
+export { SwapNoLiquidityError, SwapQuoteExpiredError } from './swap.ts'
 export { toBaseError, UnknownError } from './unknown.ts'
 export { ValidationError } from './validation.ts'
 

@@ -86,6 +86,8 @@ export const BALANCE_DECIMALS = 3
 export const MAX_PENDING_TRANSACTIONS = 99
 /** Swap slippage tolerance, in percent (SPEC 9). */
 export const SLIPPAGE_PERCENT = 1
+/** A swap quote is good for this long; the Swap view asks for a new one after it. */
+export const SWAP_QUOTE_TTL_MS = 30_000
 
 /**
  * On-ramp payment limits used when the provider gives none, per fiat currency (SPEC 3, 9).

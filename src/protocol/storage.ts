@@ -1,8 +1,11 @@
 import * as z from 'zod/mini'
 import { CaipNetworkIdSchema, ChainNamespaceSchema } from './caip.ts'
 import { TokenBalanceSchema } from './entities.ts'
+import { RecentWalletsSchema } from './recentWallets.ts'
 import { EmailSchema } from './rules.ts'
 import { ConnectionStatusSchema, StorageKey } from './storageKeys.ts'
+
+export { type RecentWallet, RecentWalletsSchema } from './recentWallets.ts'
 
 export {
   type ConnectionStatus,
@@ -10,17 +13,6 @@ export {
   STORAGE_PREFIX,
   StorageKey,
 } from './storageKeys.ts'
-
-/**
- * The recent wallets list.
- *
- * @example
- * RecentWalletsSchema.parse([{ id: 'io.metamask', name: 'MetaMask' }])
- */
-export const RecentWalletsSchema = z.array(
-  z.object({ id: z.string(), name: z.string(), icon: z.optional(z.string()) }),
-)
-export type RecentWallet = z.infer<typeof RecentWalletsSchema>[number]
 
 /**
  * Last connector id per namespace; only connected namespaces have one.

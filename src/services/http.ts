@@ -1,14 +1,19 @@
 import type * as z from 'zod/mini'
 import type { BaseError } from '../errors/index.ts'
 import {
+  GasPriceNetworkNotSupportedError,
   InvalidAppConfigurationError,
   InvalidProjectIdError,
   InvalidResponseError,
   ProjectIdNotConfiguredError,
   RequestTimeoutError,
+  SwapNoLiquidityError,
+  SwapQuoteExpiredError,
+  SwapsNetworkNotSupportedError,
   UnknownError,
+  ValidationError,
 } from '../errors/index.ts'
-import { apiErrorBody } from '../protocol/api/errors.ts'
+import { apiErrorBody } from '../protocol/api/errorBody.ts'
 import {
   HTTP_RETRY_BASE_DELAY_MS,
   HTTP_RETRY_COUNT,
@@ -17,10 +22,9 @@ import {
   QUERY_RETRY_FACTOR,
   QUERY_RETRY_MAX_DELAY_MS,
 } from '../protocol/constants.ts'
+import { serviceUrl } from './serviceUrl.ts'
 
-/** SDK type and version sent with every request (`st`, `sv`). */
-export const SDK_TYPE = 'wallet-elements'
-export const SDK_VERSION = '0.1.0'
+export { SDK_TYPE, SDK_VERSION } from './serviceUrl.ts'
 
 const REQUEST_TIMEOUT_MS = 10_000
 
@@ -68,6 +72,15 @@ function errorFrom(status: number, body: unknown, path: string): BaseError {
     return new InvalidAppConfigurationError()
   if (code === 'INVALID_PROJECT_ID') return new InvalidProjectIdError()
   if (code === 'PROJECT_ID_NOT_CONFIGURED') return new ProjectIdNotConfiguredError()
+  if (code === 'SWAPS_NETWORK_NOT_SUPPORTED') return new SwapsNetworkNotSupportedError()
+  if (code === 'GAS_PRICE_NETWORK_NOT_SUPPORTED') return new GasPriceNetworkNotSupportedError()
+  if (code === 'SWAP_NO_LIQUIDITY') return new SwapNoLiquidityError()
+  if (code === 'SWAP_QUOTE_EXPIRED') return new SwapQuoteExpiredError({ details })
+  if (code === 'SWAP_INSUFFICIENT_BALANCE')
+    return new ValidationError('Insufficient balance', {
+      messageId: 'insufficientBalance',
+      fields: ['amount'],
+    })
   return new UnknownError({ message: details })
 }
 
@@ -84,14 +97,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const sleep = options.sleep ?? wait
 
-  const url: HttpClient['url'] = (path, query = {}) => {
-    const target = new URL(baseUrl + path)
-    const params = { projectId: options.projectId, st: SDK_TYPE, sv: SDK_VERSION, ...query }
-    for (const [key, value] of Object.entries(params)) {
-      if (value !== undefined && value !== '') target.searchParams.set(key, String(value))
-    }
-    return target.href
-  }
+  const url: HttpClient['url'] = (path, query) => serviceUrl(baseUrl, options.projectId, path, query)
 
   async function send(path: string, target: string, init: RequestInit): Promise<Response> {
     let lastError: BaseError | undefined

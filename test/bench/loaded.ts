@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Page, Request } from 'playwright-core'
 import { launchBrowser, newContext } from '../e2e/harness.ts'
 import { serveDist } from './page.ts'
 
@@ -34,22 +34,24 @@ function distFiles(urls: readonly string[]): LoadedFile[] {
 /** How long the network must stay quiet, after the load event and an idle callback, to call the page idle. */
 const QUIET_MS = 2_000
 
-/** Resolves once no request has been in flight for `QUIET_MS` (each request restarts the wait). */
-function networkQuiet(page: Page): Promise<void> {
+/**
+ * Resolves once no request has been in flight for `QUIET_MS` (each request restarts the wait).
+ * Requests already in flight when it is called are not waited for.
+ */
+export function networkQuiet(page: Page): Promise<void> {
   return new Promise((settle) => {
-    let inFlight = 0
+    const inFlight = new Set<Request>()
     let timer: NodeJS.Timeout | undefined
     const arm = () => {
       clearTimeout(timer)
-      if (inFlight === 0) timer = setTimeout(settle, QUIET_MS)
+      if (inFlight.size === 0) timer = setTimeout(settle, QUIET_MS)
     }
-    page.on('request', () => {
-      inFlight++
+    page.on('request', (request) => {
+      inFlight.add(request)
       clearTimeout(timer)
     })
-    const finished = () => {
-      inFlight--
-      arm()
+    const finished = (request: Request) => {
+      if (inFlight.delete(request)) arm()
     }
     page.on('requestfinished', finished)
     page.on('requestfailed', finished)
@@ -124,9 +126,9 @@ const pick = <K extends 'beforePaint' | 'idle'>(load: FirstLoad, key: K) =>
 
 /**
  * A tiny EIP-6963 wallet in the page (the size check needs a connected account, not a real chain):
- * one account on chain 31337, approving everything.
+ * one account on chain 31337, approving everything. The first-open bench shows it too.
  */
-const WALLET = `<script>
+export const WALLET = `<script>
   const provider = {
     request: async ({ method }) => ({
       eth_requestAccounts: ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'],
@@ -135,7 +137,7 @@ const WALLET = `<script>
     })[method] ?? null,
     on() {}, removeListener() {},
   }
-  const detail = Object.freeze({ info: { uuid: '1', name: 'Size Wallet', icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>', rdns: 'dev.size' }, provider })
+  const detail = Object.freeze({ info: { uuid: '1', name: 'Bench Wallet', icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>', rdns: 'dev.bench' }, provider })
   const announce = () => dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
   addEventListener('eip6963:requestProvider', announce)
   announce()
@@ -166,7 +168,7 @@ export async function measureLoadedJs(networks: string, shared?: Browser): Promi
     await button.and(tab.locator(':enabled')).waitFor()
     await button.click()
     const dialog = tab.getByRole('dialog')
-    await dialog.getByRole('button', { name: /Size Wallet/ }).click()
+    await dialog.getByRole('button', { name: /Bench Wallet/ }).click()
     await dialog.waitFor({ state: 'detached' })
     await button.click()
     await dialog.getByRole('button', { name: 'Send' }).click()

@@ -1,10 +1,12 @@
 /**
  * `npm run bench`: builds, then reports bundle sizes (browser-measured), browser timings, the relay's
- * and the service's throughput, and the package as installed (test/package). Numbers are reported, never judged: budgets are checked by size only
- * (`npm run size`). Pass `--quick` to skip the 10 s load tests.
+ * and the service's throughput, the swap quote's latency and the Account view with 20 tokens, and the
+ * package as installed (test/package). Numbers are reported, never judged: budgets are checked by size
+ * only (`npm run size`). Pass `--quick` to skip the load tests and the service-backed timings.
  */
 import { execSync } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
+import { benchFirstOpen, printFirstOpen } from './firstOpen.ts'
 import { benchPage } from './page.ts'
 import { measureBrowserSizes, measureSizes, printSizes, reportBudgets } from './size.ts'
 
@@ -46,6 +48,7 @@ console.log(
 console.log(
   `  click to modal visible                  ${page.medianModalOpenMs.toFixed(0)} ms   (${fmt(page.modalOpenMs)})`,
 )
+printFirstOpen(await benchFirstOpen(7))
 
 if (!quick) {
   const optional = async (name: string, load: () => Promise<unknown>) => {
@@ -83,6 +86,10 @@ if (!quick) {
   await optional('AllWallets', async () => {
     const { benchWallets } = await import('./wallets.ts')
     await benchWallets()
+  })
+  await optional('tokens and swaps', async () => {
+    const { benchTokens } = await import('./tokens.ts')
+    await benchTokens()
   })
 }
 process.exit(0)

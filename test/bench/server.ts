@@ -41,10 +41,13 @@ type Autocannon = (options: {
   connections: number
   duration: number
   workers?: number
+  method?: 'GET' | 'POST'
+  body?: string
   headers?: Record<string, string>
 }) => Promise<AutocannonResult>
 
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
+/** autocannon, typed for what the benches use. */
+export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 
 export interface ServerBenchOptions {
   /** Load test length in seconds. Default 10. */
@@ -307,6 +310,7 @@ export async function benchServer(options: ServerBenchOptions = {}): Promise<Ser
         rpcEntriesPerSecond: 0,
         analyticsEventsPerMinute: 0,
         signInPerMinute: 0,
+        dataPerSecond: 0,
       },
     },
     { database, logger },

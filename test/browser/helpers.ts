@@ -183,6 +183,7 @@ export async function giveBalance(mounted: Mounted, address: string): Promise<vo
     value: 10n ** 22n,
     decimals: 18,
     symbol: 'ETH',
+    nativePrice: null,
     tokens: [],
     fetchedAt: Date.now(),
   })

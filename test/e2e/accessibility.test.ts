@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
-import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
+import { axeClean, focusIs, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
  * Keyboard, screen reader and languages on the local stack: the whole journey by keyboard with
@@ -12,65 +11,6 @@ import { launchBrowser, newContext, startTestStack, type TestStack } from './har
  */
 
 const RECEIVER = '0x70997970C51812Dc3A010C7D01B50E2d73dC79C8'
-const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
-
-/** What has focus, looking through shadow roots: enough to say which control it is. */
-type Focus = { tag: string; name: string; part: string | null; inModal: boolean; inButton: boolean }
-
-const focusOf = (page: Page): Promise<Focus> =>
-  page.evaluate(() => {
-    let active = document.activeElement
-    const hosts: string[] = []
-    while (active?.shadowRoot?.activeElement) {
-      hosts.push(active.localName)
-      active = active.shadowRoot.activeElement
-    }
-    const element = active as HTMLElement | null
-    const label = element?.getAttribute('aria-label')
-    return {
-      tag: element?.localName ?? 'none',
-      name: (label ?? element?.textContent ?? '').replace(/\s+/g, ' ').trim(),
-      part: element?.getAttribute('part') ?? null,
-      inModal: hosts.includes('wallet-modal'),
-      inButton: hosts.includes('wallet-button'),
-    }
-  })
-
-/** Waits until focus is where `expected` says (polling: focus moves after renders). */
-async function focusIs(page: Page, expected: Partial<Focus> & { nameMatch?: RegExp }, step: string) {
-  const deadline = Date.now() + 5_000
-  let seen: Focus | undefined
-  while (Date.now() < deadline) {
-    seen = await focusOf(page)
-    const { nameMatch, ...exact } = expected
-    const ok =
-      Object.entries(exact).every(([key, value]) => seen?.[key as keyof Focus] === value) &&
-      (!nameMatch || nameMatch.test(seen.name))
-    if (ok) return
-    await page.waitForTimeout(50)
-  }
-  assert.fail(
-    `after "${step}", focus is on ${JSON.stringify(seen)}, expected ${JSON.stringify(expected, (_, v) => (v instanceof RegExp ? String(v) : v))}`,
-  )
-}
-
-/** Runs axe on the modal (the page's own markup and the wallet's prompt left out). */
-async function axeClean(page: Page, view: string) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axeSource })
-  const violations = await page.evaluate(async () => {
-    // The open dialog sets overflow: hidden on <html>; axe would clip the dialog to <html>'s box.
-    document.documentElement.style.height = '100%'
-    const modal = document.querySelector('wallet-modal') as Element
-    const { violations } = await (
-      window as unknown as {
-        axe: { run(node: Element): Promise<{ violations: { id: string; nodes: unknown[] }[] }> }
-      }
-    ).axe.run(modal)
-    return violations.map((violation) => `${violation.id} (${violation.nodes.length})`)
-  })
-  assert.deepEqual(violations, [], `axe on ${view}`)
-}
-
 describe('keyboard, screen reader and languages on the local stack', { timeout: 300_000 }, () => {
   let stack: TestStack
   let browser: Browser
@@ -128,6 +68,8 @@ describe('keyboard, screen reader and languages on the local stack', { timeout: 
     await modal(page).getByText('10,000.000 ETH').waitFor()
     await axeClean(page, 'Account with a balance from the chain')
 
+    await page.keyboard.press('Shift+Tab')
+    await focusIs(page, { inModal: true, part: 'swap-button' }, 'Shift+Tab to Swap')
     await page.keyboard.press('Shift+Tab')
     await focusIs(page, { inModal: true, part: 'send-button' }, 'Shift+Tab to Send')
     await page.keyboard.press('Enter')

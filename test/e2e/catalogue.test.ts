@@ -399,7 +399,11 @@ describe('the wallet catalogue in the modal', { timeout: 120_000 }, () => {
     const proxied = service(requests, '/v1/').filter((request) => request.method === 'POST')
     assert.ok(proxied.length > 0, 'the modal read through /v1/')
     assert.ok(proxied.every((request) => request.url.search.includes('chainId=eip155%3A31337')))
-    assert.ok(proxied.some((request) => (request.postData ?? '').includes('eth_getBalance')))
+    // ETH and the listed tokens in one Multicall3 aggregate3 (selector 0x82ad56cb) through the proxy.
+    assert.ok(
+      proxied.some((request) => /"eth_call".*"data":"0x82ad56cb/.test(request.postData ?? '')),
+      'the balances were read with one aggregate3 call',
+    )
   })
 
   it('analytics: nothing before the first click; MODAL_OPEN and MODAL_CLOSE reach POST /e', async () => {

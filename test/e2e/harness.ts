@@ -2,9 +2,12 @@
  * Helpers for the end-to-end tests: a headless Chromium driven by playwright-core, and the local
  * stack on free loopback ports.
  */
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
 import net from 'node:net'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { type StackOptions, type StackUrls, startStack } from '../../scripts/stack.ts'
+import type { LocalMarket } from '../../server/dev/chain/market.ts'
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -77,7 +80,7 @@ export async function freePort(): Promise<number> {
   })
 }
 
-export type TestStack = { urls: StackUrls; stop(): Promise<void> }
+export type TestStack = { urls: StackUrls; market: LocalMarket; stop(): Promise<void> }
 
 /**
  * Starts the whole local stack on free ports, quietly.
@@ -107,7 +110,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     ...(options.solana ? { solanaPort: await freePortPair() } : {}),
     ...options,
   })
-  return { urls: stack.urls, stop: stack.stop }
+  return { urls: stack.urls, market: stack.market, stop: stack.stop }
 }
 
 /** A free port whose next port is free too (the local Solana's HTTP and WebSocket). */
@@ -153,4 +156,63 @@ export async function openPhoneWallet(context: BrowserContext, demoUrl: string, 
   const phone = await context.newPage()
   await phone.goto(new URL(`/wallets/phone.html?uri=${encodeURIComponent(uri)}`, demoUrl).href)
   return phone
+}
+
+const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+
+/** What has focus, looking through shadow roots: enough to say which control it is. */
+export type Focus = { tag: string; name: string; part: string | null; inModal: boolean; inButton: boolean }
+
+export const focusOf = (page: Page): Promise<Focus> =>
+  page.evaluate(() => {
+    let active = document.activeElement
+    const hosts: string[] = []
+    while (active?.shadowRoot?.activeElement) {
+      hosts.push(active.localName)
+      active = active.shadowRoot.activeElement
+    }
+    const element = active as HTMLElement | null
+    const label = element?.getAttribute('aria-label')
+    return {
+      tag: element?.localName ?? 'none',
+      name: (label ?? element?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+      part: element?.getAttribute('part') ?? null,
+      inModal: hosts.includes('wallet-modal'),
+      inButton: hosts.includes('wallet-button'),
+    }
+  })
+
+/** Waits until focus is where `expected` says (polling: focus moves after renders). */
+export async function focusIs(page: Page, expected: Partial<Focus> & { nameMatch?: RegExp }, step: string) {
+  const deadline = Date.now() + 5_000
+  let seen: Focus | undefined
+  while (Date.now() < deadline) {
+    seen = await focusOf(page)
+    const { nameMatch, ...exact } = expected
+    const ok =
+      Object.entries(exact).every(([key, value]) => seen?.[key as keyof Focus] === value) &&
+      (!nameMatch || nameMatch.test(seen.name))
+    if (ok) return
+    await page.waitForTimeout(50)
+  }
+  assert.fail(
+    `after "${step}", focus is on ${JSON.stringify(seen)}, expected ${JSON.stringify(expected, (_, v) => (v instanceof RegExp ? String(v) : v))}`,
+  )
+}
+
+/** Runs axe on the modal (the page's own markup and the wallet's prompt left out). */
+export async function axeClean(page: Page, view: string) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axeSource })
+  const violations = await page.evaluate(async () => {
+    // The open dialog sets overflow: hidden on <html>; axe would clip the dialog to <html>'s box.
+    document.documentElement.style.height = '100%'
+    const modal = document.querySelector('wallet-modal') as Element
+    const { violations } = await (
+      window as unknown as {
+        axe: { run(node: Element): Promise<{ violations: { id: string; nodes: unknown[] }[] }> }
+      }
+    ).axe.run(modal)
+    return violations.map((violation) => `${violation.id} (${violation.nodes.length})`)
+  })
+  assert.deepEqual(violations, [], `axe on ${view}`)
 }

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { createPublicClient, type Hex, http, parseEther, stringToHex, verifyMessage } from 'viem'
+import {
+  createPublicClient,
+  erc20Abi,
+  type Hex,
+  http,
+  parseEther,
+  parseUnits,
+  stringToHex,
+  verifyMessage,
+} from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import {
   launchBrowser,
@@ -103,6 +112,26 @@ describe('WalletConnect pairing with the demo phone wallet', { timeout: 240_000 
     const chain = createPublicClient({ transport: http(stack.urls.chain) })
     const receipt = await chain.waitForTransactionReceipt({ hash })
     assert.equal(receipt.status, 'success')
+
+    // The Send view's ERC-20 transfer goes over the session too: 5 USDC, approved on the phone.
+    const usdc = stack.market.tokens.USDC.address
+    const usdcOf = (owner: Hex) =>
+      chain.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+    const bobBefore = await usdcOf(dev(1).address)
+    await page
+      .locator('wallet-button')
+      .getByRole('button', { name: /, Account$/ })
+      .click()
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    await modal(page).getByLabel('Token').selectOption({ label: 'USDC (10,000.000)' })
+    await modal(page).getByLabel('Amount').fill('5')
+    await modal(page).getByLabel('Receiver address').fill(dev(1).address)
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    await approveIn(phone, 'eth_sendTransaction')
+    await modal(page).getByText('Sent 5 USDC to 0x7099…79C8').waitFor()
+    assert.equal((await usdcOf(dev(1).address)) - bobBefore, parseUnits('5', 6))
+    await modal(page).getByRole('button', { name: 'Done' }).click()
+    await page.keyboard.press('Escape')
 
     // A reload restores the session without a new pairing.
     await page.reload()

@@ -1,9 +1,12 @@
 /**
- * `npm run chain`: the two local EVM chains on their own, without the rest of the stack.
+ * `npm run chain`: the two local EVM chains on their own, without the rest of the stack, the first with
+ * the local market; its token list goes to MARKET_FILE (.data/local-market.json) for
+ * `TOKEN_LIST_FILE=.data/local-market.json npm run server`.
  *
  *   CHAIN_PORT=8545 CHAIN2_PORT=8546 npm run chain
  */
 import { type LocalChain, startChain } from './index.ts'
+import { deployMarket, writeMarketFile } from './market.ts'
 
 function portFromEnv(name: string, fallback: number): number {
   const raw = process.env[name]
@@ -32,9 +35,20 @@ async function main(): Promise<void> {
     process.exit(1)
   }
 
+  const [first] = chains
+  const marketFile = process.env.MARKET_FILE || '.data/local-market.json'
+  try {
+    if (first)
+      await writeMarketFile(marketFile, await deployMarket({ url: first.url, chainId: first.chainId }))
+  } catch (error) {
+    await stopAll(chains)
+    console.error(error instanceof Error ? error.message : error)
+    process.exit(1)
+  }
   for (const [index, chain] of chains.entries()) {
     console.log(`${specs[index]?.name.padEnd(9)} ${chain.url}  (eip155:${chain.chainId})`)
   }
+  console.log(`market    ${marketFile}  (USDC, DEV, WETH, Uniswap V2 on eip155:${first?.chainId})`)
   console.log('Press Ctrl-C to stop.')
 
   let stopping = false

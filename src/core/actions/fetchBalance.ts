@@ -1,37 +1,45 @@
 import { TokenBalanceUnavailableError } from '../../errors/index.ts'
+import { NATIVE_TOKEN_ADDRESS } from '../../protocol/api/blockchain.ts'
 import { BALANCE_CACHE_MS, BALANCE_RETRY_BLOCK_MS, CACHE_GC_MS } from '../../protocol/constants.ts'
 import type { Network } from '../../protocol/entities.ts'
 import { balanceKey } from '../balanceKey.ts'
 import type { BalanceState, Config, TokenHolding } from '../createConfig.ts'
 import { networkRpc } from '../rpcUrl.ts'
+import { dataApi, tokenList } from '../tokenList.ts'
 
-async function readNative(config: Config, network: Network, address: string): Promise<bigint> {
-  const rpc = networkRpc(config, network.caipNetworkId)
-  if (network.chainNamespace === 'solana') {
-    const { getSolBalance } = await import('../../chains/solana/balances.ts')
-    return getSolBalance(rpc, address)
-  }
-  const result = await rpc('eth_getBalance', [address, 'latest'])
-  if (typeof result !== 'string' || !/^0x[0-9a-fA-F]+$/.test(result)) throw new Error('malformed balance')
-  return BigInt(result)
+interface Balances {
+  value: bigint
+  nativePrice: number | null
+  tokens: TokenHolding[]
 }
 
-/** Token holdings other than the native currency: SPL tokens on Solana. */
-async function readTokens(config: Config, network: Network, address: string): Promise<TokenHolding[]> {
-  if (network.chainNamespace !== 'solana') return []
-  const { getTokenBalances } = await import('../../chains/solana/balances.ts')
-  const tokens = await getTokenBalances(
-    networkRpc(config, network.caipNetworkId),
-    network.caipNetworkId,
-    address,
-  )
-  return tokens.map((token) => ({
-    address: token.mint,
-    symbol: token.symbol,
-    name: token.name,
-    decimals: token.decimals,
-    amount: token.amount,
-  }))
+/** SOL and its SPL tokens, with the service's prices where it has them. */
+async function readSolana(config: Config, network: Network, address: string): Promise<Balances> {
+  const { getSolBalance, getTokenBalances } = await import('../../chains/solana/balances.ts')
+  const rpc = networkRpc(config, network.caipNetworkId)
+  const [value, held] = await Promise.all([
+    getSolBalance(rpc, address),
+    getTokenBalances(rpc, network.caipNetworkId, address),
+  ])
+  const mints = held.map((token) => token.mint)
+  // Prices are a bonus here: balances stand without them.
+  const prices = await dataApi(config)
+    .then((api) => api?.tokenPrices(network.caipNetworkId, [NATIVE_TOKEN_ADDRESS, ...mints]))
+    .catch(() => undefined)
+  const priceOf = (address: string) =>
+    prices?.prices.find((entry) => entry.address === address)?.price ?? null
+  return {
+    value,
+    nativePrice: priceOf(NATIVE_TOKEN_ADDRESS),
+    tokens: held.map((token) => ({
+      address: token.mint,
+      symbol: token.symbol,
+      name: token.name,
+      decimals: token.decimals,
+      amount: token.amount,
+      price: priceOf(token.mint),
+    })),
+  }
 }
 
 /**
@@ -47,9 +55,37 @@ function collect(config: Config, keep: string, now: number): void {
 }
 
 /**
- * Fetches the balances of the connected account on its network: the native currency (ETH, SOL)
- * and, on Solana, its SPL tokens; cached for 30 s. After a failure, retries are blocked for 30 s
- * and `Token Balance Unavailable` is reported.
+ * ETH and the tokens of the service's list that the account holds, in one multicall through the RPC
+ * proxy; ETH alone without a service.
+ */
+async function readEvm(config: Config, network: Network, address: string): Promise<Balances> {
+  const list = await tokenList(config, network.caipNetworkId)
+  const { readEvmBalances } = await import('../../chains/eip155/balances.ts')
+  const listed = list?.tokens ?? []
+  const balances = await readEvmBalances(networkRpc(config, network.caipNetworkId), {
+    account: address,
+    tokens: listed.map((token) => token.address),
+    multicall: list?.multicall ?? null,
+  })
+  return {
+    value: balances.native,
+    nativePrice: list?.native.price ?? null,
+    tokens: listed.flatMap((token) => {
+      const amount = balances.tokens.get(token.address)
+      if (!amount) return []
+      return [{ ...token, amount }]
+    }),
+  }
+}
+
+/** Balance reads in flight, per config and balance key. */
+const inFlight = new WeakMap<Config, Map<string, Promise<BalanceState>>>()
+
+/**
+ * Fetches the balances of the connected account on its network: the native currency (ETH, SOL) and
+ * the tokens it holds (ERC-20s of the companion service's token list, read in one multicall through
+ * the RPC proxy; SPL tokens on Solana), with USD prices where the service has them; cached for 30 s.
+ * After a failure, retries are blocked for 30 s and `Token Balance Unavailable` is reported (a toast).
  *
  * @example
  * const balance = await fetchBalance(config)
@@ -70,37 +106,65 @@ export async function fetchBalance(
     return cached
   if (!parameters.force && (config.internal.balanceBlockedUntil.get(key) ?? 0) > now) return cached
   collect(config, key, now)
+  // One read at a time per account and network: a second caller shares it (one toast, not two).
+  let loads = inFlight.get(config)
+  if (!loads) {
+    loads = new Map()
+    inFlight.set(config, loads)
+  }
+  const running = loads.get(key)
+  if (running && !parameters.force) return running
+  const load = readInto(config, key, network, account.address, cached, now)
+  loads.set(key, load)
+  try {
+    return await load
+  } finally {
+    if (loads.get(key) === load) loads.delete(key)
+  }
+}
+
+/** Reads the balances and stores them (or the failure, with the toast and the 30 s block). */
+async function readInto(
+  config: Config,
+  key: string,
+  network: Network,
+  address: string,
+  cached: BalanceState | undefined,
+  now: number,
+): Promise<BalanceState> {
   const { decimals, symbol } = network.nativeCurrency
   config.$balances.setKey(key, {
     status: 'loading',
     value: cached?.value,
     decimals,
     symbol,
+    nativePrice: cached?.nativePrice ?? null,
     tokens: cached?.tokens ?? [],
     fetchedAt: cached?.fetchedAt ?? 0,
   })
   try {
-    const [value, tokens] = await Promise.all([
-      readNative(config, network, account.address),
-      readTokens(config, network, account.address),
-    ])
+    const readBalances = network.chainNamespace === 'solana' ? readSolana : readEvm
+    const { value, nativePrice, tokens } = await readBalances(config, network, address)
     const next: BalanceState = {
       status: 'ready',
       value,
       decimals,
       symbol,
+      nativePrice,
       tokens,
       fetchedAt: config.platform.now(),
     }
     config.$balances.setKey(key, next)
     return next
   } catch (error) {
-    config.internal.balanceBlockedUntil.set(key, now + BALANCE_RETRY_BLOCK_MS)
+    // Blocked 30 s from the failure, not from the start of a read that took its retries.
+    config.internal.balanceBlockedUntil.set(key, config.platform.now() + BALANCE_RETRY_BLOCK_MS)
     const failed: BalanceState = {
       status: 'error',
       value: cached?.value,
       decimals,
       symbol,
+      nativePrice: cached?.nativePrice ?? null,
       tokens: cached?.tokens ?? [],
       fetchedAt: now,
     }

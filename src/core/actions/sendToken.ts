@@ -4,6 +4,7 @@ import { toBase64 } from '../../protocol/base64.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import { balanceKey } from '../balanceKey.ts'
 import type { Config } from '../createConfig.ts'
+import { sendEvmTransaction } from '../evm/sendTransaction.ts'
 import { trackPending } from '../pending.ts'
 import { networkRpc } from '../rpcUrl.ts'
 import { fetchBalance } from './fetchBalance.ts'
@@ -20,36 +21,14 @@ export interface SendTokenParameters {
   receiver: string
 }
 
-/** How long to wait for an EVM receipt before giving up (the transaction may still land). */
-const RECEIPT_TIMEOUT_MS = 60_000
-const RECEIPT_POLL_MS = 500
-
-const pad32 = (hex: string) => hex.padStart(64, '0')
-
 const tokenRequired = () =>
   new ValidationError('A token is required', { messageId: 'tokenRequired', fields: ['token'] })
 const invalidEvmAddress = () =>
   new ValidationError('Invalid EVM address', { messageId: 'invalidEvmAddress', fields: ['receiver'] })
 
-async function waitForReceipt(rpc: ReturnType<typeof networkRpc>, hash: string): Promise<void> {
-  const deadline = Date.now() + RECEIPT_TIMEOUT_MS
-  while (Date.now() < deadline) {
-    const receipt = (await rpc('eth_getTransactionReceipt', [hash])) as { status?: unknown } | null
-    if (receipt && typeof receipt === 'object') {
-      if (receipt.status === '0x0')
-        throw new ValidationError('The transaction reverted', { messageId: 'transactionReverted' })
-      return
-    }
-    await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS))
-  }
-  throw new ValidationError('The transaction was sent but not confirmed yet', {
-    messageId: 'notConfirmedYet',
-  })
-}
-
 /**
  * Sends a token from the connected account (SPEC section 4: loading on, the send for the chain,
- * then the send state reset): EVM native or ERC-20 through the wallet, SOL or an SPL token
+ * then the send state reset): EVM native or ERC-20 through the active connector's wallet, SOL or an SPL token
  * (creating the receiver's token account when needed) through the Solana wallet. Validates first:
  * `An amount and receiver address are required`, `A token is required`, the receiver's address
  * format and the balance. Resolves the transaction hash (EVM) or signature (Solana) once confirmed.
@@ -134,28 +113,13 @@ async function sendEvm(
     const { isChecksumAddress } = await import('../../protocol/siwx/checksum.ts')
     if (!isChecksumAddress(to)) throw invalidEvmAddress()
   }
-  const transaction = parameters.token
-    ? {
-        from: parameters.from,
-        to: parameters.token,
-        // transfer(address,uint256)
-        data: `0xa9059cbb${pad32(to.slice(2).toLowerCase())}${pad32(parameters.amount.toString(16))}`,
-      }
-    : { from: parameters.from, to, value: `0x${parameters.amount.toString(16)}` }
-  const hash = await getProvider(config, 'eip155').request({
-    method: 'eth_sendTransaction',
-    params: [transaction],
-  })
-  if (typeof hash !== 'string')
-    throw new ValidationError('The wallet returned no transaction hash', { messageId: 'noTransactionHash' })
-  const network = config.$network.get()?.network
-  if (!network) return hash
-  const settled = trackPending(config, `${network.caipNetworkId}:${parameters.from}`, hash)
-  try {
-    await waitForReceipt(networkRpc(config, network.caipNetworkId), hash)
-  } finally {
-    settled()
-  }
+  const { encodeTransfer } = await import('../../chains/eip155/abi.ts')
+  const { hash } = await sendEvmTransaction(
+    config,
+    parameters.token
+      ? { from: parameters.from, to: parameters.token, data: encodeTransfer(to, parameters.amount) }
+      : { from: parameters.from, to, value: parameters.amount },
+  )
   return hash
 }
 

@@ -1,5 +1,5 @@
-import * as z from 'zod/mini'
 import { authErrorCodes } from './auth.ts'
+import { blockchainErrorCodes } from './blockchain.ts'
 
 /**
  * Machine-readable codes of the API's error bodies. The modal maps them to its error catalogue
@@ -19,6 +19,7 @@ export const apiErrorCodes = [
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
   ...authErrorCodes,
+  ...blockchainErrorCodes,
 ] as const
 
 export type ApiErrorCode = (typeof apiErrorCodes)[number]
@@ -35,21 +36,4 @@ export const apiErrorMessages = {
   INVALID_APP_CONFIGURATION: 'Invalid App Configuration',
 } as const satisfies Partial<Record<ApiErrorCode, string>>
 
-/**
- * The body of every non-2xx answer of the catalogue and analytics endpoints:
- * `{ error: { code, message, field? } }`. `field` names the query parameter, path parameter or body
- * field that was wrong.
- *
- * @example
- * const parsed = apiErrorBody.safeParse(await response.json())
- * if (parsed.success && parsed.data.error.field === 'entries') …
- */
-export const apiErrorBody = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    field: z.optional(z.string()),
-  }),
-})
-
-export type ApiErrorBody = z.infer<typeof apiErrorBody>
+export { type ApiErrorBody, apiErrorBody } from './errorBody.ts'

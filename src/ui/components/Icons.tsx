@@ -53,3 +53,16 @@ export const CheckIcon = () => (
     />
   </svg>
 )
+
+/** Two arrows, up and down: switches the tokens of a swap. */
+export const SwitchIcon = () => (
+  <svg aria-hidden="true" {...common}>
+    <path
+      d="M8 4v16M8 4L4 8M8 4l4 4M16 20V4M16 20l-4-4M16 20l4-4"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    />
+  </svg>
+)

@@ -4,12 +4,13 @@ const loaded = new WeakMap<() => Promise<unknown>, unknown>()
 
 /**
  * Starts loading a lazily split module ahead of use; once in, `useModule` returns it on its first
- * render (no extra render, no flash).
+ * render (no extra render, no flash). A module already in is not asked for again.
  *
  * @example
  * onPointerEnter={() => void preloadModule(loadShell)}
  */
 export function preloadModule<T>(load: () => Promise<{ default: T }>): Promise<T> {
+  if (loaded.has(load)) return Promise.resolve(loaded.get(load) as T)
   return load().then((module) => {
     loaded.set(load, module.default)
     return module.default

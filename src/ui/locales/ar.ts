@@ -64,6 +64,9 @@ const ar: Messages = {
   unknownNetwork: 'الشبكة {id}',
   send: 'إرسال',
   disconnect: 'فصل المحفظة',
+  totalValue: 'القيمة الإجمالية',
+  swap: 'مبادلة',
+  dismiss: 'إخفاء',
 
   selectNetwork: 'اختيار الشبكة',
   namespaceNetworks:
@@ -83,6 +86,22 @@ const ar: Messages = {
   sent: 'تم إرسال {amount} إلى {receiver}',
   viewTransaction: 'عرض في مستكشف الكتل',
   done: 'تم',
+  availableWithValue: 'المتاح: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+
+  // Swap
+  swapFrom: 'تدفع',
+  swapTo: 'تستلم',
+  switchTokens: 'تبديل موضعي الرمزين',
+  quoting: 'جارٍ الحصول على عرض سعر…',
+  expectedOutput: 'المبلغ المتوقع',
+  priceImpact: 'تأثير السعر',
+  minimumReceived: 'الحد الأدنى المستلم (انزلاق {percent})',
+  networkFee: 'رسوم الشبكة',
+  approveAndSwap: 'الموافقة على {symbol} ثم المبادلة',
+  approveWaiting: 'وافق على {symbol} في محفظتك',
+  swapWaiting: 'أكّد المبادلة في محفظتك',
+  swapped: 'تمت مبادلة {paid} مقابل {received}',
 
   'error.UnknownError': 'حدث خطأ',
   'error.RequestAbortedError': 'تم إلغاء الطلب',
@@ -145,6 +164,10 @@ const ar: Messages = {
   'error.noTransactionHash': 'لم تُرجع المحفظة معرّف المعاملة',
   'error.noSignature': 'لم تُرجع المحفظة التوقيع',
   'error.noWalletService': 'لم يتم إعداد خدمة المحافظ',
+  'error.SwapQuoteExpiredError': 'انتهت صلاحية عرض السعر: راجع العرض الجديد ثم بادل',
+  'error.SwapNoLiquidityError': 'لا توجد سيولة كافية لهذه المبادلة',
+  'error.differentTokens': 'اختر رمزين مختلفين',
+  'error.quoteFirst': 'احصل على عرض سعر أولًا',
 }
 
 export default ar

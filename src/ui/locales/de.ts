@@ -63,6 +63,9 @@ const de: Messages = {
   unknownNetwork: 'Netzwerk {id}',
   send: 'Senden',
   disconnect: 'Trennen',
+  totalValue: 'Gesamtwert',
+  swap: 'Tauschen',
+  dismiss: 'Ausblenden',
 
   selectNetwork: 'Netzwerk wählen',
   namespaceNetworks:
@@ -83,6 +86,22 @@ const de: Messages = {
   sent: '{amount} an {receiver} gesendet',
   viewTransaction: 'Im Explorer ansehen',
   done: 'Fertig',
+  availableWithValue: 'Verfügbar: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+
+  // Swap
+  swapFrom: 'Du zahlst',
+  swapTo: 'Du erhältst',
+  switchTokens: 'Token vertauschen',
+  quoting: 'Angebot wird eingeholt…',
+  expectedOutput: 'Erwarteter Betrag',
+  priceImpact: 'Preiseinfluss',
+  minimumReceived: 'Mindestens erhalten ({percent} Slippage)',
+  networkFee: 'Netzwerkgebühr',
+  approveAndSwap: '{symbol} freigeben und tauschen',
+  approveWaiting: 'Gib {symbol} in deiner Wallet frei',
+  swapWaiting: 'Bestätige den Tausch in deiner Wallet',
+  swapped: '{paid} gegen {received} getauscht',
 
   'error.UnknownError': 'Ein Fehler ist aufgetreten',
   'error.RequestAbortedError': 'Die Anfrage wurde abgebrochen',
@@ -145,6 +164,10 @@ const de: Messages = {
   'error.noTransactionHash': 'Die Wallet hat keinen Transaktions-Hash zurückgegeben',
   'error.noSignature': 'Die Wallet hat keine Signatur zurückgegeben',
   'error.noWalletService': 'Kein Wallet-Dienst konfiguriert',
+  'error.SwapQuoteExpiredError': 'Das Angebot ist abgelaufen: Prüfe das neue Angebot und tausche dann',
+  'error.SwapNoLiquidityError': 'Nicht genug Liquidität für diesen Tausch',
+  'error.differentTokens': 'Wähle zwei verschiedene Token',
+  'error.quoteFirst': 'Hol dir zuerst ein Angebot',
 }
 
 export default de

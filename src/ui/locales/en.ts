@@ -74,6 +74,9 @@ const en = {
   unknownNetwork: 'Network {id}',
   send: 'Send',
   disconnect: 'Disconnect',
+  totalValue: 'Total value',
+  swap: 'Swap',
+  dismiss: 'Dismiss',
 
   // Networks and UnsupportedChain
   selectNetwork: 'Select network',
@@ -95,6 +98,22 @@ const en = {
   sent: 'Sent {amount} to {receiver}',
   viewTransaction: 'View on explorer',
   done: 'Done',
+  availableWithValue: 'Available: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+
+  // Swap
+  swapFrom: 'You pay',
+  swapTo: 'You receive',
+  switchTokens: 'Switch tokens',
+  quoting: 'Getting a quote…',
+  expectedOutput: 'Expected output',
+  priceImpact: 'Price impact',
+  minimumReceived: 'Minimum received ({percent} slippage)',
+  networkFee: 'Network fee',
+  approveAndSwap: 'Approve {symbol} and swap',
+  approveWaiting: 'Approve {symbol} in your wallet',
+  swapWaiting: 'Confirm the swap in your wallet',
+  swapped: 'Swapped {paid} for {received}',
 
   // The error catalogue (src/errors and the chains' errors), by messageId
   'error.UnknownError': 'An error occurred',
@@ -157,6 +176,10 @@ const en = {
   'error.noTransactionHash': 'The wallet returned no transaction hash',
   'error.noSignature': 'The wallet returned no signature',
   'error.noWalletService': 'No wallet service configured',
+  'error.SwapQuoteExpiredError': 'The quote expired: check the new quote, then swap',
+  'error.SwapNoLiquidityError': 'Not enough liquidity for this swap',
+  'error.differentTokens': 'Choose two different tokens',
+  'error.quoteFirst': 'Get a quote first',
 }
 
 export type MessageKey = keyof typeof en

@@ -63,6 +63,9 @@ const es: Messages = {
   unknownNetwork: 'Red {id}',
   send: 'Enviar',
   disconnect: 'Desconectar',
+  totalValue: 'Valor total',
+  swap: 'Intercambiar',
+  dismiss: 'Descartar',
 
   selectNetwork: 'Seleccionar red',
   namespaceNetworks:
@@ -82,6 +85,22 @@ const es: Messages = {
   sent: 'Enviaste {amount} a {receiver}',
   viewTransaction: 'Ver en el explorador',
   done: 'Listo',
+  availableWithValue: 'Disponible: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+
+  // Swap
+  swapFrom: 'Pagas',
+  swapTo: 'Recibes',
+  switchTokens: 'Invertir los tokens',
+  quoting: 'Obteniendo una cotización…',
+  expectedOutput: 'Cantidad esperada',
+  priceImpact: 'Impacto en el precio',
+  minimumReceived: 'Mínimo recibido (deslizamiento del {percent})',
+  networkFee: 'Comisión de red',
+  approveAndSwap: 'Aprobar {symbol} e intercambiar',
+  approveWaiting: 'Aprueba {symbol} en tu billetera',
+  swapWaiting: 'Confirma el intercambio en tu billetera',
+  swapped: 'Intercambiaste {paid} por {received}',
 
   'error.UnknownError': 'Se produjo un error',
   'error.RequestAbortedError': 'Se canceló la solicitud',
@@ -144,6 +163,10 @@ const es: Messages = {
   'error.noTransactionHash': 'La billetera no devolvió ningún hash de transacción',
   'error.noSignature': 'La billetera no devolvió ninguna firma',
   'error.noWalletService': 'No hay ningún servicio de billeteras configurado',
+  'error.SwapQuoteExpiredError': 'La cotización caducó: revisa la nueva cotización y vuelve a intercambiar',
+  'error.SwapNoLiquidityError': 'No hay suficiente liquidez para este intercambio',
+  'error.differentTokens': 'Elige dos tokens diferentes',
+  'error.quoteFirst': 'Primero obtén una cotización',
 }
 
 export default es

@@ -63,6 +63,9 @@ const fr: Messages = {
   unknownNetwork: 'Réseau {id}',
   send: 'Envoyer',
   disconnect: 'Se déconnecter',
+  totalValue: 'Valeur totale',
+  swap: 'Échanger',
+  dismiss: 'Masquer',
 
   selectNetwork: 'Choisir un réseau',
   namespaceNetworks:
@@ -83,6 +86,22 @@ const fr: Messages = {
   sent: '{amount} envoyé à {receiver}',
   viewTransaction: 'Voir dans l’explorateur',
   done: 'Terminé',
+  availableWithValue: 'Disponible\u00a0: {amount} (≈\u00a0{value})',
+  amountValue: '≈\u00a0{value}',
+
+  // Swap
+  swapFrom: 'Vous payez',
+  swapTo: 'Vous recevez',
+  switchTokens: 'Inverser les jetons',
+  quoting: 'Obtention d’un devis…',
+  expectedOutput: 'Montant attendu',
+  priceImpact: 'Impact sur le prix',
+  minimumReceived: 'Minimum reçu (glissement de {percent})',
+  networkFee: 'Frais de réseau',
+  approveAndSwap: 'Approuver {symbol} et échanger',
+  approveWaiting: 'Approuvez {symbol} dans votre portefeuille',
+  swapWaiting: 'Confirmez l’échange dans votre portefeuille',
+  swapped: '{paid} échangés contre {received}',
 
   'error.UnknownError': 'Une erreur s’est produite',
   'error.RequestAbortedError': 'La demande a été annulée',
@@ -146,6 +165,10 @@ const fr: Messages = {
   'error.noTransactionHash': 'Le portefeuille n’a renvoyé aucun hachage de transaction',
   'error.noSignature': 'Le portefeuille n’a renvoyé aucune signature',
   'error.noWalletService': 'Aucun service de portefeuilles n’est configuré',
+  'error.SwapQuoteExpiredError': 'Le devis a expiré\u00a0: vérifiez le nouveau devis, puis échangez',
+  'error.SwapNoLiquidityError': 'Pas assez de liquidité pour cet échange',
+  'error.differentTokens': 'Choisissez deux jetons différents',
+  'error.quoteFirst': 'Obtenez d’abord un devis',
 }
 
 export default fr

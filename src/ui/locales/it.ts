@@ -63,6 +63,9 @@ const it: Messages = {
   unknownNetwork: 'Rete {id}',
   send: 'Invia',
   disconnect: 'Scollega',
+  totalValue: 'Valore totale',
+  swap: 'Scambia',
+  dismiss: 'Nascondi',
 
   selectNetwork: 'Seleziona rete',
   namespaceNetworks: '{namespace, select, eip155 {Reti EVM} solana {Reti Solana} other {Reti {namespace}}}',
@@ -81,6 +84,22 @@ const it: Messages = {
   sent: 'Inviati {amount} a {receiver}',
   viewTransaction: 'Vedi nell’explorer',
   done: 'Fine',
+  availableWithValue: 'Disponibile: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+
+  // Swap
+  swapFrom: 'Paghi',
+  swapTo: 'Ricevi',
+  switchTokens: 'Inverti i token',
+  quoting: 'Richiesta della quotazione…',
+  expectedOutput: 'Importo previsto',
+  priceImpact: 'Impatto sul prezzo',
+  minimumReceived: 'Minimo ricevuto (slippage del {percent})',
+  networkFee: 'Commissione di rete',
+  approveAndSwap: 'Approva {symbol} e scambia',
+  approveWaiting: 'Approva {symbol} nel tuo wallet',
+  swapWaiting: 'Conferma lo scambio nel tuo wallet',
+  swapped: 'Hai scambiato {paid} con {received}',
 
   'error.UnknownError': 'Si è verificato un errore',
   'error.RequestAbortedError': 'La richiesta è stata annullata',
@@ -144,6 +163,10 @@ const it: Messages = {
   'error.noTransactionHash': 'Il wallet non ha restituito l’hash della transazione',
   'error.noSignature': 'Il wallet non ha restituito la firma',
   'error.noWalletService': 'Nessun servizio di wallet configurato',
+  'error.SwapQuoteExpiredError': 'La quotazione è scaduta: controlla la nuova quotazione, poi scambia',
+  'error.SwapNoLiquidityError': 'Liquidità insufficiente per questo scambio',
+  'error.differentTokens': 'Scegli due token diversi',
+  'error.quoteFirst': 'Richiedi prima una quotazione',
 }
 
 export default it

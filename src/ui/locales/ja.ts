@@ -64,6 +64,9 @@ const ja: Messages = {
   unknownNetwork: 'ネットワーク {id}',
   send: '送金',
   disconnect: '接続を解除',
+  totalValue: '合計額',
+  swap: 'スワップ',
+  dismiss: '非表示',
 
   selectNetwork: 'ネットワークを選択',
   namespaceNetworks:
@@ -84,6 +87,22 @@ const ja: Messages = {
   sent: '{amount} を {receiver} に送金しました',
   viewTransaction: 'エクスプローラーで表示',
   done: '完了',
+  availableWithValue: '利用可能: {amount}（≈ {value}）',
+  amountValue: '≈ {value}',
+
+  // Swap
+  swapFrom: '支払う',
+  swapTo: '受け取る',
+  switchTokens: 'トークンを入れ替える',
+  quoting: '見積もりを取得中…',
+  expectedOutput: '受け取り予定額',
+  priceImpact: '価格への影響',
+  minimumReceived: '最低受取額（スリッページ {percent}）',
+  networkFee: 'ネットワーク手数料',
+  approveAndSwap: '{symbol} を承認してスワップ',
+  approveWaiting: 'ウォレットで {symbol} を承認してください',
+  swapWaiting: 'ウォレットでスワップを確認してください',
+  swapped: '{paid} を {received} にスワップしました',
 
   'error.UnknownError': 'エラーが発生しました',
   'error.RequestAbortedError': 'リクエストが中止されました',
@@ -145,6 +164,11 @@ const ja: Messages = {
   'error.noTransactionHash': 'ウォレットからトランザクションハッシュが返されませんでした',
   'error.noSignature': 'ウォレットから署名が返されませんでした',
   'error.noWalletService': 'ウォレットサービスが設定されていません',
+  'error.SwapQuoteExpiredError':
+    '見積もりの有効期限が切れました。新しい見積もりを確認してからスワップしてください',
+  'error.SwapNoLiquidityError': 'このスワップに十分な流動性がありません',
+  'error.differentTokens': '異なる 2 つのトークンを選んでください',
+  'error.quoteFirst': '先に見積もりを取得してください',
 }
 
 export default ja

@@ -63,6 +63,9 @@ const ko: Messages = {
   unknownNetwork: '네트워크 {id}',
   send: '보내기',
   disconnect: '연결 해제',
+  totalValue: '총 가치',
+  swap: '스왑',
+  dismiss: '숨기기',
 
   selectNetwork: '네트워크 선택',
   namespaceNetworks:
@@ -83,6 +86,22 @@ const ko: Messages = {
   sent: '{receiver}(으)로 {amount}을(를) 보냈습니다',
   viewTransaction: '탐색기에서 보기',
   done: '완료',
+  availableWithValue: '사용 가능: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+
+  // Swap
+  swapFrom: '지불',
+  swapTo: '수령',
+  switchTokens: '토큰 위치 바꾸기',
+  quoting: '견적을 가져오는 중…',
+  expectedOutput: '예상 수령액',
+  priceImpact: '가격 영향',
+  minimumReceived: '최소 수령액 (슬리피지 {percent})',
+  networkFee: '네트워크 수수료',
+  approveAndSwap: '{symbol} 승인 후 스왑',
+  approveWaiting: '지갑에서 {symbol}을(를) 승인하세요',
+  swapWaiting: '지갑에서 스왑을 확인하세요',
+  swapped: '{paid}을(를) {received}(으)로 스왑했습니다',
 
   'error.UnknownError': '오류가 발생했습니다',
   'error.RequestAbortedError': '요청이 중단되었습니다',
@@ -144,6 +163,10 @@ const ko: Messages = {
   'error.noTransactionHash': '지갑에서 거래 해시를 반환하지 않았습니다',
   'error.noSignature': '지갑에서 서명을 반환하지 않았습니다',
   'error.noWalletService': '지갑 서비스가 설정되지 않았습니다',
+  'error.SwapQuoteExpiredError': '견적이 만료되었습니다. 새 견적을 확인한 후 스왑하세요',
+  'error.SwapNoLiquidityError': '이 스왑에 필요한 유동성이 부족합니다',
+  'error.differentTokens': '서로 다른 토큰 두 개를 선택하세요',
+  'error.quoteFirst': '먼저 견적을 받으세요',
 }
 
 export default ko

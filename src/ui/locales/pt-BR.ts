@@ -63,6 +63,9 @@ const ptBR: Messages = {
   unknownNetwork: 'Rede {id}',
   send: 'Enviar',
   disconnect: 'Desconectar',
+  totalValue: 'Valor total',
+  swap: 'Trocar',
+  dismiss: 'Dispensar',
 
   selectNetwork: 'Selecionar rede',
   namespaceNetworks:
@@ -82,6 +85,22 @@ const ptBR: Messages = {
   sent: '{amount} enviado para {receiver}',
   viewTransaction: 'Ver no explorador',
   done: 'Concluir',
+  availableWithValue: 'Disponível: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+
+  // Swap
+  swapFrom: 'Você paga',
+  swapTo: 'Você recebe',
+  switchTokens: 'Inverter tokens',
+  quoting: 'Obtendo uma cotação…',
+  expectedOutput: 'Valor esperado',
+  priceImpact: 'Impacto no preço',
+  minimumReceived: 'Mínimo recebido (slippage de {percent})',
+  networkFee: 'Taxa de rede',
+  approveAndSwap: 'Aprovar {symbol} e trocar',
+  approveWaiting: 'Aprove {symbol} na sua carteira',
+  swapWaiting: 'Confirme a troca na sua carteira',
+  swapped: 'Você trocou {paid} por {received}',
 
   'error.UnknownError': 'Ocorreu um erro',
   'error.RequestAbortedError': 'A solicitação foi cancelada',
@@ -144,6 +163,10 @@ const ptBR: Messages = {
   'error.noTransactionHash': 'A carteira não retornou o hash da transação',
   'error.noSignature': 'A carteira não retornou a assinatura',
   'error.noWalletService': 'Nenhum serviço de carteiras configurado',
+  'error.SwapQuoteExpiredError': 'A cotação expirou: confira a nova cotação e depois troque',
+  'error.SwapNoLiquidityError': 'Liquidez insuficiente para esta troca',
+  'error.differentTokens': 'Escolha dois tokens diferentes',
+  'error.quoteFirst': 'Obtenha uma cotação primeiro',
 }
 
 export default ptBR

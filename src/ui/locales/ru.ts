@@ -63,6 +63,9 @@ const ru: Messages = {
   unknownNetwork: 'Сеть {id}',
   send: 'Отправить',
   disconnect: 'Отключить',
+  totalValue: 'Общая стоимость',
+  swap: 'Обменять',
+  dismiss: 'Скрыть',
 
   selectNetwork: 'Выберите сеть',
   namespaceNetworks: '{namespace, select, eip155 {Сети EVM} solana {Сети Solana} other {Сети {namespace}}}',
@@ -82,6 +85,22 @@ const ru: Messages = {
   sent: 'Отправлено {amount} на {receiver}',
   viewTransaction: 'Открыть в обозревателе',
   done: 'Готово',
+  availableWithValue: 'Доступно: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+
+  // Swap
+  swapFrom: 'Вы отдаёте',
+  swapTo: 'Вы получаете',
+  switchTokens: 'Поменять токены местами',
+  quoting: 'Получаем котировку…',
+  expectedOutput: 'Ожидаемая сумма',
+  priceImpact: 'Влияние на цену',
+  minimumReceived: 'Минимум к получению (проскальзывание {percent})',
+  networkFee: 'Комиссия сети',
+  approveAndSwap: 'Разрешить {symbol} и обменять',
+  approveWaiting: 'Разрешите {symbol} в кошельке',
+  swapWaiting: 'Подтвердите обмен в кошельке',
+  swapped: 'Обменяно {paid} на {received}',
 
   'error.UnknownError': 'Произошла ошибка',
   'error.RequestAbortedError': 'Запрос прерван',
@@ -145,6 +164,10 @@ const ru: Messages = {
   'error.noTransactionHash': 'Кошелёк не вернул хеш транзакции',
   'error.noSignature': 'Кошелёк не вернул подпись',
   'error.noWalletService': 'Сервис кошельков не настроен',
+  'error.SwapQuoteExpiredError': 'Котировка устарела: проверьте новую котировку и обменяйте снова',
+  'error.SwapNoLiquidityError': 'Недостаточно ликвидности для этого обмена',
+  'error.differentTokens': 'Выберите два разных токена',
+  'error.quoteFirst': 'Сначала получите котировку',
 }
 
 export default ru

@@ -63,6 +63,9 @@ const tr: Messages = {
   unknownNetwork: 'Ağ {id}',
   send: 'Gönder',
   disconnect: 'Bağlantıyı kes',
+  totalValue: 'Toplam değer',
+  swap: 'Takas et',
+  dismiss: 'Gizle',
 
   selectNetwork: 'Ağ seçin',
   namespaceNetworks:
@@ -82,6 +85,22 @@ const tr: Messages = {
   sent: '{receiver} adresine {amount} gönderildi',
   viewTransaction: 'Gezginde görüntüle',
   done: 'Bitti',
+  availableWithValue: 'Kullanılabilir: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+
+  // Swap
+  swapFrom: 'Ödediğiniz',
+  swapTo: 'Aldığınız',
+  switchTokens: 'Tokenlerin yerini değiştir',
+  quoting: 'Fiyat teklifi alınıyor…',
+  expectedOutput: 'Beklenen miktar',
+  priceImpact: 'Fiyat etkisi',
+  minimumReceived: 'Alınacak en az miktar ({percent} kayma)',
+  networkFee: 'Ağ ücreti',
+  approveAndSwap: '{symbol} onayla ve takas et',
+  approveWaiting: '{symbol} için cüzdanınızda onay verin',
+  swapWaiting: 'Takası cüzdanınızda onaylayın',
+  swapped: '{paid}, {received} karşılığında takas edildi',
 
   'error.UnknownError': 'Bir hata oluştu',
   'error.RequestAbortedError': 'İstek iptal edildi',
@@ -144,6 +163,10 @@ const tr: Messages = {
   'error.noTransactionHash': 'Cüzdan işlem karması döndürmedi',
   'error.noSignature': 'Cüzdan imza döndürmedi',
   'error.noWalletService': 'Cüzdan hizmeti yapılandırılmamış',
+  'error.SwapQuoteExpiredError': 'Teklifin süresi doldu: yeni teklifi kontrol edip takas edin',
+  'error.SwapNoLiquidityError': 'Bu takas için yeterli likidite yok',
+  'error.differentTokens': 'İki farklı token seçin',
+  'error.quoteFirst': 'Önce bir fiyat teklifi alın',
 }
 
 export default tr

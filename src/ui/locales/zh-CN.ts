@@ -63,6 +63,9 @@ const zhCN: Messages = {
   unknownNetwork: '网络 {id}',
   send: '发送',
   disconnect: '断开连接',
+  totalValue: '总价值',
+  swap: '兑换',
+  dismiss: '隐藏',
 
   selectNetwork: '选择网络',
   namespaceNetworks: '{namespace, select, eip155 {EVM 网络} solana {Solana 网络} other {{namespace} 网络}}',
@@ -81,6 +84,22 @@ const zhCN: Messages = {
   sent: '已向 {receiver} 发送 {amount}',
   viewTransaction: '在区块浏览器中查看',
   done: '完成',
+  availableWithValue: '可用：{amount}（≈ {value}）',
+  amountValue: '≈ {value}',
+
+  // Swap
+  swapFrom: '支付',
+  swapTo: '收到',
+  switchTokens: '互换代币',
+  quoting: '正在获取报价…',
+  expectedOutput: '预计收到',
+  priceImpact: '价格影响',
+  minimumReceived: '最少收到（滑点 {percent}）',
+  networkFee: '网络费用',
+  approveAndSwap: '批准 {symbol} 并兑换',
+  approveWaiting: '请在钱包中批准 {symbol}',
+  swapWaiting: '请在钱包中确认兑换',
+  swapped: '已将 {paid} 兑换为 {received}',
 
   'error.UnknownError': '发生错误',
   'error.RequestAbortedError': '请求已中止',
@@ -142,6 +161,10 @@ const zhCN: Messages = {
   'error.noTransactionHash': '钱包未返回交易哈希',
   'error.noSignature': '钱包未返回签名',
   'error.noWalletService': '未配置钱包服务',
+  'error.SwapQuoteExpiredError': '报价已过期：请查看新报价后再兑换',
+  'error.SwapNoLiquidityError': '此兑换的流动性不足',
+  'error.differentTokens': '请选择两种不同的代币',
+  'error.quoteFirst': '请先获取报价',
 }
 
 export default zhCN

@@ -1,22 +1,50 @@
 import { useEffect, useRef } from 'react'
 import type { Config } from '../../core/createConfig.ts'
+import { chunkFiles } from '../chunkFiles.ts'
 import { preloadModule, useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import { configOf } from '../host.ts'
 import type { Locale } from '../i18n/locales.ts'
 import { localeOf, messageLoaders, useLocale } from '../i18n/locales.ts'
 import type { Messages } from '../locales/en.ts'
+import { loadCatalogueLazily } from './catalogue.ts'
 import { deepActiveElement } from './focus.ts'
 
 const loadShell = () => import('./ModalShell.tsx')
 
+/** The idle prefetch's own chunk, in the script-tag build (src/ui/chunkFiles.ts); none elsewhere. */
+const prefetchChunk = chunkFiles('./prefetch.ts')
+
 /**
- * Starts loading the dialog and its language's catalogue when the person shows intent (hover,
- * focus), before the click; both arrive in parallel.
+ * After the page is idle: fetches every JS file of the dialog's first open in one round
+ * (`modulepreload`), then runs the dialog's modules and its language's catalogue (defining them
+ * costs about a millisecond), so a click renders the dialog in its own event, fetching nothing.
+ * Only the script-tag build knows its chunks; in an app, its bundler loads a lazy chunk's imports
+ * together when it is asked for, on hover or focus ({@link preloadModal}).
+ *
+ * @example
+ * whenIdle(() => prefetchDialog(config, document))
+ */
+export function prefetchDialog(config: Config, doc: Document): void {
+  if (prefetchChunk.length === 0) return
+  void import('./prefetch.ts')
+    .then(({ prefetchFirstOpen }) => {
+      if (prefetchFirstOpen(config, doc).length === 0) return
+      void preloadModule(loadShell).catch(() => {})
+      void preloadModule(messageLoaders[localeOf(config)]).catch(() => {})
+    })
+    .catch(() => {})
+}
+
+/**
+ * When the person shows intent (the pointer or focus reaches the button), before the click: runs
+ * the dialog's code and its language's catalogue (already fetched after idle, or fetched now, in
+ * parallel), and asks the wallet catalogue for its first page, so the open asks for nothing.
  */
 export function preloadModal(config: Config): void {
   void preloadModule(loadShell).catch(() => {})
   void preloadModule(messageLoaders[localeOf(config)]).catch(() => {})
+  loadCatalogueLazily(config)
 }
 
 export interface ModalHostProps {

@@ -7,6 +7,7 @@ import type { View } from '../../core/modal/router.ts'
 import { embeddedHome } from '../../core/modal/router.ts'
 import { BackIcon, CloseIcon } from '../components/Icons.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
+import { BalanceToast } from '../components/Toast.tsx'
 import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import type { Locale } from '../i18n/locales.ts'
@@ -37,6 +38,7 @@ const lazyViews: Partial<Record<View, Loader>> = {
   Networks: () => import('../views/NetworksView.tsx'),
   UnsupportedChain: () => import('../views/UnsupportedChainView.tsx'),
   WalletSend: () => import('../views/WalletSendView.tsx'),
+  Swap: () => import('../views/SwapView.tsx'),
 }
 
 /** Each view's heading. A new view adds its key here and its strings to every catalogue. */
@@ -51,6 +53,7 @@ const titles: Partial<Record<View, MessageKey>> = {
   Networks: 'selectNetwork',
   UnsupportedChain: 'unsupportedChain',
   WalletSend: 'send',
+  Swap: 'swap',
 }
 
 export interface ModalShellProps {
@@ -260,6 +263,7 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
           </div>
         )}
       </div>
+      <BalanceToast config={config} />
     </div>
   )
   return (

@@ -103,8 +103,25 @@ a.primary { color: var(--_accent-foreground); }
 .status a { color: var(--_accent); font-weight: 600; }
 .fallback.small { min-height: 48px; }
 .tokens { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 4px; }
-.tokens li { display: flex; justify-content: space-between; gap: 8px; padding: 8px 12px; border-radius: 12px; background: var(--_surface); font-variant-numeric: tabular-nums; }
+.tokens li { display: flex; align-items: center; gap: 10px; padding: 8px 12px; border-radius: 12px; background: var(--_surface); font-variant-numeric: tabular-nums; }
+.tokens .token-name { flex: 1; min-width: 0; display: flex; flex-wrap: wrap; justify-content: space-between; column-gap: 8px; }
 .tokens .symbol { font-weight: 600; }
+.tokens .amount { overflow-wrap: anywhere; }
+.tokens .value { flex: none; color: var(--_muted); min-width: 0; }
+.token-icon { width: 32px; height: 32px; border-radius: 50%; flex: none; }
+.token-icon.placeholder { display: inline-flex; align-items: center; justify-content: center; background: var(--_background); color: var(--_muted); font-weight: 600; }
+.total { font-size: 14px; color: var(--_muted); text-align: center; font-variant-numeric: tabular-nums; }
+.total bdi { color: var(--_foreground); font-weight: 600; }
+.switch-button { align-self: center; margin: -8px 0; }
+.quote { margin: 0; padding: 8px 12px; border-radius: 12px; background: var(--_surface); display: flex; flex-direction: column; gap: 6px; font-size: 14px; }
+.quote > div { display: flex; flex-wrap: wrap; justify-content: space-between; column-gap: 12px; }
+.quote dt { color: var(--_muted); }
+.quote dd { margin: 0; font-variant-numeric: tabular-nums; text-align: end; overflow-wrap: anywhere; }
+.toast-region:empty { display: none; }
+.toast-region { position: absolute; inset-inline: 12px; bottom: 12px; z-index: 1; }
+.toast { display: flex; align-items: center; gap: 8px; padding: 4px 4px 4px 12px; border-radius: 12px; background: var(--_background);
+  border: 1px solid var(--_danger); box-shadow: 0 8px 24px rgba(0, 0, 0, 0.2); }
+.toast .message { flex: 1; }
 .form { display: flex; flex-direction: column; gap: 12px; }
 .field { display: flex; flex-direction: column; gap: 4px; font-size: 14px; font-weight: 500; }
 .field input, .field select { min-height: 44px; padding: 0 12px; border-radius: 12px; border: 1px solid var(--_control-border);

@@ -6,15 +6,21 @@ import {
   loadNetworks,
   navigate,
   shortAddress,
+  tokenImageUrl,
+  usdValue,
 } from '../../core/index.ts'
 import { Avatar } from '../components/Avatar.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
-import { ErrorMessage } from '../components/Message.tsx'
+import { TokenImage } from '../components/TokenImage.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
-/** Account: address (copy), balance and tokens, Send, network and Disconnect. */
+/**
+ * Account: address (copy), balance, the total in US dollars, the native currency and each held token
+ * with its value (where the companion service has a price), Send, Swap, network and Disconnect. When
+ * balances cannot be read, the shell's toast says so.
+ */
 export default function AccountView({ config }: ViewProps) {
   const strings = useStrings()
   const { t } = strings
@@ -31,6 +37,26 @@ export default function AccountView({ config }: ViewProps) {
 
   if (!account) return null
   const balance = network ? balances[balanceKey(network.caipNetworkId, account.address)] : undefined
+  const rows =
+    balance?.value === undefined
+      ? []
+      : [
+          {
+            address: 'native',
+            symbol: balance.symbol,
+            name: network?.network?.nativeCurrency.name ?? balance.symbol,
+            amount: balance.value,
+            decimals: balance.decimals,
+            imageId: balance.symbol as string | undefined,
+            value: usdValue(balance.value, balance.decimals, balance.nativePrice),
+          },
+          ...balance.tokens.map((token) => ({
+            ...token,
+            value: usdValue(token.amount, token.decimals, token.price),
+          })),
+        ]
+  const priced = rows.filter((row) => row.value !== undefined)
+  const total = priced.length > 0 ? priced.reduce((sum, row) => sum + (row.value ?? 0), 0) : undefined
 
   const copy = async () => {
     try {
@@ -70,27 +96,36 @@ export default function AccountView({ config }: ViewProps) {
             '…'
           ) : null}
         </div>
-        <div className="live" role="alert">
-          {balance?.value === undefined && balance?.status === 'error' ? (
-            <ErrorMessage>{t('error.TokenBalanceUnavailableError')}</ErrorMessage>
-          ) : null}
-        </div>
+        {total !== undefined ? (
+          <div className="total" part="total">
+            <span>{t('totalValue')}</span> <bdi>{strings.currency(total, 'USD')}</bdi>
+          </div>
+        ) : null}
         <div className="status" role="status">
           {copied ? t('addressCopied') : ''}
         </div>
       </div>
-      {balance && balance.tokens.length > 0 ? (
+      {rows.length > 1 || total !== undefined ? (
         <section aria-labelledby="tokens-title">
           <h3 className="section-title" id="tokens-title">
             {t('tokens')}
           </h3>
           <ul className="tokens" part="token-list">
-            {balance.tokens.map((token) => (
-              <li key={token.address} data-token={token.address}>
-                <bdi className="symbol" title={token.name}>
-                  {token.symbol}
+            {rows.map((row) => (
+              <li key={row.address} data-token={row.address}>
+                <TokenImage
+                  src={row.imageId ? tokenImageUrl(config, row.imageId) : undefined}
+                  symbol={row.symbol}
+                />
+                <span className="token-name">
+                  <bdi className="symbol" title={row.name}>
+                    {row.symbol}
+                  </bdi>
+                  <bdi className="amount">{strings.balance(row.amount, row.decimals)}</bdi>
+                </span>
+                <bdi className="value">
+                  {row.value !== undefined ? strings.currency(row.value, 'USD') : ''}
                 </bdi>
-                <bdi>{strings.balance(token.amount, token.decimals)}</bdi>
               </li>
             ))}
           </ul>
@@ -105,6 +140,16 @@ export default function AccountView({ config }: ViewProps) {
             onClick={() => navigate(config, 'WalletSend')}
           >
             {t('send')}
+          </button>
+        ) : null}
+        {options.features.swaps && network?.supported ? (
+          <button
+            type="button"
+            className="secondary"
+            part="swap-button"
+            onClick={() => navigate(config, 'Swap')}
+          >
+            {t('swap')}
           </button>
         ) : null}
         <button

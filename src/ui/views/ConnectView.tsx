@@ -2,19 +2,18 @@ import { useEffect, useRef } from 'react'
 import { navigate } from '../../core/actions/navigate.ts'
 import type { Config, Connector } from '../../core/createConfig.ts'
 import { recentWallets } from '../../core/recentWallets.ts'
-import { walletImageUrl } from '../../core/service.ts'
+import { walletImageUrl } from '../../core/walletImageUrl.ts'
 import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
 import { WalletImage } from '../components/WalletImage.tsx'
 import { WalletRow } from '../components/WalletRow.tsx'
 import { useStore } from '../hooks/useStore.ts'
+import { loadCatalogueLazily } from '../modal/catalogue.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
 // Selecting and the catalogue load lazily: the dialog's first paint needs neither.
 const select = (config: Config, choice: { connector: Connector } | { entry: CatalogueEntry }) =>
   void import('../../core/actions/selectWallet.ts').then(({ selectWallet }) => selectWallet(config, choice))
-const loadCatalogue = (config: Config, force = false) =>
-  void import('../../core/actions/loadCatalogue.ts').then((module) => module.loadCatalogue(config, { force }))
 
 /**
  * Connect: recent wallets, browser wallets, featured and recommended catalogue wallets, then
@@ -41,10 +40,11 @@ export default function ConnectView({ config }: ViewProps) {
     return true
   }
 
-  // Loads on open, and again when the page points the modal at another service or project.
+  // Loads on open (unless the pointer or focus on the button started it), and again when the page
+  // points the modal at another service or project. Browser wallets show without waiting for it.
   const idle = catalogue.status === 'idle'
   useEffect(() => {
-    if (idle) loadCatalogue(config)
+    if (idle) loadCatalogueLazily(config)
   }, [config, idle])
 
   const installedRdns = new Set(connectors.map((connector) => connector.rdns).filter(Boolean))
@@ -151,7 +151,7 @@ export default function ConnectView({ config }: ViewProps) {
       {catalogue.status === 'error' ? (
         <div className="empty" role="alert">
           <strong>{t('catalogueFailed')}</strong>
-          <button type="button" className="secondary" onClick={() => loadCatalogue(config, true)}>
+          <button type="button" className="secondary" onClick={() => loadCatalogueLazily(config, true)}>
             {t('tryAgain')}
           </button>
         </div>

@@ -1,5 +1,5 @@
 import { useMemo } from 'react'
-import { walletImageUrl } from '../../core/service.ts'
+import { walletImageUrl } from '../../core/walletImageUrl.ts'
 import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
 import { useStore } from '../hooks/useStore.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'

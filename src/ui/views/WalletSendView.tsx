@@ -3,12 +3,15 @@ import {
   balanceKey,
   fetchBalance,
   loadNetworks,
+  maxSendAmount,
   NATIVE_TOKEN,
   navigate,
   sendToken,
   shortAddress,
+  usdValue,
 } from '../../core/index.ts'
 import { ErrorMessage } from '../components/Message.tsx'
+import { useFieldErrors } from '../hooks/useFieldErrors.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
@@ -23,9 +26,10 @@ function exact(value: bigint, decimals: number): string {
 type Field = 'token' | 'amount' | 'receiver'
 
 /**
- * Send: a token of the connected account (the native currency or, on Solana, an SPL token), an
- * amount and a receiver; the wallet approves, then the view waits for confirmation and shows the
- * result. Errors stay on the form with what was typed: a field's error sits under it (the field is
+ * Send: a token of the connected account (the native currency, an ERC-20 of the service's list on
+ * EVM, an SPL token on Solana), an amount and a receiver, with the balance's and the amount's value in
+ * US dollars where the service has a price, and a Max that leaves the fee of a native send; the
+ * active connector's wallet approves, then the view waits for confirmation and shows the result. Errors stay on the form with what was typed: a field's error sits under it (the field is
  * `aria-invalid` and described by it) and the first invalid field takes focus; the wallet's and
  * the network's errors sit above Send. While sending, the controls are `aria-disabled` and keep focus.
  */
@@ -43,8 +47,11 @@ export default function WalletSendView({ config }: ViewProps) {
   const [sentText, setSentText] = useState<string | undefined>()
   const id = useId()
   const ids = { token: `${id}token`, amount: `${id}amount`, receiver: `${id}receiver`, hint: `${id}hint` }
-  const fields = { token: useRef<HTMLSelectElement>(null), amount: useRef<HTMLInputElement>(null) }
-  const receiverField = useRef<HTMLInputElement>(null)
+  const refs = {
+    token: useRef<HTMLSelectElement>(null),
+    amount: useRef<HTMLInputElement>(null),
+    receiver: useRef<HTMLInputElement>(null),
+  }
 
   useEffect(() => {
     config.$send.set({ status: 'idle', error: undefined, hash: undefined })
@@ -52,24 +59,23 @@ export default function WalletSendView({ config }: ViewProps) {
   }, [config])
 
   const error = send.status === 'error' ? send.error : undefined
-  const invalid = (error?.fields ?? []).filter((field): field is Field =>
-    ['token', 'amount', 'receiver'].includes(field),
-  )
-  const firstInvalid = invalid[0]
-
-  // The first invalid field takes focus, so the person lands on what to fix.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per error.
-  useEffect(() => {
-    if (!firstInvalid) return
-    const field = firstInvalid === 'receiver' ? receiverField : fields[firstInvalid]
-    field.current?.focus()
-  }, [error])
+  const { firstInvalid, described, fieldError } = useFieldErrors<Field>(error, {
+    token: { id: ids.token, ref: refs.token },
+    amount: { id: ids.amount, ref: refs.amount },
+    receiver: { id: ids.receiver, ref: refs.receiver },
+  })
 
   if (!account || !network?.network) return null
   const balance = balances[balanceKey(network.caipNetworkId, account.address)]
   const native = network.network.nativeCurrency
   const choices = [
-    { address: NATIVE_TOKEN, symbol: native.symbol, decimals: native.decimals, amount: balance?.value },
+    {
+      address: NATIVE_TOKEN,
+      symbol: native.symbol,
+      decimals: native.decimals,
+      amount: balance?.value,
+      price: balance?.nativePrice ?? null,
+    },
     ...(balance?.tokens ?? []).map((holding) => ({
       ...holding,
       amount: holding.amount as bigint | undefined,
@@ -78,11 +84,27 @@ export default function WalletSendView({ config }: ViewProps) {
   const chosen = choices.find((choice) => choice.address === token)
   const sending = send.status === 'sending'
   const explorer = network.network.blockExplorers?.default.url
-  const errorId = firstInvalid ? `${ids[firstInvalid]}-error` : undefined
   // People type the decimal separator of their language (`0,5` in German); the core reads `0.5`.
   const { decimalSeparator } = strings
   const toTyped = (plain: string) => plain.replace('.', decimalSeparator)
   const toPlain = (typed: string) => (decimalSeparator === '.' ? typed : typed.replace(decimalSeparator, '.'))
+  // What the amount typed is worth: an estimate for the eye, so a float is enough.
+  const typed = Number(toPlain(amount.trim()))
+  const amountUsd =
+    chosen?.price !== null &&
+    chosen?.price !== undefined &&
+    amount.trim() !== '' &&
+    Number.isFinite(typed) &&
+    typed >= 0
+      ? typed * chosen.price
+      : undefined
+  const heldUsd =
+    chosen?.amount !== undefined ? usdValue(chosen.amount, chosen.decimals, chosen.price) : undefined
+  const fillMax = async () => {
+    if (sending || !chosen) return
+    const max = await maxSendAmount(config, chosen.address).catch(() => chosen.amount)
+    if (max !== undefined) setAmount(toTyped(exact(max, chosen.decimals)))
+  }
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault()
@@ -101,17 +123,6 @@ export default function WalletSendView({ config }: ViewProps) {
       // Shown from $send; what was typed stays.
     }
   }
-
-  /** A field's ARIA: invalid and described by the error (under the first invalid field). */
-  const described = (field: Field, ...extra: (string | undefined)[]) => {
-    const isInvalid = invalid.includes(field)
-    const by = [isInvalid ? errorId : undefined, ...extra].filter(Boolean).join(' ')
-    return { 'aria-invalid': isInvalid || undefined, 'aria-describedby': by || undefined }
-  }
-  const fieldError = (field: Field) =>
-    field === firstInvalid && error ? (
-      <ErrorMessage id={`${ids[field]}-error`}>{strings.error(error)}</ErrorMessage>
-    ) : null
 
   if (send.status === 'sent' && sentText) {
     return (
@@ -147,7 +158,7 @@ export default function WalletSendView({ config }: ViewProps) {
         <label htmlFor={ids.token}>{t('token')}</label>
         <select
           id={ids.token}
-          ref={fields.token}
+          ref={refs.token}
           value={token}
           aria-disabled={sending}
           autoFocus={autoFocus}
@@ -169,7 +180,7 @@ export default function WalletSendView({ config }: ViewProps) {
         <label htmlFor={ids.amount}>{t('amount')}</label>
         <input
           id={ids.amount}
-          ref={fields.amount}
+          ref={refs.amount}
           name="amount"
           inputMode="decimal"
           autoComplete="off"
@@ -181,20 +192,28 @@ export default function WalletSendView({ config }: ViewProps) {
           onChange={(event) => setAmount(event.target.value)}
         />
         <div role="alert">{fieldError('amount')}</div>
+        {amountUsd !== undefined ? (
+          <span className="hint" part="amount-value">
+            {t('amountValue', { value: strings.currency(amountUsd, 'USD') })}
+          </span>
+        ) : null}
         {chosen?.amount !== undefined ? (
           <span className="hint">
             <span id={ids.hint}>
-              {t('available', {
-                amount: `${strings.balance(chosen.amount, chosen.decimals)} ${chosen.symbol}`,
-              })}
+              {heldUsd !== undefined
+                ? t('availableWithValue', {
+                    amount: `${strings.balance(chosen.amount, chosen.decimals)} ${chosen.symbol}`,
+                    value: strings.currency(heldUsd, 'USD'),
+                  })
+                : t('available', {
+                    amount: `${strings.balance(chosen.amount, chosen.decimals)} ${chosen.symbol}`,
+                  })}
             </span>
             <button
               type="button"
               className="link-button"
               aria-disabled={sending}
-              onClick={() => {
-                if (!sending) setAmount(toTyped(exact(chosen.amount as bigint, chosen.decimals)))
-              }}
+              onClick={() => void fillMax()}
             >
               {t('max')}
             </button>
@@ -205,7 +224,7 @@ export default function WalletSendView({ config }: ViewProps) {
         <label htmlFor={ids.receiver}>{t('receiver')}</label>
         <input
           id={ids.receiver}
-          ref={receiverField}
+          ref={refs.receiver}
           name="receiver"
           autoComplete="off"
           spellCheck={false}

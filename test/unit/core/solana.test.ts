@@ -1,12 +1,15 @@
 // The core actions on Solana end to end in node, against real parts: the local Solana network
 // (litesvm behind JSON-RPC) and a local EVM chain on loopback, the Demo Wallet's Solana side (a Wallet
 // Standard wallet whose prompts a fake `ask` answers and counts) and, for the merged wallet, its EVM side.
-// The config's `rpcUrls` point straight at the local networks, so no companion service is involved.
+// The config's `rpcUrls` point straight at the local networks; the companion service is involved only
+// where a test starts one (prices).
 //
 // Tests share one ledger, so each sender is picked so that no test depends on another's transfers:
 // dev key 0 (the TEST token holder) only sends in the token test, after the balance test has read it;
 // dev key 1 only receives; dev key 2 sends SOL; dev key 3 receives the token.
 import assert from 'node:assert/strict'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
@@ -19,6 +22,7 @@ import {
 } from '../../../demo/wallets/demo-wallet.ts'
 import type { PromptQueue, PromptRequest } from '../../../demo/wallets/prompt.ts'
 import { createSolanaWallet } from '../../../demo/wallets/solana-wallet.ts'
+import { buildApp } from '../../../server/app.ts'
 import { devAccount, type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
 import { devKeypair, type LocalSolana, startSolana } from '../../../server/dev/solana/index.ts'
 import { LOCAL_SOLANA_NETWORK_ID } from '../../../src/chains/solana/networks.ts'
@@ -32,6 +36,7 @@ import { connect } from '../../../src/core/actions/connect.ts'
 import { disconnect } from '../../../src/core/actions/disconnect.ts'
 import { fetchBalance } from '../../../src/core/actions/fetchBalance.ts'
 import { getProvider } from '../../../src/core/actions/getProvider.ts'
+import { loadSwap } from '../../../src/core/actions/loadSwap.ts'
 import { open } from '../../../src/core/actions/open.ts'
 import { reconnect } from '../../../src/core/actions/reconnect.ts'
 import { NATIVE_TOKEN, sendToken } from '../../../src/core/actions/sendToken.ts'
@@ -43,6 +48,7 @@ import type { WalletEventMap, WalletEventName } from '../../../src/core/events/t
 import type { Platform } from '../../../src/core/platform.ts'
 import { STORAGE_PREFIX, StorageKey } from '../../../src/protocol/storage.ts'
 import { freePort } from '../../support/net.ts'
+import { openTestDatabase, testLogger } from '../server/helpers.ts'
 
 const ORIGIN = 'http://127.0.0.1'
 const LOCAL = LOCAL_SOLANA_NETWORK_ID
@@ -143,6 +149,8 @@ interface SetupParameters {
   wallet?: ReturnType<typeof createSolanaWallet>
   /** Share a storage backend with an earlier harness. */
   items?: Map<string, string>
+  /** A companion service (its data API: prices, swaps) for the dev project. */
+  apiUrl?: string
 }
 
 function setup(parameters: SetupParameters = {}) {
@@ -170,6 +178,7 @@ function setup(parameters: SetupParameters = {}) {
         // Any other Solana network reads from the local one too: nothing leaves loopback.
         ...Object.fromEntries(extra.map((id) => [id, solana.url])),
       },
+      ...(parameters.apiUrl ? { apiUrl: parameters.apiUrl, projectId: 'dev-project' } : {}),
     },
     platform,
   )
@@ -271,10 +280,64 @@ describe('core actions on Solana against the local network and the Demo Wallet',
     assert.equal(balance?.value, 1000n * LAMPORTS_PER_SOL)
     assert.equal(balance?.symbol, 'SOL')
     assert.equal(balance?.decimals, 9)
+    // No companion service here: no prices, and none made up.
+    assert.equal(balance?.nativePrice, null)
     assert.deepEqual(balance?.tokens, [
-      { address: TEST_MINT, symbol: 'TEST', name: 'Test Token', decimals: 6, amount: 1_000_000n * 10n ** 6n },
+      {
+        address: TEST_MINT,
+        symbol: 'TEST',
+        name: 'Test Token',
+        decimals: 6,
+        amount: 1_000_000n * 10n ** 6n,
+        price: null,
+      },
     ])
     assert.deepEqual(harness.config.$balances.get()[balanceKey(LOCAL, key(0))], balance)
+  })
+
+  test('behavior: with a companion service, SOL and SPL prices come from its price source; swaps are not supported', async () => {
+    // The operator's price source, standing in for a real one: USD prices by address.
+    const asked: string[] = []
+    const prices = createServer((request, response) => {
+      const addresses = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('addresses') ?? ''
+      asked.push(addresses)
+      const known: Record<string, number> = { native: 150.25, [TEST_MINT]: 0.5 }
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ prices: Object.fromEntries(addresses.split(',').map((a) => [a, known[a]])) }))
+    })
+    await new Promise<void>((resolve) => prices.listen(0, '127.0.0.1', resolve))
+    const testDb = await openTestDatabase('core_solana_prices')
+    const app = await buildApp(
+      testDb.config({
+        rpcUpstreams: { [LOCAL]: solana.url },
+        priceSourceUrl: `http://127.0.0.1:${(prices.address() as AddressInfo).port}/usd`,
+      }),
+      { database: testDb.database, logger: testLogger },
+    )
+    try {
+      await app.listen({ host: '127.0.0.1', port: 0 })
+      const harness = setup({ apiUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` })
+      await connected(harness)
+      const balance = await fetchBalance(harness.config, { force: true })
+      assert.equal(balance?.status, 'ready')
+      assert.equal(balance?.nativePrice, 150.25)
+      assert.deepEqual(
+        balance?.tokens.map((token) => [token.symbol, token.price]),
+        [['TEST', 0.5]],
+      )
+      assert.deepEqual(asked, [`${TEST_MINT},native`])
+
+      // No Solana swap source: the SPEC message, and the service is not asked for a quote.
+      const swap = await loadSwap(harness.config)
+      assert.equal(swap.status, 'unsupported')
+      assert.equal(swap.error?.message, 'Network not supported for Swaps')
+      assert.deepEqual(swap.tokens, [])
+    } finally {
+      await app.close()
+      await testDb.close()
+      prices.close()
+    }
   })
 
   test('behavior: sendToken of 0.5 SOL moves exactly 500000000 lamports', async () => {

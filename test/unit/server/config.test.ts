@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, test } from 'node:test'
 import { ConfigError, loadConfig, type ServiceEnv } from '../../../server/config.ts'
 
@@ -38,6 +41,8 @@ describe('loadConfig', () => {
       },
       rpcTimeoutMs: 10_000,
       rpcAllowMethods: [],
+      tokenLists: {},
+      priceSourceUrl: null,
       cacheMs: 5000,
       trustProxyHops: 0,
       rateLimits: {
@@ -45,6 +50,7 @@ describe('loadConfig', () => {
         rpcEntriesPerSecond: 1000,
         analyticsEventsPerMinute: 600,
         signInPerMinute: 60,
+        dataPerSecond: 50,
       },
       analyticsRetentionDays: 90,
       logLevel: 'info',
@@ -124,6 +130,12 @@ describe('loadConfig', () => {
     [{ RPC_TIMEOUT_MS: '0' }, /^RPC_TIMEOUT_MS must be at least 1$/],
     [{ RPC_TIMEOUT_MS: '-5' }, /^RPC_TIMEOUT_MS must be a whole number/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent$/],
+    [{ PRICE_SOURCE_URL: 'file:///etc/passwd' }, /^PRICE_SOURCE_URL must be an http:\/\/ or https:\/\/ URL$/],
+    [{ RATE_LIMIT_DATA: 'many' }, /^RATE_LIMIT_DATA must be a whole number/],
+    [
+      { TOKEN_LIST_FILE: '/nonexistent/tokens.json' },
+      /^TOKEN_LIST_FILE: cannot read \/nonexistent\/tokens.json \(ENOENT\)$/,
+    ],
   ]
   for (const [env, message] of bad) {
     test(`error: ${JSON.stringify(env)} is refused with a clear message`, () => {
@@ -132,6 +144,83 @@ describe('loadConfig', () => {
       assert.match(found[0] ?? '', message)
     })
   }
+
+  test('args: TOKEN_LIST_FILE, PRICE_SOURCE_URL and RATE_LIMIT_DATA', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'token-list-'))
+    const file = join(folder, 'tokens.json')
+    const usdc = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
+    await writeFile(
+      file,
+      JSON.stringify({
+        networks: {
+          'eip155:1': { tokens: [{ address: usdc, symbol: 'USDC', name: 'USD Coin', decimals: 6 }] },
+        },
+      }),
+    )
+    const config = loadConfig({
+      TOKEN_LIST_FILE: file,
+      PRICE_SOURCE_URL: 'https://prices.example/v1?key=abc',
+      RATE_LIMIT_DATA: '7',
+    })
+    // EVM addresses are kept with their checksum.
+    assert.deepEqual(config.tokenLists, {
+      'eip155:1': {
+        tokens: [
+          {
+            address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+            symbol: 'USDC',
+            name: 'USD Coin',
+            decimals: 6,
+          },
+        ],
+      },
+    })
+    assert.equal(config.priceSourceUrl, 'https://prices.example/v1?key=abc')
+    assert.equal(config.rateLimits.dataPerSecond, 7)
+  })
+
+  test('error: a token list with mistakes names each one', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'token-list-'))
+    const file = join(folder, 'tokens.json')
+    const token = {
+      address: '0x0000000000000000000000000000000000000001',
+      symbol: 'A',
+      name: 'A',
+      decimals: 18,
+    }
+    await writeFile(
+      file,
+      JSON.stringify({
+        networks: {
+          mainnet: { tokens: [] },
+          'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': {
+            tokens: [token],
+            stablecoin: token.address,
+            uniswapV2: { factory: token.address, router: token.address, weth: token.address },
+          },
+          'eip155:1': {
+            tokens: [token, { ...token, decimals: 300 }],
+            uniswapV2: {
+              factory: token.address,
+              router: token.address,
+              weth: '0x0000000000000000000000000000000000000002',
+            },
+          },
+        },
+      }),
+    )
+    const found = problems({ TOKEN_LIST_FILE: file })
+    assert.deepEqual(found, [
+      'TOKEN_LIST_FILE: networks.eip155:1.tokens.1.decimals: Too big: expected number to be <=255',
+      'TOKEN_LIST_FILE: networks.eip155:1.uniswapV2.weth: WETH must be a listed token',
+      'TOKEN_LIST_FILE: networks.eip155:1.stablecoin: A Uniswap V2 market needs a stablecoin',
+      'TOKEN_LIST_FILE: networks.mainnet: Expected a CAIP-2 network id such as eip155:1',
+      'TOKEN_LIST_FILE: networks.solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp.uniswapV2: Only EVM (eip155) networks can have uniswapV2',
+      'TOKEN_LIST_FILE: networks.solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp.stablecoin: Only EVM (eip155) networks can have stablecoin',
+    ])
+    await writeFile(file, '{ not json')
+    assert.deepEqual(problems({ TOKEN_LIST_FILE: file }), [`TOKEN_LIST_FILE: ${file} is not valid JSON`])
+  })
 
   test('error: every bad variable is reported at once', () => {
     assert.equal(problems({ PORT: 'x', LOG_LEVEL: 'y', RPC_TIMEOUT_MS: 'z' }).length, 3)

@@ -120,6 +120,7 @@ export async function openTestDatabase(name: string): Promise<TestDatabase> {
     RATE_LIMIT_RPC_ENTRIES: '10000000',
     RATE_LIMIT_ANALYTICS: '10000000',
     RATE_LIMIT_SIGN_IN: '1000000',
+    RATE_LIMIT_DATA: '1000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, DATABASE_POOL_MAX: '4' } : {}),
   })
   const database = databaseUrl

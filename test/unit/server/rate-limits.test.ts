@@ -43,7 +43,13 @@ before(async () => {
   const config = testDb.config({
     devOrigins: [site],
     rpcUpstreams: { 'eip155:1': `http://127.0.0.1:${(upstream.address() as AddressInfo).port}` },
-    rateLimits: { rpcPerSecond: 5, rpcEntriesPerSecond: 12, analyticsEventsPerMinute: 6, signInPerMinute: 3 },
+    rateLimits: {
+      rpcPerSecond: 5,
+      rpcEntriesPerSecond: 12,
+      analyticsEventsPerMinute: 6,
+      signInPerMinute: 3,
+      dataPerSecond: 4,
+    },
   })
   const deps = { database: testDb.database, logger: testLogger, now: () => clock }
   one = await buildApp(config, deps)
@@ -166,6 +172,7 @@ describe('rate limits shared by two instances on one database', () => {
       rpcEntriesPerSecond: 1000,
       analyticsEventsPerMinute: 600,
       signInPerMinute: 60,
+      dataPerSecond: 50,
     })
     assert.deepEqual(
       loadConfig({
@@ -173,8 +180,15 @@ describe('rate limits shared by two instances on one database', () => {
         RATE_LIMIT_RPC_ENTRIES: '5000',
         RATE_LIMIT_ANALYTICS: '120',
         RATE_LIMIT_SIGN_IN: '10',
+        RATE_LIMIT_DATA: '20',
       }).rateLimits,
-      { rpcPerSecond: 0, rpcEntriesPerSecond: 5000, analyticsEventsPerMinute: 120, signInPerMinute: 10 },
+      {
+        rpcPerSecond: 0,
+        rpcEntriesPerSecond: 5000,
+        analyticsEventsPerMinute: 120,
+        signInPerMinute: 10,
+        dataPerSecond: 20,
+      },
     )
     assert.throws(() => loadConfig({ RATE_LIMIT_RPC: 'lots' }), /RATE_LIMIT_RPC must be a whole number/)
   })
