@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
-import { defineConfig, type UserConfig } from 'vite'
+import { defineConfig, type PluginOption, type UserConfig } from 'vite'
+import { cssStringsPlugin } from './scripts/cssStrings.ts'
 
 /** Modules that only Solana needs: its chain code, Wallet Standard discovery and their libraries. */
 const SOLANA_MODULE =
@@ -13,6 +14,9 @@ const SOLANA_MODULE =
 const EXTERNAL = /^(react|react-dom|@r2wc\/react-to-web-component|nanostores|zod)(\/|$)/
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+/** The modules whose template literals are the shadow roots' CSS (minified at build time). */
+const STYLE_MODULE = /[\\/]src[\\/]ui[\\/]theme[\\/](reset|modalStyles|buttonStyles)\.ts$/
 
 /**
  * The options both library builds share: React, production mode, ES2022, minified ES modules with
@@ -33,9 +37,13 @@ export function libraryConfig(options: {
    * Licence comments stay.
    */
   final?: boolean
+  /** Plugins besides React's. */
+  plugins?: PluginOption[]
+  /** Chunks of modules that load together, after the initial one (needs `oneInitialChunk`). */
+  groups?: { name: string; test: (id: string) => boolean }[]
 }): UserConfig {
   return {
-    plugins: [react()],
+    plugins: [react(), cssStringsPlugin(STYLE_MODULE), ...(options.plugins ?? [])],
     define: { 'process.env.NODE_ENV': '"production"' },
     build: {
       outDir: 'dist',
@@ -49,7 +57,11 @@ export function libraryConfig(options: {
           minify: true,
           ...(options.final ? { comments: { legal: true, annotation: false, jsdoc: false } } : {}),
           ...(options.oneInitialChunk
-            ? { codeSplitting: { groups: [{ name: 'initial', tags: ['$initial' as const] }] } }
+            ? {
+                codeSplitting: {
+                  groups: [{ name: 'initial', tags: ['$initial' as const] }, ...(options.groups ?? [])],
+                },
+              }
             : {}),
           chunkFileNames: (chunk) =>
             chunk.moduleIds.some((id) => SOLANA_MODULE.test(id))
