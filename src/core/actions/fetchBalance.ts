@@ -43,8 +43,8 @@ async function readSolana(config: Config, network: Network, address: string): Pr
 }
 
 /**
- * Drops what no one has asked for in 5 minutes (SPEC section 9): balances of other accounts and
- * networks, and retry blocks that are over. Runs on each fetch, so a page left open holds at most
+ * Collects cache entries after 5 minutes (SPEC section 9): balances of other accounts and networks
+ * fetched 5 minutes ago or more (one in use is read again every 30 s), and retry blocks that are over. Runs on each fetch, so a page left open holds at most
  * what the last 5 minutes fetched, and an idle page runs nothing.
  */
 function collect(config: Config, keep: string, now: number): void {
