@@ -84,6 +84,10 @@ if (!quick) {
     console.log('\nThe packed tarball in fixture apps (test/package):')
     execSync('npm run test:package --silent', { stdio: 'inherit' })
   })
+  await optional('RPC transport', async () => {
+    const { benchRpc } = await import('./rpc.ts')
+    await benchRpc()
+  })
   await optional('AllWallets', async () => {
     const { benchWallets } = await import('./wallets.ts')
     await benchWallets()
