@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import * as z from 'zod/mini'
 import type {
   OnrampOptionsResponse,
+  OnrampPurchaseResponse,
   OnrampQuoteQuery,
   OnrampQuoteResponse,
   OnrampUrlResponse,
@@ -178,7 +179,7 @@ export function registerOnrampRoutes(app: FastifyInstance, options: OnrampRouteO
     }
   })
 
-  app.get('/onramp/v1/purchases/:id', { config }, async (request, reply) => {
+  app.get('/onramp/v1/purchases/:id', { config }, async (request, reply): Promise<OnrampPurchaseResponse> => {
     const { id } = parseInput(z.object({ id: z.uuid('Expected a purchase id') }), request.params, 'path')
     await take(request, limits.rules.data)
     reply.header('cache-control', 'no-store')

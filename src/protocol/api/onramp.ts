@@ -132,3 +132,15 @@ export function withinLimits(amount: string, limits: { min: string; max: string 
   const value = cents(amount)
   return value >= cents(limits.min) && value <= cents(limits.max)
 }
+
+/** Answer of `GET /onramp/v1/purchases/{id}`: where the purchase stands (`completed` once delivered). */
+export const onrampPurchaseResponse = z.object({
+  purchaseId: z.string(),
+  status: z.enum(['pending', 'completed', 'failed']),
+  address: z.string(),
+  network: z.string(),
+  purchaseAmount: money,
+  txHash: z.nullable(z.string()),
+})
+
+export type OnrampPurchaseResponse = z.infer<typeof onrampPurchaseResponse>

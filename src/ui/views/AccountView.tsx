@@ -10,9 +10,11 @@ import {
   tokenImageUrl,
   usdValue,
 } from '../../core/index.ts'
+import { fetchProfile } from '../../core/names.ts'
 import { Avatar } from '../components/Avatar.tsx'
 import { EmbeddedScope } from '../components/EmbeddedScope.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
+import { NamesScope, useNames } from '../components/NamesScope.tsx'
 import { TokenImage } from '../components/TokenImage.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
@@ -36,8 +38,38 @@ function EmailRow({ email, updated }: { email: string; updated: boolean }) {
   )
 }
 
+/** Register a name (when the account has none) and Buy crypto, in the name views' words. */
+function NameActions({ config, named }: ViewProps & { named: boolean }) {
+  const { n } = useNames()
+  const { features } = useStore(config.$options)
+  return (
+    <>
+      {features.names && !named ? (
+        <button
+          type="button"
+          className="secondary"
+          part="register-name-button"
+          onClick={() => navigate(config, 'RegisterAccountName')}
+        >
+          {n('registerName')}
+        </button>
+      ) : null}
+      {features.onramp ? (
+        <button
+          type="button"
+          className="secondary"
+          part="onramp-button"
+          onClick={() => navigate(config, 'OnRamp')}
+        >
+          {n('buyCrypto')}
+        </button>
+      ) : null}
+    </>
+  )
+}
+
 /**
- * Account: address (copy), balance, the total in US dollars, the native currency and each held token
+ * Account: the profile name (from the name registry), address (copy), balance, the total in US dollars, the native currency and each held token
  * with its value (where the companion service has a price), Send, Swap, network and Disconnect. When
  * balances cannot be read, the shell's toast says so.
  */
@@ -51,13 +83,19 @@ export default function AccountView({ config }: ViewProps) {
   const options = useStore(config.$options)
   const embedded = useStore(embeddedState(config))
   const modal = useStore(config.$modal)
+  const profiles = useStore(config.$profiles)
   const [copied, setCopied] = useState(false)
 
   useEffect(() => {
     void loadNetworks(config).then(() => fetchBalance(config))
   }, [config])
+  const address = account?.address
+  useEffect(() => {
+    if (address && options.features.names) void fetchProfile(config, address)
+  }, [config, address, options.features.names])
 
   if (!account) return null
+  const name = options.features.names ? profiles[account.address]?.name : undefined
   const balance = network ? balances[balanceKey(network.caipNetworkId, account.address)] : undefined
   const rows =
     balance?.value === undefined
@@ -94,6 +132,11 @@ export default function AccountView({ config }: ViewProps) {
     <>
       <div className="account" part="account">
         <Avatar address={account.address} />
+        {name ? (
+          <bdi className="profile-name" part="profile-name" data-name={name}>
+            {name}
+          </bdi>
+        ) : null}
         <div className="address-row">
           <bdi title={account.address} data-address={account.address}>
             {shortAddress(account.address)}
@@ -127,6 +170,13 @@ export default function AccountView({ config }: ViewProps) {
           {copied ? t('addressCopied') : ''}
         </div>
       </div>
+      {(options.features.names || options.features.onramp) && network?.supported ? (
+        <div className="actions" part="name-actions">
+          <NamesScope>
+            <NameActions config={config} named={Boolean(name)} />
+          </NamesScope>
+        </div>
+      ) : null}
       {account.connectorId === 'embedded' && embedded.email ? (
         <EmbeddedScope>
           {/* Update e-mail sends the person back here: it says what it did. */}

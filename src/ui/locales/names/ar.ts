@@ -1,0 +1,33 @@
+// The name and on-ramp views' words in ar (keys of ./en.ts).
+import type { NamesMessages } from './en.ts'
+
+const names: NamesMessages = {
+  registerName: 'تسجيل اسم',
+  registerNameHint: 'اختر اسمًا يمكن الإرسال إليه بدلًا من عنوانك.',
+  nameField: 'الاسم',
+  checking: 'جارٍ التحقق…',
+  nameAvailable: '{name} متاح',
+  nameTaken: '{name} محجوز. أسماء متاحة مشابهة:',
+  register: 'تسجيل {name}',
+  signInWallet: 'وقّع الرسالة في محفظتك…',
+  nameRegistered: '{name} أصبح لك',
+  nameRegisteredHint: 'يمكن الآن الإرسال إلى {name} بدلًا من عنوانك.',
+  done: 'تم',
+  buyCrypto: 'شراء عملات مشفرة',
+  buyToken: 'الرمز',
+  payWith: 'الدفع عبر',
+  card: 'بطاقة',
+  ach_bank_account: 'تحويل بنكي (ACH)',
+  amountIn: 'المبلغ بعملة {currency}',
+  quoteLoading: 'جارٍ الحصول على عرض سعر…',
+  youGet: 'ستحصل على نحو {amount} {symbol} (الرسوم {fee} {currency})',
+  continueToPayment: 'متابعة إلى الدفع',
+  checkoutOpened: 'فُتحت صفحة الدفع في علامة تبويب جديدة. تصل رموزك إلى هنا بعد الدفع.',
+  purchaseArrived: 'وصل {amount} {symbol} إلى محفظتك',
+  'error.nameRule': 'اسم المحفظة: حروف وأرقام وشرطات، 4 أحرف على الأقل',
+  'error.amountRange': 'أدخل مبلغًا من {min} إلى {max} {currency}',
+  'error.onrampUnavailable': 'شراء العملات المشفرة غير متاح هنا',
+  'error.failed': 'لم ينجح ذلك: {message}',
+}
+
+export default names

@@ -1,0 +1,34 @@
+// The name and on-ramp views' words in fr (keys of ./en.ts).
+import type { NamesMessages } from './en.ts'
+
+const names: NamesMessages = {
+  registerName: 'Enregistrer un nom',
+  registerNameHint: 'Choisissez un nom auquel on peut vous envoyer des fonds à la place de votre adresse.',
+  nameField: 'Nom',
+  checking: 'Vérification…',
+  nameAvailable: '{name} est disponible',
+  nameTaken: '{name} est pris. Noms libres similaires :',
+  register: 'Enregistrer {name}',
+  signInWallet: 'Signez le message dans votre wallet…',
+  nameRegistered: '{name} est à vous',
+  nameRegisteredHint: 'On peut maintenant envoyer à {name} au lieu de votre adresse.',
+  done: 'Terminé',
+  buyCrypto: 'Acheter des cryptos',
+  buyToken: 'Jeton',
+  payWith: 'Payer par',
+  card: 'Carte',
+  ach_bank_account: 'Virement bancaire (ACH)',
+  amountIn: 'Montant en {currency}',
+  quoteLoading: 'Obtention d’un devis…',
+  youGet: 'Vous recevez environ {amount} {symbol} (frais {fee} {currency})',
+  continueToPayment: 'Continuer vers le paiement',
+  checkoutOpened:
+    'La page de paiement est ouverte dans un nouvel onglet. Vos jetons arrivent ici après le paiement.',
+  purchaseArrived: '{amount} {symbol} sont arrivés dans votre wallet',
+  'error.nameRule': 'Nom du wallet : lettres, chiffres et tirets, au moins 4 caractères',
+  'error.amountRange': 'Saisissez un montant de {min} à {max} {currency}',
+  'error.onrampUnavailable': 'L’achat de cryptos n’est pas disponible ici',
+  'error.failed': 'Cela n’a pas fonctionné : {message}',
+}
+
+export default names
