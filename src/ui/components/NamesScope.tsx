@@ -1,41 +1,25 @@
-import { type ReactNode, useMemo } from 'react'
-import { useModule } from '../hooks/useModule.ts'
-import { messageLoaders } from '../i18n/locales.ts'
-import type { MessageValues } from '../i18n/message.ts'
+import type { ReactNode } from 'react'
 import namesLoaders from '../i18n/namesLoaders.ts'
-import { createStrings, type Strings } from '../i18n/strings.ts'
-import type { MessageKey, Messages } from '../locales/en.ts'
-import type { NamesMessageKey } from '../locales/names/en.ts'
-import { StringsContext, useStrings } from '../modal/viewContext.ts'
+import { AccountScope } from './AccountScope.tsx'
+import { CatalogueScope } from './CatalogueScope.tsx'
 
-const styles = `.suggestions{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0 0;padding:0;list-style:none}.suggestions button{min-height:44px}.profile-name{font-weight:600;overflow-wrap:anywhere}`
+const namesStyles =
+  '.suggestions{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0 0;padding:0;list-style:none}.suggestions button{min-height:44px;max-width:100%;overflow-wrap:anywhere}.success-name{overflow-wrap:anywhere}'
 
 /**
- * The name and on-ramp parts of the modal in their own words: gives its children the modal's strings
- * with the language's `src/ui/locales/names/` catalogue added (its own chunk, fetched when Account or
- * one of those views first shows, never on the first open). Renders nothing until it is in.
+ * The name and on-ramp views (RegisterAccountName, RegisterAccountNameSuccess, OnRamp) in their own
+ * words: the views after connecting's catalogue and styles (`AccountScope`) with the language's
+ * `src/ui/locales/names/` chunk added, fetched when one of them is first shown.
  *
  * @example
- * <NamesScope><RegisterButton /></NamesScope>
+ * <NamesScope><RegisterAccountNameView config={config} /></NamesScope>
  */
 export function NamesScope({ children }: { children: ReactNode }) {
-  const { locale, dir } = useStrings()
-  const base = useModule(messageLoaders[locale])
-  const extra = useModule(namesLoaders[locale])
-  const extended = useMemo(
-    () => (base && extra ? createStrings(locale, { ...base, ...extra } as Messages, dir) : undefined),
-    [locale, dir, base, extra],
+  return (
+    <AccountScope>
+      <CatalogueScope loaders={namesLoaders} styles={namesStyles}>
+        {children}
+      </CatalogueScope>
+    </AccountScope>
   )
-  return extended ? (
-    <StringsContext.Provider value={extended}>
-      <style>{styles}</style>
-      {children}
-    </StringsContext.Provider>
-  ) : null
-}
-
-/** The strings inside {@link NamesScope}, with `n` for its own keys. */
-export function useNames(): Strings & { n: (key: NamesMessageKey, values?: MessageValues) => string } {
-  const strings = useStrings()
-  return { ...strings, n: (key, values) => strings.t(key as unknown as MessageKey, values) }
 }

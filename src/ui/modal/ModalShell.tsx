@@ -77,6 +77,9 @@ const titles: Partial<Record<View, MessageKey>> = {
   UpdateEmailWallet: 'updateEmail',
   UpdateEmailOtp: 'enterCode',
   Swap: 'swap',
+  RegisterAccountName: 'registerName',
+  RegisterAccountNameSuccess: 'registerName',
+  OnRamp: 'buyCrypto',
 }
 
 export interface ModalShellProps {

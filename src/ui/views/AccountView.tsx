@@ -11,10 +11,10 @@ import {
   usdValue,
 } from '../../core/index.ts'
 import { fetchProfile } from '../../core/names.ts'
+import { AccountScope } from '../components/AccountScope.tsx'
 import { Avatar } from '../components/Avatar.tsx'
 import { EmbeddedScope } from '../components/EmbeddedScope.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
-import { NamesScope, useNames } from '../components/NamesScope.tsx'
 import { TokenImage } from '../components/TokenImage.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
@@ -40,7 +40,7 @@ function EmailRow({ email, updated }: { email: string; updated: boolean }) {
 
 /** Register a name (when the account has none) and Buy crypto, in the name views' words. */
 function NameActions({ config, named }: ViewProps & { named: boolean }) {
-  const { n } = useNames()
+  const { t } = useStrings()
   const { features } = useStore(config.$options)
   return (
     <>
@@ -51,7 +51,7 @@ function NameActions({ config, named }: ViewProps & { named: boolean }) {
           part="register-name-button"
           onClick={() => navigate(config, 'RegisterAccountName')}
         >
-          {n('registerName')}
+          {t('registerName')}
         </button>
       ) : null}
       {features.onramp ? (
@@ -61,7 +61,7 @@ function NameActions({ config, named }: ViewProps & { named: boolean }) {
           part="onramp-button"
           onClick={() => navigate(config, 'OnRamp')}
         >
-          {n('buyCrypto')}
+          {t('buyCrypto')}
         </button>
       ) : null}
     </>
@@ -73,7 +73,7 @@ function NameActions({ config, named }: ViewProps & { named: boolean }) {
  * with its value (where the companion service has a price), Send, Swap, network and Disconnect. When
  * balances cannot be read, the shell's toast says so.
  */
-export default function AccountView({ config }: ViewProps) {
+function Account({ config }: ViewProps) {
   const strings = useStrings()
   const { t } = strings
   const autoFocus = useAutoFocus()
@@ -172,9 +172,7 @@ export default function AccountView({ config }: ViewProps) {
       </div>
       {(options.features.names || options.features.onramp) && network?.supported ? (
         <div className="actions" part="name-actions">
-          <NamesScope>
-            <NameActions config={config} named={Boolean(name)} />
-          </NamesScope>
+          <NameActions config={config} named={Boolean(name)} />
         </div>
       ) : null}
       {account.connectorId === 'embedded' && embedded.email ? (
@@ -262,5 +260,14 @@ export default function AccountView({ config }: ViewProps) {
         </button>
       </div>
     </>
+  )
+}
+
+/** Account, in the words and styles of the views after connecting (`AccountScope`). */
+export default function AccountView(props: ViewProps) {
+  return (
+    <AccountScope>
+      <Account {...props} />
+    </AccountScope>
   )
 }

@@ -10,10 +10,10 @@ import { isNameLabel } from '../../protocol/api/names.ts'
 import { withinLimits } from '../../protocol/api/onramp.ts'
 import { summaryOf } from '../components/EmailForm.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
-import { NamesScope, useNames } from '../components/NamesScope.tsx'
+import { NamesScope } from '../components/NamesScope.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
-import { useAutoFocus } from '../modal/viewContext.ts'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 
 /** How long typing must pause before a name is checked. */
 const CHECK_DELAY_MS = 300
@@ -29,7 +29,7 @@ function Alert({ id, text }: { id?: string; text: string | undefined }) {
  * registration message.
  */
 function RegisterAccountNameView({ config }: ViewProps) {
-  const { n, error: errorText } = useNames()
+  const { t, error: errorText } = useStrings()
   const autoFocus = useAutoFocus()
   const id = useId()
   const ids = { input: `${id}name`, error: `${id}error`, status: `${id}status` }
@@ -41,12 +41,13 @@ function RegisterAccountNameView({ config }: ViewProps) {
   const [busy, setBusy] = useState(false)
   const label = value.trim()
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-checked when the name changes.
   useEffect(() => {
     setCheck(undefined)
     if (label === '') return setError(undefined)
     let current = true
     const timer = setTimeout(() => {
-      if (!isNameLabel(label)) return setError(n('error.nameRule'))
+      if (!isNameLabel(label)) return setError(t('error.nameRule'))
       setError(undefined)
       setChecking(true)
       checkName(config, label)
@@ -58,14 +59,13 @@ function RegisterAccountNameView({ config }: ViewProps) {
       current = false
       clearTimeout(timer)
     }
-    // biome-ignore lint/correctness/useExhaustiveDependencies: re-checked when the name changes.
   }, [config, label])
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     if (busy) return
     if (!isNameLabel(label)) {
-      setError(n('error.nameRule'))
+      setError(t('error.nameRule'))
       input.current?.focus()
       return
     }
@@ -96,10 +96,10 @@ function RegisterAccountNameView({ config }: ViewProps) {
   const taken = check && !check.available
   return (
     <form className="form" part="register-name" noValidate onSubmit={(event) => void submit(event)}>
-      <h3>{n('registerName')}</h3>
-      <p className="hint">{n('registerNameHint')}</p>
+      <h3>{t('registerName')}</h3>
+      <p className="hint">{t('registerNameHint')}</p>
       <div className="field">
-        <label htmlFor={ids.input}>{n('nameField')}</label>
+        <label htmlFor={ids.input}>{t('nameField')}</label>
         <input
           ref={input}
           id={ids.input}
@@ -118,10 +118,10 @@ function RegisterAccountNameView({ config }: ViewProps) {
         />
         <Alert id={ids.error} text={error} />
         <div className="status" role="status" id={ids.status}>
-          {checking ? n('checking') : check?.available ? n('nameAvailable', { name: check.name }) : ''}
+          {checking ? t('checking') : check?.available ? t('nameAvailable', { name: check.name }) : ''}
         </div>
         <div role="alert">
-          {taken ? <ErrorMessage>{n('nameTaken', { name: check.name })}</ErrorMessage> : null}
+          {taken ? <ErrorMessage>{t('nameTaken', { name: check.name })}</ErrorMessage> : null}
         </div>
         {taken && check.suggestions.length > 0 ? (
           <ul className="suggestions" part="name-suggestions">
@@ -143,11 +143,11 @@ function RegisterAccountNameView({ config }: ViewProps) {
         ) : null}
       </div>
       <div className="status" role="status">
-        {busy ? n('signInWallet') : ''}
+        {busy ? t('signInWallet') : ''}
       </div>
       <button type="submit" className="primary" part="register-submit" aria-disabled={busy || undefined}>
         {busy ? <span className="spinner" aria-hidden="true" /> : null}
-        {n('register', { name: check?.available ? check.name : label })}
+        {t('register', { name: check?.available ? check.name : label })}
       </button>
     </form>
   )
@@ -155,14 +155,14 @@ function RegisterAccountNameView({ config }: ViewProps) {
 
 /** RegisterAccountNameSuccess (SPEC 2): the name is the account's; Done goes back to Account. */
 function RegisterAccountNameSuccessView({ config }: ViewProps) {
-  const { n } = useNames()
+  const { t } = useStrings()
   const autoFocus = useAutoFocus()
   const name = String(useStore(config.$modal).router.data?.name ?? '')
   return (
     <div className="center" part="register-name-success">
       <div role="status">
-        <h3 className="success-name">{n('nameRegistered', { name })}</h3>
-        <p className="hint">{n('nameRegisteredHint', { name })}</p>
+        <h3 className="success-name">{t('nameRegistered', { name })}</h3>
+        <p className="hint">{t('nameRegisteredHint', { name })}</p>
       </div>
       <button
         type="button"
@@ -170,7 +170,7 @@ function RegisterAccountNameSuccessView({ config }: ViewProps) {
         autoFocus={autoFocus}
         onClick={() => navigate(config, 'Account', undefined, 'replace')}
       >
-        {n('done')}
+        {t('done')}
       </button>
     </div>
   )
@@ -182,8 +182,8 @@ function RegisterAccountNameSuccessView({ config }: ViewProps) {
  * and Continue opens the provider's checkout in a new tab, then says when the tokens arrived.
  */
 function OnrampView({ config }: ViewProps) {
-  const strings = useNames()
-  const { n } = strings
+  const strings = useStrings()
+  const { t } = strings
   const autoFocus = useAutoFocus()
   const network = useStore(config.$network)
   const state = useStore(onrampState(config))
@@ -222,10 +222,11 @@ function OnrampView({ config }: ViewProps) {
       : undefined
   const outOfRange = (): string | undefined =>
     limits && payment && !(/^\d{1,9}(\.\d{1,2})?$/.test(plain) && withinLimits(plain, limits))
-      ? n('error.amountRange', { min: limits.min, max: limits.max, currency: payment.id })
+      ? t('error.amountRange', { min: limits.min, max: limits.max, currency: payment.id })
       : undefined
 
   // The quote follows the typing, once it pauses, for an amount within the limits.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-quoted when the choice changes.
   useEffect(() => {
     if (!selection) return
     const problem = outOfRange()
@@ -233,7 +234,6 @@ function OnrampView({ config }: ViewProps) {
     if (problem) return
     const timer = setTimeout(() => void quoteOnramp(config, selection), CHECK_DELAY_MS)
     return () => clearTimeout(timer)
-    // biome-ignore lint/correctness/useExhaustiveDependencies: re-quoted when the choice changes.
   }, [config, selection?.purchaseCurrency, selection?.paymentCurrency, method, plain, chainId])
 
   const submit = (event: FormEvent) => {
@@ -249,14 +249,14 @@ function OnrampView({ config }: ViewProps) {
   if (state.options && tokens.length === 0)
     return (
       <div className="center" part="onramp">
-        <Alert text={n('error.onrampUnavailable')} />
+        <Alert text={t('error.onrampUnavailable')} />
       </div>
     )
   return (
     <form className="form" part="onramp" noValidate onSubmit={submit}>
-      <h3>{n('buyCrypto')}</h3>
+      <h3>{t('buyCrypto')}</h3>
       <div className="field">
-        <label htmlFor={ids.token}>{n('buyToken')}</label>
+        <label htmlFor={ids.token}>{t('buyToken')}</label>
         <select
           id={ids.token}
           value={chosen?.id ?? ''}
@@ -271,7 +271,7 @@ function OnrampView({ config }: ViewProps) {
         </select>
       </div>
       <div className="field">
-        <label htmlFor={ids.method}>{n('payWith')}</label>
+        <label htmlFor={ids.method}>{t('payWith')}</label>
         <select
           id={ids.method}
           value={method}
@@ -279,13 +279,13 @@ function OnrampView({ config }: ViewProps) {
         >
           {(payment?.payment_method_limits ?? []).map((limit) => (
             <option key={limit.id} value={limit.id}>
-              {n(limit.id)}
+              {t(limit.id)}
             </option>
           ))}
         </select>
       </div>
       <div className="field">
-        <label htmlFor={ids.amount}>{n('amountIn', { currency: payment?.id ?? 'USD' })}</label>
+        <label htmlFor={ids.amount}>{t('amountIn', { currency: payment?.id ?? 'USD' })}</label>
         <input
           ref={amountInput}
           id={ids.amount}
@@ -301,9 +301,9 @@ function OnrampView({ config }: ViewProps) {
       </div>
       <div className="status" role="status" part="onramp-quote">
         {state.loading && !state.quote
-          ? n('quoteLoading')
+          ? t('quoteLoading')
           : state.quote && !rangeError
-            ? n('youGet', {
+            ? t('youGet', {
                 amount: state.quote.purchaseAmount.amount,
                 symbol: state.quote.purchaseAmount.currency,
                 fee: state.quote.fee.amount,
@@ -313,16 +313,16 @@ function OnrampView({ config }: ViewProps) {
       </div>
       <div className="status" role="status" part="onramp-purchase">
         {state.purchase?.status === 'pending'
-          ? n('checkoutOpened')
+          ? t('checkoutOpened')
           : state.purchase?.status === 'completed' && state.quote
-            ? n('purchaseArrived', {
+            ? t('purchaseArrived', {
                 amount: state.quote.purchaseAmount.amount,
                 symbol: state.quote.purchaseAmount.currency,
               })
             : ''}
       </div>
       <Alert
-        text={failure && !rangeError ? n('error.failed', { message: strings.error(failure) }) : undefined}
+        text={failure && !rangeError ? t('error.failed', { message: strings.error(failure) }) : undefined}
       />
       <button
         type="submit"
@@ -331,7 +331,7 @@ function OnrampView({ config }: ViewProps) {
         aria-disabled={state.loading || undefined}
       >
         {state.loading ? <span className="spinner" aria-hidden="true" /> : null}
-        {n('continueToPayment')}
+        {t('continueToPayment')}
       </button>
     </form>
   )

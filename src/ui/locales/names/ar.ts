@@ -2,7 +2,6 @@
 import type { NamesMessages } from './en.ts'
 
 const names: NamesMessages = {
-  registerName: 'تسجيل اسم',
   registerNameHint: 'اختر اسمًا يمكن الإرسال إليه بدلًا من عنوانك.',
   nameField: 'الاسم',
   checking: 'جارٍ التحقق…',
@@ -12,8 +11,6 @@ const names: NamesMessages = {
   signInWallet: 'وقّع الرسالة في محفظتك…',
   nameRegistered: '{name} أصبح لك',
   nameRegisteredHint: 'يمكن الآن الإرسال إلى {name} بدلًا من عنوانك.',
-  done: 'تم',
-  buyCrypto: 'شراء عملات مشفرة',
   buyToken: 'الرمز',
   payWith: 'الدفع عبر',
   card: 'بطاقة',

@@ -2,7 +2,6 @@
 import type { NamesMessages } from './en.ts'
 
 const names: NamesMessages = {
-  registerName: 'Namen registrieren',
   registerNameHint: 'Wähle einen Namen, an den andere statt an deine Adresse senden können.',
   nameField: 'Name',
   checking: 'Wird geprüft…',
@@ -12,8 +11,6 @@ const names: NamesMessages = {
   signInWallet: 'Signiere die Nachricht in deiner Wallet…',
   nameRegistered: '{name} gehört dir',
   nameRegisteredHint: 'Andere können jetzt an {name} statt an deine Adresse senden.',
-  done: 'Fertig',
-  buyCrypto: 'Krypto kaufen',
   buyToken: 'Token',
   payWith: 'Bezahlen mit',
   card: 'Karte',

@@ -2,7 +2,6 @@
 // catalogue apart from ../en.ts, loaded with those views only. English keys and message formats.
 
 const names = {
-  registerName: 'Register a name',
   registerNameHint: 'Choose a name people can send to instead of your address.',
   nameField: 'Name',
   checking: 'Checking…',
@@ -12,8 +11,6 @@ const names = {
   signInWallet: 'Sign the message in your wallet…',
   nameRegistered: '{name} is yours',
   nameRegisteredHint: 'People can now send to {name} instead of your address.',
-  done: 'Done',
-  buyCrypto: 'Buy crypto',
   buyToken: 'Token',
   payWith: 'Pay with',
   card: 'Card',

@@ -2,7 +2,6 @@
 import type { NamesMessages } from './en.ts'
 
 const names: NamesMessages = {
-  registerName: 'Registrar un nombre',
   registerNameHint: 'Elige un nombre al que puedan enviarte en lugar de tu dirección.',
   nameField: 'Nombre',
   checking: 'Comprobando…',
@@ -12,8 +11,6 @@ const names: NamesMessages = {
   signInWallet: 'Firma el mensaje en tu wallet…',
   nameRegistered: '{name} es tuyo',
   nameRegisteredHint: 'Ahora pueden enviar a {name} en lugar de a tu dirección.',
-  done: 'Listo',
-  buyCrypto: 'Comprar cripto',
   buyToken: 'Token',
   payWith: 'Pagar con',
   card: 'Tarjeta',

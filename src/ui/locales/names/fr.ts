@@ -2,7 +2,6 @@
 import type { NamesMessages } from './en.ts'
 
 const names: NamesMessages = {
-  registerName: 'Enregistrer un nom',
   registerNameHint: 'Choisissez un nom auquel on peut vous envoyer des fonds à la place de votre adresse.',
   nameField: 'Nom',
   checking: 'Vérification…',
@@ -12,8 +11,6 @@ const names: NamesMessages = {
   signInWallet: 'Signez le message dans votre wallet…',
   nameRegistered: '{name} est à vous',
   nameRegisteredHint: 'On peut maintenant envoyer à {name} au lieu de votre adresse.',
-  done: 'Terminé',
-  buyCrypto: 'Acheter des cryptos',
   buyToken: 'Jeton',
   payWith: 'Payer par',
   card: 'Carte',

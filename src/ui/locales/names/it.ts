@@ -2,7 +2,6 @@
 import type { NamesMessages } from './en.ts'
 
 const names: NamesMessages = {
-  registerName: 'Registra un nome',
   registerNameHint: 'Scegli un nome a cui inviare al posto del tuo indirizzo.',
   nameField: 'Nome',
   checking: 'Verifica…',
@@ -12,8 +11,6 @@ const names: NamesMessages = {
   signInWallet: 'Firma il messaggio nel tuo wallet…',
   nameRegistered: '{name} è tuo',
   nameRegisteredHint: 'Ora si può inviare a {name} invece che al tuo indirizzo.',
-  done: 'Fatto',
-  buyCrypto: 'Compra cripto',
   buyToken: 'Token',
   payWith: 'Paga con',
   card: 'Carta',

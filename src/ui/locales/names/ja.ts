@@ -2,7 +2,6 @@
 import type { NamesMessages } from './en.ts'
 
 const names: NamesMessages = {
-  registerName: '名前を登録',
   registerNameHint: 'アドレスの代わりに送金先として使える名前を選んでください。',
   nameField: '名前',
   checking: '確認中…',
@@ -12,8 +11,6 @@ const names: NamesMessages = {
   signInWallet: 'ウォレットでメッセージに署名してください…',
   nameRegistered: '{name} はあなたのものです',
   nameRegisteredHint: 'アドレスの代わりに {name} へ送金できるようになりました。',
-  done: '完了',
-  buyCrypto: '暗号資産を購入',
   buyToken: 'トークン',
   payWith: '支払い方法',
   card: 'カード',

@@ -2,7 +2,6 @@
 import type { NamesMessages } from './en.ts'
 
 const names: NamesMessages = {
-  registerName: '이름 등록',
   registerNameHint: '주소 대신 송금받을 이름을 선택하세요.',
   nameField: '이름',
   checking: '확인 중…',
@@ -12,8 +11,6 @@ const names: NamesMessages = {
   signInWallet: '지갑에서 메시지에 서명하세요…',
   nameRegistered: '{name}이(가) 등록되었습니다',
   nameRegisteredHint: '이제 주소 대신 {name}(으)로 보낼 수 있습니다.',
-  done: '완료',
-  buyCrypto: '암호화폐 구매',
   buyToken: '토큰',
   payWith: '결제 수단',
   card: '카드',

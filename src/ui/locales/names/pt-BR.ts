@@ -2,7 +2,6 @@
 import type { NamesMessages } from './en.ts'
 
 const names: NamesMessages = {
-  registerName: 'Registrar um nome',
   registerNameHint: 'Escolha um nome para o qual possam enviar em vez do seu endereço.',
   nameField: 'Nome',
   checking: 'Verificando…',
@@ -12,8 +11,6 @@ const names: NamesMessages = {
   signInWallet: 'Assine a mensagem na sua carteira…',
   nameRegistered: '{name} é seu',
   nameRegisteredHint: 'Agora podem enviar para {name} em vez do seu endereço.',
-  done: 'Concluir',
-  buyCrypto: 'Comprar cripto',
   buyToken: 'Token',
   payWith: 'Pagar com',
   card: 'Cartão',

@@ -2,7 +2,6 @@
 import type { NamesMessages } from './en.ts'
 
 const names: NamesMessages = {
-  registerName: 'Зарегистрировать имя',
   registerNameHint: 'Выберите имя, на которое можно отправлять вместо адреса.',
   nameField: 'Имя',
   checking: 'Проверка…',
@@ -12,8 +11,6 @@ const names: NamesMessages = {
   signInWallet: 'Подпишите сообщение в кошельке…',
   nameRegistered: '{name} теперь ваше',
   nameRegisteredHint: 'Теперь на {name} можно отправлять вместо вашего адреса.',
-  done: 'Готово',
-  buyCrypto: 'Купить криптовалюту',
   buyToken: 'Токен',
   payWith: 'Способ оплаты',
   card: 'Карта',

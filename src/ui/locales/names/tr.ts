@@ -2,7 +2,6 @@
 import type { NamesMessages } from './en.ts'
 
 const names: NamesMessages = {
-  registerName: 'Ad kaydet',
   registerNameHint: 'Adresin yerine sana gönderim yapılabilecek bir ad seç.',
   nameField: 'Ad',
   checking: 'Kontrol ediliyor…',
@@ -12,8 +11,6 @@ const names: NamesMessages = {
   signInWallet: 'Cüzdanında mesajı imzala…',
   nameRegistered: '{name} artık senin',
   nameRegisteredHint: 'Artık adresin yerine {name} adına gönderim yapılabilir.',
-  done: 'Tamam',
-  buyCrypto: 'Kripto satın al',
   buyToken: 'Token',
   payWith: 'Ödeme yöntemi',
   card: 'Kart',

@@ -2,7 +2,6 @@
 import type { NamesMessages } from './en.ts'
 
 const names: NamesMessages = {
-  registerName: '注册名称',
   registerNameHint: '选择一个名称，别人可以用它代替你的地址向你转账。',
   nameField: '名称',
   checking: '正在检查…',
@@ -12,8 +11,6 @@ const names: NamesMessages = {
   signInWallet: '请在钱包中签署消息…',
   nameRegistered: '{name} 归你了',
   nameRegisteredHint: '现在别人可以向 {name} 转账，而不必使用你的地址。',
-  done: '完成',
-  buyCrypto: '购买加密货币',
   buyToken: '代币',
   payWith: '支付方式',
   card: '银行卡',
