@@ -47,7 +47,7 @@ function RegisterAccountNameView({ config }: ViewProps) {
     if (label === '') return setError(undefined)
     let current = true
     const timer = setTimeout(() => {
-      if (!isNameLabel(label)) return setError(t('error.nameRule'))
+      if (!isNameLabel(label)) return setError(t('nameRuleError'))
       setError(undefined)
       setChecking(true)
       checkName(config, label)
@@ -65,7 +65,7 @@ function RegisterAccountNameView({ config }: ViewProps) {
     event.preventDefault()
     if (busy) return
     if (!isNameLabel(label)) {
-      setError(t('error.nameRule'))
+      setError(t('nameRuleError'))
       input.current?.focus()
       return
     }
@@ -222,7 +222,7 @@ function OnrampView({ config }: ViewProps) {
       : undefined
   const outOfRange = (): string | undefined =>
     limits && payment && !(/^\d{1,9}(\.\d{1,2})?$/.test(plain) && withinLimits(plain, limits))
-      ? t('error.amountRange', { min: limits.min, max: limits.max, currency: payment.id })
+      ? t('amountRangeError', { min: limits.min, max: limits.max, currency: payment.id })
       : undefined
 
   // The quote follows the typing, once it pauses, for an amount within the limits.
@@ -249,7 +249,7 @@ function OnrampView({ config }: ViewProps) {
   if (state.options && tokens.length === 0)
     return (
       <div className="center" part="onramp">
-        <Alert text={t('error.onrampUnavailable')} />
+        <Alert text={t('onrampUnavailable')} />
       </div>
     )
   return (
@@ -322,7 +322,7 @@ function OnrampView({ config }: ViewProps) {
             : ''}
       </div>
       <Alert
-        text={failure && !rangeError ? t('error.failed', { message: strings.error(failure) }) : undefined}
+        text={failure && !rangeError ? t('failedWith', { message: strings.error(failure) }) : undefined}
       />
       <button
         type="submit"

@@ -21,10 +21,10 @@ const names: NamesMessages = {
   continueToPayment: 'متابعة إلى الدفع',
   checkoutOpened: 'فُتحت صفحة الدفع في علامة تبويب جديدة. تصل رموزك إلى هنا بعد الدفع.',
   purchaseArrived: 'وصل {amount} {symbol} إلى محفظتك',
-  'error.nameRule': 'اسم المحفظة: حروف وأرقام وشرطات، 4 أحرف على الأقل',
-  'error.amountRange': 'أدخل مبلغًا من {min} إلى {max} {currency}',
-  'error.onrampUnavailable': 'شراء العملات المشفرة غير متاح هنا',
-  'error.failed': 'لم ينجح ذلك: {message}',
+  nameRuleError: 'اسم المحفظة: حروف وأرقام وشرطات، 4 أحرف على الأقل',
+  amountRangeError: 'أدخل مبلغًا من {min} إلى {max} {currency}',
+  onrampUnavailable: 'شراء العملات المشفرة غير متاح هنا',
+  failedWith: 'لم ينجح ذلك: {message}',
 }
 
 export default names

@@ -22,10 +22,10 @@ const names: NamesMessages = {
   checkoutOpened:
     'Die Zahlungsseite ist in einem neuen Tab geöffnet. Deine Token kommen hier an, sobald du bezahlt hast.',
   purchaseArrived: '{amount} {symbol} sind in deiner Wallet angekommen',
-  'error.nameRule': 'Wallet-Name: Buchstaben, Ziffern und Bindestriche, mindestens 4 Zeichen',
-  'error.amountRange': 'Gib einen Betrag von {min} bis {max} {currency} ein',
-  'error.onrampUnavailable': 'Krypto kaufen ist hier nicht verfügbar',
-  'error.failed': 'Das hat nicht geklappt: {message}',
+  nameRuleError: 'Wallet-Name: Buchstaben, Ziffern und Bindestriche, mindestens 4 Zeichen',
+  amountRangeError: 'Gib einen Betrag von {min} bis {max} {currency} ein',
+  onrampUnavailable: 'Krypto kaufen ist hier nicht verfügbar',
+  failedWith: 'Das hat nicht geklappt: {message}',
 }
 
 export default names

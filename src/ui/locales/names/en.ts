@@ -21,10 +21,10 @@ const names = {
   continueToPayment: 'Continue to payment',
   checkoutOpened: 'The payment page is open in a new tab. Your tokens arrive here once you pay.',
   purchaseArrived: '{amount} {symbol} arrived in your wallet',
-  'error.nameRule': 'Wallet-side name: letters, digits and hyphens, at least 4 characters',
-  'error.amountRange': 'Enter an amount from {min} to {max} {currency}',
-  'error.onrampUnavailable': 'Buying crypto is not available here',
-  'error.failed': 'That did not work: {message}',
+  nameRuleError: 'Wallet-side name: letters, digits and hyphens, at least 4 characters',
+  amountRangeError: 'Enter an amount from {min} to {max} {currency}',
+  onrampUnavailable: 'Buying crypto is not available here',
+  failedWith: 'That did not work: {message}',
 }
 
 export type NamesMessageKey = keyof typeof names

@@ -21,10 +21,10 @@ const names: NamesMessages = {
   continueToPayment: 'Continuar al pago',
   checkoutOpened: 'La página de pago está abierta en otra pestaña. Tus tokens llegan aquí cuando pagues.',
   purchaseArrived: '{amount} {symbol} llegaron a tu wallet',
-  'error.nameRule': 'Nombre del wallet: letras, dígitos y guiones, al menos 4 caracteres',
-  'error.amountRange': 'Introduce un importe de {min} a {max} {currency}',
-  'error.onrampUnavailable': 'Comprar cripto no está disponible aquí',
-  'error.failed': 'No funcionó: {message}',
+  nameRuleError: 'Nombre del wallet: letras, dígitos y guiones, al menos 4 caracteres',
+  amountRangeError: 'Introduce un importe de {min} a {max} {currency}',
+  onrampUnavailable: 'Comprar cripto no está disponible aquí',
+  failedWith: 'No funcionó: {message}',
 }
 
 export default names

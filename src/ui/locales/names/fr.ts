@@ -22,10 +22,10 @@ const names: NamesMessages = {
   checkoutOpened:
     'La page de paiement est ouverte dans un nouvel onglet. Vos jetons arrivent ici après le paiement.',
   purchaseArrived: '{amount} {symbol} sont arrivés dans votre wallet',
-  'error.nameRule': 'Nom du wallet : lettres, chiffres et tirets, au moins 4 caractères',
-  'error.amountRange': 'Saisissez un montant de {min} à {max} {currency}',
-  'error.onrampUnavailable': 'L’achat de cryptos n’est pas disponible ici',
-  'error.failed': 'Cela n’a pas fonctionné : {message}',
+  nameRuleError: 'Nom du wallet : lettres, chiffres et tirets, au moins 4 caractères',
+  amountRangeError: 'Saisissez un montant de {min} à {max} {currency}',
+  onrampUnavailable: 'L’achat de cryptos n’est pas disponible ici',
+  failedWith: 'Cela n’a pas fonctionné : {message}',
 }
 
 export default names

@@ -22,10 +22,10 @@ const names: NamesMessages = {
   checkoutOpened:
     'La pagina di pagamento è aperta in una nuova scheda. I tuoi token arrivano qui dopo il pagamento.',
   purchaseArrived: '{amount} {symbol} sono arrivati nel tuo wallet',
-  'error.nameRule': 'Nome del wallet: lettere, cifre e trattini, almeno 4 caratteri',
-  'error.amountRange': 'Inserisci un importo da {min} a {max} {currency}',
-  'error.onrampUnavailable': 'L’acquisto di cripto non è disponibile qui',
-  'error.failed': 'Non ha funzionato: {message}',
+  nameRuleError: 'Nome del wallet: lettere, cifre e trattini, almeno 4 caratteri',
+  amountRangeError: 'Inserisci un importo da {min} a {max} {currency}',
+  onrampUnavailable: 'L’acquisto di cripto non è disponibile qui',
+  failedWith: 'Non ha funzionato: {message}',
 }
 
 export default names

@@ -21,10 +21,10 @@ const names: NamesMessages = {
   continueToPayment: '支払いへ進む',
   checkoutOpened: '支払いページを新しいタブで開きました。支払い後、トークンがここに届きます。',
   purchaseArrived: '{amount} {symbol} がウォレットに届きました',
-  'error.nameRule': 'ウォレット名: 英字、数字、ハイフンで 4 文字以上',
-  'error.amountRange': '{min} から {max} {currency} の金額を入力してください',
-  'error.onrampUnavailable': 'ここでは暗号資産を購入できません',
-  'error.failed': 'うまくいきませんでした: {message}',
+  nameRuleError: 'ウォレット名: 英字、数字、ハイフンで 4 文字以上',
+  amountRangeError: '{min} から {max} {currency} の金額を入力してください',
+  onrampUnavailable: 'ここでは暗号資産を購入できません',
+  failedWith: 'うまくいきませんでした: {message}',
 }
 
 export default names

@@ -21,10 +21,10 @@ const names: NamesMessages = {
   continueToPayment: '결제 계속',
   checkoutOpened: '결제 페이지가 새 탭에서 열렸습니다. 결제 후 토큰이 여기에 도착합니다.',
   purchaseArrived: '{amount} {symbol}이(가) 지갑에 도착했습니다',
-  'error.nameRule': '지갑 이름: 문자, 숫자, 하이픈, 4자 이상',
-  'error.amountRange': '{min}에서 {max} {currency} 사이의 금액을 입력하세요',
-  'error.onrampUnavailable': '여기서는 암호화폐를 구매할 수 없습니다',
-  'error.failed': '실패했습니다: {message}',
+  nameRuleError: '지갑 이름: 문자, 숫자, 하이픈, 4자 이상',
+  amountRangeError: '{min}에서 {max} {currency} 사이의 금액을 입력하세요',
+  onrampUnavailable: '여기서는 암호화폐를 구매할 수 없습니다',
+  failedWith: '실패했습니다: {message}',
 }
 
 export default names

@@ -22,10 +22,10 @@ const names: NamesMessages = {
   checkoutOpened:
     'A página de pagamento está aberta em outra aba. Seus tokens chegam aqui depois do pagamento.',
   purchaseArrived: '{amount} {symbol} chegaram à sua carteira',
-  'error.nameRule': 'Nome da carteira: letras, dígitos e hifens, pelo menos 4 caracteres',
-  'error.amountRange': 'Informe um valor de {min} a {max} {currency}',
-  'error.onrampUnavailable': 'Comprar cripto não está disponível aqui',
-  'error.failed': 'Não funcionou: {message}',
+  nameRuleError: 'Nome da carteira: letras, dígitos e hifens, pelo menos 4 caracteres',
+  amountRangeError: 'Informe um valor de {min} a {max} {currency}',
+  onrampUnavailable: 'Comprar cripto não está disponível aqui',
+  failedWith: 'Não funcionou: {message}',
 }
 
 export default names

@@ -21,10 +21,10 @@ const names: NamesMessages = {
   continueToPayment: 'Перейти к оплате',
   checkoutOpened: 'Страница оплаты открыта в новой вкладке. Токены придут сюда после оплаты.',
   purchaseArrived: '{amount} {symbol} поступили в ваш кошелёк',
-  'error.nameRule': 'Имя кошелька: буквы, цифры и дефисы, не менее 4 символов',
-  'error.amountRange': 'Введите сумму от {min} до {max} {currency}',
-  'error.onrampUnavailable': 'Покупка криптовалюты здесь недоступна',
-  'error.failed': 'Не получилось: {message}',
+  nameRuleError: 'Имя кошелька: буквы, цифры и дефисы, не менее 4 символов',
+  amountRangeError: 'Введите сумму от {min} до {max} {currency}',
+  onrampUnavailable: 'Покупка криптовалюты здесь недоступна',
+  failedWith: 'Не получилось: {message}',
 }
 
 export default names

@@ -21,10 +21,10 @@ const names: NamesMessages = {
   continueToPayment: 'Ödemeye devam et',
   checkoutOpened: 'Ödeme sayfası yeni sekmede açıldı. Ödeme yapınca tokenların buraya gelir.',
   purchaseArrived: '{amount} {symbol} cüzdanına ulaştı',
-  'error.nameRule': 'Cüzdan adı: harf, rakam ve kısa çizgi, en az 4 karakter',
-  'error.amountRange': '{min} ile {max} {currency} arasında bir tutar gir',
-  'error.onrampUnavailable': 'Burada kripto satın alınamıyor',
-  'error.failed': 'Olmadı: {message}',
+  nameRuleError: 'Cüzdan adı: harf, rakam ve kısa çizgi, en az 4 karakter',
+  amountRangeError: '{min} ile {max} {currency} arasında bir tutar gir',
+  onrampUnavailable: 'Burada kripto satın alınamıyor',
+  failedWith: 'Olmadı: {message}',
 }
 
 export default names

@@ -21,10 +21,10 @@ const names: NamesMessages = {
   continueToPayment: '继续付款',
   checkoutOpened: '付款页面已在新标签页中打开。付款后代币会到账。',
   purchaseArrived: '{amount} {symbol} 已到账',
-  'error.nameRule': '钱包名称：字母、数字和连字符，至少 4 个字符',
-  'error.amountRange': '请输入 {min} 到 {max} {currency} 之间的金额',
-  'error.onrampUnavailable': '此处无法购买加密货币',
-  'error.failed': '操作失败：{message}',
+  nameRuleError: '钱包名称：字母、数字和连字符，至少 4 个字符',
+  amountRangeError: '请输入 {min} 到 {max} {currency} 之间的金额',
+  onrampUnavailable: '此处无法购买加密货币',
+  failedWith: '操作失败：{message}',
 }
 
 export default names
