@@ -1,5 +1,5 @@
 import { sendKeys, setViewport } from '@web/test-runner-commands'
-import axe from 'axe-core'
+import { sweep } from './axeSweep.ts'
 import type { Mounted } from './helpers.ts'
 import {
   assert,
@@ -34,29 +34,10 @@ afterEach(async () => {
 
 const shadow = () => page?.modal.shadowRoot as ShadowRoot
 
+/** axe in both themes at desktop and 375 px (`axeSweep.ts`), with the page as tall as the window. */
 async function axeSweep(view: string) {
   document.documentElement.style.height = '100%'
-  const found: string[] = []
-  for (const theme of ['light', 'dark']) {
-    page?.modal.setAttribute('theme', theme)
-    for (const width of [1280, 375]) {
-      await setViewport({ width, height: width === 375 ? 667 : 800 })
-      // A half-faded panel or toast has other colours: wait until the animations are over.
-      const animations = page?.modal.shadowRoot?.getAnimations() ?? []
-      await Promise.all(
-        animations
-          .filter((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
-          .map((animation) => animation.finished.catch(() => undefined)),
-      )
-      await frames()
-      const { violations } = await axe.run(page?.modal as HTMLElement, { resultTypes: ['violations'] })
-      for (const violation of violations)
-        found.push(
-          `${view}, ${theme}, ${width}: ${violation.id} at ${violation.nodes.map((n) => n.target.join(' > ')).join(', ')}`,
-        )
-    }
-  }
-  equal(found.join('\n'), '', 'axe violations')
+  await sweep(page?.modal as HTMLElement, view)
 }
 
 async function openView(
@@ -84,7 +65,10 @@ describe('RegisterAccountName and RegisterAccountNameSuccess', function () {
     await waitFor(() => deepActive() === input, 'focus on the name field')
     equal(headingOf(page?.modal as HTMLElement)?.textContent, 'Register a name')
     await sendKeys({ type: 'abc' })
-    const error = await waitFor(() => shadow().querySelector('form [role="alert"] [part="error"]'), 'the rule')
+    const error = await waitFor(
+      () => shadow().querySelector('form [role="alert"] [part="error"]'),
+      'the rule',
+    )
     equal(error.textContent, RULE)
     equal(input.getAttribute('aria-invalid'), 'true')
     assert(
@@ -140,7 +124,10 @@ describe('RegisterAccountName and RegisterAccountNameSuccess', function () {
     await waitFor(() => shadow().querySelector('input[name="name"]'), 'the field')
     equal(shadow().querySelector('.root')?.getAttribute('dir'), 'rtl')
     await sendKeys({ type: 'abc' })
-    const error = await waitFor(() => shadow().querySelector('form [role="alert"] [part="error"]'), 'the rule')
+    const error = await waitFor(
+      () => shadow().querySelector('form [role="alert"] [part="error"]'),
+      'the rule',
+    )
     equal(error.textContent, 'اسم المحفظة: حروف وأرقام وشرطات، 4 أحرف على الأقل')
     await axeSweep('RegisterAccountName, ar')
   })
@@ -152,7 +139,10 @@ describe('OnRamp', function () {
   it('error: without a wallet service the failure is red and announced, and focus is on the first field', async () => {
     await openView('OnRamp')
     equal(headingOf(page?.modal as HTMLElement)?.textContent, 'Buy crypto')
-    const alert = await waitFor(() => shadow().querySelector('form [role="alert"] [part="error"]'), 'the error')
+    const alert = await waitFor(
+      () => shadow().querySelector('form [role="alert"] [part="error"]'),
+      'the error',
+    )
     assert(alert.textContent?.startsWith('That did not work:'), alert.textContent ?? '')
     await waitFor(() => deepActive()?.tagName === 'SELECT', 'focus on the token')
     await axeSweep('OnRamp, no service')
