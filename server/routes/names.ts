@@ -33,8 +33,13 @@ function projectOf(request: FastifyRequest): Project {
 export function registerNameRoutes(app: FastifyInstance, options: NameRouteOptions): void {
   const { registry, limits } = options
   const config = { access: 'project' } as const
-  const take = (request: FastifyRequest, rule: RateLimitRules['data']) =>
-    limits.limiter.take({ projectId: projectOf(request).id, address: request.ip }, [[rule, 1]])
+  // A project whose `names` feature is off has no registry (403), after the rate limit is taken.
+  const take = async (request: FastifyRequest, rule: RateLimitRules['data']) => {
+    const project = projectOf(request)
+    await limits.limiter.take({ projectId: project.id, address: request.ip }, [[rule, 1]])
+    if (!project.features.names)
+      throw new ServiceError(403, 'NAMES_DISABLED', 'Names are turned off for this project')
+  }
 
   app.get('/names/v1/check', { config }, async (request, reply): Promise<NameCheckResponse> => {
     const query = parseInput(nameCheckQuery, request.query, 'query')

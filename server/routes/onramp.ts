@@ -132,8 +132,13 @@ export function registerOnrampRoutes(app: FastifyInstance, options: OnrampRouteO
     }
   }
 
-  const take = (request: FastifyRequest, rule: RateLimitRules['data']) =>
-    limits.limiter.take({ projectId: projectOf(request).id, address: request.ip }, [[rule, 1]])
+  // A project whose `onramp` feature is off has no on-ramp (403), after the rate limit is taken.
+  const take = async (request: FastifyRequest, rule: RateLimitRules['data']) => {
+    const project = projectOf(request)
+    await limits.limiter.take({ projectId: project.id, address: request.ip }, [[rule, 1]])
+    if (!project.features.onramp)
+      throw new ServiceError(403, 'ONRAMP_DISABLED', 'The on-ramp is turned off for this project')
+  }
 
   app.get('/onramp/v1/options', { config }, async (request): Promise<OnrampOptionsResponse> => {
     await take(request, limits.rules.data)

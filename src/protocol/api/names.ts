@@ -9,7 +9,7 @@ import { caip2NetworkId } from './common.ts'
 
 /** Error codes of the names API besides the common ones. */
 export const namesErrorCodes = [
-  'NAME_INVALID',
+  'NAMES_DISABLED',
   'NAME_TAKEN',
   'NAME_NOT_FOUND',
   'NAME_MESSAGE_INVALID',

@@ -10,6 +10,7 @@ import { accountAddress } from './names.ts'
 
 /** Error codes of the on-ramp API besides the common ones. */
 export const onrampErrorCodes = [
+  'ONRAMP_DISABLED',
   'ONRAMP_NOT_CONFIGURED',
   'ONRAMP_CURRENCY_NOT_SUPPORTED',
   'ONRAMP_AMOUNT_OUT_OF_RANGE',

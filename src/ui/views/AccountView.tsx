@@ -10,7 +10,6 @@ import {
   tokenImageUrl,
   usdValue,
 } from '../../core/index.ts'
-import { fetchProfile } from '../../core/names.ts'
 import { AccountScope } from '../components/AccountScope.tsx'
 import { Avatar } from '../components/Avatar.tsx'
 import { EmbeddedScope } from '../components/EmbeddedScope.tsx'
@@ -38,7 +37,7 @@ function EmailRow({ email, updated }: { email: string; updated: boolean }) {
   )
 }
 
-/** Register a name (when the account has none) and Buy crypto, in the name views' words. */
+/** Register a name (when the account has none) and Buy crypto, each behind its feature. */
 function NameActions({ config, named }: ViewProps & { named: boolean }) {
   const { t } = useStrings()
   const { features } = useStore(config.$options)
@@ -89,10 +88,6 @@ function Account({ config }: ViewProps) {
   useEffect(() => {
     void loadNetworks(config).then(() => fetchBalance(config))
   }, [config])
-  const address = account?.address
-  useEffect(() => {
-    if (address && options.features.names) void fetchProfile(config, address)
-  }, [config, address, options.features.names])
 
   if (!account) return null
   const name = options.features.names ? profiles[account.address]?.name : undefined
@@ -133,7 +128,8 @@ function Account({ config }: ViewProps) {
       <div className="account" part="account">
         <Avatar address={account.address} />
         {name ? (
-          <bdi className="profile-name" part="profile-name" data-name={name}>
+          // The registered name, fetched with the balance (core/names.ts).
+          <bdi part="profile-name" data-name={name}>
             {name}
           </bdi>
         ) : null}

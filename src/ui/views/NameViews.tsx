@@ -5,10 +5,11 @@ import { checkName, registerName } from '../../core/names.ts'
 import type { OnrampSelection } from '../../core/onramp.ts'
 import { buyOnramp, loadOnramp, onrampState, quoteOnramp } from '../../core/onramp.ts'
 import type { ErrorSummary } from '../../errors/base.ts'
+import { summarizeError } from '../../errors/base.ts'
+import { toBaseError } from '../../errors/unknown.ts'
 import type { NameCheckResponse } from '../../protocol/api/names.ts'
 import { isNameLabel } from '../../protocol/api/names.ts'
 import { withinLimits } from '../../protocol/api/onramp.ts'
-import { summaryOf } from '../components/EmailForm.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { NamesScope } from '../components/NamesScope.tsx'
 import { useStore } from '../hooks/useStore.ts'
@@ -52,7 +53,7 @@ function RegisterAccountNameView({ config }: ViewProps) {
       setChecking(true)
       checkName(config, label)
         .then((answer) => current && setCheck(answer))
-        .catch((thrown: unknown) => current && setError(errorText(summaryOf(thrown))))
+        .catch((thrown: unknown) => current && setError(errorText(summarizeError(toBaseError(thrown)))))
         .finally(() => current && setChecking(false))
     }, CHECK_DELAY_MS)
     return () => {
@@ -86,7 +87,7 @@ function RegisterAccountNameView({ config }: ViewProps) {
       // Taken meanwhile: the registry's suggestions show again.
       const again = await checkName(config, label).catch(() => undefined)
       if (again && !again.available) setCheck(again)
-      else setError(errorText(summaryOf(thrown)))
+      else setError(errorText(summarizeError(toBaseError(thrown))))
       input.current?.focus()
     } finally {
       setBusy(false)

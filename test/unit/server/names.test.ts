@@ -4,6 +4,7 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import type { FastifyInstance } from 'fastify'
 import { mnemonicToAccount } from 'viem/accounts'
 import { buildApp } from '../../../server/app.ts'
+import { updateProject } from '../../../server/projects/store.ts'
 import {
   apiErrorBody,
   NAME_RULE_MESSAGE,
@@ -280,6 +281,20 @@ describe('name registry, as an attacker', () => {
     assert.equal(badAddress.statusCode, 400)
     const badName = await get(`/names/v1/resolve?name=${encodeURIComponent("alice'; DROP TABLE names;--")}`)
     assert.equal(badName.statusCode, 400)
+  })
+
+  test('error: a project whose names feature is off answers 403 NAMES_DISABLED', async () => {
+    await updateProject(testDb.database.db, 'dev-project', { features: { names: false } })
+    try {
+      const response = await get('/names/v1/check?name=alice')
+      assert.equal(response.statusCode, 403)
+      assert.deepEqual(errorOf(response.body), {
+        code: 'NAMES_DISABLED',
+        message: 'Names are turned off for this project',
+      })
+    } finally {
+      await updateProject(testDb.database.db, 'dev-project', { features: { names: true } })
+    }
   })
 
   test('error: registrations are rate limited per client', async () => {

@@ -6,6 +6,7 @@ import { buildApp } from '../../../server/app.ts'
 import { onrampPurchases } from '../../../server/db/schema.ts'
 import { devAccount } from '../../../server/dev/chain/index.ts'
 import { type RunningOnramp, startOnrampStandin } from '../../../server/dev/onramp/index.ts'
+import { updateProject } from '../../../server/projects/store.ts'
 import { signWebhook } from '../../../server/routes/onramp.ts'
 import {
   apiErrorBody,
@@ -264,6 +265,17 @@ describe('on-ramp webhook, as an attacker', () => {
       'x-onramp-signature': signWebhook(secret, timestamp, body),
     })
     assert.equal(response.statusCode, 413)
+  })
+
+  test('error: a project whose onramp feature is off answers 403 ONRAMP_DISABLED', async () => {
+    await updateProject(testDb.database.db, 'dev-project', { features: { onramp: false } })
+    try {
+      const response = await quote('50')
+      assert.equal(response.statusCode, 403)
+      assert.equal(errorOf(response.body).code, 'ONRAMP_DISABLED')
+    } finally {
+      await updateProject(testDb.database.db, 'dev-project', { features: { onramp: true } })
+    }
   })
 
   test('error: without a configured provider every on-ramp route answers 503', async () => {
