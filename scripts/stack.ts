@@ -8,6 +8,7 @@
  * To add a service (the companion service, the relay, ...), add an entry to the list in
  * {@link startStack}, a key to {@link StackUrls}, and a port to {@link StackOptions}.
  */
+import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -15,10 +16,11 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseTokenLists } from '../server/blockchain/tokenLists.ts'
 import type { ServiceDatabase } from '../server/db/database.ts'
-import { startChain } from '../server/dev/chain/index.ts'
+import { devAccount, startChain } from '../server/dev/chain/index.ts'
 import {
   deployMarket,
   type LocalMarket,
+  MARKET_DEPLOYER_INDEX,
   marketTokenList,
   planMarket,
   writeMarketFile,
@@ -63,6 +65,8 @@ export type StackUrls = {
   relay: string
   /** The local Solana network's JSON-RPC (empty when not started). */
   solana: string
+  /** The local on-ramp stand-in (its API and checkout pages). */
+  onramp: string
   /** The demo page (vite dev server), with a trailing slash. */
   demo: string
 }
@@ -82,6 +86,8 @@ export type StackOptions = {
   framePort?: number
   /** Default `SMTP_PORT` or 2525. */
   smtpPort?: number
+  /** Default `ONRAMP_PORT` or 8795. */
+  onrampPort?: number
   /** Default `SOLANA_PORT` or 8899 (WebSocket on the next port). */
   solanaPort?: number
   /** Run the local Solana network (default true; end-to-end tests of EVM flows turn it off). */
@@ -134,6 +140,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const relayPort = options.relayPort ?? portFromEnv('RELAY_PORT', 8789)
   const framePort = options.framePort ?? portFromEnv('FRAME_PORT', 8788)
   const smtpPort = options.smtpPort ?? portFromEnv('SMTP_PORT', 2525)
+  const onrampPort = options.onrampPort ?? portFromEnv('ONRAMP_PORT', 8795)
+  const onrampUrl = `http://${HOST}:${onrampPort}`
+  // The stand-in and the service share these for this run only.
+  const onrampApiKey = randomBytes(24).toString('hex')
+  const onrampWebhookSecret = randomBytes(32).toString('hex')
+  const onrampSender = devAccount(MARKET_DEPLOYER_INDEX)
   const frameUrl = `http://${HOST}:${framePort}`
   let mailSink: MailSink | undefined
   let serviceDatabase: ServiceDatabase | undefined
@@ -222,6 +234,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
               'http://127.0.0.1:4173',
             ],
             tokenLists: parseTokenLists({ networks: { [market.caipNetworkId]: tokenList } }),
+            onramp: {
+              providerUrl: onrampUrl,
+              apiKey: onrampApiKey,
+              webhookSecret: onrampWebhookSecret,
+              senderAddresses: { [market.caipNetworkId]: [onrampSender.address] },
+            },
             rpcUpstreams: {
               'eip155:31337': chainUrl,
               'eip155:31338': chain2Url,
@@ -237,6 +255,29 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             await service.stop()
             await frame?.remove()
           },
+        }
+      },
+    },
+    {
+      name: 'onramp',
+      dependsOn: ['chain'],
+      start: async () => {
+        const { startOnrampStandin } = await import('../server/dev/onramp/index.ts')
+        const { USDC } = market.tokens
+        const onramp = await startOnrampStandin({
+          host: HOST,
+          port: onrampPort,
+          chains: { [market.caipNetworkId]: chainUrl },
+          sender: onrampSender,
+          tokens: [{ id: 'USDC', ...USDC, network: market.caipNetworkId, usdPrice: 1 }],
+          apiKey: onrampApiKey,
+          webhookUrl: `${serviceUrl}/onramp/v1/webhook`,
+          webhookSecret: onrampWebhookSecret,
+        })
+        return {
+          url: onramp.url,
+          detail: `on-ramp stand-in, delivers from ${onrampSender.address}`,
+          stop: onramp.stop,
         }
       },
     },
@@ -300,6 +341,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       smtp: url('mail'),
       relay: url('relay'),
       solana: url('solana'),
+      onramp: url('onramp'),
       demo: url('demo'),
     },
     services: running.map(({ name, url, detail }) => ({ name, url, ...(detail ? { detail } : {}) })),

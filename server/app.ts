@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { apiLimits } from '../src/protocol/api/index.ts'
 import { type AuthDependencies, createAuthService } from './auth/service.ts'
+import { createSignatureChecker } from './auth/signatures.ts'
 import { createChainReader } from './blockchain/chainReader.ts'
 import { createBlockchainData } from './blockchain/data.ts'
 import { httpPriceSource } from './blockchain/priceSource.ts'
@@ -13,6 +14,8 @@ import { registerErrorHandling } from './http/errorHandler.ts'
 import { createRateLimiter, rateLimitRules } from './http/rateLimit.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { type Maintenance, startMaintenance } from './maintenance.ts'
+import { createNameRegistry } from './names/registry.ts'
+import { checkoutApiProvider } from './onramp/provider.ts'
 import { createProjectResolver } from './projects/resolver.ts'
 import { ensureDevProject, listProjects } from './projects/store.ts'
 import { registerAnalyticsRoutes } from './routes/analytics.ts'
@@ -21,6 +24,8 @@ import { registerBlockchainRoutes } from './routes/blockchain.ts'
 import { registerCatalogueRoutes } from './routes/catalogue.ts'
 import { registerHealthRoute } from './routes/health.ts'
 import { registerImageRoutes } from './routes/images.ts'
+import { registerNameRoutes } from './routes/names.ts'
+import { registerOnrampRoutes } from './routes/onramp.ts'
 import { registerRpcRoutes } from './routes/rpc.ts'
 import { createRpcForwarder } from './rpc/forward.ts'
 import { riskyRpcMethodPrefixes, rpcMethodPolicy } from './rpc/methods.ts'
@@ -138,12 +143,37 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
         logger.warn({ chainId }, `No RPC upstream for ${chainId}: its swaps are off`)
     }
     await app.register(async (scope) => registerBlockchainRoutes(scope, { data, limits }))
+    // One signature checker for sign-in and names: a name is signed for like a sign-in message.
+    const signatures =
+      deps.auth?.signatures ??
+      createSignatureChecker({ upstreams: config.rpcUpstreams, timeoutMs: config.rpcTimeoutMs })
     const auth = await createAuthService(config, database.db, {
       ...(deps.now ? { now: deps.now } : {}),
       ...deps.auth,
+      signatures,
       logger,
     })
     await app.register(async (scope) => registerAuthRoutes(scope, auth, limits))
+    const registry = createNameRegistry(database.db, {
+      suffix: config.nameSuffix,
+      signatures,
+      ...(deps.now ? { now: deps.now } : {}),
+    })
+    await app.register(async (scope) => registerNameRoutes(scope, { registry, limits }))
+    const { providerUrl, apiKey, webhookSecret } = config.onramp
+    await app.register(async (scope) =>
+      registerOnrampRoutes(scope, {
+        db: database.db,
+        provider:
+          providerUrl === null
+            ? null
+            : checkoutApiProvider({ url: providerUrl, apiKey, timeoutMs: config.rpcTimeoutMs }),
+        webhookSecret,
+        cacheMs: config.cacheMs,
+        limits,
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
+    )
     const devInbox = deps.devInbox
     if (devInbox) {
       const { registerDevInbox } = await import('./dev/mail/inbox.ts')

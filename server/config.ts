@@ -106,6 +106,25 @@ export interface ServiceConfig {
   authIssuer?: string
   /** The embedded wallet: its frame's origin, mail, and the key-encryption key of its custody. */
   embedded: EmbeddedConfig
+  /** The name registry's suffix (`NAME_SUFFIX`, default `wallet.test`): names are `label.suffix`. */
+  nameSuffix: string
+  /** The on-ramp provider (docs/SELF-HOSTING.md, "On-ramp"); off when `providerUrl` is null. */
+  onramp: OnrampConfig
+}
+
+/** The on-ramp provider's settings. */
+export interface OnrampConfig {
+  /** The provider's API (`ONRAMP_PROVIDER_URL`); null: no on-ramp. */
+  providerUrl: string | null
+  /** Sent to the provider as a bearer token (`ONRAMP_API_KEY`); never logged. */
+  apiKey: string | null
+  /** HMAC-SHA256 key of the provider's completion webhook (`ONRAMP_WEBHOOK_SECRET`, 32 or more characters). */
+  webhookSecret: string | null
+  /**
+   * Addresses the provider delivers from, per CAIP-2 network (`ONRAMP_SENDER_ADDRESSES`,
+   * `eip155:31337=0xabc…|0xdef…,eip155:1=…`): a transfer from one of them is an on-ramp delivery.
+   */
+  senderAddresses: Record<string, string[]>
 }
 
 /** Settings of the embedded wallet (docs/EMBEDDED-WALLET.md, "Operator settings"). */
@@ -165,7 +184,12 @@ export type ServiceEnv = Partial<
     | 'MAIL_FROM'
     | 'WALLET_KEK'
     | 'WALLET_KEK_PREVIOUS'
-    | 'WALLET_KEK_FILE',
+    | 'WALLET_KEK_FILE'
+    | 'NAME_SUFFIX'
+    | 'ONRAMP_PROVIDER_URL'
+    | 'ONRAMP_API_KEY'
+    | 'ONRAMP_WEBHOOK_SECRET'
+    | 'ONRAMP_SENDER_ADDRESSES',
     string | undefined
   >
 >
@@ -368,6 +392,53 @@ const envSchema = z.object({
       .regex(/^[\x21-\x7e]{1,256}$/, 'AUTH_ISSUER must be 1 to 256 printable characters without spaces')
       .optional(),
   ),
+  NAME_SUFFIX: z.preprocess(
+    (value) => (typeof value === 'string' ? blankToUndefined(value.trim().toLowerCase()) : value),
+    z
+      .string()
+      .regex(/^[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63}){0,3}$/, 'NAME_SUFFIX must be a domain such as wallet.test')
+      .default('wallet.test'),
+  ),
+  // Problems name the variable, never the URL or key.
+  ONRAMP_PROVIDER_URL: z.preprocess(
+    blankToUndefined,
+    z.string().refine(isHttpUrl, 'ONRAMP_PROVIDER_URL must be an http:// or https:// URL').optional(),
+  ),
+  ONRAMP_API_KEY: z.preprocess(blankToUndefined, z.string().max(4096).optional()),
+  ONRAMP_WEBHOOK_SECRET: z.preprocess(
+    blankToUndefined,
+    z.string().min(32, 'ONRAMP_WEBHOOK_SECRET must have 32 characters or more').max(4096).optional(),
+  ),
+  ONRAMP_SENDER_ADDRESSES: z.preprocess(
+    (value) => (typeof value === 'string' ? value : ''),
+    z.string().transform((value, context) => {
+      const senders: Record<string, string[]> = {}
+      for (const [index, item] of commaItems(value).entries()) {
+        const separator = item.indexOf('=')
+        const chainId = separator === -1 ? '' : item.slice(0, separator).trim()
+        const addresses =
+          separator === -1
+            ? []
+            : item
+                .slice(separator + 1)
+                .split('|')
+                .map((a) => a.trim())
+        if (
+          !isCaip2(chainId) ||
+          addresses.length === 0 ||
+          !addresses.every((a) => /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/.test(a))
+        ) {
+          context.addIssue({
+            code: 'custom',
+            message: `ONRAMP_SENDER_ADDRESSES entry ${index + 1}: expected CAIP-2-id=address|address such as eip155:31337=0x…`,
+          })
+        } else {
+          senders[chainId] = addresses
+        }
+      }
+      return senders
+    }),
+  ),
   // `off` (or empty) runs no frame.
   FRAME_PORT: z.preprocess(
     (value) => (typeof value === 'string' && value.trim().toLowerCase() === 'off' ? '' : value),
@@ -468,6 +539,13 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     // Present only when set, so the defaults stay in one place (server/auth).
     ...(values.AUTH_SESSION_TTL === undefined ? {} : { authSessionTtlSeconds: values.AUTH_SESSION_TTL }),
     ...(values.AUTH_ISSUER === undefined ? {} : { authIssuer: values.AUTH_ISSUER }),
+    nameSuffix: values.NAME_SUFFIX,
+    onramp: {
+      providerUrl: values.ONRAMP_PROVIDER_URL ?? null,
+      apiKey: values.ONRAMP_API_KEY ?? null,
+      webhookSecret: values.ONRAMP_WEBHOOK_SECRET ?? null,
+      senderAddresses: values.ONRAMP_SENDER_ADDRESSES,
+    },
     embedded: embeddedConfig(values),
   }
 }

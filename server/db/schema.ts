@@ -413,6 +413,59 @@ export const walletCallBatches = pgTable('wallet_call_batches', {
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
 })
 
+/**
+ * Wallet-side names (issue 17): one label per registry suffix, one name per address and suffix; the
+ * latest registration's `Issued At`, so an older signed message cannot be replayed over a newer one.
+ */
+export const names = pgTable(
+  'names',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    suffix: text('suffix').notNull(),
+    /** Lower-cased. */
+    label: text('label').notNull(),
+    /** As signed; EVM addresses lower-cased. */
+    address: text('address').notNull(),
+    chainId: text('chain_id').notNull(),
+    avatar: text('avatar'),
+    issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('names_suffix_label_unique').on(table.suffix, table.label),
+    uniqueIndex('names_suffix_address_unique').on(table.suffix, table.address),
+  ],
+)
+
+/** On-ramp purchases: recorded when the checkout URL is made, completed by the provider's signed webhook. */
+export const onrampPurchases = pgTable(
+  'onramp_purchases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    address: text('address').notNull(),
+    network: text('network').notNull(),
+    purchaseCurrency: text('purchase_currency').notNull(),
+    paymentCurrency: text('payment_currency').notNull(),
+    paymentMethod: text('payment_method').notNull(),
+    /** Fiat, decimal string. */
+    paymentAmount: text('payment_amount').notNull(),
+    /** Tokens, decimal string, as quoted. */
+    purchaseAmount: text('purchase_amount').notNull(),
+    status: text('status', { enum: ['pending', 'completed', 'failed'] })
+      .notNull()
+      .default('pending'),
+    txHash: text('tx_hash'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('onramp_purchases_address_idx').on(table.address)],
+)
+
 export const schema = {
   projects,
   projectOrigins,
@@ -434,4 +487,6 @@ export const schema = {
   walletEmailUpdates,
   walletRequests,
   walletCallBatches,
+  names,
+  onrampPurchases,
 }

@@ -187,6 +187,8 @@ export interface RateLimitRules {
   signIn: (route: 'nonce' | 'authenticate' | 'sign-out') => RateLimitRule
   /** The embedded wallet's routes that write, each its own counter. */
   wallet: (route: string) => RateLimitRule
+  /** Name registrations and on-ramp checkouts (`RATE_LIMIT_SIGN_IN` a minute), each its own counter. */
+  writes: (route: 'names:register' | 'onramp:url') => RateLimitRule
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
@@ -241,6 +243,12 @@ export function rateLimitRules(settings: RateLimitSettings): RateLimitRules {
         `Too many blockchain data requests: over ${settings.dataPerSecond} a second; try again in ${plural(seconds, 'second')}`,
     },
     signIn: (route) => routes[route],
+    writes: (route) => ({
+      name: route,
+      amount: settings.signInPerMinute,
+      periodMs: minute,
+      message: (seconds) => `Too many requests: try again in ${plural(seconds, 'second')}`,
+    }),
     wallet: (route) => ({
       name: `wallet:${route}`,
       amount: settings.walletPerMinute,

@@ -192,6 +192,13 @@ export interface PairingState {
 
 export const IDLE_PAIRING: PairingState = { status: 'idle', uri: undefined, createdAt: 0, error: undefined }
 
+/** An account's profile from the name registry (SPEC 3: profile name and image), when it was fetched. */
+export interface ProfileEntry {
+  name: string | null
+  avatar: string | null
+  fetchedAt: number
+}
+
 export interface Config {
   readonly platform: Platform
   readonly storage: Storage
@@ -227,6 +234,8 @@ export interface Config {
   readonly $send: MapStore<SendState>
   /** The Swap view's tokens, quote and progress. */
   readonly $swap: MapStore<SwapState>
+  /** Profiles (name, avatar) by address as the wallet gives it, kept 5 minutes (SPEC 9: identity cache; core/names.ts). */
+  readonly $profiles: MapStore<Record<string, ProfileEntry | undefined>>
   /** The connected account's sign-in session, once known (SPEC section 3: data, message, signature, cacao). */
   readonly $session: WritableAtom<{ caipAddress: string; session: SiwxSession } | undefined>
   /** Private bookkeeping of actions (wallet subscriptions, in-flight loads). */
@@ -430,6 +439,7 @@ export function createConfig(
     $session: atom<{ caipAddress: string; session: SiwxSession } | undefined>(undefined),
     $send: map<SendState>({ status: 'idle', error: undefined, hash: undefined }),
     $swap: map<SwapState>({ status: 'idle', tokens: [] }),
+    $profiles: map({}),
     internal: {
       unsubscribe: new Map(),
       networksLoad: undefined,

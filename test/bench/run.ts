@@ -74,6 +74,10 @@ if (!quick) {
     const { benchServer } = await import('./server.ts')
     await benchServer()
   })
+  await optional('names', async () => {
+    const { benchNames, printNames } = await import('./names.ts')
+    printNames(await benchNames())
+  })
   await optional('embedded wallet', async () => {
     const { benchEmbedded, printEmbedded } = await import('./embedded.ts')
     printEmbedded(await benchEmbedded(10))

@@ -101,6 +101,9 @@ export async function fetchBalance(
     return undefined
   const key = balanceKey(network.caipNetworkId, account.address)
   const now = config.platform.now()
+  // The account's registered name and avatar come with its balance (the button and Account show them).
+  if (config.$options.get().features.names)
+    void import('../names.ts').then((names) => names.fetchProfile(config, account.address))
   const cached = config.$balances.get()[key]
   if (!parameters.force && cached?.status === 'ready' && now - cached.fetchedAt < BALANCE_CACHE_MS)
     return cached

@@ -83,13 +83,27 @@ async function send(config: Config, parameters: SendTokenParameters): Promise<st
       fields: ['amount'],
     })
 
+  // A receiver by name (`alice.wallet.test`): the first address of its addresses list (SPEC 7).
+  let to = receiver
+  if (/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(receiver)) {
+    const { resolveName } = await import('../names.ts')
+    const address = await resolveName(config, receiver)
+    if (!address)
+      throw new ValidationError(`${receiver} is not a registered name`, {
+        messageId: 'nameNotFound',
+        messageValues: { name: receiver },
+        fields: ['receiver'],
+      })
+    to = address
+  }
+
   switch (network.chainNamespace) {
     case 'eip155':
-      return sendEvm(config, { from: account.address, to: receiver, amount, token: token?.address })
+      return sendEvm(config, { from: account.address, to, amount, token: token?.address })
     case 'solana':
       return sendSolana(config, network.caipNetworkId, {
         from: account.address,
-        to: receiver,
+        to,
         amount,
         token: token ? { mint: token.address, decimals } : undefined,
       })

@@ -34,7 +34,7 @@ function localNonce(): string {
 }
 
 /** The wallet's signature of the message text: EIP-191 `personal_sign` on EVM, ed25519 (base58) on Solana. */
-async function signText(config: Config, account: AccountState, message: string): Promise<string> {
+export async function signText(config: Config, account: AccountState, message: string): Promise<string> {
   if (account.namespace === 'solana') {
     const { encodeBase58 } = await import('../../protocol/siwx/base58.ts')
     const signature = await getProvider(config, 'solana').signMessage(new TextEncoder().encode(message))

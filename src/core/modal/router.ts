@@ -13,6 +13,7 @@ export type View =
   | 'UnsupportedChain'
   | 'RegisterAccountName'
   | 'RegisterAccountNameSuccess'
+  | 'OnRamp'
   | 'Networks'
   | 'WalletSend'
   | 'EmailVerifyOtp'

@@ -1,6 +1,8 @@
 import { embeddedErrorCodes } from '../embedded/errorCodes.ts'
 import { authErrorCodes } from './auth.ts'
 import { blockchainErrorCodes } from './blockchain.ts'
+import { namesErrorCodes } from './names.ts'
+import { onrampErrorCodes } from './onramp.ts'
 
 /**
  * Machine-readable codes of the API's error bodies. The modal maps them to its error catalogue
@@ -22,6 +24,8 @@ export const apiErrorCodes = [
   ...authErrorCodes,
   ...blockchainErrorCodes,
   ...embeddedErrorCodes,
+  ...namesErrorCodes,
+  ...onrampErrorCodes,
 ] as const
 
 export type ApiErrorCode = (typeof apiErrorCodes)[number]

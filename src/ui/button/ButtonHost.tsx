@@ -85,6 +85,7 @@ function ConnectedButton(props: {
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
   const session = useStore(config.$session)
+  const profiles = useStore(config.$profiles)
   const expanded = useStore(config.$modal).open && !options.inline
   // English is built in; another language shows its catalogue's words once they are in.
   const locale = useLocale(config)
@@ -100,6 +101,8 @@ function ConnectedButton(props: {
   const status = props.namespace ? (pinned?.status ?? 'disconnected') : activeStatus
   const balance = account && chainId ? balances[balanceKey(chainId, account.address)] : undefined
   const busy = status === 'connecting' || status === 'reconnecting'
+  // The account's registered name (fetched with its balance), shown in place of the address.
+  const name = account && profiles[account.address]?.name
   const common = {
     type: 'button',
     className: 'button',
@@ -128,7 +131,7 @@ function ConnectedButton(props: {
         <button {...common} data-connected="">
           <Avatar address={account.address} />
           <span part="address">
-            <bdi>{shortAddress(account.address)}</bdi>
+            <bdi>{name ?? shortAddress(account.address)}</bdi>
           </span>
           {props.showBalance && balance?.value !== undefined ? (
             <span className="balance" part="balance">

@@ -60,6 +60,8 @@ const ar: Messages = {
   send: 'إرسال',
   disconnect: 'فصل المحفظة',
   swap: 'مبادلة',
+  registerName: 'تسجيل اسم',
+  buyCrypto: 'شراء عملات مشفرة',
   dismiss: 'إخفاء',
 
   selectNetwork: 'اختيار الشبكة',

@@ -59,6 +59,8 @@ const de: Messages = {
   send: 'Senden',
   disconnect: 'Trennen',
   swap: 'Tauschen',
+  registerName: 'Namen registrieren',
+  buyCrypto: 'Krypto kaufen',
   dismiss: 'Ausblenden',
 
   selectNetwork: 'Netzwerk wählen',

@@ -7,6 +7,7 @@
  */
 import type { AccountMessageKey } from './account/en.ts'
 import type { EmbeddedMessageKey } from './embedded/en.ts'
+import type { NamesMessageKey } from './names/en.ts'
 
 const en = {
   // <wallet-button>
@@ -74,6 +75,8 @@ const en = {
   send: 'Send',
   disconnect: 'Disconnect',
   swap: 'Swap',
+  registerName: 'Register a name',
+  buyCrypto: 'Buy crypto',
   dismiss: 'Dismiss',
   selectNetwork: 'Select network',
   unsupportedChain: 'Unsupported chain',
@@ -153,7 +156,7 @@ const en = {
 }
 
 /** A key of the modal's catalogues: this one's, or the embedded wallet's (./embedded/en.ts). */
-export type MessageKey = keyof typeof en | AccountMessageKey | EmbeddedMessageKey
+export type MessageKey = keyof typeof en | AccountMessageKey | EmbeddedMessageKey | NamesMessageKey
 /** A language's catalogue: exactly the keys of English. */
 export type Messages = Readonly<Record<keyof typeof en, string>>
 

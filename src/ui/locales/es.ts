@@ -59,6 +59,8 @@ const es: Messages = {
   send: 'Enviar',
   disconnect: 'Desconectar',
   swap: 'Intercambiar',
+  registerName: 'Registrar un nombre',
+  buyCrypto: 'Comprar cripto',
   dismiss: 'Descartar',
 
   selectNetwork: 'Seleccionar red',

@@ -59,6 +59,8 @@ const fr: Messages = {
   send: 'Envoyer',
   disconnect: 'Se déconnecter',
   swap: 'Échanger',
+  registerName: 'Enregistrer un nom',
+  buyCrypto: 'Acheter des cryptos',
   dismiss: 'Masquer',
 
   selectNetwork: 'Choisir un réseau',

@@ -59,6 +59,8 @@ const it: Messages = {
   send: 'Invia',
   disconnect: 'Scollega',
   swap: 'Scambia',
+  registerName: 'Registra un nome',
+  buyCrypto: 'Compra cripto',
   dismiss: 'Nascondi',
 
   selectNetwork: 'Seleziona rete',

@@ -60,6 +60,8 @@ const ja: Messages = {
   send: '送金',
   disconnect: '接続を解除',
   swap: 'スワップ',
+  registerName: '名前を登録',
+  buyCrypto: '暗号資産を購入',
   dismiss: '非表示',
 
   selectNetwork: 'ネットワークを選択',

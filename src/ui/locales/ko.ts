@@ -59,6 +59,8 @@ const ko: Messages = {
   send: '보내기',
   disconnect: '연결 해제',
   swap: '스왑',
+  registerName: '이름 등록',
+  buyCrypto: '암호화폐 구매',
   dismiss: '숨기기',
 
   selectNetwork: '네트워크 선택',

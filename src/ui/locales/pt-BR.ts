@@ -59,6 +59,8 @@ const ptBR: Messages = {
   send: 'Enviar',
   disconnect: 'Desconectar',
   swap: 'Trocar',
+  registerName: 'Registrar um nome',
+  buyCrypto: 'Comprar cripto',
   dismiss: 'Dispensar',
 
   selectNetwork: 'Selecionar rede',

@@ -59,6 +59,8 @@ const ru: Messages = {
   send: 'Отправить',
   disconnect: 'Отключить',
   swap: 'Обменять',
+  registerName: 'Зарегистрировать имя',
+  buyCrypto: 'Купить криптовалюту',
   dismiss: 'Скрыть',
 
   selectNetwork: 'Выберите сеть',

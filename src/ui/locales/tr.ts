@@ -59,6 +59,8 @@ const tr: Messages = {
   send: 'Gönder',
   disconnect: 'Bağlantıyı kes',
   swap: 'Takas et',
+  registerName: 'Ad kaydet',
+  buyCrypto: 'Kripto satın al',
   dismiss: 'Gizle',
 
   selectNetwork: 'Ağ seçin',

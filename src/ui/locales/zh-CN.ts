@@ -59,6 +59,8 @@ const zhCN: Messages = {
   send: '发送',
   disconnect: '断开连接',
   swap: '兑换',
+  registerName: '注册名称',
+  buyCrypto: '购买加密货币',
   dismiss: '隐藏',
 
   selectNetwork: '选择网络',

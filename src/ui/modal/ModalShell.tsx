@@ -31,6 +31,9 @@ const isWalletFrame = (node: unknown) => node instanceof Element && node.matches
 /** The embedded wallet's views: one chunk for all of them (src/ui/views/EmbeddedViews.tsx). */
 const embeddedViews: Loader = () => import('../views/EmbeddedViews.tsx')
 
+/** The name and on-ramp views: one chunk (src/ui/views/NameViews.tsx). */
+const nameViews: Loader = () => import('../views/NameViews.tsx')
+
 /** Connect is the usual first view: bundled with the shell to save a round trip. */
 const eagerViews: Partial<Record<View, ComponentType<ViewProps>>> = { Connect: ConnectView }
 
@@ -51,6 +54,9 @@ const lazyViews: Partial<Record<View, Loader>> = {
   UpdateEmailWallet: embeddedViews,
   UpdateEmailOtp: embeddedViews,
   Swap: () => import('../views/SwapView.tsx'),
+  RegisterAccountName: nameViews,
+  RegisterAccountNameSuccess: nameViews,
+  OnRamp: nameViews,
 }
 
 /** Each view's heading. A new view adds its key here and its strings to every catalogue. */
@@ -71,6 +77,9 @@ const titles: Partial<Record<View, MessageKey>> = {
   UpdateEmailWallet: 'updateEmail',
   UpdateEmailOtp: 'enterCode',
   Swap: 'swap',
+  RegisterAccountName: 'registerName',
+  RegisterAccountNameSuccess: 'registerName',
+  OnRamp: 'buyCrypto',
 }
 
 export interface ModalShellProps {

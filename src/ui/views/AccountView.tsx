@@ -37,8 +37,38 @@ function EmailRow({ email, updated }: { email: string; updated: boolean }) {
   )
 }
 
+/** Register a name (when the account has none) and Buy crypto, each behind its feature. */
+function NameActions({ config, named }: ViewProps & { named: boolean }) {
+  const { t } = useStrings()
+  const { features } = useStore(config.$options)
+  return (
+    <>
+      {features.names && !named ? (
+        <button
+          type="button"
+          className="secondary"
+          part="register-name-button"
+          onClick={() => navigate(config, 'RegisterAccountName')}
+        >
+          {t('registerName')}
+        </button>
+      ) : null}
+      {features.onramp ? (
+        <button
+          type="button"
+          className="secondary"
+          part="onramp-button"
+          onClick={() => navigate(config, 'OnRamp')}
+        >
+          {t('buyCrypto')}
+        </button>
+      ) : null}
+    </>
+  )
+}
+
 /**
- * Account: address (copy), balance, the total in US dollars, the native currency and each held token
+ * Account: the profile name (from the name registry), address (copy), balance, the total in US dollars, the native currency and each held token
  * with its value (where the companion service has a price), Send, Swap, network and Disconnect. When
  * balances cannot be read, the shell's toast says so.
  */
@@ -52,6 +82,7 @@ function Account({ config }: ViewProps) {
   const options = useStore(config.$options)
   const embedded = useStore(embeddedState(config))
   const modal = useStore(config.$modal)
+  const profiles = useStore(config.$profiles)
   const [copied, setCopied] = useState(false)
 
   useEffect(() => {
@@ -59,6 +90,7 @@ function Account({ config }: ViewProps) {
   }, [config])
 
   if (!account) return null
+  const name = options.features.names ? profiles[account.address]?.name : undefined
   const balance = network ? balances[balanceKey(network.caipNetworkId, account.address)] : undefined
   const rows =
     balance?.value === undefined
@@ -95,6 +127,12 @@ function Account({ config }: ViewProps) {
     <>
       <div className="account" part="account">
         <Avatar address={account.address} />
+        {name ? (
+          // The registered name, fetched with the balance (core/names.ts).
+          <bdi part="profile-name" data-name={name}>
+            {name}
+          </bdi>
+        ) : null}
         <div className="address-row">
           <bdi title={account.address} data-address={account.address}>
             {shortAddress(account.address)}
@@ -128,6 +166,11 @@ function Account({ config }: ViewProps) {
           {copied ? t('addressCopied') : ''}
         </div>
       </div>
+      {(options.features.names || options.features.onramp) && network?.supported ? (
+        <div className="actions" part="name-actions">
+          <NameActions config={config} named={Boolean(name)} />
+        </div>
+      ) : null}
       {account.connectorId === 'embedded' && embedded.email ? (
         <EmbeddedScope>
           {/* Update e-mail sends the person back here: it says what it did. */}

@@ -115,7 +115,8 @@ function WalletSend({ config }: ViewProps) {
       setSentText(
         t('sent', {
           amount: `${amount.trim()} ${chosen?.symbol ?? ''}`,
-          receiver: shortAddress(receiver.trim()),
+          // A name (`alice.wallet.test`) as typed; an address shortened.
+          receiver: receiver.includes('.') ? receiver.trim() : shortAddress(receiver.trim()),
         }),
       )
       setAmount('')

@@ -19,7 +19,13 @@ import {
 import { mnemonicToAccount } from 'viem/accounts'
 import { buildApp } from '../../../server/app.ts'
 import { type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
-import { authErrorBody, authenticateResponse, authNonceResponse } from '../../../src/protocol/api/index.ts'
+import {
+  authErrorBody,
+  authenticateResponse,
+  authNonceResponse,
+  nameRecord,
+  nameRegistrationMessage,
+} from '../../../src/protocol/api/index.ts'
 import { createSiwxMessage } from '../../../src/protocol/siwx/index.ts'
 import { freePort, openTestDatabase, sdk, type TestDatabase, testLogger } from './helpers.ts'
 
@@ -212,5 +218,54 @@ describe('smart accounts on a local chain', { timeout: 60_000 }, () => {
       code: 'UPSTREAM_ERROR',
       message: `The RPC upstream for eip155:31338 could not check the signature of ${alice.address}`,
     })
+  })
+})
+
+describe('names registered by smart accounts (the sign-in checker)', { timeout: 60_000 }, () => {
+  async function registerName(address: Address, label: string, sign: (message: string) => Promise<Hex>) {
+    const message = nameRegistrationMessage({
+      domain: 'localhost:5173',
+      name: `${label}.wallet.test`,
+      address,
+      chainId: `eip155:${chainId}`,
+      issuedAt: new Date().toISOString(),
+    })
+    return app.inject({
+      method: 'POST',
+      url: `/names/v1/register?${sdk()}`,
+      headers: { origin: site, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        name: label,
+        address,
+        chainId: `eip155:${chainId}`,
+        message,
+        signature: await sign(message),
+      }),
+    })
+  }
+
+  test("default: a deployed EIP-1271 account registers a name with its owner's signature; another key's is refused", async () => {
+    const refused = await registerName(deployedWallet, 'smart-one', (message) =>
+      alice.signMessage({ message }),
+    )
+    assert.equal(refused.statusCode, 401)
+    assert.equal(errorOf(refused.body).code, 'SMART_ACCOUNT_NOT_SUPPORTED')
+    const response = await registerName(deployedWallet, 'smart-one', (message) =>
+      bob.signMessage({ message }),
+    )
+    assert.equal(response.statusCode, 200, response.body)
+    assert.equal(nameRecord.parse(response.json()).addresses[0]?.address, deployedWallet.toLowerCase())
+  })
+
+  test('default: a counterfactual EIP-6492 account registers a name before it is deployed', async () => {
+    const response = await registerName(counterfactualWallet, 'smart-two', async (message) =>
+      serializeErc6492Signature({
+        address: factoryAddress,
+        data: '0x',
+        signature: await bob.signMessage({ message }),
+      }),
+    )
+    assert.equal(response.statusCode, 200, response.body)
+    assert.equal(nameRecord.parse(response.json()).name, 'smart-two.wallet.test')
   })
 })

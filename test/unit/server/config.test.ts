@@ -65,6 +65,28 @@ describe('loadConfig', () => {
         kekPrevious: [],
         kekFile: '.data/wallet-kek',
       },
+      nameSuffix: 'wallet.test',
+      onramp: { providerUrl: null, apiKey: null, webhookSecret: null, senderAddresses: {} },
+    })
+  })
+
+  test('args: the name suffix and the on-ramp provider, key, webhook secret and sender addresses', () => {
+    const config = loadConfig({
+      NAME_SUFFIX: 'Shop.Example',
+      ONRAMP_PROVIDER_URL: 'https://onramp.example.com/api',
+      ONRAMP_API_KEY: 'key',
+      ONRAMP_WEBHOOK_SECRET: 's'.repeat(32),
+      ONRAMP_SENDER_ADDRESSES: `eip155:1=0x${'a'.repeat(40)}|0x${'b'.repeat(40)}, eip155:8453=0x${'c'.repeat(40)}`,
+    })
+    assert.equal(config.nameSuffix, 'shop.example')
+    assert.deepEqual(config.onramp, {
+      providerUrl: 'https://onramp.example.com/api',
+      apiKey: 'key',
+      webhookSecret: 's'.repeat(32),
+      senderAddresses: {
+        'eip155:1': [`0x${'a'.repeat(40)}`, `0x${'b'.repeat(40)}`],
+        'eip155:8453': [`0x${'c'.repeat(40)}`],
+      },
     })
   })
 
@@ -175,6 +197,16 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent$/],
     [{ PRICE_SOURCE_URL: 'file:///etc/passwd' }, /^PRICE_SOURCE_URL must be an http:\/\/ or https:\/\/ URL$/],
     [{ RATE_LIMIT_DATA: 'many' }, /^RATE_LIMIT_DATA must be a whole number/],
+    [{ NAME_SUFFIX: 'wallet test' }, /^NAME_SUFFIX must be a domain such as wallet.test$/],
+    [
+      { ONRAMP_PROVIDER_URL: 'javascript:alert(1)' },
+      /^ONRAMP_PROVIDER_URL must be an http:\/\/ or https:\/\/ URL$/,
+    ],
+    [{ ONRAMP_WEBHOOK_SECRET: 'short' }, /^ONRAMP_WEBHOOK_SECRET must have 32 characters or more$/],
+    [
+      { ONRAMP_SENDER_ADDRESSES: 'eip155:1=0x123' },
+      /^ONRAMP_SENDER_ADDRESSES entry 1: expected CAIP-2-id=address/,
+    ],
     [
       { TOKEN_LIST_FILE: '/nonexistent/tokens.json' },
       /^TOKEN_LIST_FILE: cannot read \/nonexistent\/tokens.json \(ENOENT\)$/,

@@ -12,17 +12,19 @@ import loaders from '../../../src/ui/i18n/loaders.ts'
 import { LOCALES, resolveLocale } from '../../../src/ui/i18n/locales.ts'
 import type { Part } from '../../../src/ui/i18n/message.ts'
 import { createFormatter, parseMessage } from '../../../src/ui/i18n/message.ts'
+import namesLoaders from '../../../src/ui/i18n/namesLoaders.ts'
 import { createStrings } from '../../../src/ui/i18n/strings.ts'
 import accountEn from '../../../src/ui/locales/account/en.ts'
 import embeddedEn from '../../../src/ui/locales/embedded/en.ts'
 import type { MessageKey } from '../../../src/ui/locales/en.ts'
 import baseEn from '../../../src/ui/locales/en.ts'
+import namesEn from '../../../src/ui/locales/names/en.ts'
 
 type Catalogue = Readonly<Record<MessageKey, string>>
 
 // Each language's catalogues (the modal's, and those loaded with the views after connecting and with
-// the embedded wallet's views) as one.
-const en = { ...baseEn, ...accountEn, ...embeddedEn } as Catalogue
+// the embedded wallet's views, and with the name and on-ramp views) as one.
+const en = { ...baseEn, ...accountEn, ...embeddedEn, ...namesEn } as Catalogue
 const catalogues = Object.fromEntries(
   await Promise.all(
     LOCALES.map(
@@ -33,6 +35,7 @@ const catalogues = Object.fromEntries(
             ...(await loaders[locale]()).default,
             ...(await accountLoaders[locale]()).default,
             ...(await embeddedLoaders[locale]()).default,
+            ...(await namesLoaders[locale]()).default,
           },
         ] as const,
     ),
@@ -88,8 +91,9 @@ describe('locale catalogues', () => {
     assert.deepEqual(Object.keys(loaders), [...LOCALES])
     assert.deepEqual(Object.keys(accountLoaders), [...LOCALES])
     assert.deepEqual(Object.keys(embeddedLoaders), [...LOCALES])
+    assert.deepEqual(Object.keys(namesLoaders), [...LOCALES])
     // A key lives in one of the English catalogues, never two.
-    const all = [baseEn, accountEn, embeddedEn].flatMap((catalogue) => Object.keys(catalogue))
+    const all = [baseEn, accountEn, embeddedEn, namesEn].flatMap((catalogue) => Object.keys(catalogue))
     assert.equal(new Set(all).size, all.length)
   })
 

@@ -35,6 +35,7 @@ const ar: AccountMessages = {
   approveWaiting: 'وافق على {symbol} في محفظتك',
   swapWaiting: 'أكّد المبادلة في محفظتك',
   swapped: 'تمت مبادلة {paid} مقابل {received}',
+  'error.nameNotFound': '{name} ليس اسمًا مسجلًا',
 }
 
 export default ar

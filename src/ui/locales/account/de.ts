@@ -36,6 +36,7 @@ const de: AccountMessages = {
   approveWaiting: 'Gib {symbol} in deiner Wallet frei',
   swapWaiting: 'Bestätige den Tausch in deiner Wallet',
   swapped: '{paid} gegen {received} getauscht',
+  'error.nameNotFound': '{name} ist kein registrierter Name',
 }
 
 export default de

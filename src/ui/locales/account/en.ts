@@ -37,6 +37,7 @@ const account = {
   approveWaiting: 'Approve {symbol} in your wallet',
   swapWaiting: 'Confirm the swap in your wallet',
   swapped: 'Swapped {paid} for {received}',
+  'error.nameNotFound': '{name} is not a registered name',
 }
 
 export type AccountMessageKey = keyof typeof account

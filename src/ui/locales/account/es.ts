@@ -35,6 +35,7 @@ const es: AccountMessages = {
   approveWaiting: 'Aprueba {symbol} en tu billetera',
   swapWaiting: 'Confirma el intercambio en tu billetera',
   swapped: 'Intercambiaste {paid} por {received}',
+  'error.nameNotFound': '{name} no es un nombre registrado',
 }
 
 export default es

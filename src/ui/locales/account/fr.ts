@@ -36,6 +36,7 @@ const fr: AccountMessages = {
   approveWaiting: 'Approuvez {symbol} dans votre portefeuille',
   swapWaiting: 'Confirmez l’échange dans votre portefeuille',
   swapped: '{paid} échangés contre {received}',
+  'error.nameNotFound': '{name} n’est pas un nom enregistré',
 }
 
 export default fr

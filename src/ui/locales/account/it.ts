@@ -34,6 +34,7 @@ const it: AccountMessages = {
   approveWaiting: 'Approva {symbol} nel tuo wallet',
   swapWaiting: 'Conferma lo scambio nel tuo wallet',
   swapped: 'Hai scambiato {paid} con {received}',
+  'error.nameNotFound': '{name} non è un nome registrato',
 }
 
 export default it

@@ -36,6 +36,7 @@ const ja: AccountMessages = {
   approveWaiting: 'ウォレットで {symbol} を承認してください',
   swapWaiting: 'ウォレットでスワップを確認してください',
   swapped: '{paid} を {received} にスワップしました',
+  'error.nameNotFound': '{name} は登録された名前ではありません',
 }
 
 export default ja

@@ -36,6 +36,7 @@ const ko: AccountMessages = {
   approveWaiting: '지갑에서 {symbol}을(를) 승인하세요',
   swapWaiting: '지갑에서 스왑을 확인하세요',
   swapped: '{paid}을(를) {received}(으)로 스왑했습니다',
+  'error.nameNotFound': '{name}은(는) 등록된 이름이 아닙니다',
 }
 
 export default ko

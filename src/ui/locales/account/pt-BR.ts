@@ -35,6 +35,7 @@ const ptBR: AccountMessages = {
   approveWaiting: 'Aprove {symbol} na sua carteira',
   swapWaiting: 'Confirme a troca na sua carteira',
   swapped: 'Você trocou {paid} por {received}',
+  'error.nameNotFound': '{name} não é um nome registrado',
 }
 
 export default ptBR

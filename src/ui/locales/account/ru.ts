@@ -35,6 +35,7 @@ const ru: AccountMessages = {
   approveWaiting: 'Разрешите {symbol} в кошельке',
   swapWaiting: 'Подтвердите обмен в кошельке',
   swapped: 'Обменяно {paid} на {received}',
+  'error.nameNotFound': '{name} — не зарегистрированное имя',
 }
 
 export default ru

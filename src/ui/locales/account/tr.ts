@@ -35,6 +35,7 @@ const tr: AccountMessages = {
   approveWaiting: '{symbol} için cüzdanınızda onay verin',
   swapWaiting: 'Takası cüzdanınızda onaylayın',
   swapped: '{paid}, {received} karşılığında takas edildi',
+  'error.nameNotFound': '{name} kayıtlı bir ad değil',
 }
 
 export default tr

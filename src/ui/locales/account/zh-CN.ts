@@ -34,6 +34,7 @@ const zhCN: AccountMessages = {
   approveWaiting: '请在钱包中批准 {symbol}',
   swapWaiting: '请在钱包中确认兑换',
   swapped: '已将 {paid} 兑换为 {received}',
+  'error.nameNotFound': '{name} 不是已注册的名称',
 }
 
 export default zhCN

@@ -1,0 +1,254 @@
+/**
+ * The name registry (issue 17, SPEC sections 5 and 7): wallet-side names under the service's suffix,
+ * registered by a message the account signs (checked by sign-in's {@link SignatureChecker}: EIP-191,
+ * EIP-1271, EIP-6492 and ed25519), one label per suffix and one name per address and suffix.
+ */
+import { and, eq, inArray } from 'drizzle-orm'
+import type {
+  NameCheckResponse,
+  NameRecord,
+  NameRegisterBody,
+  ProfileResponse,
+} from '../../src/protocol/api/index.ts'
+import {
+  NAME_MAX_LENGTH,
+  NAME_MESSAGE_TTL_MS,
+  parseNameRegistrationMessage,
+} from '../../src/protocol/api/index.ts'
+import type { SignatureChecker } from '../auth/signatures.ts'
+import type { Db } from '../db/database.ts'
+import { names } from '../db/schema.ts'
+import { ServiceError } from '../errors.ts'
+import { isOriginAllowed } from '../projects/origins.ts'
+import type { Project } from '../projects/store.ts'
+
+export interface NameRegistryOptions {
+  /** The registry's suffix, e.g. `wallet.test` (`NAME_SUFFIX`). */
+  suffix: string
+  signatures: SignatureChecker
+  now?: () => number
+}
+
+export interface NameRegistry {
+  readonly suffix: string
+  /** Whether a label is free, with up to 3 free names like it when it is not. */
+  check(label: string): Promise<NameCheckResponse>
+  /** Registers (or moves) the account's name; 409 `NAME_TAKEN` when another account holds it. */
+  register(project: Project, body: NameRegisterBody): Promise<NameRecord>
+  /** The name's record; null when nobody holds it. */
+  resolve(fullName: string): Promise<NameRecord | null>
+  /** The address's names under this suffix (at most one). */
+  reverse(address: string): Promise<string[]>
+  profile(address: string): Promise<ProfileResponse>
+}
+
+/** EVM addresses are stored and compared lower-cased; Solana's base58 is case-sensitive. */
+export const normalizeAddress = (address: string) =>
+  address.startsWith('0x') ? address.toLowerCase() : address
+
+const SUGGESTION_COUNT = 3
+
+function nameError(
+  statusCode: number,
+  code: 'NAME_TAKEN' | 'NAME_NOT_FOUND' | 'NAME_MESSAGE_INVALID',
+  message: string,
+  field?: string,
+) {
+  return new ServiceError(statusCode, code, message, field === undefined ? {} : { field })
+}
+
+/** Names like `label` to offer when it is taken: digits and words after it, within the length limit. */
+function candidates(label: string, seed: number): string[] {
+  const base = label.slice(0, NAME_MAX_LENGTH - 4)
+  const numbers = [seed % 100, (seed >> 7) % 1000, (seed >> 17) % 10_000].map((n) =>
+    String(n).padStart(2, '0'),
+  )
+  return [
+    ...new Set([
+      ...numbers.map((n) => `${base}${n}`),
+      `${base}-app`,
+      `${base}-web3`,
+      `the-${base}`.slice(0, NAME_MAX_LENGTH),
+    ]),
+  ]
+}
+
+/**
+ * Makes the registry on the service's database.
+ *
+ * @example
+ * const registry = createNameRegistry(db, { suffix: 'wallet.test', signatures })
+ * await registry.check('alice') // { name: 'alice.wallet.test', available: true, suggestions: [] }
+ */
+export function createNameRegistry(db: Db, options: NameRegistryOptions): NameRegistry {
+  const suffix = options.suffix.toLowerCase()
+  const now = options.now ?? Date.now
+  const full = (label: string) => `${label}.${suffix}`
+
+  function toRecord(row: typeof names.$inferSelect): NameRecord {
+    return {
+      name: full(row.label),
+      addresses: [{ address: row.address, chainId: row.chainId }],
+      avatar: row.avatar,
+      registeredAt: row.updatedAt.toISOString(),
+    }
+  }
+
+  async function suggestions(label: string): Promise<string[]> {
+    const offered = candidates(label, Math.floor(now() / 1000) ^ (label.length * 7919))
+    const taken = await db
+      .select({ label: names.label })
+      .from(names)
+      .where(and(eq(names.suffix, suffix), inArray(names.label, offered)))
+    const takenLabels = new Set(taken.map((row) => row.label))
+    return offered
+      .filter((candidate) => !takenLabels.has(candidate))
+      .slice(0, SUGGESTION_COUNT)
+      .map(full)
+  }
+
+  async function holder(label: string) {
+    const [row] = await db
+      .select()
+      .from(names)
+      .where(and(eq(names.suffix, suffix), eq(names.label, label)))
+    return row
+  }
+
+  return {
+    suffix,
+
+    async check(label) {
+      const lower = label.toLowerCase()
+      const available = (await holder(lower)) === undefined
+      return { name: full(lower), available, suggestions: available ? [] : await suggestions(lower) }
+    },
+
+    async register(project, body) {
+      const label = body.name.toLowerCase()
+      const fields = parseNameRegistrationMessage(body.message)
+      if (fields === null)
+        throw nameError(
+          400,
+          'NAME_MESSAGE_INVALID',
+          'The message is not a name registration message',
+          'message',
+        )
+      const address = normalizeAddress(body.address)
+      if (fields.name.toLowerCase() !== full(label)) {
+        throw nameError(
+          400,
+          'NAME_MESSAGE_INVALID',
+          `The message registers ${fields.name}, not ${full(label)}`,
+          'message',
+        )
+      }
+      if (normalizeAddress(fields.address) !== address || fields.chainId !== body.chainId) {
+        throw nameError(
+          400,
+          'NAME_MESSAGE_INVALID',
+          'The message is for another account or network',
+          'message',
+        )
+      }
+      const allowed = ['https', 'http'].some((scheme) =>
+        isOriginAllowed(project.origins, `${scheme}://${fields.domain}`),
+      )
+      if (!allowed) {
+        throw nameError(
+          403,
+          'NAME_MESSAGE_INVALID',
+          `The message domain ${fields.domain} is not on the project's allowed origins`,
+          'message',
+        )
+      }
+      const issuedAt = Date.parse(fields.issuedAt)
+      const time = now()
+      if (!Number.isFinite(issuedAt) || issuedAt > time + 60_000 || issuedAt < time - NAME_MESSAGE_TTL_MS) {
+        throw nameError(
+          400,
+          'NAME_MESSAGE_INVALID',
+          'The message was issued more than 10 minutes ago, or in the future',
+          'message',
+        )
+      }
+      // Sign-in's checker: keys (EIP-191, ed25519) and smart accounts (EIP-1271, EIP-6492) alike.
+      await options.signatures.verify({
+        chainId: body.chainId,
+        address: body.address,
+        message: body.message,
+        signature: body.signature,
+      })
+
+      return db
+        .transaction(async (tx) => {
+          const [held] = await tx
+            .select()
+            .from(names)
+            .where(and(eq(names.suffix, suffix), eq(names.label, label)))
+          if (held && held.address !== address) {
+            throw new ServiceError(409, 'NAME_TAKEN', `${full(label)} is taken`, { field: 'name' })
+          }
+          const [mine] = await tx
+            .select()
+            .from(names)
+            .where(and(eq(names.suffix, suffix), eq(names.address, address)))
+          // A message older than the account's latest registration is a replay.
+          if (mine && mine.issuedAt.getTime() >= issuedAt) {
+            throw nameError(
+              400,
+              'NAME_MESSAGE_INVALID',
+              'A newer registration of this account exists',
+              'message',
+            )
+          }
+          const values = {
+            label,
+            chainId: body.chainId,
+            issuedAt: new Date(issuedAt),
+            updatedAt: new Date(time),
+          }
+          const [row] = mine
+            ? await tx.update(names).set(values).where(eq(names.id, mine.id)).returning()
+            : await tx
+                .insert(names)
+                .values({ ...values, suffix, address })
+                .returning()
+          if (!row) throw new Error('The name was not written')
+          return toRecord(row)
+        })
+        .catch((error: unknown) => {
+          // Two registrations of one label at once: the unique index refuses the second.
+          const code = error as { cause?: { code?: string }; code?: string }
+          if ((code?.cause?.code ?? code?.code) === '23505') {
+            throw new ServiceError(409, 'NAME_TAKEN', `${full(label)} is taken`, { field: 'name' })
+          }
+          throw error
+        })
+    },
+
+    async resolve(fullName) {
+      const lower = fullName.toLowerCase()
+      if (!lower.endsWith(`.${suffix}`)) return null
+      const label = lower.slice(0, -suffix.length - 1)
+      const row = await holder(label)
+      return row ? toRecord(row) : null
+    },
+
+    async reverse(address) {
+      const rows = await db
+        .select({ label: names.label })
+        .from(names)
+        .where(and(eq(names.suffix, suffix), eq(names.address, normalizeAddress(address))))
+      return rows.map((row) => full(row.label))
+    },
+
+    async profile(address) {
+      const [row] = await db
+        .select()
+        .from(names)
+        .where(and(eq(names.suffix, suffix), eq(names.address, normalizeAddress(address))))
+      return { address, name: row ? full(row.label) : null, avatar: row?.avatar ?? null }
+    },
+  }
+}

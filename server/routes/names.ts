@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { NameCheckResponse, NameRecord, ProfileResponse } from '../../src/protocol/api/index.ts'
+import {
+  nameAddressQuery,
+  nameCheckQuery,
+  nameRegisterBody,
+  nameResolveQuery,
+} from '../../src/protocol/api/index.ts'
+import { ServiceError } from '../errors.ts'
+import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
+import { parseInput } from '../http/validation.ts'
+import type { NameRegistry } from '../names/registry.ts'
+import type { Project } from '../projects/store.ts'
+
+export interface NameRouteOptions {
+  registry: NameRegistry
+  limits: { limiter: RateLimiter; rules: RateLimitRules }
+}
+
+function projectOf(request: FastifyRequest): Project {
+  if (!request.project) throw new Error('The access hook did not run')
+  return request.project
+}
+
+/**
+ * The name registry's API (`/names/v1/*`): check, register, resolve, reverse and profile. Project
+ * routes (project id, origin); lookups take from the client's `data` rate limit, registrations from
+ * their own per-minute counter. Answers are `no-store`: the modal keeps its own 5-minute caches.
+ *
+ * @example
+ * await app.register(async (scope) => registerNameRoutes(scope, { registry, limits }))
+ */
+export function registerNameRoutes(app: FastifyInstance, options: NameRouteOptions): void {
+  const { registry, limits } = options
+  const config = { access: 'project' } as const
+  // A project whose `names` feature is off has no registry (403), after the rate limit is taken.
+  const take = async (request: FastifyRequest, rule: RateLimitRules['data']) => {
+    const project = projectOf(request)
+    await limits.limiter.take({ projectId: project.id, address: request.ip }, [[rule, 1]])
+    if (!project.features.names)
+      throw new ServiceError(403, 'NAMES_DISABLED', 'Names are turned off for this project')
+  }
+
+  app.get('/names/v1/check', { config }, async (request, reply): Promise<NameCheckResponse> => {
+    const query = parseInput(nameCheckQuery, request.query, 'query')
+    await take(request, limits.rules.data)
+    reply.header('cache-control', 'no-store')
+    return registry.check(query.name)
+  })
+
+  app.post('/names/v1/register', { config }, async (request, reply): Promise<NameRecord> => {
+    const body = parseInput(nameRegisterBody, request.body, 'body')
+    await take(request, limits.rules.writes('names:register'))
+    reply.header('cache-control', 'no-store')
+    return registry.register(projectOf(request), body)
+  })
+
+  app.get('/names/v1/resolve', { config }, async (request, reply): Promise<NameRecord> => {
+    const query = parseInput(nameResolveQuery, request.query, 'query')
+    await take(request, limits.rules.data)
+    reply.header('cache-control', 'no-store')
+    const record = await registry.resolve(query.name)
+    if (record === null)
+      throw new ServiceError(404, 'NAME_NOT_FOUND', `${query.name} is not registered`, { field: 'name' })
+    return record
+  })
+
+  app.get('/names/v1/reverse', { config }, async (request, reply) => {
+    const query = parseInput(nameAddressQuery, request.query, 'query')
+    await take(request, limits.rules.data)
+    reply.header('cache-control', 'no-store')
+    return { names: await registry.reverse(query.address) }
+  })
+
+  app.get('/names/v1/profile', { config }, async (request, reply): Promise<ProfileResponse> => {
+    const query = parseInput(nameAddressQuery, request.query, 'query')
+    await take(request, limits.rules.data)
+    reply.header('cache-control', 'no-store')
+    return registry.profile(query.address)
+  })
+}

@@ -1,0 +1,247 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { and, eq } from 'drizzle-orm'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import * as z from 'zod/mini'
+import type {
+  OnrampOptionsResponse,
+  OnrampPurchaseResponse,
+  OnrampQuoteQuery,
+  OnrampQuoteResponse,
+  OnrampUrlResponse,
+  PaymentCurrency,
+} from '../../src/protocol/api/index.ts'
+import {
+  onrampLimitMessage,
+  onrampQuoteQuery,
+  onrampUrlBody,
+  withinLimits,
+} from '../../src/protocol/api/index.ts'
+import { ONRAMP_DEFAULT_PAYMENT_CURRENCIES } from '../../src/protocol/constants.ts'
+import type { Db } from '../db/database.ts'
+import { onrampPurchases } from '../db/schema.ts'
+import { ServiceError } from '../errors.ts'
+import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
+import { parseInput } from '../http/validation.ts'
+import type { OnrampProvider, ProviderCurrencies } from '../onramp/provider.ts'
+import type { Project } from '../projects/store.ts'
+
+export interface OnrampRouteOptions {
+  db: Db
+  /** null: the operator configured no provider, and every route answers 503 `ONRAMP_NOT_CONFIGURED`. */
+  provider: OnrampProvider | null
+  /** The webhook's HMAC key; null: the webhook refuses everything. */
+  webhookSecret: string | null
+  /** How long the provider's currencies are reused, in ms. */
+  cacheMs: number
+  now?: () => number
+  limits: { limiter: RateLimiter; rules: RateLimitRules }
+}
+
+/** How far a webhook's timestamp may be from now. */
+export const WEBHOOK_TOLERANCE_MS = 5 * 60_000
+
+const webhookBody = z.object({
+  purchaseId: z.uuid(),
+  status: z.enum(['completed', 'failed']),
+  txHash: z.optional(z.string().check(z.regex(/^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/))),
+})
+
+function projectOf(request: FastifyRequest): Project {
+  if (!request.project) throw new Error('The access hook did not run')
+  return request.project
+}
+
+/**
+ * Signs a webhook body as the provider does: hex HMAC-SHA256 of `timestamp.body`.
+ *
+ * @example
+ * const signature = signWebhook(secret, String(Date.now()), body)
+ */
+export function signWebhook(secret: string, timestamp: string, body: string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')
+}
+
+/**
+ * The on-ramp API (`/onramp/v1/*`): options (purchase and payment currencies with method limits, SPEC
+ * section 9's defaults where the provider gives none), a quote, the provider's checkout URL (the purchase
+ * is recorded first), a purchase's status, and the provider's signed completion webhook.
+ *
+ * @example
+ * await app.register(async (scope) => registerOnrampRoutes(scope, { db, provider, webhookSecret, cacheMs, limits }))
+ */
+export function registerOnrampRoutes(app: FastifyInstance, options: OnrampRouteOptions): void {
+  const { db, provider, limits } = options
+  const now = options.now ?? Date.now
+  const config = { access: 'project' } as const
+  let cached: { at: number; value: Promise<ProviderCurrencies> } | undefined
+
+  function providerOrFail(): OnrampProvider {
+    if (provider === null)
+      throw new ServiceError(503, 'ONRAMP_NOT_CONFIGURED', 'No on-ramp provider is configured')
+    return provider
+  }
+
+  async function currencies(): Promise<OnrampOptionsResponse> {
+    const source = providerOrFail()
+    if (!cached || now() - cached.at >= options.cacheMs) {
+      const value = source.currencies()
+      cached = { at: now(), value }
+      value.catch(() => {
+        if (cached?.value === value) cached = undefined
+      })
+    }
+    const answer = await cached.value
+    return {
+      purchaseCurrencies: answer.purchaseCurrencies,
+      paymentCurrencies:
+        answer.paymentCurrencies && answer.paymentCurrencies.length > 0
+          ? answer.paymentCurrencies
+          : (ONRAMP_DEFAULT_PAYMENT_CURRENCIES as unknown as PaymentCurrency[]),
+    }
+  }
+
+  /** Refuses what the provider does not sell, a network it does not deliver on, and amounts outside the method's limits. */
+  async function checkQuery(query: OnrampQuoteQuery): Promise<void> {
+    const { purchaseCurrencies, paymentCurrencies } = await currencies()
+    const bought = purchaseCurrencies.find((currency) => currency.id === query.purchaseCurrency)
+    if (!bought?.networks.some((network) => network.chain_id === query.network)) {
+      throw new ServiceError(
+        400,
+        'ONRAMP_CURRENCY_NOT_SUPPORTED',
+        `${query.purchaseCurrency} cannot be bought on ${query.network}`,
+        { field: 'purchaseCurrency' },
+      )
+    }
+    const paid = paymentCurrencies.find((currency) => currency.id === query.paymentCurrency)
+    const limit = paid?.payment_method_limits.find((method) => method.id === query.paymentMethod)
+    if (!paid || !limit) {
+      throw new ServiceError(
+        400,
+        'ONRAMP_CURRENCY_NOT_SUPPORTED',
+        `${query.paymentCurrency} cannot be paid by ${query.paymentMethod}`,
+        { field: 'paymentCurrency' },
+      )
+    }
+    if (!withinLimits(query.amount, limit)) {
+      throw new ServiceError(
+        400,
+        'ONRAMP_AMOUNT_OUT_OF_RANGE',
+        onrampLimitMessage(query.paymentMethod, limit.min, limit.max, paid.id),
+        { field: 'amount' },
+      )
+    }
+  }
+
+  // A project whose `onramp` feature is off has no on-ramp (403), after the rate limit is taken.
+  const take = async (request: FastifyRequest, rule: RateLimitRules['data']) => {
+    const project = projectOf(request)
+    await limits.limiter.take({ projectId: project.id, address: request.ip }, [[rule, 1]])
+    if (!project.features.onramp)
+      throw new ServiceError(403, 'ONRAMP_DISABLED', 'The on-ramp is turned off for this project')
+  }
+
+  app.get('/onramp/v1/options', { config }, async (request): Promise<OnrampOptionsResponse> => {
+    await take(request, limits.rules.data)
+    return currencies()
+  })
+
+  app.get('/onramp/v1/quote', { config }, async (request, reply): Promise<OnrampQuoteResponse> => {
+    const query = parseInput(onrampQuoteQuery, request.query, 'query')
+    await take(request, limits.rules.data)
+    reply.header('cache-control', 'no-store')
+    await checkQuery(query)
+    return providerOrFail().quote(query)
+  })
+
+  app.post('/onramp/v1/url', { config }, async (request, reply): Promise<OnrampUrlResponse> => {
+    const body = parseInput(onrampUrlBody, request.body, 'body')
+    await take(request, limits.rules.writes('onramp:url'))
+    reply.header('cache-control', 'no-store')
+    await checkQuery(body)
+    const source = providerOrFail()
+    const quote = await source.quote(body)
+    const [row] = await db
+      .insert(onrampPurchases)
+      .values({
+        projectId: projectOf(request).id,
+        provider: source.name,
+        address: body.address,
+        network: body.network,
+        purchaseCurrency: body.purchaseCurrency,
+        paymentCurrency: body.paymentCurrency,
+        paymentMethod: body.paymentMethod,
+        paymentAmount: body.amount,
+        purchaseAmount: quote.purchaseAmount.amount,
+      })
+      .returning({ id: onrampPurchases.id })
+    if (!row) throw new Error('The purchase was not recorded')
+    try {
+      const { url } = await source.checkout({ ...body, reference: row.id })
+      return { url, purchaseId: row.id }
+    } catch (error) {
+      await db.update(onrampPurchases).set({ status: 'failed' }).where(eq(onrampPurchases.id, row.id))
+      throw error
+    }
+  })
+
+  app.get('/onramp/v1/purchases/:id', { config }, async (request, reply): Promise<OnrampPurchaseResponse> => {
+    const { id } = parseInput(z.object({ id: z.uuid('Expected a purchase id') }), request.params, 'path')
+    await take(request, limits.rules.data)
+    reply.header('cache-control', 'no-store')
+    const [row] = await db
+      .select()
+      .from(onrampPurchases)
+      .where(and(eq(onrampPurchases.id, id), eq(onrampPurchases.projectId, projectOf(request).id)))
+    if (!row) throw new ServiceError(404, 'NOT_FOUND', 'No such purchase', { field: 'id' })
+    return {
+      purchaseId: row.id,
+      status: row.status,
+      address: row.address,
+      network: row.network,
+      purchaseAmount: { amount: row.purchaseAmount, currency: row.purchaseCurrency },
+      txHash: row.txHash,
+    }
+  })
+
+  // The provider's server calls this one: no project, no CORS; the HMAC of the raw body is the proof.
+  app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: 4096 },
+      (_request, body, done) => done(null, body),
+    )
+    scope.post('/onramp/v1/webhook', async (request, reply) => {
+      const secret = options.webhookSecret
+      const timestamp = String(request.headers['x-onramp-timestamp'] ?? '')
+      const signature = String(request.headers['x-onramp-signature'] ?? '')
+      const raw = typeof request.body === 'string' ? request.body : ''
+      const unauthorized = () =>
+        new ServiceError(401, 'BAD_REQUEST', 'The webhook signature is not valid', { field: 'signature' })
+      if (secret === null) throw unauthorized()
+      const expected = Buffer.from(signWebhook(secret, timestamp, raw), 'hex')
+      const given = /^[0-9a-f]{64}$/.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0)
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw unauthorized()
+      const sent = Number(timestamp)
+      if (!/^\d{1,16}$/.test(timestamp) || Math.abs(now() - sent) > WEBHOOK_TOLERANCE_MS) {
+        throw new ServiceError(401, 'BAD_REQUEST', 'The webhook timestamp is too old or in the future', {
+          field: 'timestamp',
+        })
+      }
+      let json: unknown
+      try {
+        json = JSON.parse(raw)
+      } catch {
+        throw new ServiceError(400, 'BAD_REQUEST', 'The body is not valid JSON', { field: 'body' })
+      }
+      const body = parseInput(webhookBody, json, 'body')
+      // Only a pending purchase moves: a replayed or late webhook changes nothing.
+      const updated = await db
+        .update(onrampPurchases)
+        .set({ status: body.status, txHash: body.txHash ?? null, updatedAt: new Date(now()) })
+        .where(and(eq(onrampPurchases.id, body.purchaseId), eq(onrampPurchases.status, 'pending')))
+        .returning({ id: onrampPurchases.id })
+      reply.header('cache-control', 'no-store')
+      return { updated: updated.length }
+    })
+  })
+}

@@ -1,0 +1,137 @@
+import type { NameCheckResponse, NameRecord } from '../protocol/api/names.ts'
+import {
+  nameCheckResponse,
+  nameRecord,
+  nameRegistrationMessage,
+  profileResponse,
+} from '../protocol/api/names.ts'
+import { CACHE_GC_MS, IDENTITY_CACHE_MS, NAME_CACHE_MS } from '../protocol/constants.ts'
+import type { Config, ProfileEntry } from './createConfig.ts'
+import { serviceClient } from './service.ts'
+
+/** Forward lookups (name -> address) per config, kept 5 minutes (SPEC 9: name cache). */
+const resolved = new WeakMap<Config, Map<string, { fetchedAt: number; address: Promise<string | null> }>>()
+
+const client = (config: Config) => (config.$options.get().projectId ? serviceClient(config) : undefined)
+
+/**
+ * The profile (name, avatar) of an address from the companion service's name registry, kept 5 minutes
+ * in `config.$profiles` by the address as given (SPEC 9: identity cache); profiles of other addresses fetched 5 minutes ago or
+ * more are dropped on each call. Undefined without a service, or when it cannot be asked.
+ *
+ * @example
+ * const profile = await fetchProfile(config, account.address) // { name: 'alice.wallet.test', avatar: null, … }
+ */
+export async function fetchProfile(config: Config, address: string): Promise<ProfileEntry | undefined> {
+  const http = client(config)
+  if (!http) return undefined
+  const now = config.platform.now()
+  const key = address
+  const profiles = config.$profiles.get()
+  for (const [other, entry] of Object.entries(profiles))
+    if (other !== key && entry && now - entry.fetchedAt >= CACHE_GC_MS)
+      config.$profiles.setKey(other, undefined)
+  const cached = profiles[key]
+  if (cached && now - cached.fetchedAt < IDENTITY_CACHE_MS) return cached
+  try {
+    const answer = await http.getJson('/names/v1/profile', { address }, profileResponse)
+    const entry = { name: answer.name, avatar: answer.avatar, fetchedAt: now }
+    config.$profiles.setKey(key, entry)
+    return entry
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether text is a name (`alice.wallet.test`) rather than an address. */
+export const isName = (text: string) => /^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(text.trim())
+
+/**
+ * The address a name resolves to (the first of its addresses list, SPEC 7), kept 5 minutes (SPEC 9:
+ * name cache); null when nobody holds it. Other names looked up 5 minutes ago or more are dropped.
+ *
+ * @example
+ * await resolveName(config, 'alice.wallet.test') // '0xf39f…'
+ */
+export async function resolveName(config: Config, name: string): Promise<string | null> {
+  const http = client(config)
+  if (!http) return null
+  const now = config.platform.now()
+  const key = name.trim().toLowerCase()
+  let names = resolved.get(config)
+  if (!names) {
+    names = new Map()
+    resolved.set(config, names)
+  }
+  for (const [other, entry] of names)
+    if (other !== key && now - entry.fetchedAt >= CACHE_GC_MS) names.delete(other)
+  const cached = names.get(key)
+  if (cached && now - cached.fetchedAt < NAME_CACHE_MS) return cached.address
+  const address = http
+    .getJson('/names/v1/resolve', { name: key }, nameRecord)
+    .then((record) => record.addresses[0]?.address ?? null)
+  const entry = { fetchedAt: now, address }
+  names.set(key, entry)
+  // Only an answer is kept: "not registered" (null) included, a failure not.
+  address.catch(() => {
+    if (names.get(key) === entry) names.delete(key)
+  })
+  return address.catch(() => null)
+}
+
+/**
+ * Whether a label is free under the service's suffix, with suggestions when it is taken.
+ *
+ * @example
+ * const { name, available, suggestions } = await checkName(config, 'alice')
+ */
+export async function checkName(config: Config, label: string): Promise<NameCheckResponse> {
+  const http = client(config)
+  if (!http) throw new Error('No wallet service is configured')
+  return http.getJson('/names/v1/check', { name: label }, nameCheckResponse)
+}
+
+/**
+ * Registers `fullName` (as `checkName` gave it) for the connected account: the wallet signs the
+ * registration message (as it signs in: personal_sign, or ed25519 on Solana), the service checks it
+ * and keeps the name. The account's profile is updated at once.
+ *
+ * @example
+ * const record = await registerName(config, 'alice.wallet.test')
+ */
+export async function registerName(config: Config, fullName: string): Promise<NameRecord> {
+  const http = client(config)
+  const account = config.$account.get()
+  const network = config.$network.get()
+  const win = config.platform.window
+  if (!http || !account || !network || !win) throw new Error('Connect a wallet first')
+  const message = nameRegistrationMessage({
+    domain: win.location.host,
+    name: fullName,
+    address: account.address,
+    chainId: network.caipNetworkId,
+    issuedAt: new Date(config.platform.now()).toISOString(),
+  })
+  const { signText } = await import('./actions/signIn.ts')
+  const signature = await signText(config, account, message)
+  const record = await http.request(
+    'POST',
+    '/names/v1/register',
+    {
+      name: fullName.split('.')[0],
+      address: account.address,
+      chainId: network.caipNetworkId,
+      message,
+      signature,
+    },
+    nameRecord,
+  )
+  if (!record) throw new Error('No answer')
+  config.$profiles.setKey(account.address, {
+    name: record.name,
+    avatar: record.avatar,
+    fetchedAt: config.platform.now(),
+  })
+  resolved.get(config)?.delete(record.name)
+  return record
+}

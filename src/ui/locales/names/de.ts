@@ -1,0 +1,31 @@
+// The name and on-ramp views' words in de (keys of ./en.ts).
+import type { NamesMessages } from './en.ts'
+
+const names: NamesMessages = {
+  registerNameHint: 'Wähle einen Namen, an den andere statt an deine Adresse senden können.',
+  nameField: 'Name',
+  checking: 'Wird geprüft…',
+  nameAvailable: '{name} ist frei',
+  nameTaken: '{name} ist vergeben. Freie ähnliche Namen:',
+  register: '{name} registrieren',
+  signInWallet: 'Signiere die Nachricht in deiner Wallet…',
+  nameRegistered: '{name} gehört dir',
+  nameRegisteredHint: 'Andere können jetzt an {name} statt an deine Adresse senden.',
+  buyToken: 'Token',
+  payWith: 'Bezahlen mit',
+  card: 'Karte',
+  ach_bank_account: 'Banküberweisung (ACH)',
+  amountIn: 'Betrag in {currency}',
+  quoteLoading: 'Angebot wird geladen…',
+  youGet: 'Du erhältst etwa {amount} {symbol} (Gebühr {fee} {currency})',
+  continueToPayment: 'Weiter zur Zahlung',
+  checkoutOpened:
+    'Die Zahlungsseite ist in einem neuen Tab geöffnet. Deine Token kommen hier an, sobald du bezahlt hast.',
+  purchaseArrived: '{amount} {symbol} sind in deiner Wallet angekommen',
+  nameRuleError: 'Wallet-Name: Buchstaben, Ziffern und Bindestriche, mindestens 4 Zeichen',
+  amountRangeError: 'Gib einen Betrag von {min} bis {max} {currency} ein',
+  onrampUnavailable: 'Krypto kaufen ist hier nicht verfügbar',
+  failedWith: 'Das hat nicht geklappt: {message}',
+}
+
+export default names

@@ -1,0 +1,34 @@
+// The words of the name and on-ramp views (RegisterAccountName, RegisterAccountNameSuccess, OnRamp): a
+// catalogue apart from ../en.ts, loaded with those views only. English keys and message formats.
+
+const names = {
+  registerNameHint: 'Choose a name people can send to instead of your address.',
+  nameField: 'Name',
+  checking: 'Checking…',
+  nameAvailable: '{name} is available',
+  nameTaken: '{name} is taken. Free names like it:',
+  register: 'Register {name}',
+  signInWallet: 'Sign the message in your wallet…',
+  nameRegistered: '{name} is yours',
+  nameRegisteredHint: 'People can now send to {name} instead of your address.',
+  buyToken: 'Token',
+  payWith: 'Pay with',
+  card: 'Card',
+  ach_bank_account: 'Bank transfer (ACH)',
+  amountIn: 'Amount in {currency}',
+  quoteLoading: 'Getting a quote…',
+  youGet: 'You get about {amount} {symbol} (fee {fee} {currency})',
+  continueToPayment: 'Continue to payment',
+  checkoutOpened: 'The payment page is open in a new tab. Your tokens arrive here once you pay.',
+  purchaseArrived: '{amount} {symbol} arrived in your wallet',
+  nameRuleError: 'Wallet-side name: letters, digits and hyphens, at least 4 characters',
+  amountRangeError: 'Enter an amount from {min} to {max} {currency}',
+  onrampUnavailable: 'Buying crypto is not available here',
+  failedWith: 'That did not work: {message}',
+}
+
+export type NamesMessageKey = keyof typeof names
+/** A language's catalogue of these views: exactly the keys of English. */
+export type NamesMessages = Readonly<Record<NamesMessageKey, string>>
+
+export default names as NamesMessages

@@ -1,0 +1,31 @@
+// The name and on-ramp views' words in pt-BR (keys of ./en.ts).
+import type { NamesMessages } from './en.ts'
+
+const names: NamesMessages = {
+  registerNameHint: 'Escolha um nome para o qual possam enviar em vez do seu endereço.',
+  nameField: 'Nome',
+  checking: 'Verificando…',
+  nameAvailable: '{name} está disponível',
+  nameTaken: '{name} já está em uso. Nomes livres parecidos:',
+  register: 'Registrar {name}',
+  signInWallet: 'Assine a mensagem na sua carteira…',
+  nameRegistered: '{name} é seu',
+  nameRegisteredHint: 'Agora podem enviar para {name} em vez do seu endereço.',
+  buyToken: 'Token',
+  payWith: 'Pagar com',
+  card: 'Cartão',
+  ach_bank_account: 'Transferência bancária (ACH)',
+  amountIn: 'Valor em {currency}',
+  quoteLoading: 'Obtendo uma cotação…',
+  youGet: 'Você recebe cerca de {amount} {symbol} (taxa {fee} {currency})',
+  continueToPayment: 'Continuar para o pagamento',
+  checkoutOpened:
+    'A página de pagamento está aberta em outra aba. Seus tokens chegam aqui depois do pagamento.',
+  purchaseArrived: '{amount} {symbol} chegaram à sua carteira',
+  nameRuleError: 'Nome da carteira: letras, dígitos e hifens, pelo menos 4 caracteres',
+  amountRangeError: 'Informe um valor de {min} a {max} {currency}',
+  onrampUnavailable: 'Comprar cripto não está disponível aqui',
+  failedWith: 'Não funcionou: {message}',
+}
+
+export default names

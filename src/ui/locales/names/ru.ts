@@ -1,0 +1,30 @@
+// The name and on-ramp views' words in ru (keys of ./en.ts).
+import type { NamesMessages } from './en.ts'
+
+const names: NamesMessages = {
+  registerNameHint: 'Выберите имя, на которое можно отправлять вместо адреса.',
+  nameField: 'Имя',
+  checking: 'Проверка…',
+  nameAvailable: '{name} свободно',
+  nameTaken: '{name} занято. Похожие свободные имена:',
+  register: 'Зарегистрировать {name}',
+  signInWallet: 'Подпишите сообщение в кошельке…',
+  nameRegistered: '{name} теперь ваше',
+  nameRegisteredHint: 'Теперь на {name} можно отправлять вместо вашего адреса.',
+  buyToken: 'Токен',
+  payWith: 'Способ оплаты',
+  card: 'Карта',
+  ach_bank_account: 'Банковский перевод (ACH)',
+  amountIn: 'Сумма в {currency}',
+  quoteLoading: 'Получение котировки…',
+  youGet: 'Вы получите около {amount} {symbol} (комиссия {fee} {currency})',
+  continueToPayment: 'Перейти к оплате',
+  checkoutOpened: 'Страница оплаты открыта в новой вкладке. Токены придут сюда после оплаты.',
+  purchaseArrived: '{amount} {symbol} поступили в ваш кошелёк',
+  nameRuleError: 'Имя кошелька: буквы, цифры и дефисы, не менее 4 символов',
+  amountRangeError: 'Введите сумму от {min} до {max} {currency}',
+  onrampUnavailable: 'Покупка криптовалюты здесь недоступна',
+  failedWith: 'Не получилось: {message}',
+}
+
+export default names

@@ -1,0 +1,30 @@
+// The name and on-ramp views' words in tr (keys of ./en.ts).
+import type { NamesMessages } from './en.ts'
+
+const names: NamesMessages = {
+  registerNameHint: 'Adresin yerine sana gönderim yapılabilecek bir ad seç.',
+  nameField: 'Ad',
+  checking: 'Kontrol ediliyor…',
+  nameAvailable: '{name} kullanılabilir',
+  nameTaken: '{name} alınmış. Benzer boş adlar:',
+  register: '{name} kaydet',
+  signInWallet: 'Cüzdanında mesajı imzala…',
+  nameRegistered: '{name} artık senin',
+  nameRegisteredHint: 'Artık adresin yerine {name} adına gönderim yapılabilir.',
+  buyToken: 'Token',
+  payWith: 'Ödeme yöntemi',
+  card: 'Kart',
+  ach_bank_account: 'Banka havalesi (ACH)',
+  amountIn: '{currency} tutarı',
+  quoteLoading: 'Teklif alınıyor…',
+  youGet: 'Yaklaşık {amount} {symbol} alırsın (ücret {fee} {currency})',
+  continueToPayment: 'Ödemeye devam et',
+  checkoutOpened: 'Ödeme sayfası yeni sekmede açıldı. Ödeme yapınca tokenların buraya gelir.',
+  purchaseArrived: '{amount} {symbol} cüzdanına ulaştı',
+  nameRuleError: 'Cüzdan adı: harf, rakam ve kısa çizgi, en az 4 karakter',
+  amountRangeError: '{min} ile {max} {currency} arasında bir tutar gir',
+  onrampUnavailable: 'Burada kripto satın alınamıyor',
+  failedWith: 'Olmadı: {message}',
+}
+
+export default names

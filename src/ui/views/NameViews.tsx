@@ -1,0 +1,358 @@
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { navigate } from '../../core/actions/navigate.ts'
+import type { View } from '../../core/modal/router.ts'
+import { checkName, registerName } from '../../core/names.ts'
+import type { OnrampSelection } from '../../core/onramp.ts'
+import { buyOnramp, loadOnramp, onrampState, quoteOnramp } from '../../core/onramp.ts'
+import type { ErrorSummary } from '../../errors/base.ts'
+import { summarizeError } from '../../errors/base.ts'
+import { toBaseError } from '../../errors/unknown.ts'
+import type { NameCheckResponse } from '../../protocol/api/names.ts'
+import { isNameLabel } from '../../protocol/api/names.ts'
+import { withinLimits } from '../../protocol/api/onramp.ts'
+import { ErrorMessage } from '../components/Message.tsx'
+import { NamesScope } from '../components/NamesScope.tsx'
+import { useStore } from '../hooks/useStore.ts'
+import type { ViewProps } from '../modal/ModalShell.tsx'
+import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+
+/** How long typing must pause before a name is checked. */
+const CHECK_DELAY_MS = 300
+
+/** An error under a field or a form: red, with its icon, in a live region that was there before it. */
+function Alert({ id, text }: { id?: string; text: string | undefined }) {
+  return <div role="alert">{text ? <ErrorMessage id={id}>{text}</ErrorMessage> : null}</div>
+}
+
+/**
+ * RegisterAccountName (SPEC 2): a name is checked as it is typed (the SPEC section 5 rule here, then
+ * the registry), a taken one offers free names like it, and Register asks the wallet to sign the
+ * registration message.
+ */
+function RegisterAccountNameView({ config }: ViewProps) {
+  const { t, error: errorText } = useStrings()
+  const autoFocus = useAutoFocus()
+  const id = useId()
+  const ids = { input: `${id}name`, error: `${id}error`, status: `${id}status` }
+  const input = useRef<HTMLInputElement>(null)
+  const [value, setValue] = useState('')
+  const [check, setCheck] = useState<NameCheckResponse | undefined>()
+  const [checking, setChecking] = useState(false)
+  const [error, setError] = useState<string | undefined>()
+  const [busy, setBusy] = useState(false)
+  const label = value.trim()
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-checked when the name changes.
+  useEffect(() => {
+    setCheck(undefined)
+    if (label === '') return setError(undefined)
+    let current = true
+    const timer = setTimeout(() => {
+      if (!isNameLabel(label)) return setError(t('nameRuleError'))
+      setError(undefined)
+      setChecking(true)
+      checkName(config, label)
+        .then((answer) => current && setCheck(answer))
+        .catch((thrown: unknown) => current && setError(errorText(summarizeError(toBaseError(thrown)))))
+        .finally(() => current && setChecking(false))
+    }, CHECK_DELAY_MS)
+    return () => {
+      current = false
+      clearTimeout(timer)
+    }
+  }, [config, label])
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (busy) return
+    if (!isNameLabel(label)) {
+      setError(t('nameRuleError'))
+      input.current?.focus()
+      return
+    }
+    setBusy(true)
+    setError(undefined)
+    try {
+      const answer = check?.name.startsWith(`${label.toLowerCase()}.`)
+        ? check
+        : await checkName(config, label)
+      setCheck(answer)
+      if (!answer.available) {
+        input.current?.focus()
+        return
+      }
+      const record = await registerName(config, answer.name)
+      navigate(config, 'RegisterAccountNameSuccess', { name: record.name }, 'replace')
+    } catch (thrown) {
+      // Taken meanwhile: the registry's suggestions show again.
+      const again = await checkName(config, label).catch(() => undefined)
+      if (again && !again.available) setCheck(again)
+      else setError(errorText(summarizeError(toBaseError(thrown))))
+      input.current?.focus()
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const taken = check && !check.available
+  return (
+    <form className="form" part="register-name" noValidate onSubmit={(event) => void submit(event)}>
+      <h3>{t('registerName')}</h3>
+      <p className="hint">{t('registerNameHint')}</p>
+      <div className="field">
+        <label htmlFor={ids.input}>{t('nameField')}</label>
+        <input
+          ref={input}
+          id={ids.input}
+          name="name"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          dir="ltr"
+          value={value}
+          readOnly={busy}
+          aria-disabled={busy || undefined}
+          autoFocus={autoFocus}
+          aria-invalid={error || taken ? true : undefined}
+          aria-describedby={`${ids.status} ${error ? ids.error : ''}`.trim()}
+          onChange={(event) => setValue(event.target.value)}
+        />
+        <Alert id={ids.error} text={error} />
+        <div className="status" role="status" id={ids.status}>
+          {checking ? t('checking') : check?.available ? t('nameAvailable', { name: check.name }) : ''}
+        </div>
+        <div role="alert">
+          {taken ? <ErrorMessage>{t('nameTaken', { name: check.name })}</ErrorMessage> : null}
+        </div>
+        {taken && check.suggestions.length > 0 ? (
+          <ul className="suggestions" part="name-suggestions">
+            {check.suggestions.map((suggestion) => (
+              <li key={suggestion}>
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => {
+                    setValue(suggestion.split('.')[0] ?? '')
+                    input.current?.focus()
+                  }}
+                >
+                  <bdi>{suggestion}</bdi>
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      <div className="status" role="status">
+        {busy ? t('signInWallet') : ''}
+      </div>
+      <button type="submit" className="primary" part="register-submit" aria-disabled={busy || undefined}>
+        {busy ? <span className="spinner" aria-hidden="true" /> : null}
+        {t('register', { name: check?.available ? check.name : label })}
+      </button>
+    </form>
+  )
+}
+
+/** RegisterAccountNameSuccess (SPEC 2): the name is the account's; Done goes back to Account. */
+function RegisterAccountNameSuccessView({ config }: ViewProps) {
+  const { t } = useStrings()
+  const autoFocus = useAutoFocus()
+  const name = String(useStore(config.$modal).router.data?.name ?? '')
+  return (
+    <div className="center" part="register-name-success">
+      <div role="status">
+        <h3 className="success-name">{t('nameRegistered', { name })}</h3>
+        <p className="hint">{t('nameRegisteredHint', { name })}</p>
+      </div>
+      <button
+        type="button"
+        className="primary"
+        autoFocus={autoFocus}
+        onClick={() => navigate(config, 'Account', undefined, 'replace')}
+      >
+        {t('done')}
+      </button>
+    </div>
+  )
+}
+
+/**
+ * OnRamp: buy a token of the connected network with a card or bank transfer. The amount is checked
+ * against the payment method's limits here (the service checks again), a quote follows the typing,
+ * and Continue opens the provider's checkout in a new tab, then says when the tokens arrived.
+ */
+function OnrampView({ config }: ViewProps) {
+  const strings = useStrings()
+  const { t } = strings
+  const autoFocus = useAutoFocus()
+  const network = useStore(config.$network)
+  const state = useStore(onrampState(config))
+  const id = useId()
+  const ids = { token: `${id}token`, method: `${id}method`, amount: `${id}amount`, error: `${id}error` }
+  const amountInput = useRef<HTMLInputElement>(null)
+  const [token, setToken] = useState('')
+  const [method, setMethod] = useState<OnrampSelection['paymentMethod']>('card')
+  const [amount, setAmount] = useState('50')
+  const [rangeError, setRangeError] = useState<string | undefined>()
+
+  useEffect(() => {
+    void loadOnramp(config)
+  }, [config])
+
+  const chainId = network?.caipNetworkId ?? ''
+  const tokens = (state.options?.purchaseCurrencies ?? []).filter((currency) =>
+    currency.networks.some((entry) => entry.chain_id === chainId),
+  )
+  const chosen = tokens.find((currency) => currency.id === token) ?? tokens[0]
+  // USD first, EUR as the fallback (SPEC 9).
+  const payment =
+    state.options?.paymentCurrencies.find((currency) => currency.id === 'USD') ??
+    state.options?.paymentCurrencies[0]
+  const limits = payment?.payment_method_limits.find((limit) => limit.id === method)
+  const plain = amount.trim().replace(strings.decimalSeparator, '.')
+  const selection: OnrampSelection | undefined =
+    chosen && payment
+      ? {
+          purchaseCurrency: chosen.id,
+          paymentCurrency: payment.id,
+          paymentMethod: method,
+          amount: plain,
+          network: chainId,
+        }
+      : undefined
+  const outOfRange = (): string | undefined =>
+    limits && payment && !(/^\d{1,9}(\.\d{1,2})?$/.test(plain) && withinLimits(plain, limits))
+      ? t('amountRangeError', { min: limits.min, max: limits.max, currency: payment.id })
+      : undefined
+
+  // The quote follows the typing, once it pauses, for an amount within the limits.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-quoted when the choice changes.
+  useEffect(() => {
+    if (!selection) return
+    const problem = outOfRange()
+    setRangeError(problem)
+    if (problem) return
+    const timer = setTimeout(() => void quoteOnramp(config, selection), CHECK_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [config, selection?.purchaseCurrency, selection?.paymentCurrency, method, plain, chainId])
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!selection || state.loading) return
+    const problem = outOfRange()
+    setRangeError(problem)
+    if (problem) return amountInput.current?.focus()
+    void buyOnramp(config, selection)
+  }
+
+  const failure: ErrorSummary | undefined = state.error
+  if (state.options && tokens.length === 0)
+    return (
+      <div className="center" part="onramp">
+        <Alert text={t('onrampUnavailable')} />
+      </div>
+    )
+  return (
+    <form className="form" part="onramp" noValidate onSubmit={submit}>
+      <h3>{t('buyCrypto')}</h3>
+      <div className="field">
+        <label htmlFor={ids.token}>{t('buyToken')}</label>
+        <select
+          id={ids.token}
+          value={chosen?.id ?? ''}
+          autoFocus={autoFocus}
+          onChange={(event) => setToken(event.target.value)}
+        >
+          {tokens.map((currency) => (
+            <option key={currency.id} value={currency.id}>
+              {currency.symbol} · {currency.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.method}>{t('payWith')}</label>
+        <select
+          id={ids.method}
+          value={method}
+          onChange={(event) => setMethod(event.target.value as OnrampSelection['paymentMethod'])}
+        >
+          {(payment?.payment_method_limits ?? []).map((limit) => (
+            <option key={limit.id} value={limit.id}>
+              {t(limit.id)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.amount}>{t('amountIn', { currency: payment?.id ?? 'USD' })}</label>
+        <input
+          ref={amountInput}
+          id={ids.amount}
+          name="amount"
+          inputMode="decimal"
+          autoComplete="off"
+          value={amount}
+          aria-invalid={rangeError ? true : undefined}
+          aria-describedby={rangeError ? ids.error : undefined}
+          onChange={(event) => setAmount(event.target.value)}
+        />
+        <Alert id={ids.error} text={rangeError} />
+      </div>
+      <div className="status" role="status" part="onramp-quote">
+        {state.loading && !state.quote
+          ? t('quoteLoading')
+          : state.quote && !rangeError
+            ? t('youGet', {
+                amount: state.quote.purchaseAmount.amount,
+                symbol: state.quote.purchaseAmount.currency,
+                fee: state.quote.fee.amount,
+                currency: state.quote.fee.currency,
+              })
+            : ''}
+      </div>
+      <div className="status" role="status" part="onramp-purchase">
+        {state.purchase?.status === 'pending'
+          ? t('checkoutOpened')
+          : state.purchase?.status === 'completed' && state.quote
+            ? t('purchaseArrived', {
+                amount: state.quote.purchaseAmount.amount,
+                symbol: state.quote.purchaseAmount.currency,
+              })
+            : ''}
+      </div>
+      <Alert
+        text={failure && !rangeError ? t('failedWith', { message: strings.error(failure) }) : undefined}
+      />
+      <button
+        type="submit"
+        className="primary"
+        part="onramp-submit"
+        aria-disabled={state.loading || undefined}
+      >
+        {state.loading ? <span className="spinner" aria-hidden="true" /> : null}
+        {t('continueToPayment')}
+      </button>
+    </form>
+  )
+}
+
+const views: Partial<Record<View, (props: ViewProps) => ReactNode>> = {
+  RegisterAccountName: RegisterAccountNameView,
+  RegisterAccountNameSuccess: RegisterAccountNameSuccessView,
+  OnRamp: OnrampView,
+}
+
+/**
+ * The name and on-ramp views (RegisterAccountName, RegisterAccountNameSuccess, OnRamp): one chunk with
+ * its own catalogue, loaded when one of them is first shown.
+ */
+export default function NameViews({ config }: ViewProps) {
+  const Current = views[useStore(config.$modal).router.view]
+  return Current ? (
+    <NamesScope>
+      <Current config={config} />
+    </NamesScope>
+  ) : null
+}
