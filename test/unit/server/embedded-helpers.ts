@@ -73,6 +73,7 @@ export async function startEmbeddedTestApp(
   projectId: string,
   overrides: {
     rpcUpstreams?: Record<string, string>
+    bundlerUpstreams?: Record<string, string>
     deviceWaitMs?: number
     /** Another mail server's URL (one that refuses), or null: no `SMTP_URL`. Default: the sink. */
     smtpUrl?: string | null
@@ -82,7 +83,10 @@ export async function startEmbeddedTestApp(
   const sink = await startMailSink({ port: 0 })
   const smtpUrl = overrides.smtpUrl === undefined ? sink.url : overrides.smtpUrl
   const mailer = smtpUrl === null ? null : createMailer({ smtpUrl, from: 'Wallet <wallet@localhost>' })
-  const base = testDb.config({ rpcUpstreams: overrides.rpcUpstreams ?? {} })
+  const base = testDb.config({
+    rpcUpstreams: overrides.rpcUpstreams ?? {},
+    bundlerUpstreams: overrides.bundlerUpstreams ?? {},
+  })
   const config: ServiceConfig = {
     ...base,
     embedded: { ...base.embedded, frameDir, framePublicUrl: FRAME_ORIGIN },

@@ -334,7 +334,8 @@ describe('reads, wallet methods and refusals', () => {
       { chainId: EVM, method: 'wallet_getCapabilities', params: [evmAddress()] },
       { token: session.token },
     )
-    assert.deepEqual(capabilities.body.result, {})
+    // An EOA sends batches one after another: atomic is unsupported on each EVM network.
+    assert.deepEqual(capabilities.body.result, { '0x7a69': { atomic: { status: 'unsupported' } } })
     const assets = await t.call(
       '/embedded/v1/rpc',
       {
