@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -11,6 +12,16 @@ import { buildFrameApp } from '../../../server/frame/app.ts'
 import { createMailer } from '../../../server/mail/mailer.ts'
 import { createProject } from '../../../server/projects/store.ts'
 import { createRpcForwarder } from '../../../server/rpc/forward.ts'
+import { createFrameApi } from '../../../src/frame/api.ts'
+import { frameStorage } from '../../../src/frame/storage.ts'
+import {
+  type ApprovalUi,
+  createFrameWallet,
+  type FrameAnswer,
+  userRejected,
+} from '../../../src/frame/wallet.ts'
+import type { AppEvent, AppEventType, ApprovalPreview } from '../../../src/protocol/embedded/index.ts'
+import { appEvent, frameAnswerFor } from '../../../src/protocol/embedded/index.ts'
 import { type TestDatabase, testLogger } from './helpers.ts'
 
 export const FRAME_ORIGIN = 'http://127.0.0.1:8788'
@@ -148,3 +159,77 @@ export function codeIn(mail: CaughtMail | undefined): string {
 
 /** A random device id as the frame makes one. */
 export const newDeviceId = () => randomBytes(16).toString('base64url')
+
+/** A memory Storage, as the frame's localStorage would be. */
+function memoryStorage(): Storage {
+  const items = new Map<string, string>()
+  return {
+    get length() {
+      return items.size
+    },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, value),
+  }
+}
+
+/** The person at the approval view, played by the test: approves or rejects what is shown. */
+function person(decision: 'approve' | 'reject', shown: ApprovalPreview[]): ApprovalUi {
+  return {
+    async show(preview, sign) {
+      shown.push(preview)
+      if (decision === 'reject') throw userRejected()
+      return sign()
+    },
+    cancel() {},
+  }
+}
+
+/**
+ * The frame's wallet (src/frame/wallet.ts) in this process, against a test app listening on `base`,
+ * with the person at the approval view played by the test; `ask` checks each event and answer with
+ * the shared schemas.
+ *
+ * @example
+ * const frame = frameWallet(t, base)
+ * await frame.ask('CONNECT_EMAIL', { email })
+ */
+export function frameWallet(
+  t: EmbeddedTestApp,
+  base: string,
+  options: { decision?: 'approve' | 'reject'; shown?: ApprovalPreview[]; storage?: Storage } = {},
+) {
+  const storage = options.storage ?? memoryStorage()
+  const frame = createFrameWallet({
+    api: createFrameApi({
+      projectId: t.projectId,
+      site: () => SITE,
+      fetch: (url, init) => fetch(`${base}${String(url)}`, init),
+    }),
+    storage: frameStorage(storage, t.projectId),
+    approvals: person(options.decision ?? 'approve', options.shown ?? []),
+    look: { theme() {}, locale() {} },
+    chainId: 'eip155:31337',
+    site: SITE,
+  })
+  let id = 0
+  const answers: FrameAnswer[] = []
+  return {
+    storage,
+    answers,
+    async ask<T extends AppEventType>(type: T, payload: Extract<AppEvent, { type: T }>['payload']) {
+      const event = { id: String(++id), type, payload } as Extract<AppEvent, { type: T }>
+      // Each event as the frame gets it: parsed with the shared schema first.
+      assert.ok(appEvent.safeParse(event).success, `${type} parses`)
+      const answer = await frame.handle(event)
+      answers.push(answer)
+      assert.ok(
+        frameAnswerFor(type).safeParse({ id: event.id, ...answer }).success,
+        `${type}'s answer parses`,
+      )
+      return answer
+    },
+  }
+}

@@ -29,7 +29,14 @@ import {
   type SessionResponse,
   sessionResponse,
 } from '../../../src/protocol/embedded/index.ts'
-import { codeIn, type EmbeddedTestApp, newDeviceId, SITE, startEmbeddedTestApp } from './embedded-helpers.ts'
+import {
+  codeIn,
+  type EmbeddedTestApp,
+  frameWallet,
+  newDeviceId,
+  SITE,
+  startEmbeddedTestApp,
+} from './embedded-helpers.ts'
 import { freePort, openTestDatabase, type TestDatabase } from './helpers.ts'
 
 const EVM = 'eip155:31337'
@@ -43,6 +50,7 @@ let chain: LocalChain
 let chain2: LocalChain
 let bundler: LocalBundler
 let market: LocalMarket
+let base = ''
 
 const bob = devAccount(1).address
 const errorOf = (body: unknown) => embeddedErrorBody.parse(body).error
@@ -75,6 +83,7 @@ before(
       bundlerUpstreams: { [EVM]: bundler.url, [EVM2]: `http://127.0.0.1:${await freePort()}` },
     })
     noBundler = await startEmbeddedTestApp(testDb, 'eoa-only-project', { rpcUpstreams: { [EVM]: chain.url } })
+    base = await t.app.listen({ host: '127.0.0.1', port: 0 })
   },
   { timeout: 120_000 },
 )
@@ -259,6 +268,42 @@ describe('the embedded wallet with a smart account', { timeout: 120_000 }, () =>
     )
     assert.equal(created.status, 400)
     assert.equal(errorOf(created.body).rpcCode, 5760)
+  })
+
+  test('the frame: smart account networks, SET_PREFERRED_ACCOUNT, GET_USER with the smart account, and back', async () => {
+    const email = `frame.${Date.now()}@example.com`
+    const frame = frameWallet(t, base)
+    assert.deepEqual(await frame.ask('GET_SMART_ACCOUNT_ENABLED_NETWORKS', {}), {
+      type: 'GET_SMART_ACCOUNT_ENABLED_NETWORKS_SUCCESS',
+      payload: { smartAccountEnabledNetworks: [EVM, EVM2] },
+    })
+    await frame.ask('CONNECT_EMAIL', { email })
+    await frame.ask('CONNECT_OTP', { otp: codeIn(t.mailTo(email)[0]) })
+    const eoa = (await frame.ask('GET_USER', { chainId: EVM })).payload as { address: string }
+    assert.deepEqual(await frame.ask('SET_PREFERRED_ACCOUNT', { type: 'smartAccount' }), {
+      type: 'SET_PREFERRED_ACCOUNT_SUCCESS',
+      payload: {},
+    })
+    const user = (await frame.ask('GET_USER', { chainId: EVM })).payload as {
+      address: string
+      preferredAccountType: string
+      smartAccountDeployed: boolean
+      accounts: { namespace: string; address: string; type: string }[]
+    }
+    assert.notEqual(user.address, eoa.address)
+    assert.equal(user.preferredAccountType, 'smartAccount')
+    assert.equal(user.smartAccountDeployed, false)
+    assert.deepEqual(user.accounts[0], { namespace: 'eip155', address: user.address, type: 'smartAccount' })
+    assert.deepEqual(await frame.ask('RPC_REQUEST', { chainId: EVM, method: 'eth_accounts' }), {
+      type: 'RPC_REQUEST_SUCCESS',
+      payload: { result: [user.address] },
+    })
+    await frame.ask('SET_PREFERRED_ACCOUNT', { type: 'eoa' })
+    const back = (await frame.ask('GET_USER', { chainId: EVM })).payload as {
+      address: string
+      preferredAccountType: string
+    }
+    assert.deepEqual([back.address, back.preferredAccountType], [eoa.address, 'eoa'])
   })
 
   test('error: the bundler being down: a clear error, the request is not lost from the chain’s view', async () => {
