@@ -21,7 +21,13 @@ import {
   userRejected,
 } from '../../../src/frame/wallet.ts'
 import type { AppEvent, AppEventType, ApprovalPreview } from '../../../src/protocol/embedded/index.ts'
-import { appEvent, frameAnswerFor } from '../../../src/protocol/embedded/index.ts'
+import {
+  appEvent,
+  emailConnectResponse,
+  frameAnswerFor,
+  type SessionResponse,
+  sessionResponse,
+} from '../../../src/protocol/embedded/index.ts'
 import { type TestDatabase, testLogger } from './helpers.ts'
 
 export const FRAME_ORIGIN = 'http://127.0.0.1:8788'
@@ -232,4 +238,23 @@ export function frameWallet(
       return answer
     },
   }
+}
+
+/**
+ * Signs `email` in through the frame's API (a new device, the code from the dev inbox) and answers the
+ * session.
+ *
+ * @example
+ * const session = await signInByEmail(t, 'ada@example.com')
+ */
+export async function signInByEmail(app: EmbeddedTestApp, email: string): Promise<SessionResponse> {
+  const deviceId = newDeviceId()
+  const started = await app.call('/embedded/v1/email/connect', { email, deviceId, origin: SITE })
+  const { loginId } = emailConnectResponse.parse(started.body)
+  const verified = await app.call('/embedded/v1/email/verify', {
+    loginId,
+    otp: codeIn(app.mailTo(email)[0]),
+    deviceId,
+  })
+  return sessionResponse.parse(verified.body)
 }

@@ -23,18 +23,15 @@ import { deployMarket, type LocalMarket } from '../../../server/dev/chain/market
 import {
   accountTypeResponse,
   approvalResponse,
-  emailConnectResponse,
   embeddedErrorBody,
   embeddedNetworksResponse,
   type SessionResponse,
-  sessionResponse,
 } from '../../../src/protocol/embedded/index.ts'
 import {
   codeIn,
   type EmbeddedTestApp,
   frameWallet,
-  newDeviceId,
-  SITE,
+  signInByEmail,
   startEmbeddedTestApp,
 } from './embedded-helpers.ts'
 import { freePort, openTestDatabase, type TestDatabase } from './helpers.ts'
@@ -56,17 +53,7 @@ const bob = devAccount(1).address
 const errorOf = (body: unknown) => embeddedErrorBody.parse(body).error
 const client = () => createPublicClient({ transport: http(chain.url, { retryCount: 0 }) })
 
-async function signIn(app: EmbeddedTestApp, email: string): Promise<SessionResponse> {
-  const deviceId = newDeviceId()
-  const started = await app.call('/embedded/v1/email/connect', { email, deviceId, origin: SITE })
-  const { loginId } = emailConnectResponse.parse(started.body)
-  const verified = await app.call('/embedded/v1/email/verify', {
-    loginId,
-    otp: codeIn(app.mailTo(email)[0]),
-    deviceId,
-  })
-  return sessionResponse.parse(verified.body)
-}
+const signIn = signInByEmail
 
 before(
   async () => {
