@@ -54,21 +54,13 @@ export const bundlerErrorCodes = {
   internalError: -32603,
   /** Rejected by the EntryPoint's validation (the account or its factory). */
   rejectedByEntryPoint: -32500,
+  /** Expired, or not valid yet. */
+  outOfTimeRange: -32503,
   /** The signature check failed. */
   invalidSignature: -32507,
   /** The UserOperation's calls revert. */
   executionReverted: -32521,
 } as const
-
-/** The methods this bundler answers: those of ERC-4337, nothing else. */
-export const bundlerMethods = [
-  'eth_chainId',
-  'eth_supportedEntryPoints',
-  'eth_estimateUserOperationGas',
-  'eth_sendUserOperation',
-  'eth_getUserOperationByHash',
-  'eth_getUserOperationReceipt',
-] as const
 
 const MAX_BODY_BYTES = 1_000_000
 /** The executor is this index of the dev mnemonic: not one of the ten funded dev accounts. */
@@ -271,7 +263,10 @@ export async function startBundler({
     const validAfter = validationData >> 208n
     const now = BigInt(Math.floor(Date.now() / 1000))
     if ((validUntil !== 0n && validUntil < now + 30n) || validAfter > now)
-      throw new BundlerRpcError(-32503, 'The UserOperation is outside its time range')
+      throw new BundlerRpcError(
+        bundlerErrorCodes.outOfTimeRange,
+        'The UserOperation is outside its time range',
+      )
   }
 
   const estimate = async (checked: CheckedUserOperation) => {
