@@ -385,13 +385,7 @@ export function createRequestService(deps: RequestDependencies) {
           preview: {
             ...base,
             from: own.evm,
-            transfers: [
-              {
-                to: tx.to ?? '',
-                value: decimal(tx.value),
-                dataBytes: Math.max(0, ((tx.data ?? tx.input ?? '0x').length - 2) / 2),
-              },
-            ],
+            transfers: [transferOf(tx.to ?? '', tx.value, tx.data ?? tx.input)],
             fee: maxFeeOf(prepared).toString(),
           },
           prepared: { transactions: [prepared] },
@@ -442,11 +436,7 @@ export function createRequestService(deps: RequestDependencies) {
           preview: {
             ...base,
             from: own.evm,
-            transfers: batch.calls.map((call) => ({
-              to: call.to,
-              value: decimal(call.value),
-              dataBytes: Math.max(0, ((call.data ?? '0x').length - 2) / 2),
-            })),
+            transfers: batch.calls.map((call) => transferOf(call.to, call.value, call.data)),
             fee: transactions.reduce((sum, prepared) => sum + maxFeeOf(prepared), 0n).toString(),
           },
           prepared: { transactions },
