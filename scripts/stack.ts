@@ -14,8 +14,11 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { entryPoint08Address } from 'viem/account-abstraction'
 import { parseTokenLists } from '../server/blockchain/tokenLists.ts'
 import type { ServiceDatabase } from '../server/db/database.ts'
+import { startBundler } from '../server/dev/bundler/index.ts'
+import { deployErc4337 } from '../server/dev/chain/erc4337.ts'
 import { devAccount, startChain } from '../server/dev/chain/index.ts'
 import {
   deployMarket,
@@ -63,6 +66,8 @@ export type StackUrls = {
   smtp: string
   /** The WalletConnect dev relay (ws://). */
   relay: string
+  /** The local ERC-4337 bundler of eip155:31337 (EntryPoint v0.8). */
+  bundler: string
   /** The local Solana network's JSON-RPC (empty when not started). */
   solana: string
   /** The local on-ramp stand-in (its API and checkout pages). */
@@ -82,6 +87,8 @@ export type StackOptions = {
   servicePort?: number
   /** Default `RELAY_PORT` or 8789. */
   relayPort?: number
+  /** Default `BUNDLER_PORT` or 4337. */
+  bundlerPort?: number
   /** Default `FRAME_PORT` or 8788. */
   framePort?: number
   /** Default `SMTP_PORT` or 2525. */
@@ -123,7 +130,8 @@ export type Stack = {
 export type StartStackErrorType = Error
 
 /**
- * Starts the local stack: two Hardhat chains (31337, 31338, the first with the local market), the
+ * Starts the local stack: two Hardhat chains (31337, 31338, the first with the local market and
+ * ERC-4337 v0.8 at its canonical addresses), the ERC-4337 bundler of 31337, the
  * local Solana, the companion service with the embedded wallet's frame on its own origin, the mail
  * sink (SMTP) behind its dev inbox, the WalletConnect relay and the demo page's vite dev server.
  *
@@ -138,6 +146,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const demoPort = options.demoPort ?? portFromEnv('DEMO_PORT', 5173)
   const servicePort = options.servicePort ?? portFromEnv('SERVICE_PORT', 8787)
   const relayPort = options.relayPort ?? portFromEnv('RELAY_PORT', 8789)
+  const bundlerPort = options.bundlerPort ?? portFromEnv('BUNDLER_PORT', 4337)
   const framePort = options.framePort ?? portFromEnv('FRAME_PORT', 8788)
   const smtpPort = options.smtpPort ?? portFromEnv('SMTP_PORT', 2525)
   const onrampPort = options.onrampPort ?? portFromEnv('ONRAMP_PORT', 8795)
@@ -162,6 +171,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // The chain URLs are known from their ports, so the demo can start alongside the chains.
   const chainUrl = `http://${HOST}:${chainPort}`
   const chain2Url = `http://${HOST}:${chain2Port}`
+  const bundlerUrl = `http://${HOST}:${bundlerPort}`
   const solanaUrl = `http://${HOST}:${solanaPort}`
   // The market's addresses are known before it is deployed, so the service and the demo start beside it.
   const market = planMarket(31337)
@@ -175,6 +185,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         const chain = await startChain({ port: chainPort, chainId: 31337, host: HOST })
         try {
           await deployMarket({ url: chain.url, chainId: chain.chainId })
+          await deployErc4337({ url: chain.url })
         } catch (error) {
           await chain.stop()
           throw error
@@ -182,7 +193,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         const { USDC, DEV, WETH } = market.tokens
         return {
           url: chain.url,
-          detail: `eip155:${chain.chainId}, USDC ${USDC.address}, DEV ${DEV.address}, WETH ${WETH.address}, Uniswap V2 router ${market.uniswapV2.router}`,
+          detail: `eip155:${chain.chainId}, USDC ${USDC.address}, DEV ${DEV.address}, WETH ${WETH.address}, Uniswap V2 router ${market.uniswapV2.router}, EntryPoint v0.8 ${entryPoint08Address}`,
           stop: chain.stop,
         }
       },
@@ -192,6 +203,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       start: async () => {
         const chain = await startChain({ port: chain2Port, chainId: 31338, host: HOST })
         return { url: chain.url, detail: `eip155:${chain.chainId}`, stop: chain.stop }
+      },
+    },
+    {
+      name: 'bundler',
+      dependsOn: ['chain'],
+      start: async () => {
+        const bundler = await startBundler({
+          rpcUrl: chainUrl,
+          chainId: 31337,
+          host: HOST,
+          port: bundlerPort,
+        })
+        return { url: bundler.url, detail: 'ERC-4337 on eip155:31337', stop: bundler.stop }
       },
     },
     {
@@ -245,6 +269,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
               'eip155:31338': chain2Url,
               [LOCAL_SOLANA_NETWORK_ID]: solanaUrl,
             },
+            bundlerUpstreams: { 'eip155:31337': bundlerUrl },
           },
         })
         serviceDatabase = service.app.database
@@ -340,6 +365,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       inbox: url('service') ? `${url('service')}/dev/inbox` : '',
       smtp: url('mail'),
       relay: url('relay'),
+      bundler: url('bundler'),
       solana: url('solana'),
       onramp: url('onramp'),
       demo: url('demo'),

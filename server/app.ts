@@ -28,7 +28,7 @@ import { registerNameRoutes } from './routes/names.ts'
 import { registerOnrampRoutes } from './routes/onramp.ts'
 import { registerRpcRoutes } from './routes/rpc.ts'
 import { createRpcForwarder } from './rpc/forward.ts'
-import { riskyRpcMethodPrefixes, rpcMethodPolicy } from './rpc/methods.ts'
+import { bundlerMethodPolicy, riskyRpcMethodPrefixes, rpcMethodPolicy } from './rpc/methods.ts'
 
 /** What {@link buildApp} can be given instead of creating it. */
 export interface AppDependencies {
@@ -124,6 +124,18 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
         timeoutMs: config.rpcTimeoutMs,
         forwarder,
         allowed: rpcMethodPolicy(config.rpcAllowMethods),
+        limits,
+      }),
+    )
+    await app.register(async (scope) =>
+      registerRpcRoutes(scope, {
+        path: '/v1/bundler',
+        upstreamName: 'bundler',
+        proxyName: 'bundler proxy',
+        upstreams: config.bundlerUpstreams,
+        timeoutMs: config.rpcTimeoutMs,
+        forwarder,
+        allowed: bundlerMethodPolicy(),
         limits,
       }),
     )

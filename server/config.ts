@@ -81,7 +81,12 @@ export interface ServiceConfig {
   devOrigins: string[]
   /** CAIP-2 network id -> JSON-RPC upstream URL. */
   rpcUpstreams: Record<string, string>
-  /** Upstream timeout of the RPC proxy, in ms. */
+  /**
+   * CAIP-2 network id -> ERC-4337 bundler URL (`BUNDLER_UPSTREAMS`, none by default): the bundler proxy
+   * (`POST /v1/bundler`) and the embedded wallet's smart accounts on those networks.
+   */
+  bundlerUpstreams: Record<string, string>
+  /** Upstream timeout of the RPC proxy and the bundler proxy, in ms. */
   rpcTimeoutMs: number
   /** Methods the RPC proxy forwards besides its allow-list (server/rpc/methods.ts), on every network. */
   rpcAllowMethods: string[]
@@ -161,6 +166,7 @@ export type ServiceEnv = Partial<
     | 'DEV_PROJECT_ID'
     | 'DEV_ORIGINS'
     | 'RPC_UPSTREAMS'
+    | 'BUNDLER_UPSTREAMS'
     | 'RPC_TIMEOUT_MS'
     | 'RPC_ALLOW_METHODS'
     | 'TOKEN_LIST_FILE'
@@ -308,35 +314,8 @@ const envSchema = z.object({
       })
       .optional(),
   ),
-  RPC_UPSTREAMS: z.preprocess(
-    (value) => (typeof value === 'string' ? value : undefined),
-    z
-      .string()
-      .transform((value, context) => {
-        const upstreams: Record<string, string> = {}
-        // Problems name the entry by position and network, never its URL (which may hold an API key).
-        for (const [index, item] of commaItems(value).entries()) {
-          const separator = item.indexOf('=')
-          const chainId = separator === -1 ? '' : item.slice(0, separator).trim()
-          const url = separator === -1 ? '' : item.slice(separator + 1).trim()
-          if (!isCaip2(chainId)) {
-            context.addIssue({
-              code: 'custom',
-              message: `RPC_UPSTREAMS entry ${index + 1}: expected CAIP-2-id=URL such as eip155:31337=http://127.0.0.1:8545`,
-            })
-          } else if (!isHttpUrl(url)) {
-            context.addIssue({
-              code: 'custom',
-              message: `RPC_UPSTREAMS entry ${index + 1} (${chainId}): the URL after = must be http:// or https://`,
-            })
-          } else {
-            upstreams[chainId] = url
-          }
-        }
-        return upstreams
-      })
-      .optional(),
-  ),
+  RPC_UPSTREAMS: upstreamMap('RPC_UPSTREAMS'),
+  BUNDLER_UPSTREAMS: upstreamMap('BUNDLER_UPSTREAMS'),
   RPC_TIMEOUT_MS: integer('RPC_TIMEOUT_MS', 1, 600_000, apiLimits.rpcTimeoutMs),
   RPC_ALLOW_METHODS: z.preprocess(
     (value) => (typeof value === 'string' ? value : ''),
@@ -520,6 +499,7 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     devProjectId: devProjectId === '' ? null : devProjectId,
     devOrigins: values.DEV_ORIGINS ?? [...defaultDevOrigins],
     rpcUpstreams: values.RPC_UPSTREAMS ?? { ...defaultRpcUpstreams },
+    bundlerUpstreams: values.BUNDLER_UPSTREAMS ?? {},
     rpcTimeoutMs: values.RPC_TIMEOUT_MS,
     rpcAllowMethods: values.RPC_ALLOW_METHODS,
     tokenLists,
@@ -563,4 +543,37 @@ function embeddedConfig(values: z.output<typeof envSchema>): EmbeddedConfig {
     kekPrevious: values.WALLET_KEK_PREVIOUS,
     kekFile: values.WALLET_KEK_FILE,
   }
+}
+
+/** `CAIP-2-id=URL, ...` (RPC_UPSTREAMS, BUNDLER_UPSTREAMS); problems never quote a URL. */
+function upstreamMap(name: 'RPC_UPSTREAMS' | 'BUNDLER_UPSTREAMS') {
+  return z.preprocess(
+    (value) => (typeof value === 'string' ? value : undefined),
+    z
+      .string()
+      .transform((value, context) => {
+        const upstreams: Record<string, string> = {}
+        // Problems name the entry by position and network, never its URL (which may hold an API key).
+        for (const [index, item] of commaItems(value).entries()) {
+          const separator = item.indexOf('=')
+          const chainId = separator === -1 ? '' : item.slice(0, separator).trim()
+          const url = separator === -1 ? '' : item.slice(separator + 1).trim()
+          if (!isCaip2(chainId)) {
+            context.addIssue({
+              code: 'custom',
+              message: `${name} entry ${index + 1}: expected CAIP-2-id=URL such as eip155:31337=http://127.0.0.1:${name === 'BUNDLER_UPSTREAMS' ? 4337 : 8545}`,
+            })
+          } else if (!isHttpUrl(url)) {
+            context.addIssue({
+              code: 'custom',
+              message: `${name} entry ${index + 1} (${chainId}): the URL after = must be http:// or https://`,
+            })
+          } else {
+            upstreams[chainId] = url
+          }
+        }
+        return upstreams
+      })
+      .optional(),
+  )
 }

@@ -319,6 +319,90 @@ export function createDemoWallet(parameters: CreateDemoWalletParameters): {
     }
   }
 
+  /** EIP-5792 batches this wallet sent, by id (kept while the page lives, like an extension's memory). */
+  const batches = new Map<string, { chainId: number; rpcUrl: string; hashes: Hex[] }>()
+
+  const sendCalls = async (request: unknown): Promise<{ id: string }> => {
+    if (!request || typeof request !== 'object')
+      throw invalidParams('wallet_sendCalls needs a request object.')
+    const { from, chainId: wanted, atomicRequired, calls } = request as Record<string, unknown>
+    requireAuthorized(from ?? account.address)
+    if (
+      wanted !== undefined &&
+      (typeof wanted !== 'string' || !isHex(wanted) || Number(wanted) !== chainId)
+    ) {
+      throw new DemoWalletRpcError(
+        ErrorCodes.unsupportedChainId,
+        `The calls are for chain ${String(wanted)}, but the wallet is on chain ${chainId}.`,
+      )
+    }
+    if (atomicRequired === true) {
+      throw new DemoWalletRpcError(
+        ErrorCodes.atomicityNotSupported,
+        'The Demo Wallet sends calls one after another, not atomically.',
+      )
+    }
+    if (!Array.isArray(calls) || calls.length === 0 || calls.length > 10)
+      throw invalidParams('wallet_sendCalls needs 1 to 10 calls.')
+    const checked = calls.map((call: unknown) => {
+      const { to, value, data } = (call ?? {}) as Record<string, unknown>
+      if (typeof to !== 'string' || !isAddress(to)) throw invalidParams('Invalid "to" address.')
+      if (data !== undefined && (typeof data !== 'string' || !isHex(data)))
+        throw invalidParams('Invalid "data".')
+      return { to, value: quantity(value, 'value') ?? 0n, data: data as Hex | undefined }
+    })
+    const url = rpcUrl()
+    await ask({
+      title: `Send ${checked.length} calls, one after another`,
+      details: [
+        `From ${account.address}`,
+        `Network eip155:${chainId}`,
+        ...checked.map(
+          (call, index) =>
+            `${index + 1}. ${formatEther(call.value)} ETH to ${call.to}${call.data && call.data !== '0x' ? `, data ${shorten(call.data)}` : ''}`,
+        ),
+      ],
+    })
+    const hashes: Hex[] = []
+    try {
+      for (const call of checked) {
+        hashes.push(
+          await signAndSend(account, url, chainId, {
+            to: call.to,
+            data: call.data,
+            value: call.value,
+            gas: undefined,
+            nonce: undefined,
+            gasPrice: undefined,
+            maxFeePerGas: undefined,
+            maxPriorityFeePerGas: undefined,
+          }),
+        )
+      }
+    } catch (error) {
+      throw toRpcError(error)
+    }
+    const id = toHex(crypto.getRandomValues(new Uint8Array(32)))
+    batches.set(id, { chainId, rpcUrl: url, hashes })
+    return { id }
+  }
+
+  const callsStatus = async (id: string, batch: { chainId: number; rpcUrl: string; hashes: Hex[] }) => {
+    const receipts = (await Promise.all(
+      batch.hashes.map((hash) => nodeRequest(fetch, batch.rpcUrl, 'eth_getTransactionReceipt', [hash])),
+    )) as ({ status?: string } | null)[]
+    const done = receipts.filter((receipt) => receipt !== null)
+    const status =
+      done.length < receipts.length
+        ? 100
+        : done.every((receipt) => receipt.status === '0x1')
+          ? 200
+          : done.every((receipt) => receipt.status === '0x0')
+            ? 500
+            : 600
+    return { version: '2.0.0', id, chainId: toHex(batch.chainId), atomic: false, status, receipts: done }
+  }
+
   // One connect prompt at a time: a second eth_requestAccounts while one waits shares its answer.
   let connecting: Promise<void> | undefined
   const connect = async (): Promise<void> => {
@@ -424,6 +508,24 @@ export function createDemoWallet(parameters: CreateDemoWalletParameters): {
         if (!tx || typeof tx !== 'object')
           throw invalidParams('eth_sendTransaction needs a transaction object.')
         return sendTransaction(tx as Record<string, unknown>)
+      }
+
+      // EIP-5792, without atomicity: the calls go one after another, each its own transaction.
+      case 'wallet_getCapabilities': {
+        requireAuthorized(list[0])
+        const wanted = Array.isArray(list[1])
+          ? (list[1] as unknown[])
+          : [...chains.keys()].map((id) => toHex(id))
+        return Object.fromEntries(wanted.map((id) => [String(id), { atomic: { status: 'unsupported' } }]))
+      }
+      case 'wallet_sendCalls':
+        return sendCalls(list[0])
+      case 'wallet_getCallsStatus': {
+        const id = list[0]
+        const batch = typeof id === 'string' ? batches.get(id) : undefined
+        if (typeof id !== 'string' || !batch)
+          throw new DemoWalletRpcError(ErrorCodes.unknownBundleId, 'Unknown bundle id.')
+        return callsStatus(id, batch)
       }
 
       // Key-handling methods a wallet must not expose, or does not implement here.

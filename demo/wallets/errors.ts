@@ -27,6 +27,12 @@ export const ErrorCodes = {
   unsupportedMethod: 4200,
   disconnected: 4900,
   unrecognizedChain: 4902,
+  /** EIP-5792: the wallet does not serve the calls' chain. */
+  unsupportedChainId: 5710,
+  /** EIP-5792: no batch with this id. */
+  unknownBundleId: 5730,
+  /** EIP-5792: the calls must be atomic and this wallet cannot do that. */
+  atomicityNotSupported: 5760,
   invalidRequest: -32600,
   invalidParams: -32602,
   internal: -32603,

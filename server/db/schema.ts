@@ -223,6 +223,10 @@ export const walletUsers = pgTable(
       .references(() => projects.id, { onDelete: 'cascade' }),
     /** Lower case, trimmed. */
     email: text('email').notNull(),
+    /** `eoa` or `smartAccount`: which EVM account the person uses (SPEC 4); EOA unless they switch. */
+    preferredAccountType: text('preferred_account_type', { enum: ['eoa', 'smartAccount'] })
+      .notNull()
+      .default('eoa'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -402,7 +406,10 @@ export const walletRequests = pgTable(
   (table) => [index('wallet_requests_expires_idx').on(table.expiresAt)],
 )
 
-/** `wallet_sendCalls` batches of an EOA: the transactions sent one after another, by batch id. */
+/**
+ * `wallet_sendCalls` batches by id: an EOA's transactions sent one after another (`tx_hashes`), or a
+ * smart account's one UserOperation (`user_op_hash`, `tx_hashes` empty).
+ */
 export const walletCallBatches = pgTable('wallet_call_batches', {
   id: text('id').primaryKey(),
   userId: uuid('user_id')
@@ -410,6 +417,7 @@ export const walletCallBatches = pgTable('wallet_call_batches', {
     .references(() => walletUsers.id, { onDelete: 'cascade' }),
   chainId: text('chain_id').notNull(),
   txHashes: text('tx_hashes').array().notNull(),
+  userOpHash: text('user_op_hash'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
 })
 

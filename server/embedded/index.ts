@@ -13,12 +13,14 @@ import { createLoginService, type LoginService } from './login.ts'
 import { embeddedNetworks } from './networks.ts'
 import { createRequestService, type RequestService } from './requests.ts'
 import { codeHasher } from './secrets.ts'
+import { createSmartAccounts, type SmartAccounts } from './smartAccounts.ts'
 import { createEmailThrottle } from './throttle.ts'
 import { createUpstream } from './upstream.ts'
 
 export interface EmbeddedWallet {
   login: LoginService
   requests: RequestService
+  smart: SmartAccounts
   custody: Custody
   keks: KekRing
   /** Closes the mail connections. */
@@ -79,14 +81,29 @@ export async function createEmbeddedWallet(
     frameUrl: config.embedded.framePublicUrl,
     ...(deps.deviceWaitMs === undefined ? {} : { deviceWaitMs: deps.deviceWaitMs }),
   })
-  const requests = createRequestService({
-    ...common,
-    upstream: createUpstream({
-      upstreams: config.rpcUpstreams,
+  const upstream = createUpstream({
+    upstreams: config.rpcUpstreams,
+    forwarder: deps.forwarder,
+    timeoutMs: config.rpcTimeoutMs,
+  })
+  const smart = createSmartAccounts({
+    db,
+    custody,
+    upstream,
+    bundler: createUpstream({
+      upstreams: config.bundlerUpstreams,
       forwarder: deps.forwarder,
       timeoutMs: config.rpcTimeoutMs,
+      upstreamName: 'bundler',
     }),
-    networks: embeddedNetworks(Object.keys(config.rpcUpstreams)),
+    // A network needs both: its chain for reads and its bundler for UserOperations.
+    chains: Object.keys(config.bundlerUpstreams).filter((chainId) => chainId in config.rpcUpstreams),
   })
-  return { login, requests, custody, keks, close: () => mailer?.close() }
+  const requests = createRequestService({
+    ...common,
+    upstream,
+    networks: embeddedNetworks(Object.keys(config.rpcUpstreams)),
+    smart,
+  })
+  return { login, requests, smart, custody, keks, close: () => mailer?.close() }
 }

@@ -21,6 +21,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import * as z from 'zod/mini'
 import type {
+  AccountTypeResponse,
   ApprovalPreview,
   ApprovalResponse,
   WalletRpcRequest,
@@ -36,6 +37,11 @@ import { actionNotAllowed, EmbeddedError, notAvailable, requestRefused } from '.
 import type { WalletSession } from './login.ts'
 import type { EmbeddedNetwork } from './networks.ts'
 import { newId } from './secrets.ts'
+import {
+  type SmartAccountCall,
+  type SmartAccounts,
+  smartAccountsUnsupportedMessage,
+} from './smartAccounts.ts'
 import { readSolanaTransaction, type SolanaTransaction, writeSolanaTransaction } from './solanaWire.ts'
 import type { Upstream } from './upstream.ts'
 
@@ -135,6 +141,13 @@ const foreignAccount = () =>
     rpcCode: 4100,
   })
 
+/** One row of a preview's transfers: receiver, amount in base units, data size. */
+const transferOf = (to: string, value: string | bigint | undefined, data: string | undefined) => ({
+  to,
+  value: decimal(value),
+  dataBytes: Math.max(0, ((data ?? '0x').length - 2) / 2),
+})
+
 /** A hex quantity as a decimal string. */
 const decimal = (value: string | bigint | undefined) => BigInt(value ?? 0).toString()
 
@@ -146,6 +159,8 @@ interface RequestDependencies {
   custody: Custody
   upstream: Upstream
   networks: ReadonlyMap<string, EmbeddedNetwork>
+  /** Smart accounts on the networks with a bundler. */
+  smart: SmartAccounts
   now?: () => number
   logger?: ServiceLogger
 }
@@ -159,7 +174,7 @@ interface RequestDependencies {
  * const { result } = await requests.approve(session, id)
  */
 export function createRequestService(deps: RequestDependencies) {
-  const { db, custody, upstream, networks } = deps
+  const { db, custody, upstream, networks, smart } = deps
   const now = deps.now ?? Date.now
 
   function networkOf(chainId: string): EmbeddedNetwork {
@@ -171,6 +186,28 @@ export function createRequestService(deps: RequestDependencies) {
   async function addresses(session: WalletSession) {
     const accounts = await custody.accounts(session.userId)
     return { evm: getAddress(accounts.secp256k1.address), solana: accounts.ed25519.address }
+  }
+
+  /** The EVM account requests on `chainId` use: the smart account when the person prefers it there. */
+  async function evmAccount(session: WalletSession, chainId: string) {
+    if (await smart.activeOn(session.userId, chainId))
+      return { address: await smart.address(session.userId, chainId), smart: true }
+    return { address: (await addresses(session)).evm, smart: false }
+  }
+
+  /** A call of a batch or a transaction as a smart account's call; it cannot create a contract. */
+  function smartCall(call: {
+    to?: string | null | undefined
+    value?: string | bigint | undefined
+    data?: string | undefined
+  }): SmartAccountCall {
+    if (!call.to)
+      throw invalidParams('A smart account sends calls to an address; it cannot create a contract here')
+    return {
+      to: call.to as Address,
+      ...(call.value === undefined ? {} : { value: BigInt(call.value) }),
+      ...(call.data === undefined ? {} : { data: call.data as Hex }),
+    }
   }
 
   function mustBeOwn(given: string | undefined | null, own: Address) {
@@ -328,19 +365,27 @@ export function createRequestService(deps: RequestDependencies) {
       }
       case 'eth_sendTransaction': {
         const [tx] = paramsOf(transactionParams, request.params, request.method)
+        const evm = await evmAccount(session, request.chainId)
+        if (evm.smart) {
+          mustBeOwn(tx.from, evm.address)
+          smartCall({ ...tx, data: tx.data ?? tx.input })
+          return {
+            // The network fee is estimated when the UserOperation is sent (the account pays it).
+            preview: {
+              ...base,
+              from: evm.address,
+              transfers: [transferOf(tx.to ?? '', tx.value, tx.data ?? tx.input)],
+            },
+            prepared: { smartAccount: true },
+          }
+        }
         mustBeOwn(tx.from, own.evm)
         const prepared = await prepareTransaction(request.chainId, own.evm, tx)
         return {
           preview: {
             ...base,
             from: own.evm,
-            transfers: [
-              {
-                to: tx.to ?? '',
-                value: decimal(tx.value),
-                dataBytes: Math.max(0, ((tx.data ?? tx.input ?? '0x').length - 2) / 2),
-              },
-            ],
+            transfers: [transferOf(tx.to ?? '', tx.value, tx.data ?? tx.input)],
             fee: maxFeeOf(prepared).toString(),
           },
           prepared: { transactions: [prepared] },
@@ -348,10 +393,24 @@ export function createRequestService(deps: RequestDependencies) {
       }
       case 'wallet_sendCalls': {
         const [batch] = paramsOf(sendCallsParams, request.params, request.method)
-        mustBeOwn(batch.from, own.evm)
         if (batch.chainId !== undefined && Number(batch.chainId) !== evmChainId(request.chainId)) {
           throw invalidParams("The calls are for another chain than the wallet's network")
         }
+        const evm = await evmAccount(session, request.chainId)
+        if (evm.smart) {
+          mustBeOwn(batch.from, evm.address)
+          for (const call of batch.calls) smartCall(call)
+          // Every call of the batch, in one UserOperation: all of them land, or none.
+          return {
+            preview: {
+              ...base,
+              from: evm.address,
+              transfers: batch.calls.map((call) => transferOf(call.to, call.value, call.data)),
+            },
+            prepared: { smartAccount: true },
+          }
+        }
+        mustBeOwn(batch.from, own.evm)
         if (batch.atomicRequired) {
           throw new EmbeddedError(
             400,
@@ -377,11 +436,7 @@ export function createRequestService(deps: RequestDependencies) {
           preview: {
             ...base,
             from: own.evm,
-            transfers: batch.calls.map((call) => ({
-              to: call.to,
-              value: decimal(call.value),
-              dataBytes: Math.max(0, ((call.data ?? '0x').length - 2) / 2),
-            })),
+            transfers: batch.calls.map((call) => transferOf(call.to, call.value, call.data)),
             fee: transactions.reduce((sum, prepared) => sum + maxFeeOf(prepared), 0n).toString(),
           },
           prepared: { transactions },
@@ -420,6 +475,7 @@ export function createRequestService(deps: RequestDependencies) {
 
   /** Signs (and sends) a stored, approved request. */
   async function execute(session: WalletSession, row: typeof walletRequests.$inferSelect): Promise<unknown> {
+    if ((row.prepared as { smartAccount?: boolean } | null)?.smartAccount) return executeSmart(session, row)
     const own = await addresses(session)
     const params = row.params
     switch (row.method) {
@@ -512,6 +568,38 @@ export function createRequestService(deps: RequestDependencies) {
     }
   }
 
+  /** Sends a stored, approved request as one UserOperation of the person's smart account. */
+  async function executeSmart(session: WalletSession, row: typeof walletRequests.$inferSelect) {
+    if (row.method === 'eth_sendTransaction') {
+      const [tx] = row.params as [TransactionParams]
+      const hash = await smart.send(session.userId, row.chainId, [
+        smartCall({ ...tx, data: tx.data ?? tx.input }),
+      ])
+      const receipt = await smart.waitForReceipt(row.chainId, hash)
+      if (!receipt.success)
+        throw new EmbeddedError(400, 'UPSTREAM_ERROR', 'The transaction reverted', {
+          rpcCode: -32521,
+          rpcData: { userOpHash: hash, transactionHash: receipt.receipt.transactionHash },
+        })
+      return receipt.receipt.transactionHash
+    }
+    if (row.method === 'wallet_sendCalls') {
+      const [batch] = row.params as [{ calls: { to: string; value?: string | bigint; data?: string }[] }]
+      const userOpHash = await smart.send(session.userId, row.chainId, batch.calls.map(smartCall))
+      const id = bytesToHex(crypto.getRandomValues(new Uint8Array(32)))
+      await db.insert(walletCallBatches).values({
+        id,
+        userId: session.userId,
+        chainId: row.chainId,
+        txHashes: [],
+        userOpHash,
+        createdAt: new Date(now()),
+      })
+      return { id }
+    }
+    throw requestRefused(row.method)
+  }
+
   /** `wallet_getCallsStatus` (EIP-5792): the batch's receipts and a status code. */
   async function callsStatus(session: WalletSession, params: unknown) {
     const [id] = paramsOf(z.tuple([hex]), params, 'wallet_getCallsStatus')
@@ -521,6 +609,19 @@ export function createRequestService(deps: RequestDependencies) {
       .where(and(eq(walletCallBatches.id, id), eq(walletCallBatches.userId, session.userId)))
       .limit(1)
     if (!batch) throw new EmbeddedError(404, 'BAD_REQUEST', 'No matching bundle found', { rpcCode: 5730 })
+    const chainHex = `0x${evmChainId(batch.chainId).toString(16)}`
+    if (batch.userOpHash) {
+      // A smart account's batch: one UserOperation, so one receipt and one outcome for every call.
+      const found = await smart.receipt(batch.chainId, batch.userOpHash as Hex)
+      return {
+        version: '2.0.0',
+        id,
+        chainId: chainHex,
+        status: found === null ? 100 : found.success ? 200 : 500,
+        atomic: true,
+        receipts: found?.receipt ? [found.receipt] : [],
+      }
+    }
     const receipts = (await Promise.all(
       batch.txHashes.map((hash) => upstream.call(batch.chainId, 'eth_getTransactionReceipt', [hash])),
     )) as ({ status?: string } | null)[]
@@ -534,11 +635,33 @@ export function createRequestService(deps: RequestDependencies) {
     return {
       version: '2.0.0',
       id,
-      chainId: `0x${evmChainId(batch.chainId).toString(16)}`,
+      chainId: chainHex,
       status,
       atomic: false,
       receipts: receipts.filter((receipt) => receipt !== null),
     }
+  }
+
+  /**
+   * `wallet_getCapabilities` (EIP-5792): `atomic` per EVM network, supported where the person's smart
+   * account sends (one UserOperation per batch), unsupported elsewhere (an EOA sends one after another).
+   */
+  async function capabilities(session: WalletSession) {
+    const preferred = await smart.preference(session.userId)
+    const entries = [...networks.values()]
+      .filter((network) => network.caipNetworkId.startsWith('eip155:'))
+      .map((network) => [
+        `0x${evmChainId(network.caipNetworkId).toString(16)}`,
+        {
+          atomic: {
+            status:
+              preferred === 'smartAccount' && smart.supports(network.caipNetworkId)
+                ? 'supported'
+                : 'unsupported',
+          },
+        },
+      ])
+    return Object.fromEntries(entries)
   }
 
   /** `wallet_getAssets` (EIP-7811): the native balance on each EVM network the service serves. */
@@ -597,18 +720,45 @@ export function createRequestService(deps: RequestDependencies) {
         case 'wallet_getAssets':
           return assets(session, request.params)
         case 'wallet_getCapabilities':
-          // An EOA has no capabilities (atomic batches, paymasters come with smart accounts).
-          return {}
+          return capabilities(session)
         case 'eth_accounts':
         case 'eth_requestAccounts':
           if (namespace !== 'eip155') throw requestRefused(request.method)
-          return [own.evm]
+          return [(await evmAccount(session, request.chainId)).address]
         case 'solana_getAccounts':
         case 'solana_requestAccounts':
           if (namespace !== 'solana') throw requestRefused(request.method)
           return [{ pubkey: own.solana }]
         default:
           throw requestRefused(request.method)
+      }
+    },
+
+    /**
+     * `POST /account-type`: sets the preferred account type when given (a smart account needs a network
+     * with a bundler: SPEC 4's fallback to the EOA otherwise), and answers the account `chainId` uses.
+     */
+    async accountType(
+      session: WalletSession,
+      body: { chainId: string; type?: 'eoa' | 'smartAccount' | undefined },
+    ): Promise<AccountTypeResponse> {
+      const network = networkOf(body.chainId)
+      if (!network.caipNetworkId.startsWith('eip155:'))
+        throw invalidParams('Account types are for EVM networks')
+      if (body.type === 'smartAccount' && !smart.supports(body.chainId))
+        throw new EmbeddedError(400, 'NOT_AVAILABLE', smartAccountsUnsupportedMessage, { field: 'chainId' })
+      if (body.type) await smart.setPreference(session.userId, body.type)
+      const preferredAccountType = await smart.preference(session.userId)
+      const evm = await evmAccount(session, body.chainId)
+      return {
+        preferredAccountType,
+        account: evm.smart
+          ? {
+              address: evm.address,
+              type: 'smartAccount',
+              smartAccountDeployed: await smart.deployed(body.chainId, evm.address),
+            }
+          : { address: evm.address, type: 'eoa' },
       }
     },
 

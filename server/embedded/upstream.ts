@@ -22,6 +22,8 @@ export function createUpstream(options: {
   upstreams: Readonly<Record<string, string>>
   forwarder: RpcForwarder
   timeoutMs: number
+  /** What the upstreams are, in messages: 'RPC upstream' (the default) or 'bundler'. */
+  upstreamName?: string
 }): Upstream {
   return {
     async call(chainId, method, params) {
@@ -34,6 +36,7 @@ export function createUpstream(options: {
         ;({ body } = await options.forwarder.forward({
           chainId,
           upstreamUrl,
+          ...(options.upstreamName ? { upstreamName: options.upstreamName } : {}),
           timeoutMs: options.timeoutMs,
           body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
         }))

@@ -8,6 +8,7 @@ import type {
   SessionResponse,
 } from '../../src/protocol/embedded/index.ts'
 import {
+  accountTypeRequest,
   deviceApprovalRequest,
   deviceWaitRequest,
   emailConnectRequest,
@@ -202,7 +203,13 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
 
   app.get('/embedded/v1/networks', { config: { walletLimit: 'none' } }, async () => ({
     networks: wallet.requests.networks(),
+    smartAccountNetworks: wallet.smart.networks(),
   }))
+
+  app.post('/embedded/v1/account-type', { bodyLimit, config: { walletLimit: 'rpc' } }, async (request) => {
+    const body = parseInput(accountTypeRequest, request.body, 'body')
+    return wallet.requests.accountType(await session(request), body)
+  })
 
   // Reads and the wallet's own answers (a page polls wallet_getCallsStatus): the RPC proxy's limit.
   app.post('/embedded/v1/rpc', { bodyLimit, config: { walletLimit: 'rpc' } }, async (request) => {

@@ -8,6 +8,12 @@ import { type RpcForwarder, UpstreamError } from '../rpc/forward.ts'
 import type { RpcMethodPolicy } from '../rpc/methods.ts'
 
 export interface RpcRouteOptions {
+  /** Where the route listens: `/v1` (the RPC proxy, the default) or `/v1/bundler` (the bundler proxy). */
+  path?: string
+  /** What the upstream is, in messages: 'RPC upstream' (the default) or 'bundler'. */
+  upstreamName?: string
+  /** What the route is, in refusals: 'RPC proxy' (the default) or 'bundler proxy'. */
+  proxyName?: string
   /** CAIP-2 network id -> upstream JSON-RPC URL. */
   upstreams: Readonly<Record<string, string>>
   timeoutMs: number
@@ -19,13 +25,13 @@ export interface RpcRouteOptions {
 }
 
 /** The JSON-RPC answer to a request whose method the proxy does not forward. */
-function methodNotAllowed(request: JsonRpcRequest) {
+function methodNotAllowed(request: JsonRpcRequest, proxyName: string) {
   return {
     jsonrpc: '2.0' as const,
     id: request.id ?? null,
     error: {
       code: jsonRpcErrorCodes.methodNotFound,
-      message: `The method ${request.method} is not available through this RPC proxy`,
+      message: `The method ${request.method} is not available through this ${proxyName}`,
       data: { code: 'METHOD_NOT_ALLOWED' },
     },
   }
@@ -38,13 +44,18 @@ const idKey = (id: unknown) => JSON.stringify(id ?? null)
  * One batch answer from the upstream's answers to the forwarded requests and the proxy's own refusals,
  * in the order of the requests (answers the upstream gave that match no request go last).
  */
-function mergeBatch(requests: readonly JsonRpcRequest[], refused: ReadonlySet<number>, upstream: unknown) {
+function mergeBatch(
+  requests: readonly JsonRpcRequest[],
+  refused: ReadonlySet<number>,
+  upstream: unknown,
+  proxyName: string,
+) {
   const answers = Array.isArray(upstream) ? [...upstream] : [upstream]
   const merged: unknown[] = []
   requests.forEach((request, index) => {
     if (request.id === undefined) return
     if (refused.has(index)) {
-      merged.push(methodNotAllowed(request))
+      merged.push(methodNotAllowed(request, proxyName))
       return
     }
     const found = answers.findIndex(
@@ -78,6 +89,7 @@ function mergeFailure(
   refused: ReadonlySet<number>,
   isBatch: boolean,
   error: UpstreamError,
+  proxyName: string,
 ) {
   if (refused.size === 0) return failureResponse(requests, isBatch, error)
   const failed = failureResponse(
@@ -85,7 +97,7 @@ function mergeFailure(
     true,
     error,
   )
-  return mergeBatch(requests, refused, failed)
+  return mergeBatch(requests, refused, failed, proxyName)
 }
 
 /**
@@ -97,6 +109,7 @@ function mergeFailure(
  * await app.register(async (scope) => registerRpcRoutes(scope, { upstreams, timeoutMs: 10_000, forwarder }))
  */
 export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions): void {
+  const { path = '/v1', upstreamName = 'RPC upstream', proxyName = 'RPC proxy' } = options
   const supported = Object.keys(options.upstreams).sort()
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
@@ -104,7 +117,7 @@ export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions
   )
 
   app.post(
-    '/v1',
+    path,
     {
       config: { access: 'project', sdkOptional: true, jsonRpc: true },
       bodyLimit: apiLimits.maxRpcBodyBytes,
@@ -178,7 +191,9 @@ export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions
         )
       }
       if (refused.size === requests.length) {
-        const answers = requests.filter((entry) => entry.id !== undefined).map(methodNotAllowed)
+        const answers = requests
+          .filter((entry) => entry.id !== undefined)
+          .map((entry) => methodNotAllowed(entry, proxyName))
         // Notifications get no answer (JSON-RPC 2.0), so a body of only notifications gets none at all.
         if (answers.length === 0) return reply.code(204).send()
         return reply.type('application/json; charset=utf-8').send(isBatch ? answers : answers[0])
@@ -196,6 +211,7 @@ export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions
       try {
         const result = await options.forwarder.forward({
           chainId,
+          upstreamName,
           upstreamUrl,
           body: forwarded,
           timeoutMs: options.timeoutMs,
@@ -210,20 +226,20 @@ export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions
         } catch {
           throw new UpstreamError(
             'bad-response',
-            `The RPC upstream for ${chainId} answered HTTP ${result.status} without JSON`,
+            `The ${upstreamName} for ${chainId} answered HTTP ${result.status} without JSON`,
             { type: 'UpstreamError', status: result.status },
           )
         }
         return reply
           .code(result.status)
           .type('application/json; charset=utf-8')
-          .send(JSON.stringify(mergeBatch(requests, refused, upstreamAnswer)))
+          .send(JSON.stringify(mergeBatch(requests, refused, upstreamAnswer, proxyName)))
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error
         request.log.warn({ chainId, failure: error.failure, upstream: error.detail }, error.message)
         return reply
           .code(error.failure === 'timeout' ? 504 : 502)
-          .send(mergeFailure(requests, refused, isBatch, error))
+          .send(mergeFailure(requests, refused, isBatch, error, proxyName))
       }
     },
   )

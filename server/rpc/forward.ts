@@ -24,6 +24,8 @@ export class UpstreamError extends Error {
 export interface ForwardParameters {
   /** CAIP-2 id, for messages. */
   chainId: string
+  /** What the upstream is, for messages: 'RPC upstream' (the default) or 'bundler'. */
+  upstreamName?: string
   upstreamUrl: string
   /** The JSON-RPC body, already validated, sent as is. */
   body: string
@@ -85,7 +87,7 @@ export function createRpcForwarder(options: RpcForwarderOptions = {}): RpcForwar
   const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets })
 
   function forward(parameters: ForwardParameters): Promise<ForwardResult> {
-    const { chainId } = parameters
+    const { chainId, upstreamName = 'RPC upstream' } = parameters
     return new Promise<ForwardResult>((resolve, reject) => {
       const controller = new AbortController()
       let timedOut = false
@@ -111,7 +113,7 @@ export function createRpcForwarder(options: RpcForwarderOptions = {}): RpcForwar
         reject(
           new UpstreamError(
             'unreachable',
-            `The RPC upstream for ${chainId} is unreachable${code ? ` (${code})` : ''}`,
+            `The ${upstreamName} for ${chainId} is unreachable${code ? ` (${code})` : ''}`,
             detail,
           ),
         )
@@ -132,7 +134,7 @@ export function createRpcForwarder(options: RpcForwarderOptions = {}): RpcForwar
             response.destroy(
               new UpstreamError(
                 'bad-response',
-                `The RPC upstream for ${chainId} answered more than ${maxResponseBytes} bytes`,
+                `The ${upstreamName} for ${chainId} answered more than ${maxResponseBytes} bytes`,
                 { type: 'UpstreamError', status: response.statusCode ?? 0 },
               ),
             )
@@ -149,7 +151,7 @@ export function createRpcForwarder(options: RpcForwarderOptions = {}): RpcForwar
             reject(
               new UpstreamError(
                 'bad-response',
-                `The RPC upstream for ${chainId} answered HTTP ${response.statusCode} without JSON`,
+                `The ${upstreamName} for ${chainId} answered HTTP ${response.statusCode} without JSON`,
                 { type: 'UpstreamError', status: response.statusCode ?? 0 },
               ),
             )

@@ -1,4 +1,4 @@
-import { rpcMethodAllowList as allowList } from '../../src/protocol/rpcMethods.ts'
+import { bundlerMethodAllowList, rpcMethodAllowList } from '../../src/protocol/rpcMethods.ts'
 
 /**
  * The RPC proxy's method allow-list: the one table of what `POST /v1/` forwards, per chain namespace.
@@ -9,7 +9,7 @@ import { rpcMethodAllowList as allowList } from '../../src/protocol/rpcMethods.t
  */
 
 // The table itself lives in src/protocol (the embedded wallet's safe reads are the same methods).
-export { rpcMethodAllowList } from '../../src/protocol/rpcMethods.ts'
+export { bundlerMethodAllowList, rpcMethodAllowList } from '../../src/protocol/rpcMethods.ts'
 
 /** Prefixes an operator should think twice about adding (logged as a warning when they do). */
 export const riskyRpcMethodPrefixes = [
@@ -44,8 +44,27 @@ export type RpcMethodPolicy = (chainId: string, method: string) => boolean
  * allowed('eip155:1', 'hardhat_setCode') // false
  */
 export function rpcMethodPolicy(extra: readonly string[] = []): RpcMethodPolicy {
+  return methodPolicy(rpcMethodAllowList, extra)
+}
+
+/**
+ * The bundler proxy's policy: the ERC-4337 methods of {@link bundlerMethodAllowList} only (operators
+ * cannot widen it: a bundler's other methods administer it).
+ *
+ * @example
+ * bundlerMethodPolicy()('eip155:1', 'eth_sendUserOperation') // true
+ * bundlerMethodPolicy()('eip155:1', 'debug_bundler_clearState') // false
+ */
+export function bundlerMethodPolicy(): RpcMethodPolicy {
+  return methodPolicy(bundlerMethodAllowList)
+}
+
+function methodPolicy(
+  table: Readonly<Record<string, readonly string[]>>,
+  extra: readonly string[] = [],
+): RpcMethodPolicy {
   const byNamespace = new Map(
-    Object.entries(allowList).map(([namespace, methods]) => [namespace, new Set(methods)]),
+    Object.entries(table).map(([namespace, methods]) => [namespace, new Set(methods)]),
   )
   const added = new Set(extra)
   return (chainId, method) => {

@@ -10,6 +10,7 @@ import type {
   FrameUser,
 } from '../protocol/embedded/index.ts'
 import {
+  accountTypeResponse,
   approvalResponse,
   classifyRequest,
   deviceWaitResponse,
@@ -139,20 +140,42 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     return user
   }
 
-  function frameUserOf(value: EmbeddedUser, requested: CaipNetworkId | undefined): FrameUser {
+  /**
+   * The user as the page sees it on `requested` (or the frame's network): on an EVM network, the
+   * account requests there use (the smart account when the person prefers it and the network has one).
+   */
+  async function frameUserOf(value: EmbeddedUser, requested: CaipNetworkId | undefined): Promise<FrameUser> {
     const chain = requested ?? chainId
     const namespace = chain.startsWith('solana:') ? 'solana' : 'eip155'
+    const evm =
+      namespace === 'eip155'
+        ? await withSession((current) =>
+            api.request('POST', 'account-type', accountTypeResponse, { chainId: chain }, current),
+          ).catch((error: unknown) => {
+            // A network the service does not serve still shows the EOA; a lost session does not.
+            if (error instanceof ApiError && error.status === 401) throw error
+            return undefined
+          })
+        : undefined
+    const eip155 = evm ? { address: evm.account.address, type: evm.account.type } : value.accounts.eip155
     return {
       email: value.email,
-      address: value.accounts[namespace].address,
+      address: namespace === 'eip155' ? eip155.address : value.accounts.solana.address,
       chainId: chain,
       accounts: [
-        { namespace: 'eip155', ...value.accounts.eip155 },
+        { namespace: 'eip155', ...eip155 },
         { namespace: 'solana', ...value.accounts.solana },
       ],
-      preferredAccountType: 'eoa',
-      smartAccountDeployed: false,
+      preferredAccountType: evm?.preferredAccountType ?? 'eoa',
+      smartAccountDeployed: evm?.account.smartAccountDeployed ?? false,
     }
+  }
+
+  /** Sets the person's preferred EVM account type on the service (SPEC 4). */
+  async function setAccountType(type: 'eoa' | 'smartAccount') {
+    await withSession((current) =>
+      api.request('POST', 'account-type', accountTypeResponse, { chainId, type }, current),
+    )
   }
 
   async function switchNetwork(next: CaipNetworkId): Promise<CaipNetworkId> {
@@ -190,7 +213,8 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       switch (request.method) {
         case 'eth_accounts':
         case 'eth_requestAccounts':
-          return [own.accounts.eip155.address]
+          // The account requests on this network use: the smart account when the person prefers it.
+          return [(await frameUserOf(own, request.chainId)).address]
         case 'solana_getAccounts':
         case 'solana_requestAccounts':
           return [{ pubkey: own.accounts.solana.address }]
@@ -287,7 +311,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       throw notAvailable()
     },
     async GET_USER({ chainId: requested }) {
-      return frameUserOf(await currentUser(), requested)
+      return await frameUserOf(await currentUser(), requested)
     },
     async GET_SOCIAL_REDIRECT_URI() {
       throw notAvailable()
@@ -316,13 +340,18 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       return { chainId }
     },
     async GET_SMART_ACCOUNT_ENABLED_NETWORKS() {
-      throw notAvailable()
+      // SPEC 8: a failed fetch gives an empty list.
+      const answer = await api.request('GET', 'networks', embeddedNetworksResponse).catch(() => undefined)
+      return { smartAccountEnabledNetworks: answer?.smartAccountNetworks ?? [] }
     },
     async INIT_SMART_ACCOUNT() {
-      throw notAvailable()
+      if (chainId.startsWith('solana:')) throw notAvailable()
+      await setAccountType('smartAccount')
+      return {}
     },
-    async SET_PREFERRED_ACCOUNT() {
-      throw notAvailable()
+    async SET_PREFERRED_ACCOUNT({ type }) {
+      await setAccountType(type)
+      return {}
     },
     async RPC_REQUEST(request) {
       return { result: await rpc(request) }

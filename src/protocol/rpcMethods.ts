@@ -96,3 +96,18 @@ export const rpcMethodAllowList: Readonly<Record<string, readonly string[]>> = {
     'simulateTransaction',
   ],
 }
+
+/**
+ * The bundler proxy's allow-list: the ERC-4337 bundler methods (ERC-7769), nothing else. A bundler's
+ * debug and vendor methods (`debug_bundler_*`, `pimlico_*`, ...) and the node's methods are not on it.
+ */
+export const bundlerMethodAllowList: Readonly<Record<string, readonly string[]>> = {
+  eip155: [
+    'eth_chainId',
+    'eth_estimateUserOperationGas',
+    'eth_getUserOperationByHash',
+    'eth_getUserOperationReceipt',
+    'eth_sendUserOperation',
+    'eth_supportedEntryPoints',
+  ],
+}

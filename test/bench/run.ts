@@ -96,6 +96,10 @@ if (!quick) {
     const { benchWallets } = await import('./wallets.ts')
     await benchWallets()
   })
+  await optional('ERC-4337', async () => {
+    const { benchErc4337, printErc4337 } = await import('./erc4337.ts')
+    printErc4337(await benchErc4337(10))
+  })
   await optional('tokens and swaps', async () => {
     const { benchTokens } = await import('./tokens.ts')
     await benchTokens()

@@ -309,7 +309,10 @@ window.attack = async (count) => {
       const [address] = (await provider.request({ method: 'eth_accounts' })) as string[]
       return provider.request({ method: 'wallet_getCapabilities', params: [address] })
     })
-    assert.deepEqual(capabilities, {})
+    assert.deepEqual(capabilities, {
+      '0x7a69': { atomic: { status: 'unsupported' } },
+      '0x7a6a': { atomic: { status: 'unsupported' } },
+    })
     assert.equal((await connections(page)).eip155?.status, 'connected')
   })
 

@@ -98,8 +98,8 @@ export type TestStack = {
  * await stack.stop()
  */
 export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {}): Promise<TestStack> {
-  const [chainPort, chain2Port, demoPort, servicePort, relayPort, framePort, smtpPort, onrampPort] =
-    (await distinctFreePorts(8)) as [number, number, number, number, number, number, number, number]
+  const [chainPort, chain2Port, demoPort, servicePort, relayPort, framePort, smtpPort, onrampPort, bundlerPort] =
+    (await distinctFreePorts(9)) as [number, number, number, number, number, number, number, number, number]
   const stack = await startStack({
     chainPort,
     chain2Port,
@@ -109,6 +109,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     framePort,
     smtpPort,
     onrampPort,
+    bundlerPort,
     serviceDataDir: 'memory://',
     solana: false,
     logLevel: 'warn',

@@ -238,16 +238,16 @@ export function planMarket(chainId: number): LocalMarket {
   }
 }
 
-type Rpc = ((method: string, params: unknown[]) => Promise<unknown>) & {
+export type Rpc = ((method: string, params: unknown[]) => Promise<unknown>) & {
   batch(calls: { method: string; params: unknown[] }[]): Promise<unknown[]>
 }
 
 /**
- * JSON-RPC over a new connection per request; an error answer throws with the node's message. Not a
- * kept-alive one: the node closes idle connections after 5 s (a first compile can take that long after
- * the node answered its readiness check), and a request sent as it closes one would fail.
+ * JSON-RPC over a new connection per request; an error answer throws with the node's message, after
+ * `label`. Not a kept-alive one: the node closes idle connections after 5 s (a first compile can take
+ * that long after the node answered its readiness check), and a request sent as it closes one would fail.
  */
-function jsonRpc(url: string): Rpc {
+export function jsonRpc(url: string, label = 'deployMarket'): Rpc {
   const post = (body: unknown) =>
     new Promise<unknown>((resolve, reject) => {
       const text = JSON.stringify(body)
@@ -276,7 +276,7 @@ function jsonRpc(url: string): Rpc {
     })
   const unwrap = (answer: unknown, method: string) => {
     const { result, error } = answer as { result?: unknown; error?: { message?: string } }
-    if (error) throw new Error(`deployMarket: ${method} failed: ${error.message ?? 'unknown error'}`)
+    if (error) throw new Error(`${label}: ${method} failed: ${error.message ?? 'unknown error'}`)
     return result
   }
   const rpc = async (method: string, params: unknown[]) =>

@@ -1,10 +1,12 @@
 /**
  * `npm run chain`: the two local EVM chains on their own, without the rest of the stack, the first with
- * the local market; its token list goes to MARKET_FILE (.data/local-market.json) for
+ * the local market and ERC-4337 v0.8 (server/dev/chain/erc4337.ts); its token list goes to MARKET_FILE (.data/local-market.json) for
  * `TOKEN_LIST_FILE=.data/local-market.json npm run server`.
  *
  *   CHAIN_PORT=8545 CHAIN2_PORT=8546 npm run chain
  */
+
+import { deployErc4337, erc4337Contracts } from './erc4337.ts'
 import { type LocalChain, startChain } from './index.ts'
 import { deployMarket, writeMarketFile } from './market.ts'
 
@@ -38,8 +40,10 @@ async function main(): Promise<void> {
   const [first] = chains
   const marketFile = process.env.MARKET_FILE || '.data/local-market.json'
   try {
-    if (first)
+    if (first) {
       await writeMarketFile(marketFile, await deployMarket({ url: first.url, chainId: first.chainId }))
+      await deployErc4337({ url: first.url })
+    }
   } catch (error) {
     await stopAll(chains)
     console.error(error instanceof Error ? error.message : error)
@@ -49,6 +53,10 @@ async function main(): Promise<void> {
     console.log(`${specs[index]?.name.padEnd(9)} ${chain.url}  (eip155:${chain.chainId})`)
   }
   console.log(`market    ${marketFile}  (USDC, DEV, WETH, Uniswap V2 on eip155:${first?.chainId})`)
+  const { entryPoint, simpleAccountFactory, simple7702Account } = erc4337Contracts()
+  console.log(
+    `erc-4337  EntryPoint v0.8 ${entryPoint}, SimpleAccountFactory ${simpleAccountFactory}, Simple7702Account ${simple7702Account}`,
+  )
   console.log('Press Ctrl-C to stop.')
 
   let stopping = false

@@ -178,8 +178,35 @@ export type ApprovalPreview = z.infer<typeof approvalPreview>
 export const approvalResponse = z.object({ id: opaqueId, preview: approvalPreview })
 export type ApprovalResponse = z.infer<typeof approvalResponse>
 
-/** A network the service serves for the embedded wallet. */
-export const embeddedNetworksResponse = z.object({ networks: z.array(previewNetwork) })
+/**
+ * The networks the service serves for the embedded wallet, and those of them with smart accounts (a
+ * bundler); a frame that fails to fetch this has no smart account networks (SPEC 8).
+ */
+export const embeddedNetworksResponse = z.object({
+  networks: z.array(previewNetwork),
+  smartAccountNetworks: z.optional(z.array(CaipNetworkIdSchema)),
+})
+
+/**
+ * `POST /embedded/v1/account-type`: the EVM account on `chainId`, after setting the preference to
+ * `type` when it is given (SPEC 4: init smart account, set preferred account).
+ */
+export const accountTypeRequest = z.object({
+  chainId: CaipNetworkIdSchema,
+  type: z.optional(AccountTypeSchema),
+})
+
+/** The preference and the account requests on that network use: address, type and whether deployed. */
+export const accountTypeResponse = z.object({
+  preferredAccountType: AccountTypeSchema,
+  account: z.object({
+    address: z.string(),
+    type: AccountTypeSchema,
+    /** For a smart account: whether it has code yet (its first UserOperation deploys it). */
+    smartAccountDeployed: z.optional(z.boolean()),
+  }),
+})
+export type AccountTypeResponse = z.infer<typeof accountTypeResponse>
 
 export { type EmbeddedErrorCode, embeddedErrorCodes } from './errorCodes.ts'
 

@@ -2,6 +2,7 @@
 // Demo Wallet (no document, so prompts are answered by autoApprove) behind the injected connector.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { createPublicClient, http } from 'viem'
 import {
   createDemoWallet,
   type ProviderListener,
@@ -561,6 +562,77 @@ describe('core actions against a local chain and the Demo Wallet', { timeout: 60
       ['accountsChanged', [BOB]],
       ['chainChanged', '0x1'],
     ])
+  })
+
+  test('behavior: getProvider passes EIP-5792 through to the Demo Wallet, which sends calls one after another', async () => {
+    const harness = setup()
+    await connected(harness)
+    const provider = getProvider(harness.config, 'eip155')
+    const client = createPublicClient({ transport: http(chain.url, { retryCount: 0 }) })
+    const carol = devAccount(2).address
+    assert.deepEqual(
+      await provider.request({ method: 'wallet_getCapabilities', params: [ALICE, ['0x7a69']] }),
+      {
+        '0x7a69': { atomic: { status: 'unsupported' } },
+      },
+    )
+    const before = await client.getBalance({ address: carol })
+    const { id } = (await provider.request({
+      method: 'wallet_sendCalls',
+      params: [
+        {
+          version: '2.0.0',
+          chainId: '0x7a69',
+          from: ALICE,
+          atomicRequired: false,
+          calls: [
+            { to: carol, value: '0x64' },
+            { to: carol, value: '0xc8' },
+          ],
+        },
+      ],
+    })) as { id: string }
+    const status = (await provider.request({ method: 'wallet_getCallsStatus', params: [id] })) as {
+      id: string
+      status: number
+      atomic: boolean
+      receipts: { status: string; transactionHash: string }[]
+    }
+    assert.equal(status.id, id)
+    assert.equal(status.status, 200)
+    assert.equal(status.atomic, false)
+    assert.equal(status.receipts.length, 2)
+    assert.notEqual(
+      status.receipts[0]?.transactionHash,
+      status.receipts[1]?.transactionHash,
+      'two transactions',
+    )
+    assert.equal((await client.getBalance({ address: carol })) - before, 300n)
+  })
+
+  test('error: the Demo Wallet refuses atomic batches (5760), other chains (5710) and unknown ids (5730)', async () => {
+    const harness = setup()
+    await connected(harness)
+    const provider = getProvider(harness.config, 'eip155')
+    const calls = [{ to: devAccount(2).address, value: '0x1' }]
+    await assert.rejects(
+      provider.request({
+        method: 'wallet_sendCalls',
+        params: [{ version: '2.0.0', atomicRequired: true, calls }],
+      }),
+      { code: 5760, message: 'The Demo Wallet sends calls one after another, not atomically.' },
+    )
+    await assert.rejects(
+      provider.request({ method: 'wallet_sendCalls', params: [{ version: '2.0.0', chainId: '0x1', calls }] }),
+      { code: 5710 },
+    )
+    await assert.rejects(
+      provider.request({ method: 'wallet_getCallsStatus', params: [`0x${'00'.repeat(32)}`] }),
+      {
+        code: 5730,
+        message: 'Unknown bundle id.',
+      },
+    )
   })
 
   test('error: getProvider rejects with 4900 while disconnected', async () => {

@@ -39,6 +39,7 @@ describe('loadConfig', () => {
         'eip155:31338': 'http://127.0.0.1:8546',
         'solana:45HEQDFcNoxGz8mrpTbTT37jixbR5dy9': 'http://127.0.0.1:8899',
       },
+      bundlerUpstreams: {},
       rpcTimeoutMs: 10_000,
       rpcAllowMethods: [],
       tokenLists: {},
@@ -133,6 +134,7 @@ describe('loadConfig', () => {
       DEV_PROJECT_ID: 'my_dev',
       DEV_ORIGINS: ' https://*.example.com , http://localhost:3000 ',
       RPC_UPSTREAMS: 'eip155:1=https://rpc.example.com/key, solana:mainnet=https://sol.example.com',
+      BUNDLER_UPSTREAMS: 'eip155:1=https://bundler.example.com/key',
       RPC_TIMEOUT_MS: '2500',
       CACHE_MS: '0',
       TRUST_PROXY_HOPS: '1',
@@ -150,6 +152,7 @@ describe('loadConfig', () => {
       'eip155:1': 'https://rpc.example.com/key',
       'solana:mainnet': 'https://sol.example.com',
     })
+    assert.deepEqual(config.bundlerUpstreams, { 'eip155:1': 'https://bundler.example.com/key' })
     assert.equal(config.rpcTimeoutMs, 2500)
     assert.equal(config.cacheMs, 0)
     assert.equal(config.trustProxyHops, 1)
@@ -192,6 +195,14 @@ describe('loadConfig', () => {
     [{ RPC_UPSTREAMS: 'eip155:1' }, /^RPC_UPSTREAMS entry 1: expected CAIP-2-id=URL/],
     [{ RPC_UPSTREAMS: 'eip155:1=http://a,mainnet=http://x' }, /^RPC_UPSTREAMS entry 2: expected/],
     [{ RPC_UPSTREAMS: 'eip155:1=ftp://x' }, /must be http:\/\/ or https:\/\//],
+    [
+      { BUNDLER_UPSTREAMS: 'eip155:1' },
+      /^BUNDLER_UPSTREAMS entry 1: expected CAIP-2-id=URL such as eip155:31337=http:\/\/127.0.0.1:4337$/,
+    ],
+    [
+      { BUNDLER_UPSTREAMS: 'eip155:1=ftp://x' },
+      /^BUNDLER_UPSTREAMS entry 1 \(eip155:1\): the URL after = must be http/,
+    ],
     [{ RPC_TIMEOUT_MS: '0' }, /^RPC_TIMEOUT_MS must be at least 1$/],
     [{ RPC_TIMEOUT_MS: '-5' }, /^RPC_TIMEOUT_MS must be a whole number/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent$/],

@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Hex, verifyMessage } from 'viem'
-import { createFrameApi } from '../../../src/frame/api.ts'
-import { frameStorage } from '../../../src/frame/storage.ts'
-import {
-  type ApprovalUi,
-  createFrameWallet,
-  type FrameAnswer,
-  userRejected,
-} from '../../../src/frame/wallet.ts'
 import type { AppEvent, AppEventType, ApprovalPreview } from '../../../src/protocol/embedded/index.ts'
-import { appEvent, appEventPayloads, frameAnswerFor } from '../../../src/protocol/embedded/index.ts'
-import { codeIn, type EmbeddedTestApp, SITE, startEmbeddedTestApp } from './embedded-helpers.ts'
+import { appEventPayloads } from '../../../src/protocol/embedded/index.ts'
+import { codeIn, type EmbeddedTestApp, frameWallet, SITE, startEmbeddedTestApp } from './embedded-helpers.ts'
 import { openTestDatabase, type TestDatabase } from './helpers.ts'
 
 let testDb: TestDatabase
@@ -30,68 +22,8 @@ after(async () => {
   await testDb?.close()
 })
 
-/** A memory Storage, as the frame's localStorage would be. */
-function memoryStorage(): Storage {
-  const items = new Map<string, string>()
-  return {
-    get length() {
-      return items.size
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, value),
-  }
-}
-
-/** The person at the approval view, played by the test: approves or rejects what is shown. */
-function person(decision: 'approve' | 'reject', shown: ApprovalPreview[]): ApprovalUi {
-  return {
-    async show(preview, sign) {
-      shown.push(preview)
-      if (decision === 'reject') throw userRejected()
-      return sign()
-    },
-    cancel() {},
-  }
-}
-
-function wallet(
-  options: { decision?: 'approve' | 'reject'; shown?: ApprovalPreview[]; storage?: Storage } = {},
-) {
-  const storage = options.storage ?? memoryStorage()
-  const frame = createFrameWallet({
-    api: createFrameApi({
-      projectId: t.projectId,
-      site: () => SITE,
-      fetch: (url, init) => fetch(`${base}${String(url)}`, init),
-    }),
-    storage: frameStorage(storage, t.projectId),
-    approvals: person(options.decision ?? 'approve', options.shown ?? []),
-    look: { theme() {}, locale() {} },
-    chainId: 'eip155:31337',
-    site: SITE,
-  })
-  let id = 0
-  const answers: FrameAnswer[] = []
-  return {
-    storage,
-    answers,
-    async ask<T extends AppEventType>(type: T, payload: Extract<AppEvent, { type: T }>['payload']) {
-      const event = { id: String(++id), type, payload } as Extract<AppEvent, { type: T }>
-      // Each event as the frame gets it: parsed with the shared schema first.
-      assert.ok(appEvent.safeParse(event).success, `${type} parses`)
-      const answer = await frame.handle(event)
-      answers.push(answer)
-      assert.ok(
-        frameAnswerFor(type).safeParse({ id: event.id, ...answer }).success,
-        `${type}'s answer parses`,
-      )
-      return answer
-    },
-  }
-}
+/** The frame's wallet against this file's service (see {@link frameWallet}). */
+const wallet = (options: Parameters<typeof frameWallet>[2] = {}) => frameWallet(t, base, options)
 
 let counter = 0
 const freshEmail = () => `frame${++counter}.${Date.now()}@example.com`
@@ -212,20 +144,17 @@ describe('the frame’s wallet, against the service', () => {
     }
     assert.equal(frame.answers.length, Object.keys(payloads).length)
     const byType = Object.fromEntries(frame.answers.map((answer) => [answer.type, answer.payload]))
-    // Parts 2 and 3 are in the protocol and answer "not available" for now.
-    for (const type of [
-      'CONNECT_SOCIAL',
-      'CONNECT_FARCASTER',
-      'GET_SOCIAL_REDIRECT_URI',
-      'GET_SMART_ACCOUNT_ENABLED_NETWORKS',
-      'INIT_SMART_ACCOUNT',
-      'SET_PREFERRED_ACCOUNT',
-    ])
+    // Part 2 is in the protocol and answers "not available" for now.
+    for (const type of ['CONNECT_SOCIAL', 'CONNECT_FARCASTER', 'GET_SOCIAL_REDIRECT_URI'])
       assert.deepEqual(byType[`${type}_ERROR`], { message: 'Not available', code: 4200 }, type)
+    // This service has no bundler: no smart account networks.
+    assert.deepEqual(byType.GET_SMART_ACCOUNT_ENABLED_NETWORKS_SUCCESS, { smartAccountEnabledNetworks: [] })
     // Out of order, or signed out: Action not allowed.
     for (const type of [
       'CONNECT_DEVICE',
       'GET_USER',
+      'INIT_SMART_ACCOUNT',
+      'SET_PREFERRED_ACCOUNT',
       'UPDATE_EMAIL',
       'UPDATE_EMAIL_PRIMARY_OTP',
       'UPDATE_EMAIL_SECONDARY_OTP',
@@ -238,6 +167,32 @@ describe('the frame’s wallet, against the service', () => {
       attemptsLeft: 4,
     })
     assert.deepEqual(byType.GET_CHAIN_ID_SUCCESS, { chainId: 'eip155:31337' })
+  })
+
+  test('error: without a smart account network, SET_PREFERRED_ACCOUNT and INIT_SMART_ACCOUNT fall back to the EOA with This application might not support Smart Accounts', async () => {
+    const email = freshEmail()
+    const frame = wallet()
+    await frame.ask('CONNECT_EMAIL', { email })
+    await frame.ask('CONNECT_OTP', { otp: codeIn(t.mailTo(email)[0]) })
+    for (const [type, payload] of [
+      ['SET_PREFERRED_ACCOUNT', { type: 'smartAccount' }],
+      ['INIT_SMART_ACCOUNT', {}],
+    ] as const) {
+      const answer = await frame.ask(type, payload as never)
+      assert.equal(answer.type, `${type}_ERROR`)
+      assert.equal(
+        (answer.payload as { message: string }).message,
+        'This application might not support Smart Accounts',
+        type,
+      )
+    }
+    const user = await frame.ask('GET_USER', { chainId: 'eip155:31337' })
+    assert.equal((user.payload as { preferredAccountType: string }).preferredAccountType, 'eoa')
+    assert.equal((user.payload as { smartAccountDeployed: boolean }).smartAccountDeployed, false)
+    assert.deepEqual(await frame.ask('SET_PREFERRED_ACCOUNT', { type: 'eoa' }), {
+      type: 'SET_PREFERRED_ACCOUNT_SUCCESS',
+      payload: {},
+    })
   })
 
   test('error: methods outside the classes answer "Requested RPC call is not allowed" without reaching the service', async () => {

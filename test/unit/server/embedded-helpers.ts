@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -11,6 +12,22 @@ import { buildFrameApp } from '../../../server/frame/app.ts'
 import { createMailer } from '../../../server/mail/mailer.ts'
 import { createProject } from '../../../server/projects/store.ts'
 import { createRpcForwarder } from '../../../server/rpc/forward.ts'
+import { createFrameApi } from '../../../src/frame/api.ts'
+import { frameStorage } from '../../../src/frame/storage.ts'
+import {
+  type ApprovalUi,
+  createFrameWallet,
+  type FrameAnswer,
+  userRejected,
+} from '../../../src/frame/wallet.ts'
+import type { AppEvent, AppEventType, ApprovalPreview } from '../../../src/protocol/embedded/index.ts'
+import {
+  appEvent,
+  emailConnectResponse,
+  frameAnswerFor,
+  type SessionResponse,
+  sessionResponse,
+} from '../../../src/protocol/embedded/index.ts'
 import { type TestDatabase, testLogger } from './helpers.ts'
 
 export const FRAME_ORIGIN = 'http://127.0.0.1:8788'
@@ -73,6 +90,7 @@ export async function startEmbeddedTestApp(
   projectId: string,
   overrides: {
     rpcUpstreams?: Record<string, string>
+    bundlerUpstreams?: Record<string, string>
     deviceWaitMs?: number
     /** Another mail server's URL (one that refuses), or null: no `SMTP_URL`. Default: the sink. */
     smtpUrl?: string | null
@@ -82,7 +100,10 @@ export async function startEmbeddedTestApp(
   const sink = await startMailSink({ port: 0 })
   const smtpUrl = overrides.smtpUrl === undefined ? sink.url : overrides.smtpUrl
   const mailer = smtpUrl === null ? null : createMailer({ smtpUrl, from: 'Wallet <wallet@localhost>' })
-  const base = testDb.config({ rpcUpstreams: overrides.rpcUpstreams ?? {} })
+  const base = testDb.config({
+    rpcUpstreams: overrides.rpcUpstreams ?? {},
+    bundlerUpstreams: overrides.bundlerUpstreams ?? {},
+  })
   const config: ServiceConfig = {
     ...base,
     embedded: { ...base.embedded, frameDir, framePublicUrl: FRAME_ORIGIN },
@@ -144,3 +165,96 @@ export function codeIn(mail: CaughtMail | undefined): string {
 
 /** A random device id as the frame makes one. */
 export const newDeviceId = () => randomBytes(16).toString('base64url')
+
+/** A memory Storage, as the frame's localStorage would be. */
+function memoryStorage(): Storage {
+  const items = new Map<string, string>()
+  return {
+    get length() {
+      return items.size
+    },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, value),
+  }
+}
+
+/** The person at the approval view, played by the test: approves or rejects what is shown. */
+function person(decision: 'approve' | 'reject', shown: ApprovalPreview[]): ApprovalUi {
+  return {
+    async show(preview, sign) {
+      shown.push(preview)
+      if (decision === 'reject') throw userRejected()
+      return sign()
+    },
+    cancel() {},
+  }
+}
+
+/**
+ * The frame's wallet (src/frame/wallet.ts) in this process, against a test app listening on `base`,
+ * with the person at the approval view played by the test; `ask` checks each event and answer with
+ * the shared schemas.
+ *
+ * @example
+ * const frame = frameWallet(t, base)
+ * await frame.ask('CONNECT_EMAIL', { email })
+ */
+export function frameWallet(
+  t: EmbeddedTestApp,
+  base: string,
+  options: { decision?: 'approve' | 'reject'; shown?: ApprovalPreview[]; storage?: Storage } = {},
+) {
+  const storage = options.storage ?? memoryStorage()
+  const frame = createFrameWallet({
+    api: createFrameApi({
+      projectId: t.projectId,
+      site: () => SITE,
+      fetch: (url, init) => fetch(`${base}${String(url)}`, init),
+    }),
+    storage: frameStorage(storage, t.projectId),
+    approvals: person(options.decision ?? 'approve', options.shown ?? []),
+    look: { theme() {}, locale() {} },
+    chainId: 'eip155:31337',
+    site: SITE,
+  })
+  let id = 0
+  const answers: FrameAnswer[] = []
+  return {
+    storage,
+    answers,
+    async ask<T extends AppEventType>(type: T, payload: Extract<AppEvent, { type: T }>['payload']) {
+      const event = { id: String(++id), type, payload } as Extract<AppEvent, { type: T }>
+      // Each event as the frame gets it: parsed with the shared schema first.
+      assert.ok(appEvent.safeParse(event).success, `${type} parses`)
+      const answer = await frame.handle(event)
+      answers.push(answer)
+      assert.ok(
+        frameAnswerFor(type).safeParse({ id: event.id, ...answer }).success,
+        `${type}'s answer parses`,
+      )
+      return answer
+    },
+  }
+}
+
+/**
+ * Signs `email` in through the frame's API (a new device, the code from the dev inbox) and answers the
+ * session.
+ *
+ * @example
+ * const session = await signInByEmail(t, 'ada@example.com')
+ */
+export async function signInByEmail(app: EmbeddedTestApp, email: string): Promise<SessionResponse> {
+  const deviceId = newDeviceId()
+  const started = await app.call('/embedded/v1/email/connect', { email, deviceId, origin: SITE })
+  const { loginId } = emailConnectResponse.parse(started.body)
+  const verified = await app.call('/embedded/v1/email/verify', {
+    loginId,
+    otp: codeIn(app.mailTo(email)[0]),
+    deviceId,
+  })
+  return sessionResponse.parse(verified.body)
+}

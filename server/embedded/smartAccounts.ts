@@ -1,0 +1,190 @@
+/**
+ * The embedded wallet's smart accounts (SPEC 3, 4, 6): the person's preferred account type, their
+ * SimpleAccount (ERC-4337 v0.8, owned by their EVM key) on the networks the service has a bundler for,
+ * and UserOperations sent through that bundler. The key is opened only while a UserOperation is
+ * estimated and signed; the bundler is reached through the service's forwarder, never by its URL.
+ */
+import { eq } from 'drizzle-orm'
+import {
+  type Address,
+  BaseError,
+  bytesToHex,
+  type Chain,
+  createPublicClient,
+  custom,
+  type Hex,
+  isAddressEqual,
+} from 'viem'
+import { createBundlerClient, type UserOperationReceipt } from 'viem/account-abstraction'
+import { privateKeyToAccount } from 'viem/accounts'
+import { readContract } from 'viem/actions'
+import type { AccountType } from '../../src/protocol/entities.ts'
+import type { Db } from '../db/database.ts'
+import { walletUsers } from '../db/schema.ts'
+import type { Custody } from './custody.ts'
+import { EmbeddedError, isEmbeddedError } from './errors.ts'
+import { SIMPLE_ACCOUNT_FACTORY_08, simpleAccountAbi, toSimpleAccount } from './simpleAccount.ts'
+import type { Upstream } from './upstream.ts'
+
+/** SPEC 4: the preference could not be honoured, so the wallet stays on (or falls back to) the EOA. */
+export const smartAccountsUnsupportedMessage = 'This application might not support Smart Accounts'
+
+/** How long the wallet waits for a UserOperation's receipt before answering with its hash only. */
+const RECEIPT_TIMEOUT_MS = 60_000
+
+export interface SmartAccountDependencies {
+  db: Db
+  custody: Custody
+  /** The networks' RPC upstreams. */
+  upstream: Upstream
+  /** The networks' bundlers (BUNDLER_UPSTREAMS). */
+  bundler: Upstream
+  /** CAIP-2 ids of the EVM networks with a bundler. */
+  chains: readonly string[]
+}
+
+/** A call of a UserOperation. */
+export interface SmartAccountCall {
+  to: Address
+  value?: bigint
+  data?: Hex
+}
+
+/**
+ * The smart-account side of the embedded wallet.
+ *
+ * @example
+ * const smart = createSmartAccounts({ db, custody, upstream, bundler, chains: ['eip155:31337'] })
+ * if (await smart.activeOn(userId, 'eip155:31337')) await smart.send(userId, 'eip155:31337', calls)
+ */
+export function createSmartAccounts(deps: SmartAccountDependencies) {
+  const { db, custody, upstream, bundler } = deps
+  const chains = new Set(deps.chains.filter((chainId) => chainId.startsWith('eip155:')))
+
+  const chainOf = (chainId: string): Chain => {
+    const id = Number(chainId.split(':')[1])
+    return {
+      id,
+      name: chainId,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [] } },
+    }
+  }
+  const transportOf = (over: Upstream, chainId: string) =>
+    custom({ request: ({ method, params }) => over.call(chainId, method, params ?? []) }, { retryCount: 0 })
+  const publicClient = (chainId: string) =>
+    createPublicClient({ chain: chainOf(chainId), transport: transportOf(upstream, chainId) })
+
+  /** What went wrong, as the wallet's error: the bundler's or the chain's own words when there are some. */
+  const failure = (error: unknown): EmbeddedError => {
+    if (isEmbeddedError(error)) return error
+    const inner = error instanceof BaseError ? error.walk((cause) => isEmbeddedError(cause)) : undefined
+    if (isEmbeddedError(inner)) return inner
+    const message = error instanceof BaseError ? error.shortMessage : 'The UserOperation failed'
+    return new EmbeddedError(502, 'UPSTREAM_ERROR', message, { cause: error })
+  }
+
+  async function preference(userId: string): Promise<AccountType> {
+    const [row] = await db
+      .select({ type: walletUsers.preferredAccountType })
+      .from(walletUsers)
+      .where(eq(walletUsers.id, userId))
+      .limit(1)
+    return row?.type ?? 'eoa'
+  }
+
+  /** The owner's SimpleAccount address (the same on every network with the canonical factory). */
+  async function address(userId: string, chainId: string): Promise<Address> {
+    const owner = (await custody.accounts(userId)).secp256k1.address as Address
+    try {
+      return await readContract(publicClient(chainId), {
+        address: SIMPLE_ACCOUNT_FACTORY_08,
+        abi: simpleAccountAbi,
+        functionName: 'getAddress',
+        args: [owner, 0n],
+      })
+    } catch (error) {
+      throw failure(error)
+    }
+  }
+
+  return {
+    /** The networks with smart accounts (those with a bundler). */
+    networks: (): string[] => [...chains].sort(),
+
+    supports: (chainId: string): boolean => chains.has(chainId),
+
+    preference,
+
+    /** Sets the preference (the caller checks the network has smart accounts). */
+    async setPreference(userId: string, type: AccountType): Promise<void> {
+      await db.update(walletUsers).set({ preferredAccountType: type }).where(eq(walletUsers.id, userId))
+    },
+
+    /** Whether requests on `chainId` go through the person's smart account. */
+    async activeOn(userId: string, chainId: string): Promise<boolean> {
+      return chains.has(chainId) && (await preference(userId)) === 'smartAccount'
+    },
+
+    address,
+
+    /** Whether the account has code on the network (its first UserOperation deploys it). */
+    async deployed(chainId: string, account: Address): Promise<boolean> {
+      const code = (await upstream.call(chainId, 'eth_getCode', [account, 'latest'])) as string | null
+      return typeof code === 'string' && code !== '0x'
+    },
+
+    /** Whether `given` is the person's smart account address on the network. */
+    async isOwn(userId: string, chainId: string, given: string): Promise<boolean> {
+      return isAddressEqual(given as Address, await address(userId, chainId))
+    },
+
+    /**
+     * Estimates, signs and sends one UserOperation with all `calls` (atomic: SimpleAccount's
+     * `executeBatch` reverts as a whole), answering its hash once the bundler has it.
+     */
+    async send(userId: string, chainId: string, calls: readonly SmartAccountCall[]): Promise<Hex> {
+      const client = publicClient(chainId)
+      try {
+        return await custody.withKey(userId, 'secp256k1', async (secret) => {
+          const account = await toSimpleAccount({ client, owner: privateKeyToAccount(bytesToHex(secret)) })
+          const bundlerClient = createBundlerClient({
+            client,
+            account,
+            transport: transportOf(bundler, chainId),
+          })
+          return bundlerClient.sendUserOperation({ calls: [...calls] })
+        })
+      } catch (error) {
+        throw failure(error)
+      }
+    },
+
+    /** The UserOperation's receipt, waiting for it (up to a minute). */
+    async waitForReceipt(chainId: string, hash: Hex): Promise<UserOperationReceipt> {
+      const bundlerClient = createBundlerClient({
+        client: publicClient(chainId),
+        transport: transportOf(bundler, chainId),
+      })
+      try {
+        return await bundlerClient.waitForUserOperationReceipt({
+          hash,
+          pollingInterval: 250,
+          timeout: RECEIPT_TIMEOUT_MS,
+        })
+      } catch (error) {
+        throw failure(error)
+      }
+    },
+
+    /** The UserOperation's receipt as the bundler answers it (JSON-RPC), or null while pending. */
+    async receipt(chainId: string, hash: Hex): Promise<{ success?: boolean; receipt?: unknown } | null> {
+      return (await bundler.call(chainId, 'eth_getUserOperationReceipt', [hash])) as {
+        success?: boolean
+        receipt?: unknown
+      } | null
+    },
+  }
+}
+
+export type SmartAccounts = ReturnType<typeof createSmartAccounts>

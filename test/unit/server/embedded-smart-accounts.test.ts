@@ -1,0 +1,322 @@
+/**
+ * The embedded wallet's smart accounts (ERC-4337), through the frame's API on a real local chain with
+ * EntryPoint v0.8, the local bundler and the service: switching the account type, the first send
+ * deploying the account, atomic `wallet_sendCalls` and its status, capabilities, switching back, and a
+ * bundler that is down.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import {
+  type Address,
+  createPublicClient,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  http,
+  parseEther,
+  toHex,
+} from 'viem'
+import { type LocalBundler, startBundler } from '../../../server/dev/bundler/index.ts'
+import { deployErc4337 } from '../../../server/dev/chain/erc4337.ts'
+import { devAccount, type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
+import { deployMarket, type LocalMarket } from '../../../server/dev/chain/market.ts'
+import {
+  accountTypeResponse,
+  approvalResponse,
+  embeddedErrorBody,
+  embeddedNetworksResponse,
+  type SessionResponse,
+} from '../../../src/protocol/embedded/index.ts'
+import {
+  codeIn,
+  type EmbeddedTestApp,
+  frameWallet,
+  signInByEmail,
+  startEmbeddedTestApp,
+} from './embedded-helpers.ts'
+import { freePort, openTestDatabase, type TestDatabase } from './helpers.ts'
+
+const EVM = 'eip155:31337'
+/** A second chain whose bundler is down (nothing listens on its port). */
+const EVM2 = 'eip155:31338'
+
+let testDb: TestDatabase
+let t: EmbeddedTestApp
+let noBundler: EmbeddedTestApp
+let chain: LocalChain
+let chain2: LocalChain
+let bundler: LocalBundler
+let market: LocalMarket
+let base = ''
+
+const bob = devAccount(1).address
+const errorOf = (body: unknown) => embeddedErrorBody.parse(body).error
+const client = () => createPublicClient({ transport: http(chain.url, { retryCount: 0 }) })
+
+const signIn = signInByEmail
+
+before(
+  async () => {
+    ;[testDb, chain, chain2] = await Promise.all([
+      openTestDatabase('embedded_smart_accounts'),
+      startChain({ port: await freePort(), chainId: 31337 }),
+      startChain({ port: await freePort(), chainId: 31338 }),
+    ])
+    market = await deployMarket({ url: chain.url, chainId: 31337 })
+    await Promise.all([deployErc4337({ url: chain.url }), deployErc4337({ url: chain2.url })])
+    bundler = await startBundler({ rpcUrl: chain.url, chainId: 31337, port: await freePort() })
+    t = await startEmbeddedTestApp(testDb, 'smart-project', {
+      rpcUpstreams: { [EVM]: chain.url, [EVM2]: chain2.url },
+      bundlerUpstreams: { [EVM]: bundler.url, [EVM2]: `http://127.0.0.1:${await freePort()}` },
+    })
+    noBundler = await startEmbeddedTestApp(testDb, 'eoa-only-project', { rpcUpstreams: { [EVM]: chain.url } })
+    base = await t.app.listen({ host: '127.0.0.1', port: 0 })
+  },
+  { timeout: 120_000 },
+)
+after(async () => {
+  await t?.close()
+  await noBundler?.close()
+  await bundler?.stop()
+  await Promise.all([testDb?.close(), chain?.stop(), chain2?.stop()])
+})
+
+/** Sets (or reads) the account type on a network. */
+async function accountType(session: SessionResponse, chainId: string, type?: 'eoa' | 'smartAccount') {
+  const answer = await t.call(
+    '/embedded/v1/account-type',
+    { chainId, ...(type ? { type } : {}) },
+    { token: session.token },
+  )
+  assert.equal(answer.status, 200, JSON.stringify(answer.body))
+  return accountTypeResponse.parse(answer.body)
+}
+
+/** Stores a request and approves it as the person would in the frame. */
+async function approved(session: SessionResponse, chainId: string, method: string, params: unknown) {
+  const created = await t.call('/embedded/v1/requests', { chainId, method, params }, { token: session.token })
+  assert.equal(created.status, 200, JSON.stringify(created.body))
+  const { id, preview } = approvalResponse.parse(created.body)
+  const answer = await t.call(`/embedded/v1/requests/${id}/approve`, {}, { token: session.token })
+  return { preview, answer }
+}
+
+async function rpc(session: SessionResponse, chainId: string, method: string, params: unknown) {
+  return t.call('/embedded/v1/rpc', { chainId, method, params }, { token: session.token })
+}
+
+/** A signed-in person switched to a smart account on EVM, funded with 1 ETH before it exists. */
+async function smartUser(name: string) {
+  const session = await signIn(t, `${name}.${Date.now()}@example.com`)
+  const { account } = await accountType(session, EVM, 'smartAccount')
+  await client().request({
+    method: 'hardhat_setBalance',
+    params: [account.address, toHex(parseEther('1'))],
+  } as never)
+  return { session, address: account.address as Address }
+}
+
+const approve = (spender: Address, amount: bigint): Hex =>
+  encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] })
+
+describe('the embedded wallet with a smart account', { timeout: 120_000 }, () => {
+  test('default: an EOA until the person switches; the networks list says where smart accounts are', async () => {
+    const session = await signIn(t, `eoa.${Date.now()}@example.com`)
+    const before = await accountType(session, EVM)
+    assert.deepEqual(before, {
+      preferredAccountType: 'eoa',
+      account: { address: session.user.accounts.eip155.address, type: 'eoa' },
+    })
+    const networks = embeddedNetworksResponse.parse((await t.call('/embedded/v1/networks')).body)
+    assert.deepEqual(networks.smartAccountNetworks, [EVM, EVM2])
+    const capabilities = await rpc(session, EVM, 'wallet_getCapabilities', [
+      session.user.accounts.eip155.address,
+    ])
+    assert.deepEqual(capabilities.body.result, {
+      '0x7a69': { atomic: { status: 'unsupported' } },
+      '0x7a6a': { atomic: { status: 'unsupported' } },
+    })
+  })
+
+  test('switching to a smart account: a new address, not deployed; the first send deploys it', async () => {
+    const { session, address } = await smartUser('first-send')
+    assert.notEqual(address.toLowerCase(), session.user.accounts.eip155.address.toLowerCase())
+    assert.deepEqual((await accountType(session, EVM)).account, {
+      address,
+      type: 'smartAccount',
+      smartAccountDeployed: false,
+    })
+    assert.deepEqual((await rpc(session, EVM, 'eth_accounts', [])).body.result, [address])
+    const capabilities = await rpc(session, EVM, 'wallet_getCapabilities', [address])
+    assert.deepEqual(capabilities.body.result, {
+      '0x7a69': { atomic: { status: 'supported' } },
+      '0x7a6a': { atomic: { status: 'supported' } },
+    })
+
+    const before = await client().getBalance({ address: bob })
+    const { preview, answer } = await approved(session, EVM, 'eth_sendTransaction', [
+      { from: address, to: bob, value: '0x3e8' },
+    ])
+    assert.equal(preview.from, address)
+    assert.deepEqual(preview.transfers, [{ to: bob, value: '1000', dataBytes: 0 }])
+    assert.equal(answer.status, 200, JSON.stringify(answer.body))
+    const receipt = await client().getTransactionReceipt({ hash: answer.body.result as Hex })
+    assert.equal(receipt.status, 'success')
+    assert.equal((await client().getBalance({ address: bob })) - before, 1000n)
+    assert.equal((await accountType(session, EVM)).account.smartAccountDeployed, true)
+  })
+
+  test('wallet_sendCalls: an ETH transfer and a token approval land atomically; the status reports them', async () => {
+    const { session, address } = await smartUser('batch')
+    const USDC = market.tokens.USDC.address
+    const before = await client().getBalance({ address: bob })
+    const { preview, answer } = await approved(session, EVM, 'wallet_sendCalls', [
+      {
+        version: '2.0.0',
+        chainId: '0x7a69',
+        from: address,
+        atomicRequired: true,
+        calls: [
+          { to: bob, value: '0x7d0' },
+          { to: USDC, data: approve(bob, 7n) },
+        ],
+      },
+    ])
+    // The approval shows every call of the batch.
+    assert.deepEqual(preview.transfers, [
+      { to: bob, value: '2000', dataBytes: 0 },
+      { to: USDC, value: '0', dataBytes: 68 },
+    ])
+    assert.equal(answer.status, 200, JSON.stringify(answer.body))
+    const { id } = answer.body.result as { id: string }
+    let status = (await rpc(session, EVM, 'wallet_getCallsStatus', [id])).body.result as {
+      status: number
+      atomic: boolean
+      receipts: { transactionHash: string; status: string }[]
+    }
+    for (let poll = 0; status.status === 100 && poll < 50; poll++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      status = (await rpc(session, EVM, 'wallet_getCallsStatus', [id])).body.result as typeof status
+    }
+    assert.equal(status.status, 200)
+    assert.equal(status.atomic, true)
+    assert.equal(status.receipts.length, 1, 'one transaction for both calls')
+    assert.equal((await client().getBalance({ address: bob })) - before, 2000n)
+    const allowance = await client().readContract({
+      address: USDC,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [address, bob],
+    })
+    assert.equal(allowance, 7n)
+  })
+
+  test('error: a batch whose second call reverts lands neither call, with the reason', async () => {
+    const { session, address } = await smartUser('reverting')
+    const before = await client().getBalance({ address: bob })
+    const { answer } = await approved(session, EVM, 'wallet_sendCalls', [
+      {
+        version: '2.0.0',
+        from: address,
+        calls: [
+          { to: bob, value: '0x7d0' },
+          {
+            to: market.tokens.USDC.address,
+            data: encodeFunctionData({
+              abi: erc20Abi,
+              functionName: 'transferFrom',
+              args: [address, bob, 1n],
+            }),
+          },
+        ],
+      },
+    ])
+    assert.equal(answer.status, 400)
+    assert.match(errorOf(answer.body).message, /The UserOperation's calls revert: call 1 of the batch/)
+    assert.equal(await client().getBalance({ address: bob }), before)
+  })
+
+  test('switching back to the EOA: requests use the EOA again, and batches go one after another', async () => {
+    const { session } = await smartUser('back')
+    const eoa = session.user.accounts.eip155.address
+    assert.deepEqual(await accountType(session, EVM, 'eoa'), {
+      preferredAccountType: 'eoa',
+      account: { address: eoa, type: 'eoa' },
+    })
+    assert.deepEqual((await rpc(session, EVM, 'eth_accounts', [])).body.result, [eoa])
+    const created = await t.call(
+      '/embedded/v1/requests',
+      {
+        chainId: EVM,
+        method: 'wallet_sendCalls',
+        params: [{ version: '2.0.0', atomicRequired: true, calls: [{ to: bob, value: '0x1' }] }],
+      },
+      { token: session.token },
+    )
+    assert.equal(created.status, 400)
+    assert.equal(errorOf(created.body).rpcCode, 5760)
+  })
+
+  test('the frame: smart account networks, SET_PREFERRED_ACCOUNT, GET_USER with the smart account, and back', async () => {
+    const email = `frame.${Date.now()}@example.com`
+    const frame = frameWallet(t, base)
+    assert.deepEqual(await frame.ask('GET_SMART_ACCOUNT_ENABLED_NETWORKS', {}), {
+      type: 'GET_SMART_ACCOUNT_ENABLED_NETWORKS_SUCCESS',
+      payload: { smartAccountEnabledNetworks: [EVM, EVM2] },
+    })
+    await frame.ask('CONNECT_EMAIL', { email })
+    await frame.ask('CONNECT_OTP', { otp: codeIn(t.mailTo(email)[0]) })
+    const eoa = (await frame.ask('GET_USER', { chainId: EVM })).payload as { address: string }
+    assert.deepEqual(await frame.ask('SET_PREFERRED_ACCOUNT', { type: 'smartAccount' }), {
+      type: 'SET_PREFERRED_ACCOUNT_SUCCESS',
+      payload: {},
+    })
+    const user = (await frame.ask('GET_USER', { chainId: EVM })).payload as {
+      address: string
+      preferredAccountType: string
+      smartAccountDeployed: boolean
+      accounts: { namespace: string; address: string; type: string }[]
+    }
+    assert.notEqual(user.address, eoa.address)
+    assert.equal(user.preferredAccountType, 'smartAccount')
+    assert.equal(user.smartAccountDeployed, false)
+    assert.deepEqual(user.accounts[0], { namespace: 'eip155', address: user.address, type: 'smartAccount' })
+    assert.deepEqual(await frame.ask('RPC_REQUEST', { chainId: EVM, method: 'eth_accounts' }), {
+      type: 'RPC_REQUEST_SUCCESS',
+      payload: { result: [user.address] },
+    })
+    await frame.ask('SET_PREFERRED_ACCOUNT', { type: 'eoa' })
+    const back = (await frame.ask('GET_USER', { chainId: EVM })).payload as {
+      address: string
+      preferredAccountType: string
+    }
+    assert.deepEqual([back.address, back.preferredAccountType], [eoa.address, 'eoa'])
+  })
+
+  test('error: the bundler being down: a clear error, the request is not lost from the chain’s view', async () => {
+    const session = await signIn(t, `down.${Date.now()}@example.com`)
+    const { account } = await accountType(session, EVM2, 'smartAccount')
+    const { answer } = await approved(session, EVM2, 'eth_sendTransaction', [
+      { from: account.address, to: bob, value: '0x1' },
+    ])
+    assert.equal(answer.status, 502)
+    assert.match(errorOf(answer.body).message, /^The bundler for eip155:31338 is unreachable/)
+    // Nothing was sent: the account is still undeployed and the person can try again.
+    assert.equal((await accountType(session, EVM2)).account.smartAccountDeployed, false)
+  })
+
+  test('error: a service without a bundler keeps the EOA: This application might not support Smart Accounts', async () => {
+    const session = await signIn(noBundler, `nobundler.${Date.now()}@example.com`)
+    const answer = await noBundler.call(
+      '/embedded/v1/account-type',
+      { chainId: EVM, type: 'smartAccount' },
+      { token: session.token },
+    )
+    assert.equal(answer.status, 400)
+    assert.equal(errorOf(answer.body).message, 'This application might not support Smart Accounts')
+    const networks = embeddedNetworksResponse.parse((await noBundler.call('/embedded/v1/networks')).body)
+    assert.deepEqual(networks.smartAccountNetworks, [])
+    const read = await noBundler.call('/embedded/v1/account-type', { chainId: EVM }, { token: session.token })
+    assert.equal(accountTypeResponse.parse(read.body).account.type, 'eoa')
+  })
+})
