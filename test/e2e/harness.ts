@@ -98,8 +98,17 @@ export type TestStack = {
  * await stack.stop()
  */
 export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {}): Promise<TestStack> {
-  const [chainPort, chain2Port, demoPort, servicePort, relayPort, framePort, smtpPort, onrampPort, bundlerPort] =
-    (await distinctFreePorts(9)) as [number, number, number, number, number, number, number, number, number]
+  const [
+    chainPort,
+    chain2Port,
+    demoPort,
+    servicePort,
+    relayPort,
+    framePort,
+    smtpPort,
+    onrampPort,
+    bundlerPort,
+  ] = (await distinctFreePorts(9)) as [number, number, number, number, number, number, number, number, number]
   const stack = await startStack({
     chainPort,
     chain2Port,
