@@ -1,3 +1,4 @@
+import { ValidationError } from '../errors/index.ts'
 import type { NameCheckResponse, NameRecord } from '../protocol/api/names.ts'
 import {
   nameCheckResponse,
@@ -13,6 +14,16 @@ import { serviceClient } from './service.ts'
 const resolved = new WeakMap<Config, Map<string, { fetchedAt: number; address: Promise<string | null> }>>()
 
 const client = (config: Config) => (config.$options.get().projectId ? serviceClient(config) : undefined)
+
+/**
+ * The names a config holds forward lookups of, for tests.
+ *
+ * @example
+ * cachedNames(config) // ['alice.wallet.test']
+ */
+export function cachedNames(config: Config): string[] {
+  return [...(resolved.get(config)?.keys() ?? [])]
+}
 
 /**
  * The profile (name, avatar) of an address from the companion service's name registry, kept 5 minutes
@@ -67,9 +78,13 @@ export async function resolveName(config: Config, name: string): Promise<string 
     if (other !== key && now - entry.fetchedAt >= CACHE_GC_MS) names.delete(other)
   const cached = names.get(key)
   if (cached && now - cached.fetchedAt < NAME_CACHE_MS) return cached.address
-  const address = http
-    .getJson('/names/v1/resolve', { name: key }, nameRecord)
-    .then((record) => record.addresses[0]?.address ?? null)
+  const address = http.getJson('/names/v1/resolve', { name: key }, nameRecord).then(
+    (record) => record.addresses[0]?.address ?? null,
+    (error: unknown) => {
+      if (error instanceof ValidationError && error.messageId === 'nameNotFound') return null
+      throw error
+    },
+  )
   const entry = { fetchedAt: now, address }
   names.set(key, entry)
   // Only an answer is kept: "not registered" (null) included, a failure not.

@@ -81,6 +81,9 @@ function errorFrom(status: number, body: unknown, path: string): BaseError {
       messageId: 'insufficientBalance',
       fields: ['amount'],
     })
+  // An answer, not a failure: nobody holds the name (the modal caches it as such).
+  if (code === 'NAME_NOT_FOUND')
+    return new ValidationError(details, { messageId: 'nameNotFound', fields: ['name'] })
   return new UnknownError({ message: details })
 }
 

@@ -2,7 +2,8 @@
 // prices (the portfolio, 30 s) are read again once stale, entries of accounts, networks and lists no one
 // asked for in 5 minutes are collected, retry blocks end, nothing grows. Real parts: a local Hardhat
 // chain, the companion service on loopback (token lists, RPC proxy, PGlite) and, for a network whose
-// RPC is down, a closed port behind both the proxy and the network's own URL.
+// RPC is down, a closed port behind both the proxy and the network's own URL. Profiles (identity, 5
+// minutes) and name lookups (5 minutes) from the service's name registry, the same way.
 import assert from 'node:assert/strict'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
@@ -12,10 +13,17 @@ import { parseTokenLists } from '../../../server/blockchain/tokenLists.ts'
 import { type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
 import { fetchBalance } from '../../../src/core/actions/fetchBalance.ts'
 import { createConfig } from '../../../src/core/createConfig.ts'
+import { cachedNames, fetchProfile, resolveName } from '../../../src/core/names.ts'
 import type { Platform } from '../../../src/core/platform.ts'
 import { closeRpc } from '../../../src/core/rpcUrl.ts'
 import { cachedTokenLists } from '../../../src/core/tokenList.ts'
-import { BALANCE_CACHE_MS, CACHE_GC_MS, PORTFOLIO_CACHE_MS } from '../../../src/protocol/constants.ts'
+import {
+  BALANCE_CACHE_MS,
+  CACHE_GC_MS,
+  IDENTITY_CACHE_MS,
+  NAME_CACHE_MS,
+  PORTFOLIO_CACHE_MS,
+} from '../../../src/protocol/constants.ts'
 import type { Network } from '../../../src/protocol/entities.ts'
 import { freePort } from '../../support/net.ts'
 import { openTestDatabase, type TestDatabase, testLogger } from '../server/helpers.ts'
@@ -137,5 +145,55 @@ describe('caches (SPEC 9)', () => {
     assert.equal(again?.status, 'ready')
     assert.equal(tokenListFetches.length, fetchesBefore + 2)
     closeRpc(config)
+  })
+
+  test('behavior: an hour of fake time with a new address and name every minute keeps at most 5 minutes of profiles and name lookups', async () => {
+    let now = Date.parse('2026-11-24T10:00:00Z')
+    const lookups: string[] = []
+    const platform: Platform = {
+      window: undefined,
+      storage: undefined,
+      fetch: (input, init) => {
+        const url = new URL(String(input))
+        if (url.pathname.startsWith('/names/v1/')) lookups.push(`${url.pathname}${url.search}`)
+        return fetch(input, init)
+      },
+      now: () => now,
+      isMobile: () => false,
+      prefersDark: () => false,
+    }
+    const config = createConfig({ networks: 'eip155:31337', apiUrl, projectId: 'dev-project' }, platform)
+    const profiles = () => Object.values(config.$profiles.get()).filter(Boolean).length
+    const profileSizes: number[] = []
+    const nameSizes: number[] = []
+    for (let minute = 0; minute < 60; minute++) {
+      const address = `0x${(minute + 1).toString(16).padStart(40, '0')}`
+      const before = lookups.length
+      const profile = await fetchProfile(config, address)
+      assert.equal(profile?.name, null, `minute ${minute}: nobody named ${address}`)
+      assert.equal(await resolveName(config, `nobody-${minute}.wallet.test`), null)
+      assert.equal(lookups.length, before + 2, `minute ${minute}: both asked for`)
+      profileSizes.push(profiles())
+      nameSizes.push(cachedNames(config).length)
+      now += 60_000
+    }
+    // Entries from the last 5 minutes stay (the current one always); older ones are collected.
+    assert.equal(Math.max(...profileSizes), CACHE_GC_MS / 60_000)
+    assert.equal(Math.max(...nameSizes), CACHE_GC_MS / 60_000)
+    assert.deepEqual(profileSizes.slice(-50), Array(50).fill(CACHE_GC_MS / 60_000))
+
+    // Within 5 minutes a profile and a lookup come from the caches; after, both are asked again.
+    const address = `0x${(999).toString(16).padStart(40, '0')}`
+    await fetchProfile(config, address)
+    await resolveName(config, 'nobody-999.wallet.test')
+    const before = lookups.length
+    now += Math.min(IDENTITY_CACHE_MS, NAME_CACHE_MS) - 1
+    await fetchProfile(config, address)
+    await resolveName(config, 'NOBODY-999.wallet.test')
+    assert.equal(lookups.length, before)
+    now += 1
+    await fetchProfile(config, address)
+    await resolveName(config, 'nobody-999.wallet.test')
+    assert.equal(lookups.length, before + 2)
   })
 })
