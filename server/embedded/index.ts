@@ -13,12 +13,14 @@ import { createLoginService, type LoginService } from './login.ts'
 import { embeddedNetworks } from './networks.ts'
 import { createRequestService, type RequestService } from './requests.ts'
 import { codeHasher } from './secrets.ts'
+import { createSocialService, type SocialService } from './social.ts'
 import { createEmailThrottle } from './throttle.ts'
 import { createUpstream } from './upstream.ts'
 
 export interface EmbeddedWallet {
   login: LoginService
   requests: RequestService
+  social: SocialService
   custody: Custody
   keks: KekRing
   /** Closes the mail connections. */
@@ -79,6 +81,21 @@ export async function createEmbeddedWallet(
     frameUrl: config.embedded.framePublicUrl,
     ...(deps.deviceWaitMs === undefined ? {} : { deviceWaitMs: deps.deviceWaitMs }),
   })
+  const social = createSocialService({
+    ...common,
+    login,
+    config: config.embedded.social,
+    allowHttp: config.environment === 'development',
+  })
+  const missing = (['google', 'github', 'apple', 'facebook', 'x', 'discord'] as const).filter(
+    (provider) => !social.available().includes(provider),
+  )
+  if (missing.length > 0) {
+    deps.logger?.warn(
+      { providers: missing },
+      'Social sign-in without credentials (SOCIAL_<PROVIDER>_CLIENT_ID/SECRET): these providers are hidden',
+    )
+  }
   const requests = createRequestService({
     ...common,
     upstream: createUpstream({
@@ -88,5 +105,5 @@ export async function createEmbeddedWallet(
     }),
     networks: embeddedNetworks(Object.keys(config.rpcUpstreams)),
   })
-  return { login, requests, custody, keks, close: () => mailer?.close() }
+  return { login, requests, social, custody, keks, close: () => mailer?.close() }
 }

@@ -98,8 +98,8 @@ export type TestStack = {
  * await stack.stop()
  */
 export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {}): Promise<TestStack> {
-  const [chainPort, chain2Port, demoPort, servicePort, relayPort, framePort, smtpPort] =
-    (await distinctFreePorts(7)) as [number, number, number, number, number, number, number]
+  const [chainPort, chain2Port, demoPort, servicePort, relayPort, framePort, smtpPort, oidcPort] =
+    (await distinctFreePorts(8)) as [number, number, number, number, number, number, number, number]
   const stack = await startStack({
     chainPort,
     chain2Port,
@@ -108,6 +108,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     relayPort,
     framePort,
     smtpPort,
+    oidcPort,
     serviceDataDir: 'memory://',
     solana: false,
     logLevel: 'warn',
