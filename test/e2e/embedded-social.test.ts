@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { type Hex, verifyMessage } from 'viem'
 import { sweep } from './axe.ts'
-import { connections, modal, walletFrame } from './embedded-helpers.ts'
+import { apiRoute, connections, modal, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -113,5 +113,81 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
     await signInAt(github, 'linus.github@example.com')
     await modal(page).waitFor({ state: 'detached' })
     assert.equal((await connections(page)).eip155?.status, 'connected')
+  })
+
+  it('apple (form POST back, our ES256 client secret), facebook, x and discord: each connected on EVM and Solana', async () => {
+    for (const [name, user] of [
+      ['Apple', 'ada.apple@example.com'],
+      ['Facebook', 'ada.facebook@example.com'],
+      ['X', 'ada.x@example.com'],
+      ['Discord', 'ada.discord@example.com'],
+    ] as const) {
+      await context.close()
+      context = await newContext(browser)
+      page = await context.newPage()
+      await page.goto(dappUrl())
+      await page.getByRole('button', { name: 'Connect Wallet' }).click()
+      await signInAt(await openProvider(name), user)
+      await modal(page).waitFor({ state: 'detached' })
+      const connected = await connections(page)
+      assert.equal(connected.eip155?.status, 'connected', name)
+      assert.equal(connected.solana?.status, 'connected', name)
+      // X gives no e-mail: Account shows the username.
+      if (name === 'X') {
+        await page.locator('wallet-button').getByRole('button').click()
+        await modal(page).getByText('ada.x', { exact: true }).waitFor()
+      }
+    }
+  })
+
+  it('a redirect-URI or social request unanswered for 30 s: "Embedded Wallet Request Timed Out", the window closed, the buttons usable', async () => {
+    const pages: Page[] = []
+    for (const route of ['social/start', 'social/finish']) {
+      const held = await newContext(browser)
+      await held.route(apiRoute(route), () => {})
+      const heldPage = await held.newPage()
+      await heldPage.goto(dappUrl())
+      await heldPage.getByRole('button', { name: 'Connect Wallet' }).click()
+      pages.push(heldPage)
+    }
+    const [start, finish] = pages as [Page, Page]
+    const outcomes = await Promise.all([
+      (async () => {
+        const [popup] = await Promise.all([
+          start.context().waitForEvent('page'),
+          modal(start).getByRole('button', { name: 'Continue with Google' }).click(),
+        ])
+        const at = Date.now()
+        await modal(start)
+          .getByRole('alert')
+          .filter({ hasText: 'Embedded Wallet Request Timed Out' })
+          .waitFor({ timeout: 40_000 })
+        return { waited: Date.now() - at, closed: popup.isClosed() }
+      })(),
+      (async () => {
+        const [popup] = await Promise.all([
+          finish.context().waitForEvent('page'),
+          modal(finish).getByRole('button', { name: 'Continue with GitHub' }).click(),
+        ])
+        await popup.getByRole('textbox', { name: 'E-mail' }).fill('slow.github@example.com')
+        const at = Date.now()
+        await popup.getByRole('button', { name: 'Sign in' }).click()
+        await modal(finish)
+          .getByRole('alert')
+          .filter({ hasText: 'Embedded Wallet Request Timed Out' })
+          .waitFor({ timeout: 40_000 })
+        return { waited: Date.now() - at, closed: popup.isClosed() }
+      })(),
+    ])
+    for (const outcome of outcomes) {
+      assert.ok(outcome.waited >= 29_000, `gave up after ${outcome.waited} ms`)
+      assert.ok(outcome.closed, 'the sign-in window was closed')
+    }
+    // The buttons are usable again (not disabled).
+    assert.equal(
+      await modal(finish).getByRole('button', { name: 'Continue with GitHub' }).getAttribute('aria-disabled'),
+      null,
+    )
+    for (const each of pages) await each.context().close()
   })
 })
