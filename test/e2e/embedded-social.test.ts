@@ -190,4 +190,28 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
     )
     for (const each of pages) await each.context().close()
   })
+
+  it('the providers the service has no credentials for are hidden; the rest keep the socials order', async () => {
+    const hidden = await newContext(browser)
+    await hidden.route(
+      (url) => url.pathname === '/appkit/v1/config',
+      async (route) => {
+        const response = await route.fetch()
+        const body = (await response.json()) as { features: Record<string, unknown> }
+        await route.fulfill({
+          response,
+          json: { features: { ...body.features, socials: ['discord', 'github'] } },
+        })
+      },
+    )
+    const hiddenPage = await hidden.newPage()
+    await hiddenPage.goto(dappUrl())
+    await hiddenPage.getByRole('button', { name: 'Connect Wallet' }).click()
+    await modal(hiddenPage).getByRole('button', { name: 'Continue with GitHub' }).waitFor()
+    const names = await modal(hiddenPage)
+      .getByRole('button', { name: /^Continue with / })
+      .allTextContents()
+    assert.deepEqual(names, ['Continue with GitHub', 'Continue with Discord'])
+    await hidden.close()
+  })
 })
