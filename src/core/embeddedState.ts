@@ -1,8 +1,9 @@
 import type { MapStore } from 'nanostores'
 import { map } from 'nanostores'
+import { string } from 'zod/mini'
 import type { FrameStatus } from '../connectors/embedded/frame.ts'
 import { embeddedEmail } from '../protocol/embedded/email.ts'
-import { StorageKey, StorageSchemas } from '../protocol/storage.ts'
+import { StorageKey } from '../protocol/storage.ts'
 import type { Config } from './createConfig.ts'
 
 /** The embedded wallet as the views see it (its frame, the e-mail in use, the approval view). */
@@ -36,7 +37,7 @@ export function embeddedState(config: Config): MapStore<EmbeddedState> {
       frame: 'idle',
       // The address of the last e-mail sign-in, remembered across reloads (SPEC 3).
       email: config.storage.get(StorageKey.email, embeddedEmail),
-      userName: config.storage.get(StorageKey.socialUsername, StorageSchemas[StorageKey.socialUsername]),
+      userName: config.storage.get(StorageKey.socialUsername, string()),
       social: undefined,
       resendAt: 0,
       approval: undefined,
