@@ -235,7 +235,7 @@ export function createSocialService(deps: SocialDependencies) {
   const endpoint = (provider: SocialProvider, real: string) => {
     if (!config.providerUrl) return real
     const url = new URL(real)
-    return `${config.providerUrl}/${provider}${url.pathname.startsWith('/') ? url.pathname : `/${url.pathname}`}${url.search}`
+    return `${config.providerUrl}/${provider}${url.pathname}${url.search}`
   }
 
   const available = (): SocialProvider[] =>

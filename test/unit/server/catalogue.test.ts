@@ -69,7 +69,9 @@ describe('project endpoints', () => {
   })
 
   test('/appkit/v1/config offers the social providers the service has credentials for, in the SPEC order', async () => {
-    const base = testDb.config({ devOrigins: ['http://127.0.0.1:*'] })
+    const base = testDb.config({
+      devOrigins: ['http://localhost:5173', 'https://*.example.com', 'http://127.0.0.1:*'],
+    })
     const social = {
       ...base.embedded.social,
       credentials: {

@@ -212,18 +212,22 @@ describe('the frame’s wallet, against the service', () => {
     }
     assert.equal(frame.answers.length, Object.keys(payloads).length)
     const byType = Object.fromEntries(frame.answers.map((answer) => [answer.type, answer.payload]))
-    // Parts 2 and 3 are in the protocol and answer "not available" for now.
+    // Farcaster and part 3 are in the protocol and answer "not available" for now.
     for (const type of [
-      'CONNECT_SOCIAL',
       'CONNECT_FARCASTER',
-      'GET_SOCIAL_REDIRECT_URI',
       'GET_SMART_ACCOUNT_ENABLED_NETWORKS',
       'INIT_SMART_ACCOUNT',
       'SET_PREFERRED_ACCOUNT',
     ])
       assert.deepEqual(byType[`${type}_ERROR`], { message: 'Not available', code: 4200 }, type)
+    // A provider without credentials on this service: not available here.
+    assert.deepEqual(byType.GET_SOCIAL_REDIRECT_URI_ERROR, {
+      message: 'Sign-in with google is not available here',
+      code: 'SOCIAL_UNAVAILABLE',
+    })
     // Out of order, or signed out: Action not allowed.
     for (const type of [
+      'CONNECT_SOCIAL',
       'CONNECT_DEVICE',
       'GET_USER',
       'UPDATE_EMAIL',
