@@ -25,34 +25,42 @@ export const socialProviderName: Record<SocialProvider, string> = {
 /** How often the sign-in window is checked for having been closed. */
 const POPUP_POLL_MS = 250
 
-const popupError = (messageId: 'socialPopupClosed' | 'socialPopupBlocked', provider: SocialProvider) =>
-  new FrameError({
-    message:
-      messageId === 'socialPopupClosed'
-        ? 'The sign-in window was closed before you signed in'
-        : 'The browser blocked the sign-in window: allow pop-ups for this site',
-    reason: messageId === 'socialPopupClosed' ? 'POPUP_CLOSED' : 'POPUP_BLOCKED',
-    messageId,
-    messageValues: { provider },
-  })
-
-const socialReasons: Record<string, 'socialDenied' | 'socialFailed' | 'socialUnavailable'> = {
-  SOCIAL_DENIED: 'socialDenied',
-  SOCIAL_FAILED: 'socialFailed',
-  SOCIAL_UNAVAILABLE: 'socialUnavailable',
+/** An error of the social sign-in in the page's words, the provider named as it writes itself. */
+function socialError(
+  reason: 'POPUP_CLOSED' | 'POPUP_BLOCKED' | 'SOCIAL_DENIED' | 'SOCIAL_FAILED' | 'SOCIAL_UNAVAILABLE',
+  provider: SocialProvider,
+  message?: string,
+): FrameError {
+  const messageValues = { provider: socialProviderName[provider] }
+  switch (reason) {
+    case 'POPUP_CLOSED':
+      return new FrameError({
+        message: 'The sign-in window was closed before you signed in',
+        reason,
+        messageId: 'socialPopupClosed',
+      })
+    case 'POPUP_BLOCKED':
+      return new FrameError({
+        message: 'The browser blocked the sign-in window: allow pop-ups for this site',
+        reason,
+        messageId: 'socialPopupBlocked',
+      })
+    case 'SOCIAL_DENIED':
+      return new FrameError({ message, reason, messageId: 'socialDenied', messageValues })
+    case 'SOCIAL_FAILED':
+      return new FrameError({ message, reason, messageId: 'socialFailed', messageValues })
+    case 'SOCIAL_UNAVAILABLE':
+      return new FrameError({ message, reason, messageId: 'socialUnavailable', messageValues })
+  }
 }
 
 /** The service's social errors, named with the provider in the page's language. */
 function inWords(error: unknown, provider: SocialProvider): unknown {
-  if (!(error instanceof FrameError) || typeof error.reason !== 'string') return error
-  const messageId = socialReasons[error.reason]
-  if (!messageId) return error
-  return new FrameError({
-    message: error.shortMessage,
-    reason: error.reason,
-    messageId,
-    messageValues: { provider: socialProviderName[provider] },
-  })
+  if (!(error instanceof FrameError)) return error
+  const { reason } = error
+  if (reason !== 'SOCIAL_DENIED' && reason !== 'SOCIAL_FAILED' && reason !== 'SOCIAL_UNAVAILABLE')
+    return error
+  return socialError(reason, provider, error.shortMessage)
 }
 
 /**
@@ -70,7 +78,7 @@ function callbackOf(win: Window, popup: Window, frameOrigin: string, provider: S
     const timer = win.setInterval(() => {
       if (!popup.closed) return
       done()
-      reject(popupError('socialPopupClosed', provider))
+      reject(socialError('POPUP_CLOSED', provider))
     }, POPUP_POLL_MS)
     const done = () => {
       win.clearInterval(timer)
@@ -105,7 +113,7 @@ async function signIn(
   win: Window | undefined,
   popup: Window | null,
 ): Promise<void> {
-  if (!win || !popup) throw popupError('socialPopupBlocked', provider)
+  if (!win || !popup) throw socialError('POPUP_BLOCKED', provider)
   const state = embeddedState(config)
   state.setKey('social', provider)
   try {

@@ -68,7 +68,6 @@ const ar: EmbeddedMessages = {
   'error.deviceDenied': 'تم رفض المتصفح الجديد',
   'error.tooManyRequests':
     'طلبات كثيرة جدًا: حاول مرة أخرى بعد {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}',
-  orContinueWith: 'أو تابِع باستخدام',
   continueWithProvider: 'المتابعة باستخدام {provider}',
   socialWaiting: 'سجّل الدخول باستخدام {provider} في النافذة التي فُتحت…',
   socialPageTitle: 'تسجيل الدخول',

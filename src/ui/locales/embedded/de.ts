@@ -65,7 +65,6 @@ const de: EmbeddedMessages = {
   'error.deviceDenied': 'Der neue Browser wurde abgelehnt',
   'error.tooManyRequests':
     'Zu viele Anfragen: Versuche es in {seconds, plural, one {# Sekunde} other {# Sekunden}} erneut',
-  orContinueWith: 'oder weiter mit',
   continueWithProvider: 'Weiter mit {provider}',
   socialWaiting: 'Melde dich im geöffneten Fenster bei {provider} an…',
   socialPageTitle: 'Anmeldung',

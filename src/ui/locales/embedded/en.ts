@@ -67,7 +67,6 @@ const embedded = {
   'error.deviceDenied': 'The new browser was denied',
   'error.tooManyRequests':
     'Too many requests: try again in {seconds, plural, one {# second} other {# seconds}}',
-  orContinueWith: 'or continue with',
   continueWithProvider: 'Continue with {provider}',
   socialWaiting: 'Sign in with {provider} in the window that opened…',
   socialPageTitle: 'Sign-in',

@@ -66,7 +66,6 @@ const es: EmbeddedMessages = {
   'error.deviceDenied': 'Se denegó el navegador nuevo',
   'error.tooManyRequests':
     'Demasiadas solicitudes: inténtalo de nuevo en {seconds, plural, one {# segundo} other {# segundos}}',
-  orContinueWith: 'o continúa con',
   continueWithProvider: 'Continuar con {provider}',
   socialWaiting: 'Inicia sesión con {provider} en la ventana que se abrió…',
   socialPageTitle: 'Inicio de sesión',

@@ -68,7 +68,6 @@ const fr: EmbeddedMessages = {
   'error.deviceDenied': 'Le nouveau navigateur a été refusé',
   'error.tooManyRequests':
     'Trop de demandes : réessayez dans {seconds, plural, one {# seconde} other {# secondes}}',
-  orContinueWith: 'ou continuer avec',
   continueWithProvider: 'Continuer avec {provider}',
   socialWaiting: 'Connectez-vous à {provider} dans la fenêtre ouverte…',
   socialPageTitle: 'Connexion',

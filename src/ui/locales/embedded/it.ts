@@ -66,7 +66,6 @@ const it: EmbeddedMessages = {
   'error.deviceDenied': 'Il nuovo browser è stato negato',
   'error.tooManyRequests':
     'Troppe richieste: riprova tra {seconds, plural, one {# secondo} other {# secondi}}',
-  orContinueWith: 'o continua con',
   continueWithProvider: 'Continua con {provider}',
   socialWaiting: 'Accedi con {provider} nella finestra che si è aperta…',
   socialPageTitle: 'Accesso',

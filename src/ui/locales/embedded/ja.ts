@@ -66,7 +66,6 @@ const ja: EmbeddedMessages = {
   'error.deviceDenied': '新しいブラウザは拒否されました',
   'error.tooManyRequests':
     'リクエストが多すぎます。{seconds, plural, other {# 秒後}}にもう一度お試しください',
-  orContinueWith: 'または次で続行',
   continueWithProvider: '{provider}で続行',
   socialWaiting: '開いたウィンドウで{provider}にサインインしてください…',
   socialPageTitle: 'サインイン',

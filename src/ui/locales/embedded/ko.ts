@@ -65,7 +65,6 @@ const ko: EmbeddedMessages = {
   'error.emailInUse': '이미 사용 중인 이메일 주소입니다',
   'error.deviceDenied': '새 브라우저가 거부되었습니다',
   'error.tooManyRequests': '요청이 너무 많습니다. {seconds, plural, other {#초}} 후에 다시 시도하세요',
-  orContinueWith: '또는 다음으로 계속',
   continueWithProvider: '{provider}(으)로 계속',
   socialWaiting: '열린 창에서 {provider}(으)로 로그인하세요…',
   socialPageTitle: '로그인',

@@ -66,7 +66,6 @@ const ptBR: EmbeddedMessages = {
   'error.deviceDenied': 'O novo navegador foi recusado',
   'error.tooManyRequests':
     'Solicitações demais: tente novamente em {seconds, plural, one {# segundo} other {# segundos}}',
-  orContinueWith: 'ou continue com',
   continueWithProvider: 'Continuar com {provider}',
   socialWaiting: 'Entre com {provider} na janela que abriu…',
   socialPageTitle: 'Entrar',

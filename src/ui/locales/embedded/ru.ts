@@ -68,7 +68,6 @@ const ru: EmbeddedMessages = {
   'error.deviceDenied': 'Новый браузер отклонён',
   'error.tooManyRequests':
     'Слишком много запросов: попробуйте через {seconds, plural, one {# секунду} few {# секунды} many {# секунд} other {# секунды}}',
-  orContinueWith: 'или продолжите через',
   continueWithProvider: 'Продолжить через {provider}',
   socialWaiting: 'Войдите через {provider} в открывшемся окне…',
   socialPageTitle: 'Вход',

@@ -67,7 +67,6 @@ const tr: EmbeddedMessages = {
   'error.deviceDenied': 'Yeni tarayıcı reddedildi',
   'error.tooManyRequests':
     'Çok fazla istek: {seconds, plural, one {# saniye} other {# saniye}} sonra tekrar deneyin',
-  orContinueWith: 'veya şununla devam et',
   continueWithProvider: '{provider} ile devam et',
   socialWaiting: 'Açılan pencerede {provider} ile giriş yap…',
   socialPageTitle: 'Giriş',

@@ -63,7 +63,6 @@ const zhCN: EmbeddedMessages = {
   'error.emailInUse': '此邮箱地址已被使用',
   'error.deviceDenied': '新浏览器已被拒绝',
   'error.tooManyRequests': '请求过多：请在 {seconds, plural, other {# 秒}}后重试',
-  orContinueWith: '或继续使用',
   continueWithProvider: '使用 {provider} 继续',
   socialWaiting: '请在打开的窗口中使用 {provider} 登录…',
   socialPageTitle: '登录',
