@@ -2,6 +2,7 @@
  * The embedded wallet on the service: custody, e-mail sign-in and requests, put together from the
  * configuration. The frame's server (server/frame/app.ts) serves its routes on the frame's origin.
  */
+import { socialProviders } from '../../src/protocol/api/catalogue.ts'
 import type { ServiceConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
 import type { ServiceLogger } from '../logger.ts'
@@ -87,9 +88,7 @@ export async function createEmbeddedWallet(
     config: config.embedded.social,
     allowHttp: config.environment === 'development',
   })
-  const missing = (['google', 'github', 'apple', 'facebook', 'x', 'discord'] as const).filter(
-    (provider) => !social.available().includes(provider),
-  )
+  const missing = socialProviders.filter((provider) => !social.available().includes(provider))
   if (missing.length > 0) {
     deps.logger?.warn(
       { providers: missing },
