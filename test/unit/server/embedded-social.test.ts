@@ -20,6 +20,7 @@ import {
 } from '../../../src/protocol/embedded/index.ts'
 import type { SocialProvider } from '../../../src/protocol/rules.ts'
 import {
+  codeIn,
   type EmbeddedTestApp,
   FRAME_ORIGIN,
   newDeviceId,
@@ -172,6 +173,22 @@ describe('social sign-in: the six providers through the stand-in', () => {
 })
 
 describe('social sign-in: accounts', () => {
+  test("a provider's verified e-mail joins the user who signed in by e-mail code with it", async () => {
+    const email = freshEmail()
+    const deviceId = newDeviceId()
+    const started = await t.call('/embedded/v1/email/connect', { email, deviceId, origin: SITE })
+    const { loginId } = started.body as { loginId: string }
+    const verified = await t.call('/embedded/v1/email/verify', {
+      loginId,
+      otp: codeIn(t.mailTo(email)[0]),
+      deviceId,
+    })
+    const byCode = sessionResponse.parse(verified.body)
+    const byGoogle = await signIn('google', email)
+    assert.equal(byGoogle.user.accounts.eip155.address, byCode.user.accounts.eip155.address)
+    assert.equal(byGoogle.user.accounts.solana.address, byCode.user.accounts.solana.address)
+  })
+
   test('a verified e-mail joins the e-mail user of that address (one wallet); an unverified one never does', async () => {
     const email = freshEmail()
     const google = await signIn('google', email)
