@@ -21,7 +21,11 @@ export default defineConfig({
     // Inlined assets would need data: in the CSP.
     assetsInlineLimit: 0,
     rolldownOptions: {
-      input: { index: here('src/frame/index.html'), device: here('src/frame/device.html') },
+      input: {
+        index: here('src/frame/index.html'),
+        device: here('src/frame/device.html'),
+        social: here('src/frame/social.html'),
+      },
       output: { minify: true },
     },
   },

@@ -29,6 +29,12 @@ import {
   writeMarketFile,
 } from '../server/dev/chain/market.ts'
 import { type MailSink, startMailSink } from '../server/dev/mail/index.ts'
+import {
+  devAppleKey,
+  socialProviderNames,
+  standInClient,
+  startOidcStandIn,
+} from '../server/dev/oidc/index.ts'
 import { startRelay } from '../server/dev/relay/index.ts'
 import { LOCAL_SOLANA_NETWORK_ID } from '../src/chains/solana/networks.ts'
 
@@ -64,6 +70,8 @@ export type StackUrls = {
   inbox: string
   /** The local SMTP server (`smtp://`). */
   smtp: string
+  /** The social providers' stand-in: each provider at `<url>/<provider>`. */
+  oidc: string
   /** The WalletConnect dev relay (ws://). */
   relay: string
   /** The local ERC-4337 bundler of eip155:31337 (EntryPoint v0.8). */
@@ -95,6 +103,8 @@ export type StackOptions = {
   smtpPort?: number
   /** Default `ONRAMP_PORT` or 8795. */
   onrampPort?: number
+  /** The social providers' stand-in (`oidc-provider`); default `OIDC_PORT` or 8790. */
+  oidcPort?: number
   /** Default `SOLANA_PORT` or 8899 (WebSocket on the next port). */
   solanaPort?: number
   /** Run the local Solana network (default true; end-to-end tests of EVM flows turn it off). */
@@ -155,6 +165,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const onrampApiKey = randomBytes(24).toString('hex')
   const onrampWebhookSecret = randomBytes(32).toString('hex')
   const onrampSender = devAccount(MARKET_DEPLOYER_INDEX)
+  const oidcPort = options.oidcPort ?? portFromEnv('OIDC_PORT', 8790)
   const frameUrl = `http://${HOST}:${framePort}`
   let mailSink: MailSink | undefined
   let serviceDatabase: ServiceDatabase | undefined
@@ -227,8 +238,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       },
     },
     {
+      name: 'oidc',
+      start: async () => {
+        const oidc = await startOidcStandIn({ host: HOST, port: oidcPort, redirectBase: frameUrl })
+        return { url: oidc.url, detail: 'social providers: /google, /github, /apple, …', stop: oidc.stop }
+      },
+    },
+    {
       name: 'service',
-      dependsOn: ['mail'],
+      dependsOn: ['mail', 'oidc'],
       start: async () => {
         const { startService } = await import('../server/main.ts')
         const { loadConfig } = await import('../server/config.ts')
@@ -247,6 +265,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
               framePublicUrl: frameUrl,
               frameDir: frame?.dir ?? base.embedded.frameDir,
               smtpUrl: mailSink?.url ?? base.embedded.smtpUrl,
+              // Every social provider on the local stand-in, with its dev client.
+              social: {
+                providerUrl: `http://${HOST}:${oidcPort}`,
+                redirectBase: frameUrl,
+                credentials: Object.fromEntries(
+                  socialProviderNames.map((provider) => [provider, standInClient(provider)]),
+                ),
+                apple: {
+                  teamId: devAppleKey.teamId,
+                  keyId: devAppleKey.keyId,
+                  privateKey: devAppleKey.privateKeyPem,
+                },
+              },
             },
             host: HOST,
             port: servicePort,
@@ -364,6 +395,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       frame: url('service') ? frameUrl : '',
       inbox: url('service') ? `${url('service')}/dev/inbox` : '',
       smtp: url('mail'),
+      oidc: url('oidc'),
       relay: url('relay'),
       bundler: url('bundler'),
       solana: url('solana'),

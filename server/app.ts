@@ -1,4 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { socialProviders } from '../src/protocol/api/catalogue.ts'
 import { apiLimits } from '../src/protocol/api/index.ts'
 import { type AuthDependencies, createAuthService } from './auth/service.ts'
 import { createSignatureChecker } from './auth/signatures.ts'
@@ -95,7 +96,12 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
     registerAccess(app, projects)
     registerHealthRoute(app, database)
     registerImageRoutes(app, database.db)
-    registerCatalogueRoutes(app, createCatalogueReader(database.db, { ttlMs: config.cacheMs }))
+    registerCatalogueRoutes(app, createCatalogueReader(database.db, { ttlMs: config.cacheMs }), {
+      socials:
+        config.embedded.framePort === null
+          ? []
+          : socialProviders.filter((provider) => config.embedded.social.credentials[provider]),
+    })
     const limits = {
       limiter: createRateLimiter(database, deps.now ? { now: deps.now } : {}),
       rules: rateLimitRules(config.rateLimits),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { type SocialProvider, socialProviders } from '../src/protocol/api/catalogue.ts'
 import { apiLimits, isCaip2, projectIdPattern } from '../src/protocol/api/index.ts'
 import { readTokenListFile, TokenListError, type TokenLists } from './blockchain/tokenLists.ts'
 import { isOriginPattern } from './projects/origins.ts'
@@ -150,6 +151,23 @@ export interface EmbeddedConfig {
   kekPrevious: string[]
   /** Where a development KEK is generated when `WALLET_KEK` is unset (`WALLET_KEK_FILE`); production needs `WALLET_KEK`. */
   kekFile: string
+  /** Social sign-in (docs/EMBEDDED-WALLET.md, "Social providers"). */
+  social: SocialConfig
+}
+
+/** The social providers' credentials and where they send the person back. */
+export interface SocialConfig {
+  /** `SOCIAL_<PROVIDER>_CLIENT_ID` and `_CLIENT_SECRET`; a provider without both is off. */
+  credentials: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>>
+  /** Apple's client secret is a JWT we sign: `SOCIAL_APPLE_TEAM_ID`, `_KEY_ID`, `_PRIVATE_KEY` (PEM). */
+  apple: { teamId: string; keyId: string; privateKey: string } | null
+  /** `SOCIAL_REDIRECT_BASE` (default the frame's public URL): callbacks are `<base>/social/callback/<provider>`. */
+  redirectBase: string
+  /**
+   * `SOCIAL_PROVIDER_URL`: every provider at `<url>/<provider>` (the local stand-in, `npm start`);
+   * null: the real providers.
+   */
+  providerUrl: string | null
 }
 
 /** The environment variables the service reads. */
@@ -195,7 +213,14 @@ export type ServiceEnv = Partial<
     | 'ONRAMP_PROVIDER_URL'
     | 'ONRAMP_API_KEY'
     | 'ONRAMP_WEBHOOK_SECRET'
-    | 'ONRAMP_SENDER_ADDRESSES',
+    | 'ONRAMP_SENDER_ADDRESSES'
+    | 'SOCIAL_REDIRECT_BASE'
+    | 'SOCIAL_PROVIDER_URL'
+    | 'SOCIAL_APPLE_TEAM_ID'
+    | 'SOCIAL_APPLE_KEY_ID'
+    | 'SOCIAL_APPLE_PRIVATE_KEY'
+    | `SOCIAL_${Uppercase<SocialProvider>}_CLIENT_ID`
+    | `SOCIAL_${Uppercase<SocialProvider>}_CLIENT_SECRET`,
     string | undefined
   >
 >
@@ -526,16 +551,57 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
       webhookSecret: values.ONRAMP_WEBHOOK_SECRET ?? null,
       senderAddresses: values.ONRAMP_SENDER_ADDRESSES,
     },
-    embedded: embeddedConfig(values),
+    embedded: embeddedConfig(values, env),
   }
 }
 
-function embeddedConfig(values: z.output<typeof envSchema>): EmbeddedConfig {
+/** Reads the social providers' settings; a provider with half its credentials is a configuration error. */
+function socialConfig(env: ServiceEnv, frameUrl: string): SocialConfig {
+  const problems: string[] = []
+  const credentials: SocialConfig['credentials'] = {}
+  const read = (name: keyof ServiceEnv) => env[name]?.trim() || undefined
+  for (const provider of socialProviders) {
+    const upper = provider.toUpperCase() as Uppercase<SocialProvider>
+    const clientId = read(`SOCIAL_${upper}_CLIENT_ID`)
+    const clientSecret = read(`SOCIAL_${upper}_CLIENT_SECRET`)
+    // Apple's secret is minted from its key; the others need their secret.
+    if (provider === 'apple' ? clientId : clientId && clientSecret) {
+      credentials[provider] = { clientId: clientId as string, clientSecret: clientSecret ?? '' }
+    } else if (clientId || clientSecret) {
+      problems.push(`SOCIAL_${upper}_CLIENT_ID and SOCIAL_${upper}_CLIENT_SECRET must be set together`)
+    }
+  }
+  const teamId = read('SOCIAL_APPLE_TEAM_ID')
+  const keyId = read('SOCIAL_APPLE_KEY_ID')
+  const privateKey = env.SOCIAL_APPLE_PRIVATE_KEY?.replace(/\\n/g, '\n').trim()
+  const apple = teamId && keyId && privateKey ? { teamId, keyId, privateKey } : null
+  if (credentials.apple && !apple)
+    problems.push(
+      'SOCIAL_APPLE_CLIENT_ID needs SOCIAL_APPLE_TEAM_ID, SOCIAL_APPLE_KEY_ID and SOCIAL_APPLE_PRIVATE_KEY',
+    )
+  const urlOf = (name: 'SOCIAL_REDIRECT_BASE' | 'SOCIAL_PROVIDER_URL') => {
+    const value = read(name)
+    if (value === undefined) return null
+    if (!isHttpUrl(value) || value.includes('?')) {
+      problems.push(`${name} must be an http(s) URL without a query`)
+      return null
+    }
+    return value.replace(/\/$/, '')
+  }
+  const redirectBase = urlOf('SOCIAL_REDIRECT_BASE') ?? frameUrl
+  const providerUrl = urlOf('SOCIAL_PROVIDER_URL')
+  if (problems.length > 0) throw new ConfigError(problems)
+  return { credentials, apple, redirectBase, providerUrl }
+}
+
+function embeddedConfig(values: z.output<typeof envSchema>, env: ServiceEnv): EmbeddedConfig {
   const framePort = values.FRAME_PORT === '' ? null : values.FRAME_PORT
   const host = values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST
+  const framePublicUrl = (values.FRAME_PUBLIC_URL ?? `http://${host}:${framePort ?? 8788}`).replace(/\/$/, '')
   return {
     framePort,
-    framePublicUrl: (values.FRAME_PUBLIC_URL ?? `http://${host}:${framePort ?? 8788}`).replace(/\/$/, ''),
+    framePublicUrl,
+    social: socialConfig(env, framePublicUrl),
     frameDir: values.FRAME_DIR,
     smtpUrl: values.SMTP_URL ?? null,
     mailFrom: values.MAIL_FROM,

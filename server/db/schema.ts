@@ -213,7 +213,10 @@ export const rateLimits = pgTable(
   (table) => [index('rate_limits_updated_idx').on(table.updatedAt)],
 )
 
-/** Embedded-wallet users: one per e-mail address and project. */
+/**
+ * Embedded-wallet users: one per e-mail address and project; a user who signed in socially without a
+ * verified e-mail has none (`email` null).
+ */
 export const walletUsers = pgTable(
   'wallet_users',
   {
@@ -221,8 +224,8 @@ export const walletUsers = pgTable(
     projectId: text('project_id')
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
-    /** Lower case, trimmed. */
-    email: text('email').notNull(),
+    /** Lower case, trimmed; null for a social identity without a verified e-mail. */
+    email: text('email'),
     /** `eoa` or `smartAccount`: which EVM account the person uses (SPEC 4); EOA unless they switch. */
     preferredAccountType: text('preferred_account_type', { enum: ['eoa', 'smartAccount'] })
       .notNull()
@@ -383,6 +386,59 @@ export const walletEmailUpdates = pgTable('wallet_email_updates', {
 })
 
 /** Requests that need approval: stored as asked, so what is signed is what the person saw. */
+/** A social provider's identity (provider and its user id), belonging to one user. */
+export const walletIdentities = pgTable(
+  'wallet_identities',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => walletUsers.id, { onDelete: 'cascade' }),
+    username: text('username'),
+    email: text('email'),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.projectId, table.provider, table.subject], name: 'wallet_identities_pk' }),
+    index('wallet_identities_user_idx').on(table.userId),
+  ],
+)
+
+/**
+ * A social sign-in in progress: the SHA-256 of its `state`, its nonce and PKCE verifier, the browser
+ * and site that started it; then what the provider's callback gave (a user or an error), used once.
+ */
+export const walletSocialLogins = pgTable(
+  'wallet_social_logins',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    stateHash: bytea('state_hash').notNull().unique(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    deviceId: text('device_id').notNull(),
+    site: text('site').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    callbackAt: timestamp('callback_at', { withTimezone: true, mode: 'date' }),
+    userId: uuid('user_id').references(() => walletUsers.id, { onDelete: 'cascade' }),
+    username: text('username'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [index('wallet_social_logins_expires_idx').on(table.expiresAt)],
+)
+
 export const walletRequests = pgTable(
   'wallet_requests',
   {
@@ -497,4 +553,6 @@ export const schema = {
   walletCallBatches,
   names,
   onrampPurchases,
+  walletIdentities,
+  walletSocialLogins,
 }

@@ -59,7 +59,7 @@ export function requestRefused(method: string): EmbeddedError {
   })
 }
 
-/** `501 Not available`: social login, farcaster and smart accounts come in parts 2 and 3. */
+/** `501 Not available`: farcaster and smart accounts are not there yet. */
 export function notAvailable(): EmbeddedError {
   return new EmbeddedError(501, 'NOT_AVAILABLE', embeddedMessages.notAvailable, { rpcCode: 4200 })
 }

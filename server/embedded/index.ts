@@ -2,6 +2,7 @@
  * The embedded wallet on the service: custody, e-mail sign-in and requests, put together from the
  * configuration. The frame's server (server/frame/app.ts) serves its routes on the frame's origin.
  */
+import { socialProviders } from '../../src/protocol/api/catalogue.ts'
 import type { ServiceConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
 import type { ServiceLogger } from '../logger.ts'
@@ -14,6 +15,7 @@ import { embeddedNetworks } from './networks.ts'
 import { createRequestService, type RequestService } from './requests.ts'
 import { codeHasher } from './secrets.ts'
 import { createSmartAccounts, type SmartAccounts } from './smartAccounts.ts'
+import { createSocialService, type SocialService } from './social.ts'
 import { createEmailThrottle } from './throttle.ts'
 import { createUpstream } from './upstream.ts'
 
@@ -21,6 +23,7 @@ export interface EmbeddedWallet {
   login: LoginService
   requests: RequestService
   smart: SmartAccounts
+  social: SocialService
   custody: Custody
   keks: KekRing
   /** Closes the mail connections. */
@@ -81,6 +84,19 @@ export async function createEmbeddedWallet(
     frameUrl: config.embedded.framePublicUrl,
     ...(deps.deviceWaitMs === undefined ? {} : { deviceWaitMs: deps.deviceWaitMs }),
   })
+  const social = createSocialService({
+    ...common,
+    login,
+    config: config.embedded.social,
+    allowHttp: config.environment === 'development',
+  })
+  const missing = socialProviders.filter((provider) => !social.available().includes(provider))
+  if (missing.length > 0) {
+    deps.logger?.warn(
+      { providers: missing },
+      'Social sign-in without credentials (SOCIAL_<PROVIDER>_CLIENT_ID/SECRET): these providers are hidden',
+    )
+  }
   const upstream = createUpstream({
     upstreams: config.rpcUpstreams,
     forwarder: deps.forwarder,
@@ -105,5 +121,5 @@ export async function createEmbeddedWallet(
     networks: embeddedNetworks(Object.keys(config.rpcUpstreams)),
     smart,
   })
-  return { login, requests, smart, custody, keks, close: () => mailer?.close() }
+  return { login, requests, smart, social, custody, keks, close: () => mailer?.close() }
 }

@@ -24,8 +24,10 @@ import {
   walletDeviceApprovals,
   walletDevices,
   walletEmailUpdates,
+  walletIdentities,
   walletRequests,
   walletSessions,
+  walletSocialLogins,
   walletUsers,
 } from '../db/schema.ts'
 import type { ServiceLogger } from '../logger.ts'
@@ -45,7 +47,8 @@ export interface WalletSession {
   projectId: string
   deviceId: string
   site: string
-  email: string
+  /** Null for a social sign-in without a verified e-mail. */
+  email: string | null
 }
 
 export interface LoginDependencies {
@@ -62,6 +65,8 @@ export interface LoginDependencies {
   /** How long a device wait is held open (`embeddedLimits.deviceWaitMs`; shorter in tests). */
   deviceWaitMs?: number
 }
+
+type UserRow = { id: string; email: string | null; createdAt: Date }
 
 const minutes = (ms: number) => Math.round(ms / 60_000)
 const normalizeEmail = (email: string) => email.trim().toLowerCase()
@@ -109,6 +114,7 @@ export function createLoginService(deps: LoginDependencies) {
       await db.delete(walletEmailUpdates).where(lt(walletEmailUpdates.expiresAt, dayAgo))
       await db.delete(walletRequests).where(lt(walletRequests.expiresAt, dayAgo))
       await db.delete(walletSessions).where(lt(walletSessions.expiresAt, dayAgo))
+      await db.delete(walletSocialLogins).where(lt(walletSocialLogins.expiresAt, dayAgo))
     } catch (error) {
       logger?.warn({ err: error }, 'Could not delete expired embedded-wallet rows')
     }
@@ -221,6 +227,19 @@ export function createLoginService(deps: LoginDependencies) {
     return row
   }
 
+  /** A new user with both keys: with an e-mail, or none (a social sign-in without a verified one). */
+  async function createUser(projectId: string, email: string | null) {
+    const id = randomUUID()
+    await db.transaction(async (tx) => {
+      await tx.insert(walletUsers).values({ id, projectId, email })
+      await custody.createKeys(tx as unknown as Db, id)
+    })
+    const [created] = await db.select().from(walletUsers).where(eq(walletUsers.id, id)).limit(1)
+    if (!created) throw new Error('The wallet user was not created')
+    logger?.info({ projectId }, 'Created an embedded-wallet user')
+    return created
+  }
+
   /** The user of an e-mail, created with both keys on first sign-in. */
   async function findOrCreateUser(projectId: string, email: string) {
     const existing = await userRow(projectId, email)
@@ -240,10 +259,17 @@ export function createLoginService(deps: LoginDependencies) {
     return created
   }
 
-  async function embeddedUserOf(user: { id: string; email: string; createdAt: Date }): Promise<EmbeddedUser> {
+  async function embeddedUserOf(user: UserRow): Promise<EmbeddedUser> {
     const accounts = await custody.accounts(user.id)
+    const [identity] = await db
+      .select({ username: walletIdentities.username })
+      .from(walletIdentities)
+      .where(eq(walletIdentities.userId, user.id))
+      .orderBy(sql`${walletIdentities.updatedAt} desc`)
+      .limit(1)
     return {
       email: user.email,
+      ...(identity?.username ? { userName: identity.username } : {}),
       accounts: {
         eip155: { address: accounts.secp256k1.address, type: 'eoa' },
         solana: { address: accounts.ed25519.address, type: 'eoa' },
@@ -253,7 +279,7 @@ export function createLoginService(deps: LoginDependencies) {
   }
 
   async function openSession(
-    user: { id: string; email: string; createdAt: Date },
+    user: UserRow,
     projectId: string,
     deviceId: string,
     site: string,
@@ -331,7 +357,7 @@ export function createLoginService(deps: LoginDependencies) {
           ? 'expired'
           : 'pending'
     return {
-      email: row.email,
+      email: row.email ?? '',
       site: approval.site,
       browser: approval.browser,
       requestedAt: approval.createdAt.toISOString(),
@@ -415,8 +441,19 @@ export function createLoginService(deps: LoginDependencies) {
     return { action: 'VERIFY_SECONDARY_OTP' as const, updateId }
   }
 
+  /** A user by id, or 401 (deleted meanwhile). */
+  async function userById(id: string): Promise<UserRow> {
+    const [row] = await db.select().from(walletUsers).where(eq(walletUsers.id, id)).limit(1)
+    if (!row) throw notSignedIn()
+    return row
+  }
+
   return {
     sessionOf,
+    userRow,
+    userById,
+    createUser,
+    openSession,
 
     /** The session of a bearer token, or 401. */
     async requireSession(project: Project, authorization: string | undefined): Promise<WalletSession> {
@@ -564,9 +601,7 @@ export function createLoginService(deps: LoginDependencies) {
 
     /** The signed-in user. */
     async user(session: WalletSession): Promise<EmbeddedUser> {
-      const [row] = await db.select().from(walletUsers).where(eq(walletUsers.id, session.userId)).limit(1)
-      if (!row) throw notSignedIn()
-      return embeddedUserOf(row)
+      return embeddedUserOf(await userById(session.userId))
     },
 
     /** Ends a session (again is fine). */
@@ -591,7 +626,10 @@ export function createLoginService(deps: LoginDependencies) {
      */
     async startEmailUpdate(session: WalletSession, email: string) {
       const newEmail = normalizeEmail(email)
-      if (newEmail === session.email) {
+      // A social sign-in without an e-mail has no current address to confirm the change.
+      if (session.email === null) throw actionNotAllowed()
+      const currentEmail = session.email
+      if (newEmail === currentEmail) {
         throw new EmbeddedError(400, 'BAD_REQUEST', "This is already your wallet's e-mail address", {
           field: 'email',
         })
@@ -618,14 +656,14 @@ export function createLoginService(deps: LoginDependencies) {
       if (confirmed) return sendSecondaryCode(session, confirmed.id, newEmail)
       const code = await insertCode({
         projectId: session.projectId,
-        email: session.email,
+        email: currentEmail,
         purpose: 'update-primary',
       })
       await mail(
         session.projectId,
-        session.email,
+        currentEmail,
         emailUpdateCodeMail({
-          to: session.email,
+          to: currentEmail,
           code: code.code,
           site: session.site,
           newEmail,

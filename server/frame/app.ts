@@ -7,15 +7,21 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { extname, join, normalize, resolve } from 'node:path'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify'
 import { embeddedLimits, frameQuery } from '../../src/protocol/embedded/index.ts'
+import { SocialProviderSchema } from '../../src/protocol/rules.ts'
 import type { ServiceConfig } from '../config.ts'
 import type { ServiceDatabase } from '../db/database.ts'
 import type { EmbeddedWallet } from '../embedded/index.ts'
 import { createRateLimiter, rateLimitRules } from '../http/rateLimit.ts'
 import type { Logger } from '../logger.ts'
 import { createProjectResolver, type ProjectResolver } from '../projects/resolver.ts'
-import { registerEmbeddedRoutes } from '../routes/embedded.ts'
+import { embeddedWalletOn, registerEmbeddedRoutes } from '../routes/embedded.ts'
 import { frameAncestorPatterns, frameCsp } from './ancestors.ts'
 
 /** The id of the JSON the frame page reads its configuration from. */
@@ -78,7 +84,11 @@ export async function buildFrameApp(
     }
     return readFile(file, 'utf8')
   }
-  const [framePage, devicePage] = await Promise.all([page('index.html'), page('device.html')])
+  const [framePage, devicePage, socialPage] = await Promise.all([
+    page('index.html'),
+    page('device.html'),
+    page('social.html'),
+  ])
   const frameOrigin = new URL(config.embedded.framePublicUrl).origin
   const projects = deps.projects ?? createProjectResolver(deps.database.db, { ttlMs: config.cacheMs })
 
@@ -98,7 +108,7 @@ export async function buildFrameApp(
     reply.header('cache-control', 'no-store')
     const query = frameQuery.safeParse(request.query)
     const project = query.success ? await projects.resolve(query.data.projectId) : null
-    if (!project?.features.email) {
+    if (!project || !embeddedWalletOn(project)) {
       reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
       return reply.code(404).type('text/plain; charset=utf-8').send('Unknown project')
     }
@@ -123,6 +133,39 @@ export async function buildFrameApp(
       .type('text/html; charset=utf-8')
       .send(devicePage),
   )
+
+  // A social provider sends the person back here (GET, or Apple's form POST): the service finishes
+  // the exchange, and the page tells the window that opened it (the site, exact origin) that it is done.
+  const limiter = createRateLimiter(deps.database, deps.now ? { now: deps.now } : {})
+  const limitRules = rateLimitRules(config.rateLimits)
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 16_384 },
+    (_request, body, done) => done(null, new URLSearchParams(body as string)),
+  )
+  const socialCallback = async (request: FastifyRequest, reply: FastifyReply) => {
+    const provider = SocialProviderSchema.safeParse((request.params as { provider?: string }).provider)
+    if (!provider.success) return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
+    await limiter.take({ projectId: '-', address: request.ip }, [[limitRules.wallet('/social/callback'), 1]])
+    const parameters =
+      request.body instanceof URLSearchParams
+        ? request.body
+        : new URLSearchParams((request.query ?? {}) as Record<string, string>)
+    const outcome = await deps.wallet.social.callback(provider.data, parameters)
+    const html = socialPage.replace(
+      '</head>',
+      `<script type="application/json" id="${FRAME_CONFIG_ID}">${inertJson(outcome)}</script></head>`,
+    )
+    return reply
+      .code(outcome.site ? 200 : 400)
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', frameCsp([]))
+      .header('x-frame-options', 'DENY')
+      .type('text/html; charset=utf-8')
+      .send(html)
+  }
+  app.get('/social/callback/:provider', socialCallback)
+  app.post('/social/callback/:provider', socialCallback)
 
   // Built assets: hashed names, so cached for a year; nothing outside the assets folder.
   app.get('/assets/*', async (request, reply) => {

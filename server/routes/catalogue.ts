@@ -5,7 +5,7 @@ import type {
   OriginsResponse,
   ProjectConfigResponse,
 } from '../../src/protocol/api/index.ts'
-import { getWalletsQuery } from '../../src/protocol/api/index.ts'
+import { getWalletsQuery, type SocialProvider, socialProviders } from '../../src/protocol/api/index.ts'
 import type { CatalogueReader } from '../catalogue/catalogueCache.ts'
 import { parseInput } from '../http/validation.ts'
 import type { Project } from '../projects/store.ts'
@@ -23,11 +23,18 @@ function projectOf(request: FastifyRequest): Project {
  * @example
  * registerCatalogueRoutes(app, createCatalogueReader(database.db, { ttlMs: 5000 }))
  */
-export function registerCatalogueRoutes(app: FastifyInstance, catalogue: CatalogueReader): void {
+export function registerCatalogueRoutes(
+  app: FastifyInstance,
+  catalogue: CatalogueReader,
+  options: { socials?: readonly SocialProvider[] } = {},
+): void {
   const config = { access: 'project' } as const
+  // The project's social providers that this service can sign in with (credentials and a frame).
+  const served = new Set(options.socials ?? socialProviders)
 
   app.get('/appkit/v1/config', { config }, async (request): Promise<ProjectConfigResponse> => {
-    return { features: projectOf(request).features }
+    const { features } = projectOf(request)
+    return { features: { ...features, socials: features.socials.filter((provider) => served.has(provider)) } }
   })
 
   app.get('/projects/v1/origins', { config }, async (request): Promise<OriginsResponse> => {

@@ -18,6 +18,8 @@ import {
   embeddedLimits,
   opaqueId,
   siteOrigin,
+  socialFinishRequest,
+  socialStartRequest,
   walletRpcRequest,
 } from '../../src/protocol/embedded/index.ts'
 import { EmbeddedError, isEmbeddedError } from '../embedded/errors.ts'
@@ -49,6 +51,10 @@ declare module 'fastify' {
     walletLimit?: 'rpc' | 'none'
   }
 }
+
+/** Whether a project uses the embedded wallet at all: e-mail or social sign-in. */
+export const embeddedWalletOn = (project: Project) =>
+  project.features.email || project.features.socials.length > 0
 
 /** The site the frame reports it is embedded in, sent with every request. */
 const siteHeader = 'x-wallet-site'
@@ -109,8 +115,8 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     if (typeof projectId !== 'string' || projectId === '') throw projectIdNotConfigured()
     const project = await projects.resolve(projectId)
     if (!project) throw invalidProjectId()
-    if (!project.features.email)
-      throw new EmbeddedError(403, 'FORBIDDEN', 'E-mail sign-in is off for this project')
+    if (!embeddedWalletOn(project))
+      throw new EmbeddedError(403, 'FORBIDDEN', 'The embedded wallet is off for this project')
     ;(request as FastifyRequest & { walletProject: Project }).walletProject = project
   })
 
@@ -140,11 +146,24 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
 
   app.post('/embedded/v1/email/connect', { bodyLimit }, async (request): Promise<EmailConnectResponse> => {
     const body = parseInput(emailConnectRequest, request.body, 'body')
+    if (!projectOf(request).features.email)
+      throw new EmbeddedError(403, 'FORBIDDEN', 'E-mail sign-in is off for this project')
     if (siteOf(request) !== body.origin) throw new EmbeddedError(403, 'FORBIDDEN', 'Action not allowed')
     return wallet.login.connectEmail(projectOf(request), body, {
       authorization: request.headers.authorization,
       userAgent: request.headers['user-agent'],
     })
+  })
+
+  app.post('/embedded/v1/social/start', { bodyLimit }, async (request) => {
+    const body = parseInput(socialStartRequest, request.body, 'body')
+    if (siteOf(request) !== body.origin) throw new EmbeddedError(403, 'FORBIDDEN', 'Action not allowed')
+    return wallet.social.start(projectOf(request), body)
+  })
+
+  app.post('/embedded/v1/social/finish', { bodyLimit }, async (request): Promise<SessionResponse> => {
+    const body = parseInput(socialFinishRequest, request.body, 'body')
+    return wallet.social.finish(projectOf(request), body, siteOf(request))
   })
 
   app.post('/embedded/v1/email/verify', { bodyLimit }, async (request): Promise<SessionResponse> => {

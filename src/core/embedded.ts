@@ -41,6 +41,7 @@ export function clearLoginCache(config: Config): void {
   ])
     config.storage.remove(key)
   embeddedState(config).setKey('email', undefined)
+  embeddedState(config).setKey('userName', undefined)
 }
 
 /**

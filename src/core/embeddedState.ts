@@ -1,5 +1,6 @@
 import type { MapStore } from 'nanostores'
 import { map } from 'nanostores'
+import { string } from 'zod/mini'
 import type { FrameStatus } from '../connectors/embedded/frame.ts'
 import { embeddedEmail } from '../protocol/embedded/email.ts'
 import { StorageKey } from '../protocol/storage.ts'
@@ -10,6 +11,10 @@ export interface EmbeddedState {
   frame: FrameStatus
   /** The address being signed in with, or the signed-in user's. */
   email: string | undefined
+  /** The social username of a social sign-in (SPEC 3), shown on Account when there is no e-mail. */
+  userName: string | undefined
+  /** The social provider whose sign-in window is open. */
+  social: string | undefined
   /** When another code or link may be mailed (ms since the epoch; SPEC 5: 30 s). */
   resendAt: number
   /** While the frame shows a request for approval: the height it needs. */
@@ -32,6 +37,8 @@ export function embeddedState(config: Config): MapStore<EmbeddedState> {
       frame: 'idle',
       // The address of the last e-mail sign-in, remembered across reloads (SPEC 3).
       email: config.storage.get(StorageKey.email, embeddedEmail),
+      userName: config.storage.get(StorageKey.socialUsername, string()),
+      social: undefined,
       resendAt: 0,
       approval: undefined,
     })

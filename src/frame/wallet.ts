@@ -21,6 +21,7 @@ import {
   embeddedNetworksResponse,
   embeddedUser,
   sessionResponse,
+  socialStartResponse,
   walletRpcResponse,
 } from '../protocol/embedded/index.ts'
 import { ApiError, type FrameApi } from './api.ts'
@@ -107,6 +108,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
   let chainId = deps.chainId
   let user: EmbeddedUser | undefined
   let login: { loginId: string; action: 'VERIFY_OTP' | 'VERIFY_DEVICE' } | undefined
+  let social: { loginId: string; provider: string } | undefined
   let update: { updateId: string; step: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' } | undefined
   let networks: Promise<{ caipNetworkId: string }[]> | undefined
 
@@ -160,6 +162,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     const eip155 = evm ? { address: evm.account.address, type: evm.account.type } : value.accounts.eip155
     return {
       email: value.email,
+      ...(value.userName === undefined ? {} : { userName: value.userName }),
       address: namespace === 'eip155' ? eip155.address : value.accounts.solana.address,
       chainId: chain,
       accounts: [
@@ -304,8 +307,19 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       signedInAs(session)
       return {}
     },
-    async CONNECT_SOCIAL() {
-      throw notAvailable()
+    async CONNECT_SOCIAL({ provider }) {
+      if (social?.provider !== provider) throw actionNotAllowed()
+      const { loginId } = social
+      const session = await api
+        .request('POST', 'social/finish', sessionResponse, { loginId, deviceId: storage.deviceId() })
+        .catch((error: unknown) => {
+          // Still waiting for the provider's callback: the sign-in may be asked for again.
+          if (!(error instanceof ApiError && error.code === 'SOCIAL_PENDING')) social = undefined
+          throw error
+        })
+      social = undefined
+      signedInAs(session)
+      return {}
     },
     async CONNECT_FARCASTER() {
       throw notAvailable()
@@ -313,8 +327,14 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     async GET_USER({ chainId: requested }) {
       return await frameUserOf(await currentUser(), requested)
     },
-    async GET_SOCIAL_REDIRECT_URI() {
-      throw notAvailable()
+    async GET_SOCIAL_REDIRECT_URI({ provider }) {
+      const answer = await api.request('POST', 'social/start', socialStartResponse, {
+        provider,
+        deviceId: storage.deviceId(),
+        origin: deps.site,
+      })
+      social = { loginId: answer.loginId, provider }
+      return { uri: answer.uri }
     },
     async SIGN_OUT() {
       const current = token()
@@ -322,6 +342,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       user = undefined
       login = undefined
       update = undefined
+      social = undefined
       if (current) await api.request('POST', 'sign-out', undefined, {}, current).catch(() => {})
       return {}
     },

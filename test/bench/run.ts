@@ -82,6 +82,10 @@ if (!quick) {
     const { benchEmbedded, printEmbedded } = await import('./embedded.ts')
     printEmbedded(await benchEmbedded(10))
   })
+  await optional('social sign-in', async () => {
+    const { benchSocial, printSocial } = await import('./social.ts')
+    printSocial(await benchSocial(10))
+  })
   await optional('package', async () => {
     // The package as people install it: its figures are the suite's ℹ lines (install size and
     // package count, React app with and without the elements, the service installed alone).

@@ -62,7 +62,7 @@ describe('embedded wallet: errors and timings', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await modal(page).getByLabel('Email').fill(email)
     const at = Date.now()
-    await modal(page).getByRole('button', { name: 'Continue' }).click()
+    await modal(page).getByRole('button', { name: 'Continue', exact: true }).click()
     return at
   }
 
@@ -134,7 +134,7 @@ describe('embedded wallet: errors and timings', { timeout: 240_000 }, () => {
       await unloaded.getByRole('button', { name: 'Connect Wallet' }).click()
       const start = Date.now()
       await modal(unloaded).getByLabel('Email').fill(address('unloaded'))
-      await modal(unloaded).getByRole('button', { name: 'Continue' }).click()
+      await modal(unloaded).getByRole('button', { name: 'Continue', exact: true }).click()
       await alert(unloaded, 'Network Error - could not load embedded wallet')
       return { sinceAction: Date.now() - start, sinceNetwork: Date.now() - documentAt }
     })()

@@ -48,7 +48,7 @@ export const connections = (page: Page) =>
 export async function submitEmail(page: Page, email: string) {
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   await modal(page).getByLabel('Email').fill(email)
-  await modal(page).getByRole('button', { name: 'Continue' }).click()
+  await modal(page).getByRole('button', { name: 'Continue', exact: true }).click()
 }
 
 /** Matches a route of the embedded-wallet API whatever its query (`?projectId=`), for `context.route`. */

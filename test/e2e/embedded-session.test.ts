@@ -53,7 +53,7 @@ describe('embedded wallet: sessions', { timeout: 240_000 }, () => {
     )
     assert.ok(fieldFirst, 'the e-mail field comes before the browser wallet')
     await field.fill(email)
-    await modal(page).getByRole('button', { name: 'Continue' }).click()
+    await modal(page).getByRole('button', { name: 'Continue', exact: true }).click()
     await modal(page).getByLabel('Code').waitFor()
 
     // A person reads the code on the dev inbox page (its link is on the demo page).
@@ -79,7 +79,7 @@ describe('embedded wallet: sessions', { timeout: 240_000 }, () => {
     await page.reload()
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await modal(page).getByLabel('Email').fill(email)
-    await modal(page).getByRole('button', { name: 'Continue' }).click()
+    await modal(page).getByRole('button', { name: 'Continue', exact: true }).click()
     await modal(page).waitFor({ state: 'detached' })
     const state = await connections(page)
     assert.equal(state.eip155?.status, 'connected')
@@ -121,7 +121,7 @@ describe('embedded wallet: sessions', { timeout: 240_000 }, () => {
     const other = `hopper.${Date.now()}@example.com`
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await modal(page).getByLabel('Email').fill(other)
-    await modal(page).getByRole('button', { name: 'Continue' }).click()
+    await modal(page).getByRole('button', { name: 'Continue', exact: true }).click()
     await modal(page)
       .getByLabel('Code')
       .fill(codeOf(await nextMail(stack, other, 0)))

@@ -60,13 +60,13 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     assert.deepEqual(await sweep(page, 'Connect with e-mail'), [])
     // A malformed address: red, announced, the field marked; nothing is sent.
     await field.fill('ada@example')
-    await modal(page).getByRole('button', { name: 'Continue' }).click()
+    await modal(page).getByRole('button', { name: 'Continue', exact: true }).click()
     await modal(page).getByRole('alert').filter({ hasText: 'Invalid email address' }).waitFor()
     assert.equal(await field.getAttribute('aria-invalid'), 'true')
     assert.deepEqual(await sweep(page, 'Connect, invalid e-mail'), [])
     assert.equal((await inbox(stack, 'ada@example')).length, 0)
     await field.fill(email)
-    await modal(page).getByRole('button', { name: 'Continue' }).click()
+    await modal(page).getByRole('button', { name: 'Continue', exact: true }).click()
     await modal(page).getByRole('heading', { name: 'Enter the code' }).waitFor()
     await modal(page).getByLabel('Code').waitFor()
     assert.match(await focused(page), /^input Code/)
@@ -202,7 +202,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
       const seconds = Number(/(\d+)/.exec((await cooldown.textContent()) ?? '')?.[1])
       assert.ok(seconds > 0 && seconds <= 30)
       await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
-      await modal(fresh).getByRole('button', { name: 'Continue' }).click()
+      await modal(fresh).getByRole('button', { name: 'Continue', exact: true }).click()
     }
     await heading.waitFor()
     assert.match(await focused(fresh), /Approve this browser/)
@@ -232,7 +232,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     assert.deepEqual(await sweep(page, 'UpdateEmailWallet'), [])
     const seenOld = (await inbox(stack, email)).length
     await modal(page).getByLabel('New e-mail address').fill(newEmail)
-    await modal(page).getByRole('button', { name: 'Continue' }).click()
+    await modal(page).getByRole('button', { name: 'Continue', exact: true }).click()
     await modal(page).getByText(`Enter the code we sent to your current address, ${email}.`).waitFor()
     await modal(page).getByLabel('Code').waitFor()
     assert.match(await focused(page), /^input Code/)

@@ -108,7 +108,19 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     smtpPort,
     onrampPort,
     bundlerPort,
-  ] = (await distinctFreePorts(9)) as [number, number, number, number, number, number, number, number, number]
+    oidcPort,
+  ] = (await distinctFreePorts(10)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
   const stack = await startStack({
     chainPort,
     chain2Port,
@@ -119,6 +131,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     smtpPort,
     onrampPort,
     bundlerPort,
+    oidcPort,
     serviceDataDir: 'memory://',
     solana: false,
     logLevel: 'warn',

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import { CaipNetworkIdSchema } from '../caip.ts'
 import { AccountTypeSchema } from '../entities.ts'
+import { SocialProviderSchema } from '../rules.ts'
 import { embeddedEmail } from './email.ts'
 import { embeddedLimits } from './limits.ts'
 
@@ -34,11 +35,12 @@ export const emailUpdateAction = z.enum(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY
 export type EmailUpdateAction = z.infer<typeof emailUpdateAction>
 
 /**
- * The wallet user as the service knows it: the e-mail and one account per namespace (an EOA until
- * smart accounts, part 3).
+ * The wallet user as the service knows it: the e-mail (none for a social sign-in without a verified
+ * one), the social username, and one account per namespace (an EOA until smart accounts, part 3).
  */
 export const embeddedUser = z.object({
-  email: z.string(),
+  email: z.nullable(z.string()),
+  userName: z.optional(z.string()),
   accounts: z.object({
     eip155: z.object({ address: z.string(), type: AccountTypeSchema }),
     solana: z.object({ address: z.string(), type: AccountTypeSchema }),
@@ -116,6 +118,21 @@ export const emailUpdateResponse = z.object({
 export const emailUpdateOtpRequest = z.object({ updateId: opaqueId, otp: otpCode })
 /** Answer of the last step: the address now stored. */
 export const emailUpdatedResponse = z.object({ email: z.string() })
+
+/** `POST /embedded/v1/social/start`: a social sign-in for this browser and site. */
+export const socialStartRequest = z.object({ provider: SocialProviderSchema, deviceId, origin: siteOrigin })
+export type SocialStartRequest = z.infer<typeof socialStartRequest>
+
+/** Answer of `POST /embedded/v1/social/start`: the provider's authorization URL and the sign-in's id. */
+export const socialStartResponse = z.object({ uri: z.string(), loginId: opaqueId })
+export type SocialStartResponse = z.infer<typeof socialStartResponse>
+
+/** `POST /embedded/v1/social/finish`: after the provider's callback, the session of that sign-in. */
+export const socialFinishRequest = z.object({ loginId: opaqueId, deviceId })
+export type SocialFinishRequest = z.infer<typeof socialFinishRequest>
+
+/** The message the provider's callback page posts to the window that opened it (no secret in it). */
+export const SOCIAL_CALLBACK_MESSAGE = 'wallet-elements:social-callback'
 
 /** A JSON-RPC request of the page, as the frame passes it on. */
 export const walletRpcRequest = z.object({

@@ -14,5 +14,13 @@ export const embeddedErrorCodes = [
   'REQUEST_REFUSED',
   'NOT_AVAILABLE',
   'FORBIDDEN',
+  /** The person cancelled at the social provider (`access_denied`). */
+  'SOCIAL_DENIED',
+  /** The provider's answer did not verify (state, code, PKCE, id_token) or the provider failed. */
+  'SOCIAL_FAILED',
+  /** No credentials for this provider on the service, or the project does not offer it. */
+  'SOCIAL_UNAVAILABLE',
+  /** The provider's callback has not come yet. */
+  'SOCIAL_PENDING',
 ] as const
 export type EmbeddedErrorCode = (typeof embeddedErrorCodes)[number]

@@ -1,8 +1,11 @@
 import type { Config } from '../../core/createConfig.ts'
 import { EmailLoginDependencyError } from '../../errors/embedded.ts'
+import { socialProviders } from '../../protocol/api/catalogue.ts'
+import { useStore } from '../hooks/useStore.ts'
 import { useStrings } from '../modal/viewContext.ts'
 import { EmailForm } from './EmailForm.tsx'
 import { EmbeddedScope } from './EmbeddedScope.tsx'
+import { SocialButtons } from './SocialButtons.tsx'
 
 // The e-mail sign-in's code and its frame load when someone starts using it, never before.
 const emailLogin = () =>
@@ -23,16 +26,22 @@ interface EmailSectionProps {
  */
 function EmailSectionBody({ config, takeFocus }: EmailSectionProps) {
   const { t } = useStrings()
+  const { features, socials } = useStore(config.$options)
   return (
     <div className="sections">
-      <EmailForm
-        label={t('email')}
-        submitLabel={t('continueWithEmail')}
-        part="email-form"
-        takeFocus={takeFocus}
-        onIntent={() => preloadEmailLogin(config)}
-        onSubmit={async (email) => (await emailLogin()).connectEmail(config, { email })}
-      />
+      {features.email ? (
+        <EmailForm
+          label={t('email')}
+          submitLabel={t('continueWithEmail')}
+          part="email-form"
+          takeFocus={takeFocus}
+          onIntent={() => preloadEmailLogin(config)}
+          onSubmit={async (email) => (await emailLogin()).connectEmail(config, { email })}
+        />
+      ) : null}
+      {features.socials ? (
+        <SocialButtons config={config} providers={socials.length > 0 ? socials : socialProviders} />
+      ) : null}
       <p className="divider" aria-hidden="true">
         {t('orUseAWallet')}
       </p>

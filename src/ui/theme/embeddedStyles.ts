@@ -13,5 +13,6 @@ export const embeddedStyles = `
 .identity { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 4px 8px; align-items: center;
   padding: 8px 12px; border-radius: 12px; background: var(--_surface); font-size: 14px; }
 .identity .label { color: var(--_muted); }
+.social-list .secondary { width: 100%; }
 .identity .value { font-weight: 600; overflow-wrap: anywhere; text-align: end; }
 `

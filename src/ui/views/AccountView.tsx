@@ -171,10 +171,14 @@ function Account({ config }: ViewProps) {
           <NameActions config={config} named={Boolean(name)} />
         </div>
       ) : null}
-      {account.connectorId === 'embedded' && embedded.email ? (
+      {account.connectorId === 'embedded' && (embedded.email || embedded.userName) ? (
         <EmbeddedScope>
-          {/* Update e-mail sends the person back here: it says what it did. */}
-          <EmailRow email={embedded.email} updated={modal.router.data?.notice === 'emailUpdated'} />
+          {/* Update e-mail sends the person back here: it says what it did. A social sign-in without
+              an e-mail shows its username (SPEC 3). */}
+          <EmailRow
+            email={(embedded.email || embedded.userName) as string}
+            updated={modal.router.data?.notice === 'emailUpdated'}
+          />
         </EmbeddedScope>
       ) : null}
       {rows.length > 1 || total !== undefined ? (

@@ -89,7 +89,8 @@ export default function ConnectView({ config }: ViewProps) {
   // E-mail sign-in (the embedded wallet), its own chunk. Its field takes focus only when no wallet row
   // would (a phone's keyboard should not pop up unasked); it arrives after the first render, so the
   // focus is kept for it meanwhile (see EmailForm's takeFocus).
-  const emailOn = options.features.email && options.frameUrl && options.projectId
+  const emailOn =
+    (options.features.email || options.features.socials) && options.frameUrl && options.projectId
   const EmailSection = useModule(emailOn ? loadEmailSection : undefined)
   const emailTakesFocus = !!emailOn && !recentEntries.length && !browser.length
   if (emailTakesFocus) takesFocus()

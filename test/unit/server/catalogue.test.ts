@@ -64,7 +64,36 @@ describe('project endpoints', () => {
     assert.equal(response.statusCode, 200)
     const { features } = projectConfigResponse.parse(response.json())
     assert.equal(features.email, true)
-    assert.deepEqual(features.socials, ['google', 'github', 'apple', 'facebook', 'x', 'discord'])
+    // No social credentials on this service: it offers none of the project's six.
+    assert.deepEqual(features.socials, [])
+  })
+
+  test('/appkit/v1/config offers the social providers the service has credentials for, in the SPEC order', async () => {
+    const base = testDb.config({
+      devOrigins: ['http://localhost:5173', 'https://*.example.com', 'http://127.0.0.1:*'],
+    })
+    const social = {
+      ...base.embedded.social,
+      credentials: {
+        github: { clientId: 'gh', clientSecret: 'gh-secret' },
+        google: { clientId: 'g', clientSecret: 'g-secret' },
+      },
+    }
+    const withSocial = await buildApp(
+      { ...base, embedded: { ...base.embedded, social } },
+      { database: testDb.database, logger: testLogger },
+    )
+    try {
+      const response = await withSocial.inject({
+        method: 'GET',
+        url: `/appkit/v1/config?${sdk()}`,
+        headers: { origin: 'http://127.0.0.1:5173' },
+      })
+      assert.equal(response.statusCode, 200, response.body)
+      assert.deepEqual(projectConfigResponse.parse(response.json()).features.socials, ['google', 'github'])
+    } finally {
+      await withSocial.close()
+    }
   })
 
   test('default: /projects/v1/origins returns the allow-list', async () => {

@@ -65,6 +65,7 @@ describe('loadConfig', () => {
         kek: null,
         kekPrevious: [],
         kekFile: '.data/wallet-kek',
+        social: { credentials: {}, apple: null, redirectBase: 'http://127.0.0.1:8788', providerUrl: null },
       },
       nameSuffix: 'wallet.test',
       onramp: { providerUrl: null, apiKey: null, webhookSecret: null, senderAddresses: {} },
@@ -91,6 +92,42 @@ describe('loadConfig', () => {
     })
   })
 
+  test('args: social providers: credentials in pairs, Apple from its key, the redirect base and the stand-in', () => {
+    const social = loadConfig({
+      SOCIAL_GOOGLE_CLIENT_ID: 'g-id',
+      SOCIAL_GOOGLE_CLIENT_SECRET: 'g-secret',
+      SOCIAL_APPLE_CLIENT_ID: 'com.shop.web',
+      SOCIAL_APPLE_TEAM_ID: 'TEAM',
+      SOCIAL_APPLE_KEY_ID: 'KEY',
+      SOCIAL_APPLE_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\\nabc\\n-----END PRIVATE KEY-----',
+      SOCIAL_REDIRECT_BASE: 'https://login.shop.example/',
+      SOCIAL_PROVIDER_URL: 'http://127.0.0.1:8790',
+    }).embedded.social
+    assert.deepEqual(social.credentials, {
+      google: { clientId: 'g-id', clientSecret: 'g-secret' },
+      apple: { clientId: 'com.shop.web', clientSecret: '' },
+    })
+    assert.deepEqual(social.apple, {
+      teamId: 'TEAM',
+      keyId: 'KEY',
+      privateKey: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----',
+    })
+    assert.equal(social.redirectBase, 'https://login.shop.example')
+    assert.equal(social.providerUrl, 'http://127.0.0.1:8790')
+    assert.throws(
+      () => loadConfig({ SOCIAL_GITHUB_CLIENT_ID: 'only-the-id' }),
+      /SOCIAL_GITHUB_CLIENT_ID and SOCIAL_GITHUB_CLIENT_SECRET must be set together/,
+    )
+    assert.throws(
+      () => loadConfig({ SOCIAL_APPLE_CLIENT_ID: 'x' }),
+      /SOCIAL_APPLE_CLIENT_ID needs SOCIAL_APPLE_TEAM_ID/,
+    )
+    assert.throws(
+      () => loadConfig({ SOCIAL_REDIRECT_BASE: 'ftp://x' }),
+      /SOCIAL_REDIRECT_BASE must be an http/,
+    )
+  })
+
   test('args: the embedded wallet: frame port and public URL, SMTP, KEKs', () => {
     const kek = Buffer.alloc(32, 7).toString('base64')
     const config = loadConfig({
@@ -113,6 +150,7 @@ describe('loadConfig', () => {
       kek,
       kekPrevious: ['a', 'b'],
       kekFile: '/secrets/kek',
+      social: { credentials: {}, apple: null, redirectBase: 'https://wallet.example.com', providerUrl: null },
     })
     assert.equal(loadConfig({ FRAME_PORT: 'off' }).embedded.framePort, null)
     assert.throws(

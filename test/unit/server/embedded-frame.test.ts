@@ -144,13 +144,18 @@ describe('the frame’s wallet, against the service', () => {
     }
     assert.equal(frame.answers.length, Object.keys(payloads).length)
     const byType = Object.fromEntries(frame.answers.map((answer) => [answer.type, answer.payload]))
-    // Part 2 is in the protocol and answers "not available" for now.
-    for (const type of ['CONNECT_SOCIAL', 'CONNECT_FARCASTER', 'GET_SOCIAL_REDIRECT_URI'])
-      assert.deepEqual(byType[`${type}_ERROR`], { message: 'Not available', code: 4200 }, type)
+    // Farcaster is in the protocol and answers "not available" for now.
+    assert.deepEqual(byType.CONNECT_FARCASTER_ERROR, { message: 'Not available', code: 4200 })
     // This service has no bundler: no smart account networks.
     assert.deepEqual(byType.GET_SMART_ACCOUNT_ENABLED_NETWORKS_SUCCESS, { smartAccountEnabledNetworks: [] })
+    // A provider without credentials on this service: not available here.
+    assert.deepEqual(byType.GET_SOCIAL_REDIRECT_URI_ERROR, {
+      message: 'Sign-in with google is not available here',
+      code: 'SOCIAL_UNAVAILABLE',
+    })
     // Out of order, or signed out: Action not allowed.
     for (const type of [
+      'CONNECT_SOCIAL',
       'CONNECT_DEVICE',
       'GET_USER',
       'INIT_SMART_ACCOUNT',

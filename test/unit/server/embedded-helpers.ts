@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import type { ServiceConfig } from '../../../server/config.ts'
+import type { ServiceConfig, SocialConfig } from '../../../server/config.ts'
 import { type CaughtMail, type MailSink, startMailSink } from '../../../server/dev/mail/index.ts'
 import { createEmbeddedWallet, type EmbeddedWallet } from '../../../server/embedded/index.ts'
 import { kekRing } from '../../../server/embedded/kek.ts'
@@ -73,6 +73,10 @@ async function frameFixture(): Promise<string> {
     join(dir, 'device.html'),
     '<!doctype html><html><head><title>device</title></head><body></body></html>',
   )
+  await writeFile(
+    join(dir, 'social.html'),
+    '<!doctype html><html><head><title>social</title></head><body></body></html>',
+  )
   await writeFile(join(dir, 'assets', 'frame-abc.js'), 'export {}')
   return dir
 }
@@ -94,6 +98,8 @@ export async function startEmbeddedTestApp(
     deviceWaitMs?: number
     /** Another mail server's URL (one that refuses), or null: no `SMTP_URL`. Default: the sink. */
     smtpUrl?: string | null
+    /** The social providers (default: none configured). */
+    social?: SocialConfig
   } = {},
 ): Promise<EmbeddedTestApp> {
   const frameDir = await frameFixture()
@@ -106,7 +112,12 @@ export async function startEmbeddedTestApp(
   })
   const config: ServiceConfig = {
     ...base,
-    embedded: { ...base.embedded, frameDir, framePublicUrl: FRAME_ORIGIN },
+    embedded: {
+      ...base.embedded,
+      frameDir,
+      framePublicUrl: FRAME_ORIGIN,
+      ...(overrides.social ? { social: overrides.social } : {}),
+    },
   }
   await createProject(testDb.database.db, { id: projectId, name: projectId, origins: [SITE] })
   const forwarder = createRpcForwarder()

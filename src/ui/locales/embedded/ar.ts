@@ -68,6 +68,17 @@ const ar: EmbeddedMessages = {
   'error.deviceDenied': 'تم رفض المتصفح الجديد',
   'error.tooManyRequests':
     'طلبات كثيرة جدًا: حاول مرة أخرى بعد {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}',
+  continueWithProvider: 'المتابعة باستخدام {provider}',
+  socialWaiting: 'سجّل الدخول باستخدام {provider} في النافذة التي فُتحت…',
+  socialPageTitle: 'تسجيل الدخول',
+  socialDone: 'تم تسجيل الدخول. يمكنك إغلاق هذه النافذة.',
+  socialFailed: 'لم يكتمل تسجيل الدخول. أغلق هذه النافذة وحاول مرة أخرى.',
+  socialInvalid: 'تسجيل الدخول هذا غير صالح أو منتهي الصلاحية. أغلق هذه النافذة وابدأ من جديد.',
+  'error.socialPopupClosed': 'أُغلقت نافذة تسجيل الدخول قبل أن تسجّل الدخول',
+  'error.socialPopupBlocked': 'حظر المتصفح نافذة تسجيل الدخول: اسمح بالنوافذ المنبثقة لهذا الموقع',
+  'error.socialDenied': 'ألغيت تسجيل الدخول في {provider}',
+  'error.socialFailed': 'تعذّر على {provider} تسجيل دخولك: حاول مرة أخرى',
+  'error.socialUnavailable': 'تسجيل الدخول باستخدام {provider} غير متاح هنا',
 }
 
 export default ar

@@ -65,6 +65,19 @@ const de: EmbeddedMessages = {
   'error.deviceDenied': 'Der neue Browser wurde abgelehnt',
   'error.tooManyRequests':
     'Zu viele Anfragen: Versuche es in {seconds, plural, one {# Sekunde} other {# Sekunden}} erneut',
+  continueWithProvider: 'Weiter mit {provider}',
+  socialWaiting: 'Melde dich im geöffneten Fenster bei {provider} an…',
+  socialPageTitle: 'Anmeldung',
+  socialDone: 'Angemeldet. Du kannst dieses Fenster schließen.',
+  socialFailed: 'Die Anmeldung wurde nicht abgeschlossen. Schließe dieses Fenster und versuche es erneut.',
+  socialInvalid:
+    'Diese Anmeldung ist ungültig oder abgelaufen. Schließe dieses Fenster und beginne von vorn.',
+  'error.socialPopupClosed': 'Das Anmeldefenster wurde vor der Anmeldung geschlossen',
+  'error.socialPopupBlocked':
+    'Der Browser hat das Anmeldefenster blockiert: Erlaube Pop-ups für diese Website',
+  'error.socialDenied': 'Du hast die Anmeldung bei {provider} abgebrochen',
+  'error.socialFailed': '{provider} konnte dich nicht anmelden: Versuche es erneut',
+  'error.socialUnavailable': 'Die Anmeldung mit {provider} ist hier nicht verfügbar',
 }
 
 export default de

@@ -67,6 +67,17 @@ const embedded = {
   'error.deviceDenied': 'The new browser was denied',
   'error.tooManyRequests':
     'Too many requests: try again in {seconds, plural, one {# second} other {# seconds}}',
+  continueWithProvider: 'Continue with {provider}',
+  socialWaiting: 'Sign in with {provider} in the window that opened…',
+  socialPageTitle: 'Sign-in',
+  socialDone: 'Signed in. You can close this window.',
+  socialFailed: 'The sign-in did not finish. Close this window and try again.',
+  socialInvalid: 'This sign-in is not valid or has expired. Close this window and start again.',
+  'error.socialPopupClosed': 'The sign-in window was closed before you signed in',
+  'error.socialPopupBlocked': 'The browser blocked the sign-in window: allow pop-ups for this site',
+  'error.socialDenied': 'You cancelled the sign-in at {provider}',
+  'error.socialFailed': '{provider} could not sign you in: try again',
+  'error.socialUnavailable': 'Sign-in with {provider} is not available here',
 }
 
 export type EmbeddedMessageKey = keyof typeof embedded

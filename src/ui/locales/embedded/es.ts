@@ -66,6 +66,18 @@ const es: EmbeddedMessages = {
   'error.deviceDenied': 'Se denegó el navegador nuevo',
   'error.tooManyRequests':
     'Demasiadas solicitudes: inténtalo de nuevo en {seconds, plural, one {# segundo} other {# segundos}}',
+  continueWithProvider: 'Continuar con {provider}',
+  socialWaiting: 'Inicia sesión con {provider} en la ventana que se abrió…',
+  socialPageTitle: 'Inicio de sesión',
+  socialDone: 'Sesión iniciada. Puedes cerrar esta ventana.',
+  socialFailed: 'El inicio de sesión no terminó. Cierra esta ventana e inténtalo de nuevo.',
+  socialInvalid: 'Este inicio de sesión no es válido o ha caducado. Cierra esta ventana y empieza de nuevo.',
+  'error.socialPopupClosed': 'La ventana de inicio de sesión se cerró antes de iniciar sesión',
+  'error.socialPopupBlocked':
+    'El navegador bloqueó la ventana de inicio de sesión: permite las ventanas emergentes para este sitio',
+  'error.socialDenied': 'Cancelaste el inicio de sesión en {provider}',
+  'error.socialFailed': '{provider} no pudo iniciar tu sesión: inténtalo de nuevo',
+  'error.socialUnavailable': 'El inicio de sesión con {provider} no está disponible aquí',
 }
 
 export default es

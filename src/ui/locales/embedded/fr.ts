@@ -68,6 +68,18 @@ const fr: EmbeddedMessages = {
   'error.deviceDenied': 'Le nouveau navigateur a été refusé',
   'error.tooManyRequests':
     'Trop de demandes : réessayez dans {seconds, plural, one {# seconde} other {# secondes}}',
+  continueWithProvider: 'Continuer avec {provider}',
+  socialWaiting: 'Connectez-vous à {provider} dans la fenêtre ouverte…',
+  socialPageTitle: 'Connexion',
+  socialDone: 'Connecté. Vous pouvez fermer cette fenêtre.',
+  socialFailed: 'La connexion n’a pas abouti. Fermez cette fenêtre et réessayez.',
+  socialInvalid: 'Cette connexion n’est pas valide ou a expiré. Fermez cette fenêtre et recommencez.',
+  'error.socialPopupClosed': 'La fenêtre de connexion a été fermée avant la connexion',
+  'error.socialPopupBlocked':
+    'Le navigateur a bloqué la fenêtre de connexion : autorisez les fenêtres pop-up pour ce site',
+  'error.socialDenied': 'Vous avez annulé la connexion sur {provider}',
+  'error.socialFailed': '{provider} n’a pas pu vous connecter : réessayez',
+  'error.socialUnavailable': 'La connexion avec {provider} n’est pas disponible ici',
 }
 
 export default fr

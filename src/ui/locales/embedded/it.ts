@@ -66,6 +66,18 @@ const it: EmbeddedMessages = {
   'error.deviceDenied': 'Il nuovo browser è stato negato',
   'error.tooManyRequests':
     'Troppe richieste: riprova tra {seconds, plural, one {# secondo} other {# secondi}}',
+  continueWithProvider: 'Continua con {provider}',
+  socialWaiting: 'Accedi con {provider} nella finestra che si è aperta…',
+  socialPageTitle: 'Accesso',
+  socialDone: 'Accesso eseguito. Puoi chiudere questa finestra.',
+  socialFailed: 'L’accesso non è stato completato. Chiudi questa finestra e riprova.',
+  socialInvalid: 'Questo accesso non è valido o è scaduto. Chiudi questa finestra e ricomincia.',
+  'error.socialPopupClosed': 'La finestra di accesso è stata chiusa prima dell’accesso',
+  'error.socialPopupBlocked':
+    'Il browser ha bloccato la finestra di accesso: consenti i pop-up per questo sito',
+  'error.socialDenied': 'Hai annullato l’accesso su {provider}',
+  'error.socialFailed': '{provider} non è riuscito a farti accedere: riprova',
+  'error.socialUnavailable': 'L’accesso con {provider} non è disponibile qui',
 }
 
 export default it

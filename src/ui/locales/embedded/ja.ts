@@ -66,6 +66,18 @@ const ja: EmbeddedMessages = {
   'error.deviceDenied': '新しいブラウザは拒否されました',
   'error.tooManyRequests':
     'リクエストが多すぎます。{seconds, plural, other {# 秒後}}にもう一度お試しください',
+  continueWithProvider: '{provider}で続行',
+  socialWaiting: '開いたウィンドウで{provider}にサインインしてください…',
+  socialPageTitle: 'サインイン',
+  socialDone: 'サインインしました。このウィンドウを閉じてください。',
+  socialFailed: 'サインインが完了しませんでした。このウィンドウを閉じてもう一度お試しください。',
+  socialInvalid: 'このサインインは無効か期限切れです。このウィンドウを閉じて最初からやり直してください。',
+  'error.socialPopupClosed': 'サインインする前にサインインウィンドウが閉じられました',
+  'error.socialPopupBlocked':
+    'ブラウザーがサインインウィンドウをブロックしました。このサイトのポップアップを許可してください',
+  'error.socialDenied': '{provider}でのサインインをキャンセルしました',
+  'error.socialFailed': '{provider}でサインインできませんでした。もう一度お試しください',
+  'error.socialUnavailable': '{provider}でのサインインはここでは利用できません',
 }
 
 export default ja

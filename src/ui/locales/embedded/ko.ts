@@ -65,6 +65,17 @@ const ko: EmbeddedMessages = {
   'error.emailInUse': '이미 사용 중인 이메일 주소입니다',
   'error.deviceDenied': '새 브라우저가 거부되었습니다',
   'error.tooManyRequests': '요청이 너무 많습니다. {seconds, plural, other {#초}} 후에 다시 시도하세요',
+  continueWithProvider: '{provider}(으)로 계속',
+  socialWaiting: '열린 창에서 {provider}(으)로 로그인하세요…',
+  socialPageTitle: '로그인',
+  socialDone: '로그인했습니다. 이 창을 닫아도 됩니다.',
+  socialFailed: '로그인이 완료되지 않았습니다. 이 창을 닫고 다시 시도하세요.',
+  socialInvalid: '이 로그인은 유효하지 않거나 만료되었습니다. 이 창을 닫고 처음부터 다시 시작하세요.',
+  'error.socialPopupClosed': '로그인하기 전에 로그인 창이 닫혔습니다',
+  'error.socialPopupBlocked': '브라우저가 로그인 창을 차단했습니다: 이 사이트의 팝업을 허용하세요',
+  'error.socialDenied': '{provider}에서 로그인을 취소했습니다',
+  'error.socialFailed': '{provider}에서 로그인하지 못했습니다: 다시 시도하세요',
+  'error.socialUnavailable': '여기서는 {provider} 로그인을 사용할 수 없습니다',
 }
 
 export default ko

@@ -66,6 +66,17 @@ const ptBR: EmbeddedMessages = {
   'error.deviceDenied': 'O novo navegador foi recusado',
   'error.tooManyRequests':
     'Solicitações demais: tente novamente em {seconds, plural, one {# segundo} other {# segundos}}',
+  continueWithProvider: 'Continuar com {provider}',
+  socialWaiting: 'Entre com {provider} na janela que abriu…',
+  socialPageTitle: 'Entrar',
+  socialDone: 'Você entrou. Pode fechar esta janela.',
+  socialFailed: 'A entrada não foi concluída. Feche esta janela e tente de novo.',
+  socialInvalid: 'Esta entrada não é válida ou expirou. Feche esta janela e comece de novo.',
+  'error.socialPopupClosed': 'A janela de entrada foi fechada antes de você entrar',
+  'error.socialPopupBlocked': 'O navegador bloqueou a janela de entrada: permita pop-ups para este site',
+  'error.socialDenied': 'Você cancelou a entrada em {provider}',
+  'error.socialFailed': '{provider} não conseguiu fazer sua entrada: tente de novo',
+  'error.socialUnavailable': 'A entrada com {provider} não está disponível aqui',
 }
 
 export default ptBR

@@ -68,6 +68,17 @@ const ru: EmbeddedMessages = {
   'error.deviceDenied': 'Новый браузер отклонён',
   'error.tooManyRequests':
     'Слишком много запросов: попробуйте через {seconds, plural, one {# секунду} few {# секунды} many {# секунд} other {# секунды}}',
+  continueWithProvider: 'Продолжить через {provider}',
+  socialWaiting: 'Войдите через {provider} в открывшемся окне…',
+  socialPageTitle: 'Вход',
+  socialDone: 'Вход выполнен. Это окно можно закрыть.',
+  socialFailed: 'Вход не завершён. Закройте это окно и попробуйте снова.',
+  socialInvalid: 'Этот вход недействителен или истёк. Закройте это окно и начните заново.',
+  'error.socialPopupClosed': 'Окно входа закрыто до завершения входа',
+  'error.socialPopupBlocked': 'Браузер заблокировал окно входа: разрешите всплывающие окна для этого сайта',
+  'error.socialDenied': 'Вы отменили вход в {provider}',
+  'error.socialFailed': '{provider} не удалось выполнить вход: попробуйте снова',
+  'error.socialUnavailable': 'Вход через {provider} здесь недоступен',
 }
 
 export default ru

@@ -67,6 +67,18 @@ const tr: EmbeddedMessages = {
   'error.deviceDenied': 'Yeni tarayıcı reddedildi',
   'error.tooManyRequests':
     'Çok fazla istek: {seconds, plural, one {# saniye} other {# saniye}} sonra tekrar deneyin',
+  continueWithProvider: '{provider} ile devam et',
+  socialWaiting: 'Açılan pencerede {provider} ile giriş yap…',
+  socialPageTitle: 'Giriş',
+  socialDone: 'Giriş yapıldı. Bu pencereyi kapatabilirsin.',
+  socialFailed: 'Giriş tamamlanmadı. Bu pencereyi kapatıp tekrar dene.',
+  socialInvalid: 'Bu giriş geçersiz veya süresi dolmuş. Bu pencereyi kapatıp yeniden başla.',
+  'error.socialPopupClosed': 'Giriş penceresi giriş yapmadan kapatıldı',
+  'error.socialPopupBlocked':
+    'Tarayıcı giriş penceresini engelledi: bu site için açılır pencerelere izin ver',
+  'error.socialDenied': '{provider} girişini iptal ettin',
+  'error.socialFailed': '{provider} girişini yapamadı: tekrar dene',
+  'error.socialUnavailable': '{provider} ile giriş burada kullanılamıyor',
 }
 
 export default tr

@@ -63,6 +63,17 @@ const zhCN: EmbeddedMessages = {
   'error.emailInUse': '此邮箱地址已被使用',
   'error.deviceDenied': '新浏览器已被拒绝',
   'error.tooManyRequests': '请求过多：请在 {seconds, plural, other {# 秒}}后重试',
+  continueWithProvider: '使用 {provider} 继续',
+  socialWaiting: '请在打开的窗口中使用 {provider} 登录…',
+  socialPageTitle: '登录',
+  socialDone: '已登录。你可以关闭此窗口。',
+  socialFailed: '登录未完成。请关闭此窗口后重试。',
+  socialInvalid: '此登录无效或已过期。请关闭此窗口并重新开始。',
+  'error.socialPopupClosed': '登录窗口在你登录前被关闭',
+  'error.socialPopupBlocked': '浏览器拦截了登录窗口：请允许此网站的弹出窗口',
+  'error.socialDenied': '你在 {provider} 取消了登录',
+  'error.socialFailed': '{provider} 无法让你登录：请重试',
+  'error.socialUnavailable': '此处无法使用 {provider} 登录',
 }
 
 export default zhCN
