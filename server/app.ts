@@ -7,6 +7,7 @@ import { httpPriceSource } from './blockchain/priceSource.ts'
 import { createCatalogueReader } from './catalogue/catalogueCache.ts'
 import type { ServiceConfig } from './config.ts'
 import { createDatabase, type ServiceDatabase } from './db/database.ts'
+import { type HistoryIndexer, startHistoryIndexer } from './history/indexer.ts'
 import { registerAccess } from './http/access.ts'
 import { registerErrorHandling } from './http/errorHandler.ts'
 import { createRateLimiter, rateLimitRules } from './http/rateLimit.ts'
@@ -40,6 +41,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The service's database. */
     database: ServiceDatabase
+    /** The history indexer of `HISTORY_NETWORKS` (stopped, its leases given back, on close). */
+    historyIndexer: HistoryIndexer
     /** The periodic jobs (analytics retention, idle rate-limit buckets); `run()` runs them now. */
     maintenance: Maintenance
   }
@@ -119,13 +122,14 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
         limits,
       }),
     )
+    const reader = createChainReader({
+      upstreams: config.rpcUpstreams,
+      forwarder,
+      timeoutMs: config.rpcTimeoutMs,
+    })
     const data = createBlockchainData({
       tokenLists: config.tokenLists,
-      reader: createChainReader({
-        upstreams: config.rpcUpstreams,
-        forwarder,
-        timeoutMs: config.rpcTimeoutMs,
-      }),
+      reader,
       priceSource:
         config.priceSourceUrl === null ? undefined : httpPriceSource(config.priceSourceUrl, { logger }),
       ...(deps.now ? { now: deps.now } : {}),
@@ -134,7 +138,24 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
       if (list.uniswapV2 && !data.swapNetworks.includes(chainId))
         logger.warn({ chainId }, `No RPC upstream for ${chainId}: its swaps are off`)
     }
-    await app.register(async (scope) => registerBlockchainRoutes(scope, { data, limits }))
+    await app.register(async (scope) =>
+      registerBlockchainRoutes(scope, { data, limits, db: database.db, tokenLists: config.tokenLists }),
+    )
+    const historyIndexer = startHistoryIndexer({
+      db: database.db,
+      reader,
+      networks: config.historyNetworks.map((chainId) => {
+        const router = config.tokenLists[chainId]?.uniswapV2?.router
+        return router === undefined ? { chainId } : { chainId, swapRouter: router }
+      }),
+      pollMs: config.historyPollMs,
+      // Ten rounds without renewal: a holder that stopped renewing is gone.
+      leaseMs: Math.max(1_000, 10 * config.historyPollMs),
+      logger,
+    })
+    app.decorate('historyIndexer', historyIndexer)
+    // Before the forwarder and the database close, so the last round ends and the leases are given back.
+    app.addHook('preClose', async () => historyIndexer.stop())
     const auth = await createAuthService(config, database.db, {
       ...(deps.now ? { now: deps.now } : {}),
       ...deps.auth,
