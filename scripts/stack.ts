@@ -185,6 +185,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
               'eip155:31338': chain2Url,
               [LOCAL_SOLANA_NETWORK_ID]: solanaUrl,
             },
+            // The Activity list's history: the service indexes both local EVM chains itself.
+            historyNetworks: ['eip155:31337', 'eip155:31338'],
           },
         })
         return { url: service.url, detail: `project ${projectId}`, stop: service.stop }
