@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type PluginOption, type UserConfig } from 'vite'
+import { cssStringsPlugin } from './scripts/cssStrings.ts'
 
 /** Modules that only Solana needs: its chain code, Wallet Standard discovery and their libraries. */
 const SOLANA_MODULE =
@@ -13,6 +14,9 @@ const SOLANA_MODULE =
 const EXTERNAL = /^(react|react-dom|@r2wc\/react-to-web-component|nanostores|zod)(\/|$)/
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+/** The modules whose template literals are the shadow roots' CSS (minified at build time). */
+const STYLE_MODULE = /[\\/]src[\\/]ui[\\/]theme[\\/](reset|modalStyles|buttonStyles)\.ts$/
 
 /**
  * The options both library builds share: React, production mode, ES2022, minified ES modules with
@@ -39,7 +43,7 @@ export function libraryConfig(options: {
   groups?: { name: string; test: (id: string) => boolean }[]
 }): UserConfig {
   return {
-    plugins: [react(), ...(options.plugins ?? [])],
+    plugins: [react(), cssStringsPlugin(STYLE_MODULE), ...(options.plugins ?? [])],
     define: { 'process.env.NODE_ENV': '"production"' },
     build: {
       outDir: 'dist',

@@ -8,6 +8,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 process.env.VITE_API_URL ??= 'http://127.0.0.1:8787'
 process.env.VITE_PROJECT_ID ??= 'dev-project'
 process.env.VITE_RELAY_URL ??= 'ws://127.0.0.1:8789'
+process.env.VITE_FRAME_URL ??= 'http://127.0.0.1:8788'
 
 /**
  * The demo: `demo/` served at the root. `/wallet-elements.js` is the script-tag entry, exactly the
@@ -35,6 +36,7 @@ export default defineConfig({
       input: {
         index: here('demo/index.html'),
         module: here('demo/module.html'),
+        dapp: here('demo/dapp.html'),
         harness: here('demo/wallets/harness.html'),
         phone: here('demo/wallets/phone.html'),
       },

@@ -25,6 +25,8 @@ export interface WalletModalAttributes {
   siwx?: SiwxMode
   locale?: string
   analytics?: 'true' | 'false' | 'on' | 'off' | ''
+  /** Keep a client log in memory for `getLogs()` (a support page reads it). */
+  debug?: 'true' | 'false' | 'on' | 'off' | ''
   /** Show the views in the page flow instead of a dialog. */
   inline?: 'true' | 'false' | 'on' | 'off' | ''
   'featured-wallet-ids'?: string

@@ -9,6 +9,7 @@ import { watchAnalytics } from '../src/core/analytics/watch.ts'
 import type { Config } from '../src/core/createConfig.ts'
 import { createConfig } from '../src/core/createConfig.ts'
 import type { WalletEventMap, WalletEventName } from '../src/core/events/types.ts'
+import type { LogEntry } from '../src/core/logger.ts'
 import type { CaipNetworkId, ChainNamespace } from '../src/protocol/caip.ts'
 import type {
   ModalOptions,
@@ -63,6 +64,7 @@ const Base = elementBase(() => r2wc(ModalHost, { shadow: 'open' })) as unknown a
  * @attr socials - Social providers: google, github, apple, facebook, x, discord.
  * @attr {'off' | 'optional' | 'required'} siwx - Sign in with the wallet.
  * @attr locale - Language of the views (en, es, fr, de, pt-BR, it, ja, ko, zh-CN, ru, tr, ar); the browser's language when unset.
+ * @attr {boolean} debug - Keep a client log in memory (about 1 MB, secrets removed) that `getLogs()` returns.
  * @attr {boolean} inline - Show the views in the page flow instead of a dialog; closing returns to Account or Connect.
  *
  * @event wallet-connect - A wallet connected: `{address, caipAddress, chainId, namespace, connector}`.
@@ -155,6 +157,8 @@ export class WalletModalElement extends Base {
   override connectedCallback(): void {
     const config = this.walletConfig
     bindConfig(this, config)
+    // The embedded wallet's frame lives in this element's shadow root.
+    config.internal.frameSlot = this
     this.#stop.push(watchAnalytics(config))
     // Keep wallet discovery running while the element is on the page, from when the page is idle:
     // its code stays off the first paint, and wallets re-announce on request, so none is missed.
@@ -167,6 +171,9 @@ export class WalletModalElement extends Base {
     this.#stop.push(() => {
       cancel()
       stopDiscovery?.()
+      // Stop ranking RPC upstreams; that code is loaded already when there is anything to stop.
+      if (config.internal.rpc.size > 0)
+        void import('../src/core/rpcUrl.ts').then(({ closeRpc }) => closeRpc(config))
     })
     for (const name of EVENTS) {
       this.#stop.push(config.events.on(name, (detail) => this.#dispatch(name, detail)))
@@ -236,6 +243,14 @@ export class WalletModalElement extends Base {
   getProvider(namespace: 'solana'): SolanaProvider
   getProvider(namespace: ChainNamespace = 'eip155'): Eip1193Provider | SolanaProvider {
     return getProvider(this.walletConfig, namespace)
+  }
+
+  /**
+   * The client log, oldest first, for a site's support page: kept only with the `debug` attribute
+   * (`config.enableLogger`), about 1,024,000 bytes at most, without signatures, tokens, codes or keys.
+   */
+  getLogs(): Promise<LogEntry[]> {
+    return this.walletConfig.logger.entries()
   }
 
   /** The options from scratch: the defaults, then the attributes, then the `config` property. */

@@ -17,6 +17,9 @@ export const ALLOWED_LICENSES = new Set([
   'BSD-3-Clause',
   'Apache-2.0',
   '0BSD',
+  // MIT without its attribution clause (like 0BSD, nothing to comply with): nodemailer, the service's
+  // mailer, is MIT-0 since 6.9.3; its last MIT release has published advisories.
+  'MIT-0',
   'BlueOak-1.0.0',
   'CC0-1.0',
   'Unlicense',

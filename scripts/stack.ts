@@ -9,9 +9,12 @@
  * {@link startStack}, a key to {@link StackUrls}, and a port to {@link StackOptions}.
  */
 import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseTokenLists } from '../server/blockchain/tokenLists.ts'
+import type { ServiceDatabase } from '../server/db/database.ts'
 import { startChain } from '../server/dev/chain/index.ts'
 import {
   deployMarket,
@@ -20,6 +23,7 @@ import {
   planMarket,
   writeMarketFile,
 } from '../server/dev/chain/market.ts'
+import { type MailSink, startMailSink } from '../server/dev/mail/index.ts'
 import { startRelay } from '../server/dev/relay/index.ts'
 import { LOCAL_SOLANA_NETWORK_ID } from '../src/chains/solana/networks.ts'
 
@@ -49,6 +53,12 @@ export type StackUrls = {
   chain2: string
   /** The companion service. */
   service: string
+  /** The embedded wallet's frame, on its own origin (served by the service). */
+  frame: string
+  /** The dev inbox page: the mail the stack sent (codes and approval links). */
+  inbox: string
+  /** The local SMTP server (`smtp://`). */
+  smtp: string
   /** The WalletConnect dev relay (ws://). */
   relay: string
   /** The local Solana network's JSON-RPC (empty when not started). */
@@ -68,6 +78,10 @@ export type StackOptions = {
   servicePort?: number
   /** Default `RELAY_PORT` or 8789. */
   relayPort?: number
+  /** Default `FRAME_PORT` or 8788. */
+  framePort?: number
+  /** Default `SMTP_PORT` or 2525. */
+  smtpPort?: number
   /** Default `SOLANA_PORT` or 8899 (WebSocket on the next port). */
   solanaPort?: number
   /** Run the local Solana network (default true; end-to-end tests of EVM flows turn it off). */
@@ -94,6 +108,8 @@ export type Stack = {
   market: LocalMarket
   /** In list order, for printing. */
   services: readonly StartedService[]
+  /** The companion service's database, as its operator reaches it (tests look inside). */
+  serviceDatabase: ServiceDatabase | undefined
   /** Stops every service in reverse order; safe to call twice. */
   stop(): Promise<void>
 }
@@ -102,7 +118,8 @@ export type StartStackErrorType = Error
 
 /**
  * Starts the local stack: two Hardhat chains (31337, 31338, the first with the local market), the
- * companion service, the relay, the local Solana network and the demo page's vite dev server.
+ * local Solana, the companion service with the embedded wallet's frame on its own origin, the mail
+ * sink (SMTP) behind its dev inbox, the WalletConnect relay and the demo page's vite dev server.
  *
  * @example
  * const stack = await startStack({ demoPort: 5174 })
@@ -115,6 +132,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const demoPort = options.demoPort ?? portFromEnv('DEMO_PORT', 5173)
   const servicePort = options.servicePort ?? portFromEnv('SERVICE_PORT', 8787)
   const relayPort = options.relayPort ?? portFromEnv('RELAY_PORT', 8789)
+  const framePort = options.framePort ?? portFromEnv('FRAME_PORT', 8788)
+  const smtpPort = options.smtpPort ?? portFromEnv('SMTP_PORT', 2525)
+  const frameUrl = `http://${HOST}:${framePort}`
+  let mailSink: MailSink | undefined
+  let serviceDatabase: ServiceDatabase | undefined
   const solanaPort = options.solanaPort ?? portFromEnv('SOLANA_PORT', 8899)
   const serviceDataDir = options.serviceDataDir ?? (process.env.SERVICE_DATA_DIR || '.data/service')
   const serviceUrl = `http://${HOST}:${servicePort}`
@@ -161,15 +183,35 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       },
     },
     {
+      name: 'mail',
+      start: async () => {
+        const sink = await startMailSink({ host: HOST, port: smtpPort })
+        mailSink = sink
+        return { url: sink.url, detail: `dev inbox ${serviceUrl}/dev/inbox`, stop: sink.stop }
+      },
+    },
+    {
       name: 'service',
+      dependsOn: ['mail'],
       start: async () => {
         const { startService } = await import('../server/main.ts')
         const { loadConfig } = await import('../server/config.ts')
+        const base = loadConfig({ ...process.env, LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn' })
+        // The frame app is built for this run (about a second), unless FRAME_DIR names a built one.
+        const frame = process.env.FRAME_DIR ? undefined : await buildFrame()
         const service = await startService({
+          ...(mailSink ? { devInbox: mailSink } : {}),
           config: {
-            ...loadConfig({ ...process.env, LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn' }),
+            ...base,
             // npm start is development: the dev project below, local origins without warnings.
             environment: 'development',
+            embedded: {
+              ...base.embedded,
+              framePort,
+              framePublicUrl: frameUrl,
+              frameDir: frame?.dir ?? base.embedded.frameDir,
+              smtpUrl: mailSink?.url ?? base.embedded.smtpUrl,
+            },
             host: HOST,
             port: servicePort,
             dataDir: serviceDataDir,
@@ -189,7 +231,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             historyNetworks: ['eip155:31337', 'eip155:31338'],
           },
         })
-        return { url: service.url, detail: `project ${projectId}`, stop: service.stop }
+        serviceDatabase = service.app.database
+        return {
+          url: service.url,
+          detail: `project ${projectId}, wallet frame ${service.frameUrl}`,
+          stop: async () => {
+            await service.stop()
+            await frame?.remove()
+          },
+        }
       },
     },
     {
@@ -229,6 +279,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             VITE_API_URL: serviceUrl,
             VITE_RELAY_URL: relayUrl,
             VITE_PROJECT_ID: projectId,
+            VITE_FRAME_URL: frameUrl,
             VITE_LOCAL_MARKET: JSON.stringify({
               router: market.uniswapV2.router,
               tokens: Object.values(market.tokens),
@@ -246,11 +297,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       chain: url('chain'),
       chain2: url('chain2'),
       service: url('service'),
+      frame: url('service') ? frameUrl : '',
+      inbox: url('service') ? `${url('service')}/dev/inbox` : '',
+      smtp: url('mail'),
       relay: url('relay'),
       solana: url('solana'),
       demo: url('demo'),
     },
     services: running.map(({ name, url, detail }) => ({ name, url, ...(detail ? { detail } : {}) })),
+    serviceDatabase,
     stop: running.stop,
   }
 }
@@ -346,6 +401,18 @@ class DependencyFailed extends Error {
   constructor(service: string) {
     super(`stack: ${service} was not started because a service it depends on failed`)
   }
+}
+
+/** Builds the wallet frame (src/frame) into a temporary folder for this run of the stack. */
+async function buildFrame(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'wallet-frame-'))
+  const { build } = await import('vite')
+  await build({
+    configFile: path.join(repoRoot, 'vite.frame.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: dir, emptyOutDir: true },
+  })
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
 }
 
 type StartDemoParameters = {

@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole local stack on 127.0.0.1, one URL a line; Ctrl-C stops everything.
  *
- * Ports: CHAIN_PORT (8545), CHAIN2_PORT (8546), DEMO_PORT (5173). The local market's token list is
+ * Ports: CHAIN_PORT (8545), CHAIN2_PORT (8546), SERVICE_PORT (8787), FRAME_PORT (8788), RELAY_PORT
+ * (8789), SOLANA_PORT (8899), SMTP_PORT (2525), DEMO_PORT (5173). The local market's token list is
  * written to MARKET_FILE (.data/local-market.json) for a service started on its own.
  */
 import { startStack } from './stack.ts'

@@ -7,6 +7,7 @@ import { httpPriceSource } from './blockchain/priceSource.ts'
 import { createCatalogueReader } from './catalogue/catalogueCache.ts'
 import type { ServiceConfig } from './config.ts'
 import { createDatabase, type ServiceDatabase } from './db/database.ts'
+import type { MailSink } from './dev/mail/index.ts'
 import { type HistoryIndexer, startHistoryIndexer } from './history/indexer.ts'
 import { registerAccess } from './http/access.ts'
 import { registerErrorHandling } from './http/errorHandler.ts'
@@ -35,6 +36,8 @@ export interface AppDependencies {
   auth?: AuthDependencies
   /** The clock of rate limits and sign-in, in ms since the epoch; `Date.now` by default (tests move it). */
   now?: () => number
+  /** The local stack's mail sink, shown at `/dev/inbox` (development only). */
+  devInbox?: MailSink
 }
 
 declare module 'fastify' {
@@ -162,6 +165,11 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
       logger,
     })
     await app.register(async (scope) => registerAuthRoutes(scope, auth, limits))
+    const devInbox = deps.devInbox
+    if (devInbox) {
+      const { registerDevInbox } = await import('./dev/mail/inbox.ts')
+      await app.register(async (scope) => registerDevInbox(scope, devInbox))
+    }
     await app.ready()
     return app
   } catch (error) {

@@ -32,6 +32,11 @@ export interface RateLimitSettings {
   analyticsEventsPerMinute: number
   /** Calls per minute of each sign-in route that writes: nonce, authenticate, sign-out (`RATE_LIMIT_SIGN_IN`). */
   signInPerMinute: number
+  /**
+   * Calls per minute of each embedded-wallet route that writes: sign-in mail, codes, device approval,
+   * e-mail update, signing requests (`RATE_LIMIT_WALLET`).
+   */
+  walletPerMinute: number
   /** Blockchain data API requests (`/blockchain/v1/*`) per second (`RATE_LIMIT_DATA`). */
   dataPerSecond: number
 }
@@ -42,6 +47,7 @@ export const defaultRateLimits: RateLimitSettings = {
   rpcEntriesPerSecond: 1000,
   analyticsEventsPerMinute: 600,
   signInPerMinute: 60,
+  walletPerMinute: 20,
   dataPerSecond: 50,
 }
 
@@ -102,6 +108,28 @@ export interface ServiceConfig {
   authSessionTtlSeconds?: number
   /** `iss` claim of sign-in tokens (`AUTH_ISSUER`); absent: `wallet-elements`. */
   authIssuer?: string
+  /** The embedded wallet: its frame's origin, mail, and the key-encryption key of its custody. */
+  embedded: EmbeddedConfig
+}
+
+/** Settings of the embedded wallet (docs/EMBEDDED-WALLET.md, "Operator settings"). */
+export interface EmbeddedConfig {
+  /** Port of the frame's own origin (`FRAME_PORT`, 8788); null: no frame and no e-mail login. */
+  framePort: number | null
+  /** The frame's public URL (`FRAME_PUBLIC_URL`): links in mails, and the one origin its API answers. */
+  framePublicUrl: string
+  /** The built frame app (`FRAME_DIR`, `dist-frame`). */
+  frameDir: string
+  /** SMTP server for sign-in mail (`SMTP_URL`, e.g. `smtps://user:pass@mail.example.com`); null: no mail. */
+  smtpUrl: string | null
+  /** Sender of sign-in mail (`MAIL_FROM`). */
+  mailFrom: string
+  /** The key-encryption key (`WALLET_KEK`, 32 bytes, base64 or hex); required in production. */
+  kek: string | null
+  /** Earlier keys still read during a rotation (`WALLET_KEK_PREVIOUS`, comma separated). */
+  kekPrevious: string[]
+  /** Where a development KEK is generated when `WALLET_KEK` is unset (`WALLET_KEK_FILE`); production needs `WALLET_KEK`. */
+  kekFile: string
 }
 
 /** The environment variables the service reads. */
@@ -130,11 +158,20 @@ export type ServiceEnv = Partial<
     | 'RATE_LIMIT_RPC_ENTRIES'
     | 'RATE_LIMIT_ANALYTICS'
     | 'RATE_LIMIT_SIGN_IN'
+    | 'RATE_LIMIT_WALLET'
     | 'RATE_LIMIT_DATA'
     | 'ANALYTICS_RETENTION_DAYS'
     | 'LOG_LEVEL'
     | 'AUTH_SESSION_TTL'
-    | 'AUTH_ISSUER',
+    | 'AUTH_ISSUER'
+    | 'FRAME_PORT'
+    | 'FRAME_PUBLIC_URL'
+    | 'FRAME_DIR'
+    | 'SMTP_URL'
+    | 'MAIL_FROM'
+    | 'WALLET_KEK'
+    | 'WALLET_KEK_PREVIOUS'
+    | 'WALLET_KEK_FILE',
     string | undefined
   >
 >
@@ -338,6 +375,7 @@ const envSchema = z.object({
     defaultRateLimits.analyticsEventsPerMinute,
   ),
   RATE_LIMIT_SIGN_IN: integer('RATE_LIMIT_SIGN_IN', 0, 1_000_000, defaultRateLimits.signInPerMinute),
+  RATE_LIMIT_WALLET: integer('RATE_LIMIT_WALLET', 0, 1_000_000, defaultRateLimits.walletPerMinute),
   RATE_LIMIT_DATA: integer('RATE_LIMIT_DATA', 0, 1_000_000, defaultRateLimits.dataPerSecond),
   ANALYTICS_RETENTION_DAYS: integer('ANALYTICS_RETENTION_DAYS', 0, 36_500, 90),
   LOG_LEVEL: z.preprocess(
@@ -353,6 +391,42 @@ const envSchema = z.object({
       .regex(/^[\x21-\x7e]{1,256}$/, 'AUTH_ISSUER must be 1 to 256 printable characters without spaces')
       .optional(),
   ),
+  // `off` (or empty) runs no frame.
+  FRAME_PORT: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim().toLowerCase() === 'off' ? '' : value),
+    z.union([z.literal(''), integer('FRAME_PORT', 0, 65535, 8788)]),
+  ),
+  FRAME_PUBLIC_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine(
+        (value) => isHttpUrl(value) && new URL(value).pathname === '/' && !value.includes('?'),
+        'FRAME_PUBLIC_URL must be an origin such as https://wallet.example.com',
+      )
+      .optional(),
+  ),
+  FRAME_DIR: z.preprocess(blankToUndefined, z.string().default('dist-frame')),
+  SMTP_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\/.+/, 'SMTP_URL must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  MAIL_FROM: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[^\r\n]{3,200}$/, 'MAIL_FROM must be one line such as Wallet <wallet@example.com>')
+      .default('wallet-elements <wallet@localhost>'),
+  ),
+  WALLET_KEK: z.preprocess(blankToUndefined, z.string().optional()),
+  WALLET_KEK_PREVIOUS: z.preprocess(
+    (value) => (typeof value === 'string' ? value : ''),
+    z.string().transform(commaItems),
+  ),
+  WALLET_KEK_FILE: z.preprocess(blankToUndefined, z.string().default('.data/wallet-kek')),
 })
 
 /**
@@ -418,6 +492,7 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
       rpcEntriesPerSecond: values.RATE_LIMIT_RPC_ENTRIES,
       analyticsEventsPerMinute: values.RATE_LIMIT_ANALYTICS,
       signInPerMinute: values.RATE_LIMIT_SIGN_IN,
+      walletPerMinute: values.RATE_LIMIT_WALLET,
       dataPerSecond: values.RATE_LIMIT_DATA,
     },
     analyticsRetentionDays: values.ANALYTICS_RETENTION_DAYS,
@@ -425,5 +500,21 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     // Present only when set, so the defaults stay in one place (server/auth).
     ...(values.AUTH_SESSION_TTL === undefined ? {} : { authSessionTtlSeconds: values.AUTH_SESSION_TTL }),
     ...(values.AUTH_ISSUER === undefined ? {} : { authIssuer: values.AUTH_ISSUER }),
+    embedded: embeddedConfig(values),
+  }
+}
+
+function embeddedConfig(values: z.output<typeof envSchema>): EmbeddedConfig {
+  const framePort = values.FRAME_PORT === '' ? null : values.FRAME_PORT
+  const host = values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST
+  return {
+    framePort,
+    framePublicUrl: (values.FRAME_PUBLIC_URL ?? `http://${host}:${framePort ?? 8788}`).replace(/\/$/, ''),
+    frameDir: values.FRAME_DIR,
+    smtpUrl: values.SMTP_URL ?? null,
+    mailFrom: values.MAIL_FROM,
+    kek: values.WALLET_KEK ?? null,
+    kekPrevious: values.WALLET_KEK_PREVIOUS,
+    kekFile: values.WALLET_KEK_FILE,
   }
 }

@@ -3,7 +3,16 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, type ServiceConfig, type ServiceEnv } from './config.ts'
 import type { ServiceDatabase } from './db/database.ts'
+import type { MailSink } from './dev/mail/index.ts'
+import {
+  createEmbeddedWallet,
+  type EmbeddedWallet,
+  type EmbeddedWalletDependencies,
+} from './embedded/index.ts'
+import { KekError } from './embedded/kek.ts'
+import { buildFrameApp, FrameNotBuiltError } from './frame/app.ts'
 import { createLogger, type Logger } from './logger.ts'
+import { createRpcForwarder } from './rpc/forward.ts'
 
 export interface StartServiceOptions {
   /** Environment to read the configuration from; `process.env` by default. */
@@ -13,11 +22,17 @@ export interface StartServiceOptions {
   /** An open database to use (left open by `stop()`). */
   database?: ServiceDatabase
   logger?: Logger
+  /** The local stack's mail sink, shown at `/dev/inbox`. */
+  devInbox?: MailSink
+  /** The embedded wallet's mailer or KEKs instead of the configured ones (tests). */
+  embedded?: Pick<EmbeddedWalletDependencies, 'mailer' | 'keks'>
 }
 
 export interface RunningService {
   /** Base URL, for example `http://127.0.0.1:8787` (the real port when 0 was asked for). */
   url: string
+  /** The wallet frame's URL (its own origin), or null when `FRAME_PORT=off`. */
+  frameUrl: string | null
   /** Stops listening, waits for requests in flight, then closes the database. */
   stop(): Promise<void>
   app: FastifyInstance
@@ -39,25 +54,51 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   const app = await buildApp(config, {
     logger,
     ...(options.database === undefined ? {} : { database: options.database }),
+    ...(options.devInbox ? { devInbox: options.devInbox } : {}),
   })
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host
+  let frame: FastifyInstance | undefined
+  let frameUrl: string | null = null
+  const framePort = config.embedded.framePort
+  const forwarder = framePort === null ? undefined : createRpcForwarder()
+  let wallet: EmbeddedWallet | undefined
+  const closeWallet = () => {
+    wallet?.close()
+    forwarder?.close()
+  }
   try {
+    // Before anything listens: production without WALLET_KEK (or with a malformed one), or a frame
+    // that was not built, stops here.
+    if (forwarder) {
+      wallet = await createEmbeddedWallet(config, app.database.db, { forwarder, logger, ...options.embedded })
+      frame = await buildFrameApp(config, { wallet, database: app.database, logger, onClose: closeWallet })
+    }
     await app.listen({ host: config.host, port: config.port })
+    if (frame && wallet && framePort !== null) {
+      await frame.listen({ host: config.host, port: framePort })
+      const address = frame.server.address()
+      frameUrl = `http://${host}:${typeof address === 'object' && address !== null ? address.port : framePort}`
+      logger.info({ url: frameUrl, keks: wallet.keks.source }, `Wallet frame listening on ${frameUrl}`)
+    }
   } catch (error) {
+    if (frame) await frame.close()
+    else closeWallet()
     await app.close()
     throw error
   }
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host
   const url = `http://${host}:${port}`
   logger.info({ url, database: app.database.kind }, `Wallet service listening on ${url}`)
   let stopped: Promise<void> | undefined
   return {
     url,
+    frameUrl,
     app,
     config,
     stop: () => {
-      stopped ??= app.close()
+      // The frame first: it uses the API's database.
+      stopped ??= (frame?.close() ?? Promise.resolve()).then(() => app.close())
       return stopped
     },
   }
@@ -75,7 +116,18 @@ async function main(): Promise<void> {
     throw error
   }
   const logger = createLogger(config.logLevel)
-  const service = await startService({ config, logger })
+  let service: RunningService
+  try {
+    service = await startService({ config, logger })
+  } catch (error) {
+    // A missing or malformed key-encryption key, or an unbuilt frame, is a configuration problem:
+    // one line, no stack.
+    if (error instanceof KekError || error instanceof FrameNotBuiltError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
   let stopping = false
   const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) {

@@ -1,12 +1,9 @@
 import { readFile } from 'node:fs/promises'
-import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { projectIdPattern } from '../../src/protocol/api/index.ts'
 import { rotateSessionKey } from '../auth/keys.ts'
 import { addWallet, CatalogueError, removeWallet } from '../catalogue/customWallets.ts'
-import { ConfigError, loadConfig } from '../config.ts'
-import { createDatabase, type ServiceDatabase } from '../db/database.ts'
-import { createLogger } from '../logger.ts'
+import type { ServiceDatabase } from '../db/database.ts'
 import { originPatternWarning } from '../projects/origins.ts'
 import {
   allowOrigins,
@@ -17,6 +14,7 @@ import {
   removeOrigins,
   updateProject,
 } from '../projects/store.ts'
+import { isMainModule, runCliShell } from './shell.ts'
 
 export const projectCliUsage = `Manage projects and the wallet catalogue of the wallet-elements service.
 
@@ -228,39 +226,13 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
   }
 }
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2)
-  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
-    console.log(projectCliUsage)
-    process.exitCode = argv.length === 0 ? 1 : 0
-    return
-  }
-  let config: ReturnType<typeof loadConfig>
-  try {
-    config = loadConfig(process.env)
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message)
-      process.exitCode = 1
-      return
-    }
-    throw error
-  }
-  const database = await createDatabase(config, { logger: createLogger('warn') })
-  try {
-    process.exitCode = await runProjectCli(argv, {
-      database,
-      out: (line) => console.log(line),
-      err: (line) => console.error(line),
-    })
-  } finally {
-    await database.close()
-  }
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error)
-    process.exitCode = 1
+if (isMainModule(import.meta.url))
+  void runCliShell({
+    usage: projectCliUsage,
+    run: (argv, database) =>
+      runProjectCli(argv, {
+        database,
+        out: (line) => console.log(line),
+        err: (line) => console.error(line),
+      }),
   })
-}

@@ -185,6 +185,8 @@ export interface RateLimitRules {
   /** Blockchain data API requests per second. */
   data: RateLimitRule
   signIn: (route: 'nonce' | 'authenticate' | 'sign-out') => RateLimitRule
+  /** The embedded wallet's routes that write, each its own counter. */
+  wallet: (route: string) => RateLimitRule
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
@@ -239,5 +241,11 @@ export function rateLimitRules(settings: RateLimitSettings): RateLimitRules {
         `Too many blockchain data requests: over ${settings.dataPerSecond} a second; try again in ${plural(seconds, 'second')}`,
     },
     signIn: (route) => routes[route],
+    wallet: (route) => ({
+      name: `wallet:${route}`,
+      amount: settings.walletPerMinute,
+      periodMs: minute,
+      message: (seconds) => `Too many requests: try again in ${plural(seconds, 'second')}`,
+    }),
   }
 }

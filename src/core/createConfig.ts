@@ -4,6 +4,7 @@ import type { Connector } from '../connectors/types.ts'
 
 export type { Connector }
 
+import type { EmbeddedConnector } from '../connectors/embedded/connector.ts'
 import type { WalletConnectConnector } from '../connectors/walletconnect/connector.ts'
 import type { ErrorSummary } from '../errors/base.ts'
 import type { SwapQuote } from '../protocol/api/blockchain.ts'
@@ -21,6 +22,9 @@ import type { Network } from '../protocol/entities.ts'
 import type { HttpClient } from '../services/http.ts'
 import type { Storage } from '../services/storage.ts'
 import { createStorage } from '../services/storage.ts'
+import type { RpcTransport } from '../services/transport.ts'
+import type { ClientLog } from './clientLog.ts'
+import { createClientLog } from './clientLog.ts'
 import type { ConnectionStatus } from './connection/machine.ts'
 import type { Emitter } from './events/emitter.ts'
 import { createEmitter } from './events/emitter.ts'
@@ -192,6 +196,8 @@ export interface Config {
   readonly platform: Platform
   readonly storage: Storage
   readonly events: Emitter
+  /** The client log (kept only with `enableLogger`, the `debug` attribute), read by `getLogs()`. */
+  readonly logger: ClientLog
   readonly $options: WritableAtom<ModalOptions>
   /** Definitions of the networks in `options.networks`, filled by `loadNetworks`. */
   readonly $networks: WritableAtom<readonly Network[]>
@@ -243,6 +249,21 @@ export interface Config {
     walletConnect: Promise<WalletConnectConnector> | undefined
     /** The latest connection attempt per namespace; an older one that settles late changes nothing. */
     connectAttempts: Map<ChainNamespace, object>
+    /** The embedded wallet's connector (and its frame), once created. */
+    embedded?: Promise<EmbeddedConnector> | undefined
+    /** Where the embedded wallet's frame lives: set by the modal (its shadow root's frame slot). */
+    frameSlot?: Element | undefined
+    /** Hashes (EVM) or signatures (Solana) sent and not confirmed yet, per CAIP-10 account. */
+    pendingTransactions: Map<string, string[]>
+    /** Each network's RPC transport, for the URLs it was made for (`key`). */
+    rpc: Map<
+      CaipNetworkId,
+      {
+        key: string
+        transport: RpcTransport
+        close(): void
+      }
+    >
   }
   /**
    * Applies option values over `base` (the current options unless given; values are checked, so
@@ -363,10 +384,12 @@ export function createConfig(
     options.theme === 'system' ? (dark ? 'dark' : 'light') : options.theme,
   )
 
+  const logger = createClientLog(() => $options.get().enableLogger, platform.now)
   const config: Config & { issues: OptionIssue[] } = {
     platform,
     storage,
-    events: createEmitter(),
+    logger,
+    events: createEmitter((name, detail) => logger.log(name === 'error' ? 'error' : 'info', name, detail)),
     issues: parsed.issues,
     $options,
     $networks,
@@ -419,6 +442,8 @@ export function createConfig(
       walletConnect: undefined,
       pendingConnect: undefined,
       connectAttempts: new Map(),
+      rpc: new Map(),
+      pendingTransactions: new Map(),
     },
     update(input, base, from) {
       const before = $options.get()

@@ -36,3 +36,22 @@ export function formatBalance(
 export function shortAddress(address: string): string {
   return address.length <= 12 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`
 }
+
+/**
+ * Formats a base-unit amount exactly, without trailing zeros, with the separators of `locale` (what
+ * an approval shows: nothing rounded away).
+ *
+ * @example
+ * formatExact(1500000000000000000n, 18) // '1.5'
+ * formatExact(1234500000000n, 9, 'de') // '1.234,5'
+ */
+export function formatExact(value: bigint, decimals: number, locale = 'en-US'): string {
+  const base = 10n ** BigInt(decimals)
+  const whole = value / base
+  const fraction = (value % base).toString().padStart(decimals, '0').replace(/0+$/, '')
+  // A decimal string keeps every digit (Intl formats strings exactly).
+  const text = fraction ? `${whole}.${fraction}` : `${whole}`
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: Math.min(decimals, 100) }).format(
+    text as unknown as number,
+  )
+}

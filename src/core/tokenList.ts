@@ -1,5 +1,5 @@
 import type { TokensResponse } from '../protocol/api/blockchain.ts'
-import { PORTFOLIO_CACHE_MS } from '../protocol/constants.ts'
+import { CACHE_GC_MS, PORTFOLIO_CACHE_MS } from '../protocol/constants.ts'
 import type { BlockchainApi } from '../services/blockchain.ts'
 import type { Config } from './createConfig.ts'
 import { serviceClient } from './service.ts'
@@ -23,8 +23,19 @@ export async function dataApi(config: Config): Promise<BlockchainApi | undefined
 }
 
 /**
+ * The keys of the token lists a config holds (service, project, network), for tests.
+ *
+ * @example
+ * cachedTokenLists(config) // ['http://127.0.0.1:8787 dev-project eip155:31337']
+ */
+export function cachedTokenLists(config: Config): string[] {
+  return [...(cache.get(config)?.keys() ?? [])]
+}
+
+/**
  * A network's token list with USD prices from the companion service, kept 30 s (SPEC section 9:
- * portfolio cache); undefined without a service. A failed load is not kept.
+ * portfolio cache); undefined without a service. A failed load is not kept, and other lists (another
+ * network, service or project) fetched 5 minutes ago or more are dropped on each call.
  *
  * @example
  * const list = await tokenList(config, 'eip155:31337')
@@ -42,6 +53,8 @@ export async function tokenList(config: Config, chainId: string): Promise<Tokens
     lists = new Map()
     cache.set(config, lists)
   }
+  for (const [other, entry] of lists)
+    if (other !== key && now - entry.fetchedAt >= CACHE_GC_MS) lists.delete(other)
   const cached = lists.get(key)
   if (cached && now - cached.fetchedAt < PORTFOLIO_CACHE_MS) return cached.list
   const list = api.tokens(chainId)

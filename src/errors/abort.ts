@@ -12,30 +12,3 @@ export class RequestAbortedError extends BaseError {
     super('Request was aborted', parameters)
   }
 }
-
-/**
- * A request stopped for any other reason than an abort.
- *
- * @example
- * throw new SomethingWentWrongError({ cause })
- */
-export class SomethingWentWrongError extends BaseError {
-  override name = 'SomethingWentWrongError' as const
-  constructor(parameters: ErrorParameters = {}) {
-    super('Something went wrong', parameters)
-  }
-}
-
-/**
- * The embedded-wallet frame answered with an error; its own message when it gave one,
- * `An error occurred` otherwise.
- *
- * @example
- * throw new FrameError({ message: payload.message })
- */
-export class FrameError extends BaseError {
-  override name = 'FrameError' as const
-  constructor({ message, ...rest }: ErrorParameters & { message?: string | undefined } = {}) {
-    super(message || 'An error occurred', { ...rest, messageId: message ? null : 'UnknownError' })
-  }
-}

@@ -1,4 +1,7 @@
-export { FrameError, RequestAbortedError, SomethingWentWrongError } from './abort.ts'
+// The embedded wallet's errors (`email.ts`, `embedded.ts`) are imported from their own modules, as
+// Solana's are: re-exported here, every module that imports this one would carry them (wallet
+// discovery's idle chunk on every page).
+export { RequestAbortedError } from './abort.ts'
 export {
   BaseError,
   type BaseErrorParameters,
@@ -23,15 +26,6 @@ export {
   ProjectIdNotConfiguredError,
 } from './config.ts'
 export { TokenBalanceUnavailableError, TransactionsFetchError } from './data.ts'
-export { EmailCooldownError } from './email.ts'
-export {
-  ActionNotAllowedError,
-  EmailLoginDependencyError,
-  type EmbeddedFailureReason,
-  EmbeddedRequestTimeoutError,
-  EmbeddedWalletLoadError,
-  RpcMethodNotAllowedError,
-} from './embedded.ts'
 export {
   ExecutionRevertedError,
   FeeCapTooHighError,

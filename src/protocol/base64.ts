@@ -15,3 +15,16 @@ export function toBase64(bytes: Uint8Array): string {
 export function fromBase64(text: string): Uint8Array {
   return Uint8Array.from(atob(text), (char) => char.charCodeAt(0))
 }
+
+/**
+ * 128 random bits as URL-safe base64 (22 characters): the frame handshake's nonce, device ids.
+ *
+ * @example
+ * randomId() // 'b7Vq0Xr…'
+ */
+export function randomId(): string {
+  return toBase64(crypto.getRandomValues(new Uint8Array(16)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
+}

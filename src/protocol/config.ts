@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import type { CaipNetworkId } from './caip.ts'
 import { CaipNetworkIdSchema, parseCaipNetworkIdList } from './caip.ts'
+import { DEFAULT_NETWORK_ID } from './constants.ts'
 import type { Network } from './entities.ts'
 import type { SocialProvider } from './optionRules.ts'
 import { AccentSchema, SocialProviderSchema, ThemeAttributeSchema } from './optionRules.ts'
@@ -82,12 +83,17 @@ export interface ModalOptions {
   locale: string | undefined
   /** Render the views in the page flow (SPEC section 2, embedded mode) rather than as a dialog. */
   inline: boolean
-  /** RPC URL per network, overriding the network's default (the `config` property only). */
-  rpcUrls: Readonly<Record<string, string>>
+  /**
+   * RPC URLs per network, tried in order with a fallback (the `config` property only); a network
+   * not listed uses the companion service's proxy first, then its default RPC.
+   */
+  rpcUrls: Readonly<Record<string, readonly string[]>>
   /** Networks the site defines itself (the `config` property only). */
   customNetworks: readonly Network[]
   /** Analytics are opt-in. */
   analytics: boolean
+  /** Keep a client log in memory for `getLogs()` (the `debug` attribute). */
+  enableLogger: boolean
   /** Catalogue wallets shown first on Connect, in this order (default: the catalogue's first 4). */
   featuredWalletIds: readonly string[]
   /** Only these catalogue wallets (empty: all). */
@@ -120,10 +126,11 @@ export interface ModalOptionsInput {
   /** A mode, or the site's own sign-in backend. */
   siwx?: SiwxMode | SiwxVerifier | undefined
   locale?: string | undefined
-  /** RPC URL per CAIP-2 network id. */
-  rpcUrls?: Readonly<Record<string, string>> | undefined
+  /** RPC URL, or URLs in the order to try them, per CAIP-2 network id. */
+  rpcUrls?: Readonly<Record<string, string | readonly string[]>> | undefined
   customNetworks?: readonly Network[] | undefined
   analytics?: boolean | undefined
+  enableLogger?: boolean | undefined
   featuredWalletIds?: readonly string[] | string | undefined
   includeWalletIds?: readonly string[] | string | undefined
   excludeWalletIds?: readonly string[] | string | undefined
@@ -137,7 +144,7 @@ export const DEFAULT_OPTIONS: ModalOptions = {
   apiUrl: undefined,
   relayUrl: undefined,
   frameUrl: undefined,
-  networks: ['eip155:1'],
+  networks: [DEFAULT_NETWORK_ID],
   defaultNetwork: undefined,
   theme: 'system',
   accent: undefined,
@@ -159,6 +166,7 @@ export const DEFAULT_OPTIONS: ModalOptions = {
   rpcUrls: {},
   customNetworks: [],
   analytics: false,
+  enableLogger: false,
   featuredWalletIds: [],
   includeWalletIds: [],
   excludeWalletIds: [],
@@ -254,13 +262,25 @@ const parsers: { [K in keyof ModalOptions]: Parser<K> } = {
   locale: fromSchema(
     z.string().check(z.regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { error: 'Invalid locale' })),
   ),
-  rpcUrls: fromSchema(z.record(CaipNetworkIdSchema, UrlSchema)),
+  rpcUrls: (value) => {
+    const result = validate(
+      z.record(CaipNetworkIdSchema, z.union([UrlSchema, z.array(UrlSchema).check(z.minLength(1))])),
+      value,
+    )
+    if (!result.ok) return { message: result.message }
+    return {
+      value: Object.fromEntries(
+        Object.entries(result.value).map(([id, urls]) => [id, typeof urls === 'string' ? [urls] : urls]),
+      ),
+    }
+  },
   // Each definition is checked against NetworkSchema when networks load (off the first paint).
   customNetworks: (value) =>
     Array.isArray(value) && value.every((item) => typeof item === 'object' && item !== null)
       ? { value: value as Network[] }
       : { message: 'Expected an array of network definitions' },
   analytics: flag,
+  enableLogger: flag,
   inline: flag,
   featuredWalletIds: walletIds,
   includeWalletIds: walletIds,
@@ -286,6 +306,7 @@ export const OPTION_ATTRIBUTES = {
   rpcUrls: 'config.rpcUrls',
   customNetworks: 'config.customNetworks',
   analytics: 'analytics',
+  enableLogger: 'debug',
   featuredWalletIds: 'featured-wallet-ids',
   includeWalletIds: 'include-wallet-ids',
   excludeWalletIds: 'exclude-wallet-ids',
@@ -335,7 +356,11 @@ export function parseOptions(
     const parser = parsers[key] as Parser<typeof key> | undefined
     if (!parser) continue
     // A bare boolean attribute (`<wallet-modal analytics>`) is an empty string that means on.
-    if (raw === undefined || raw === null || (raw === '' && key !== 'analytics' && key !== 'inline')) {
+    if (
+      raw === undefined ||
+      raw === null ||
+      (raw === '' && key !== 'analytics' && key !== 'inline' && key !== 'enableLogger')
+    ) {
       options[key] = DEFAULT_OPTIONS[key]
       continue
     }

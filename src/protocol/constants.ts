@@ -11,23 +11,12 @@
  */
 export const DEFAULT_NETWORK_ID = 'eip155:1'
 
-/**
- * E-mail login and the embedded-wallet frame (SPEC 9).
- *
- * @example
- * if (Date.now() - lastEmailAt < EMAIL_LOGIN_COOLDOWN_MS) throw new EmailCooldownError({ secondsLeft })
- */
-export const EMAIL_LOGIN_COOLDOWN_MS = 30_000
+// The embedded wallet's timings (SPEC 9: cooldown, frame load, ready delay, request timeout, SDK
+// version) are in `embedded/limits.ts`, read only by its lazily loaded code.
+
 /** Sign-out waits at most this long before the local session is dropped anyway (SPEC 9). */
 export const SIGN_OUT_TIMEOUT_MS = 3_000
-/** Wait for the frame's ready event before `iframe_load_failed` (SPEC 9). */
-export const FRAME_LOAD_TIMEOUT_MS = 20_000
-/** Delay between the frame's ready event and its first use (SPEC 4, 9). */
-export const FRAME_READY_DELAY_MS = 500
-/** Timeout of connect e-mail, device, one-time code, social and redirect-uri requests (SPEC 9). */
-export const EMBEDDED_REQUEST_TIMEOUT_MS = 30_000
-/** Version of the embedded-wallet SDK, sent to the frame as `version` (SPEC 7, 9). */
-export const EMBEDDED_SDK_VERSION = 4
+
 /**
  * Origins that may frame the wallet besides the project's allow-list (SPEC 9). Preview hosts come
  * from each project's own wildcard entries rather than a built-in list.

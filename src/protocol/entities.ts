@@ -64,23 +64,6 @@ export const AccountSchema = z.object({
 export type Account = z.infer<typeof AccountSchema>
 
 /**
- * The embedded wallet's user.
- *
- * @example
- * WalletUserSchema.parse({ email: 'a@b.co', address: '0xab16…', chainId: 1, accounts: [], preferredAccountType: 'eoa', smartAccountDeployed: false })
- */
-export const WalletUserSchema = z.object({
-  email: z.optional(z.nullable(z.string())),
-  address: z.string(),
-  chainId: z.union([z.number(), z.string()]),
-  accounts: z.array(z.object({ address: z.string(), type: AccountTypeSchema })),
-  userName: z.optional(z.string()),
-  preferredAccountType: z.optional(AccountTypeSchema),
-  smartAccountDeployed: z.boolean(),
-})
-export type WalletUser = z.infer<typeof WalletUserSchema>
-
-/**
  * One wallet of the catalogue.
  *
  * @example

@@ -13,6 +13,7 @@ export {
 } from './caip.ts'
 // The service API schemas stay under './api/index.ts': several of their names repeat the entities'.
 export * from './config.ts'
+export { type WalletUser, WalletUserSchema } from './embedded/frame.ts'
 export {
   type Account,
   AccountSchema,
@@ -40,8 +41,6 @@ export {
   TransactionTransferSchema,
   type WalletSessionNamespace,
   WalletSessionNamespaceSchema,
-  type WalletUser,
-  WalletUserSchema,
 } from './entities.ts'
 export {
   AccentSchema,

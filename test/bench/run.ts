@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: builds, then reports bundle sizes (browser-measured), browser timings, the relay's
- * and the service's throughput, the swap quote's latency and the Account view with 20 tokens, and the
- * package as installed (test/package). Numbers are reported, never judged: budgets are checked by size
- * only (`npm run size`). Pass `--quick` to skip the load tests and the service-backed timings.
+ * and the service's throughput, the swap quote's latency and the Account view with 20 tokens, the
+ * embedded wallet's e-mail path (timings and what it loads), and the package as installed
+ * (test/package). Numbers are reported, never judged: budgets are checked by size only
+ * (`npm run size`). Pass `--quick` to skip the load tests and the service-backed timings.
  */
 import { execSync } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
@@ -73,11 +74,19 @@ if (!quick) {
     const { benchServer } = await import('./server.ts')
     await benchServer()
   })
+  await optional('embedded wallet', async () => {
+    const { benchEmbedded, printEmbedded } = await import('./embedded.ts')
+    printEmbedded(await benchEmbedded(10))
+  })
   await optional('package', async () => {
     // The package as people install it: its figures are the suite's ℹ lines (install size and
     // package count, React app with and without the elements, the service installed alone).
     console.log('\nThe packed tarball in fixture apps (test/package):')
     execSync('npm run test:package --silent', { stdio: 'inherit' })
+  })
+  await optional('RPC transport', async () => {
+    const { benchRpc } = await import('./rpc.ts')
+    await benchRpc()
   })
   await optional('AllWallets', async () => {
     const { benchWallets } = await import('./wallets.ts')

@@ -310,6 +310,7 @@ export async function benchServer(options: ServerBenchOptions = {}): Promise<Ser
         rpcEntriesPerSecond: 0,
         analyticsEventsPerMinute: 0,
         signInPerMinute: 0,
+        walletPerMinute: 0,
         dataPerSecond: 0,
       },
     },

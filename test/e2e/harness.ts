@@ -7,6 +7,7 @@ import { createRequire } from 'node:module'
 import net from 'node:net'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { type StackOptions, type StackUrls, startStack } from '../../scripts/stack.ts'
+import type { ServiceDatabase } from '../../server/db/database.ts'
 import type { LocalMarket } from '../../server/dev/chain/market.ts'
 
 export const CHROMIUM_ARGS = [
@@ -29,10 +30,10 @@ export const CHROMIUM_ARGS = [
  * const page = await browser.newPage()
  * await browser.close()
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
   try {
-    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] })
+    return await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] })
   } catch (error) {
     throw new Error(
       `Could not launch Chromium at ${executablePath}: run \`npm run setup:browser\` or set CHROME_PATH.`,
@@ -80,7 +81,13 @@ export async function freePort(): Promise<number> {
   })
 }
 
-export type TestStack = { urls: StackUrls; market: LocalMarket; stop(): Promise<void> }
+export type TestStack = {
+  urls: StackUrls
+  market: LocalMarket
+  /** The service's database (the embedded wallet's tests read and change its rows as an operator would). */
+  serviceDatabase: ServiceDatabase | undefined
+  stop(): Promise<void>
+}
 
 /**
  * Starts the whole local stack on free ports, quietly.
@@ -91,26 +98,23 @@ export type TestStack = { urls: StackUrls; market: LocalMarket; stop(): Promise<
  * await stack.stop()
  */
 export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {}): Promise<TestStack> {
-  const [chainPort, chain2Port, demoPort, servicePort, relayPort] = (await distinctFreePorts(5)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ]
+  const [chainPort, chain2Port, demoPort, servicePort, relayPort, framePort, smtpPort] =
+    (await distinctFreePorts(7)) as [number, number, number, number, number, number, number]
   const stack = await startStack({
     chainPort,
     chain2Port,
     demoPort,
     servicePort,
     relayPort,
+    framePort,
+    smtpPort,
     serviceDataDir: 'memory://',
     solana: false,
     logLevel: 'warn',
     ...(options.solana ? { solanaPort: await freePortPair() } : {}),
     ...options,
   })
-  return { urls: stack.urls, market: stack.market, stop: stack.stop }
+  return { urls: stack.urls, market: stack.market, serviceDatabase: stack.serviceDatabase, stop: stack.stop }
 }
 
 /** A free port whose next port is free too (the local Solana's HTTP and WebSocket). */

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { execFile, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import {
   cpSync,
   existsSync,
@@ -285,7 +286,7 @@ describe('fixture apps built from the tarball', () => {
 })
 
 describe('the companion service on its own', () => {
-  test('behavior: `npm ci --omit=dev` installs only the service (no React, no build tools), and `npm run server` answers', async (t) => {
+  test('behavior: `npm ci --omit=dev` installs only the service (no React, no build tools), and `npm run server` answers, with the embedded wallet', async (t) => {
     const copy = join(work, 'self-host')
     mkdirSync(copy)
     const { stdout } = await run('git', ['ls-files', 'package.json', 'package-lock.json', 'server', 'src'], {
@@ -295,7 +296,9 @@ describe('the companion service on its own', () => {
       cpSync(join(ROOT, file), join(copy, file), { recursive: true })
     await npm(['ci', '--omit=dev', '--prefer-offline'], copy)
     const packages = installedPackages(join(copy, 'node_modules'))
-    for (const name of ['fastify', 'pg', '@electric-sql/pglite', 'drizzle-orm'])
+    // The built frame is shipped beside the service, as an operator would (it needs the build tools).
+    cpSync(join(ROOT, 'dist-frame'), join(copy, 'dist-frame'), { recursive: true })
+    for (const name of ['fastify', 'pg', '@electric-sql/pglite', 'drizzle-orm', 'nodemailer'])
       assert.ok(packages.includes(name), name)
     for (const name of [
       'react',
@@ -304,6 +307,8 @@ describe('the companion service on its own', () => {
       'hardhat',
       'playwright-core',
       '@walletconnect/sign-client',
+      'smtp-server',
+      'mailparser',
     ])
       assert.ok(!packages.includes(name), `${name} is not installed`)
     t.diagnostic(
@@ -311,23 +316,43 @@ describe('the companion service on its own', () => {
     )
     const service = spawn('npm', ['run', 'server', '--silent'], {
       cwd: copy,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', DEV_PROJECT_ID: '' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: 'memory://',
+        DEV_PROJECT_ID: '',
+        // Production: the embedded wallet needs its key-encryption key.
+        NODE_ENV: 'production',
+        WALLET_KEK: randomBytes(32).toString('base64'),
+        FRAME_PORT: '0',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
       detached: true,
     })
     try {
-      const url = await new Promise<string>((found, failed) => {
+      const [url, frameUrl] = await new Promise<[string, string]>((found, failed) => {
         let text = ''
         service.stdout.on('data', (chunk: Buffer) => {
           text += chunk.toString()
-          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)
-          if (match?.[1]) found(match[1])
+          const api = /Wallet service listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1]
+          const frame = /Wallet frame listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1]
+          if (api && frame) found([api, frame])
         })
         service.once('exit', (code) => failed(new Error(`the service exited (${code}): ${text}`)))
       })
       const health = await fetch(`${url}/healthz`)
       assert.equal(health.status, 200)
       assert.deepEqual(await health.json(), { status: 'ok', database: 'ok' })
+      // The frame's origin serves the built frame (no project here: not found, and never framed).
+      const frame = await fetch(`${frameUrl}/?projectId=none`)
+      assert.equal(frame.status, 404)
+      assert.match(frame.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/)
+      const script = /src="(\/assets\/[^"]+\.js)"/.exec(
+        readFileSync(join(copy, 'dist-frame', 'index.html'), 'utf8'),
+      )?.[1]
+      assert.ok(script, 'the frame page names its script')
+      assert.equal((await fetch(`${frameUrl}${script}`)).status, 200)
     } finally {
       if (service.pid) process.kill(-service.pid, 'SIGTERM')
     }

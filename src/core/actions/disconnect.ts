@@ -1,3 +1,4 @@
+import type { Connector } from '../../connectors/types.ts'
 import { FailedToDisconnectError } from '../../errors/index.ts'
 import type { ChainNamespace } from '../../protocol/caip.ts'
 import { StorageKey } from '../../protocol/storage.ts'
@@ -29,13 +30,22 @@ export async function disconnect(config: Config, parameters: DisconnectParameter
   // A connection still waiting for its required sign-in was never announced: no disconnect either.
   const announced = config.internal.pendingConnect === undefined
   // Disconnect clears the sign-in, then signs out (SPEC section 4).
-  const { signOut } = await import('./signOut.ts')
+  const { signOut, bounded } = await import('./signOut.ts')
   await signOut(config)
+  // One sign-out per connector, however many namespaces it serves: the 3 s bound is for all of them.
+  const signingOut = new Map<Connector, Promise<unknown>>()
   for (const namespace of namespaces) {
     const { connectorId } = recordOf(config, namespace)
     const connector = config.$connectors.get().find((candidate) => candidate.id === connectorId)
     try {
-      await connector?.disconnect({ namespace })
+      if (connector?.type === 'embedded') {
+        // The embedded wallet: forget the cached login first, then sign out, 3 s at most (SPEC 4, 9).
+        const { clearLoginCache } = await import('../embedded.ts')
+        clearLoginCache(config)
+        const waiting = signingOut.get(connector) ?? bounded(connector.disconnect({ namespace }))
+        signingOut.set(connector, waiting)
+        await waiting
+      } else await connector?.disconnect({ namespace })
     } catch (error) {
       reportError(config, new FailedToDisconnectError({ cause: error }))
     }

@@ -1,6 +1,6 @@
 import { TokenBalanceUnavailableError } from '../../errors/index.ts'
 import { NATIVE_TOKEN_ADDRESS } from '../../protocol/api/blockchain.ts'
-import { BALANCE_CACHE_MS, BALANCE_RETRY_BLOCK_MS } from '../../protocol/constants.ts'
+import { BALANCE_CACHE_MS, BALANCE_RETRY_BLOCK_MS, CACHE_GC_MS } from '../../protocol/constants.ts'
 import type { Network } from '../../protocol/entities.ts'
 import { balanceKey } from '../balanceKey.ts'
 import type { BalanceState, Config, TokenHolding } from '../createConfig.ts'
@@ -40,6 +40,18 @@ async function readSolana(config: Config, network: Network, address: string): Pr
       price: priceOf(token.mint),
     })),
   }
+}
+
+/**
+ * Collects cache entries after 5 minutes (SPEC section 9): balances of other accounts and networks
+ * fetched 5 minutes ago or more (one in use is read again every 30 s), and retry blocks that are over. Runs on each fetch, so a page left open holds at most
+ * what the last 5 minutes fetched, and an idle page runs nothing.
+ */
+function collect(config: Config, keep: string, now: number): void {
+  for (const [key, balance] of Object.entries(config.$balances.get()))
+    if (key !== keep && now - balance.fetchedAt >= CACHE_GC_MS) config.$balances.setKey(key, undefined)
+  for (const [key, until] of config.internal.balanceBlockedUntil)
+    if (until <= now) config.internal.balanceBlockedUntil.delete(key)
 }
 
 /**
@@ -93,6 +105,7 @@ export async function fetchBalance(
   if (!parameters.force && cached?.status === 'ready' && now - cached.fetchedAt < BALANCE_CACHE_MS)
     return cached
   if (!parameters.force && (config.internal.balanceBlockedUntil.get(key) ?? 0) > now) return cached
+  collect(config, key, now)
   // One read at a time per account and network: a second caller shares it (one toast, not two).
   let loads = inFlight.get(config)
   if (!loads) {

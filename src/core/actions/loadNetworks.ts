@@ -43,7 +43,9 @@ export function loadNetworks(config: Config): Promise<readonly Network[]> {
         continue
       }
       const rpc = options.rpcUrls[id]
-      networks.push(rpc ? { ...network, rpcUrls: { ...network.rpcUrls, default: { http: [rpc] } } } : network)
+      networks.push(
+        rpc ? { ...network, rpcUrls: { ...network.rpcUrls, default: { http: [...rpc] } } } : network,
+      )
     }
     config.$networks.set(networks)
     return networks

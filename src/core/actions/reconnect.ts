@@ -10,6 +10,7 @@ import { walletConnectConnector } from '../walletConnect.ts'
 import { loadNetworks } from './loadNetworks.ts'
 
 const WALLETCONNECT_ID = 'walletConnect'
+const EMBEDDED_ID = 'embedded'
 
 /** How long to wait for the remembered wallet to announce itself after a reload. */
 const CONNECTOR_WAIT_MS = 3_000
@@ -63,6 +64,7 @@ export async function reconnect(config: Config): Promise<void> {
       step(config, ns, { type: 'reconnect' }, { connectorId: id })
       try {
         if (id === WALLETCONNECT_ID) await walletConnectConnector(config)
+        if (id === EMBEDDED_ID) await (await import('../embedded.ts')).embeddedConnector(config)
         const connector = await waitForConnector(config, id, ns)
         const state = connector
           ? await connector.reconnect({ namespace: ns, chainId: networkFor(config, ns) })
@@ -79,6 +81,8 @@ export async function reconnect(config: Config): Promise<void> {
           config.$activeNamespace.set(lastNamespace)
         askToSignIn(config)
       } catch {
+        // The embedded wallet's check said not signed in (or failed): its cached login goes too.
+        if (id === EMBEDDED_ID) (await import('../embedded.ts')).clearLoginCache(config)
         step(config, ns, { type: 'failed' }, { connectorId: undefined })
         storage.set(StorageKey.connectionStatus, 'disconnected')
       }

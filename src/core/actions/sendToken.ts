@@ -5,6 +5,7 @@ import type { CaipNetworkId } from '../../protocol/caip.ts'
 import { balanceKey } from '../balanceKey.ts'
 import type { Config } from '../createConfig.ts'
 import { sendEvmTransaction } from '../evm/sendTransaction.ts'
+import { trackPending } from '../pending.ts'
 import { networkRpc } from '../rpcUrl.ts'
 import { fetchBalance } from './fetchBalance.ts'
 import { getProvider } from './getProvider.ts'
@@ -168,6 +169,11 @@ async function sendSolana(
     if (toBaseError(error).code !== 4200) throw error
     signature = await provider.sendTransaction(transfer.serializeForWallet(transaction))
   }
-  await transfer.confirmSignature(rpc, signature)
+  const settled = trackPending(config, `${chainId}:${parameters.from}`, signature)
+  try {
+    await transfer.confirmSignature(rpc, signature)
+  } finally {
+    settled()
+  }
   return signature
 }

@@ -4,8 +4,13 @@ import type { Config } from '../createConfig.ts'
 import { serviceClient } from '../service.ts'
 import { clearSession, storedSession } from '../siwx/session.ts'
 
-/** Waits for a sign-out call, 3 s at most (SPEC section 9). */
-const bounded = (promise: Promise<unknown>) =>
+/**
+ * Waits for a sign-out call, 3 s at most (SPEC section 9); its failure is not waited on either.
+ *
+ * @example
+ * await bounded(connector.disconnect({ namespace }))
+ */
+export const bounded = (promise: Promise<unknown>) =>
   Promise.race([
     promise.catch(() => undefined),
     new Promise((resolve) => setTimeout(resolve, SIGN_OUT_TIMEOUT_MS)),

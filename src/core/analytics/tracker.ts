@@ -1,10 +1,34 @@
 import type { AnalyticsEvent } from '../../protocol/api/index.ts'
 import { analyticsConfigResponse, analyticsEventBatch } from '../../protocol/api/index.ts'
+import { ERROR_TELEMETRY_MAX_EVENTS, ERROR_TELEMETRY_WINDOW_MS } from '../../protocol/constants.ts'
 import { reportServiceError } from '../actions/reportServiceError.ts'
 import type { Config } from '../createConfig.ts'
+import type { WalletEventMap } from '../events/types.ts'
 import { serviceClient } from '../service.ts'
 import type { TrackedEvent } from './watch.ts'
 import { TRACKED } from './watch.ts'
+
+/** Codes of a person saying no (EIP-1193 4001, CAIP 5000): not errors worth reporting. */
+const REJECTIONS = new Set([4001, 5000])
+
+/**
+ * When each page last reported errors: at most 5 per 60 s per page (SPEC section 9), whatever the
+ * number of modals on it. Keyed by the page's window, so nothing outlives it.
+ */
+const errorTimes = new WeakMap<object, number[]>()
+
+/** Whether an error may be reported now, counting it when it may. */
+function errorAllowed(page: object, now: number): boolean {
+  const times = (errorTimes.get(page) ?? []).filter((time) => now - time < ERROR_TELEMETRY_WINDOW_MS)
+  errorTimes.set(page, times)
+  if (times.length >= ERROR_TELEMETRY_MAX_EVENTS) return false
+  times.push(now)
+  return true
+}
+
+/** An error message without the addresses, keys or hashes a wallet may have written into it. */
+const withoutAddresses = (message: string) =>
+  message.replace(/\b0x[0-9a-fA-F]{40,}\b/g, '0x…').replace(/\b[1-9A-HJ-NP-Za-km-z]{32,88}\b/g, '…')
 
 /** Events are sent in batches: at 10, or 5 s after the first one waiting, and on pagehide. */
 const BATCH_SIZE = 10
@@ -78,6 +102,11 @@ export function createTracker(config: Config) {
     track({ name, detail, at }: TrackedEvent) {
       const event = TRACKED[name]
       if (!event || !win) return
+      if (name === 'error') {
+        const { code, message } = detail as WalletEventMap['error']
+        if (REJECTIONS.has(code) || !errorAllowed(win, at)) return
+        detail = { code, message: withoutAddresses(message) }
+      }
       const account = config.$account.get()
       queue.push({
         eventId: win.crypto.randomUUID(),

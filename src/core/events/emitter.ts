@@ -10,12 +10,14 @@ export interface Emitter {
 
 /**
  * A typed event emitter owned by each config; the `<wallet-modal>` element turns its events into
- * DOM events.
+ * DOM events. `tap` sees every event first (the client log).
  *
  * @example
  * const stop = createEmitter().on('connect', (detail) => console.log(detail.address))
  */
-export function createEmitter(): Emitter {
+export function createEmitter(
+  tap?: <K extends WalletEventName>(name: K, detail: WalletEventMap[K]) => void,
+): Emitter {
   const listeners = new Map<WalletEventName, Set<Listener<never>>>()
   return {
     on(name, listener) {
@@ -28,6 +30,7 @@ export function createEmitter(): Emitter {
       return () => set.delete(listener as Listener<never>)
     },
     emit(name, detail) {
+      tap?.(name, detail)
       let allowed = true
       for (const listener of listeners.get(name) ?? []) {
         if ((listener as Listener<typeof name>)(detail) === false) allowed = false

@@ -2,6 +2,7 @@ import type { TransactionReceipt } from '../../chains/eip155/receipt.ts'
 import { ValidationError } from '../../errors/index.ts'
 import { getProvider } from '../actions/getProvider.ts'
 import type { Config } from '../createConfig.ts'
+import { trackPending } from '../pending.ts'
 import { networkRpc } from '../rpcUrl.ts'
 
 /** A transaction for `eth_sendTransaction`: amounts in wei. */
@@ -18,7 +19,7 @@ const quantity = (value: bigint) => `0x${value.toString(16)}`
 /**
  * Has the active connector's wallet send a transaction (`getProvider(config, 'eip155')`, so a browser
  * wallet, a WalletConnect session or the embedded wallet alike), then waits for its receipt on the
- * connected network.
+ * connected network, tracked as pending until then (at most 99 per account, SPEC section 9).
  *
  * @example
  * const { hash, receipt } = await sendEvmTransaction(config, { from, to: usdc, data: encodeTransfer(bob, amount) })
@@ -43,6 +44,11 @@ export async function sendEvmTransaction(
   })
   if (typeof hash !== 'string')
     throw new ValidationError('The wallet returned no transaction hash', { messageId: 'noTransactionHash' })
-  const { waitForReceipt } = await import('../../chains/eip155/receipt.ts')
-  return { hash, receipt: await waitForReceipt(networkRpc(config, network.caipNetworkId), hash) }
+  const settled = trackPending(config, `${network.caipNetworkId}:${transaction.from}`, hash)
+  try {
+    const { waitForReceipt } = await import('../../chains/eip155/receipt.ts')
+    return { hash, receipt: await waitForReceipt(networkRpc(config, network.caipNetworkId), hash) }
+  } finally {
+    settled()
+  }
 }

@@ -15,6 +15,10 @@ export type View =
   | 'RegisterAccountNameSuccess'
   | 'Networks'
   | 'WalletSend'
+  | 'EmailVerifyOtp'
+  | 'EmailVerifyDevice'
+  | 'UpdateEmailWallet'
+  | 'UpdateEmailOtp'
 
 export interface RouterState {
   view: View

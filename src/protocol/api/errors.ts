@@ -1,3 +1,4 @@
+import { embeddedErrorCodes } from '../embedded/errorCodes.ts'
 import { authErrorCodes } from './auth.ts'
 import { blockchainErrorCodes } from './blockchain.ts'
 
@@ -20,6 +21,7 @@ export const apiErrorCodes = [
   'INTERNAL_ERROR',
   ...authErrorCodes,
   ...blockchainErrorCodes,
+  ...embeddedErrorCodes,
 ] as const
 
 export type ApiErrorCode = (typeof apiErrorCodes)[number]

@@ -1,3 +1,4 @@
+import type { Locale } from '../../protocol/locales.ts'
 import type { Messages } from '../locales/en.ts'
 
 /**
@@ -18,6 +19,6 @@ const loaders = {
   ru: () => import('../locales/ru.ts'),
   tr: () => import('../locales/tr.ts'),
   ar: () => import('../locales/ar.ts'),
-} satisfies Record<string, () => Promise<{ default: Messages }>>
+} satisfies Record<Locale, () => Promise<{ default: Messages }>>
 
 export default loaders

@@ -38,7 +38,12 @@ export interface Strings {
  * const strings = createStrings('de', messages, 'ltr')
  * strings.t('walletCount', { count: 1 }) // '1 Wallet'
  */
-export function createStrings(locale: Locale, messages: Messages, dir: 'ltr' | 'rtl'): Strings {
+export function createStrings(
+  locale: Locale,
+  catalogue: Messages | Readonly<Partial<Record<MessageKey, string>>>,
+  dir: 'ltr' | 'rtl',
+): Strings {
+  const messages = catalogue as Readonly<Partial<Record<MessageKey, string>>>
   const formatter = createFormatter(locale, { isolate: dir === 'rtl' })
   const warned = new Set<string>()
   const t = (key: MessageKey, values?: MessageValues) => {

@@ -103,6 +103,11 @@ const ar: Messages = {
   swapWaiting: 'أكّد المبادلة في محفظتك',
   swapped: 'تمت مبادلة {paid} مقابل {received}',
 
+  enterCode: 'أدخل الرمز',
+  approveBrowser: 'وافق على هذا المتصفح',
+  approveRequest: 'الموافقة على الطلب',
+  updateEmail: 'تغيير البريد الإلكتروني',
+
   'error.UnknownError': 'حدث خطأ',
   'error.RequestAbortedError': 'تم إلغاء الطلب',
   'error.SomethingWentWrongError': 'حدث خطأ ما',

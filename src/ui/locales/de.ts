@@ -103,6 +103,11 @@ const de: Messages = {
   swapWaiting: 'Bestätige den Tausch in deiner Wallet',
   swapped: '{paid} gegen {received} getauscht',
 
+  enterCode: 'Code eingeben',
+  approveBrowser: 'Diesen Browser bestätigen',
+  approveRequest: 'Anfrage bestätigen',
+  updateEmail: 'E-Mail ändern',
+
   'error.UnknownError': 'Ein Fehler ist aufgetreten',
   'error.RequestAbortedError': 'Die Anfrage wurde abgebrochen',
   'error.SomethingWentWrongError': 'Etwas ist schiefgelaufen',

@@ -5,6 +5,8 @@
  * `error.<id>` entries are the error catalogue's messages (`messageId` of src/errors), in SPEC's
  * exact English.
  */
+import type { EmbeddedMessageKey } from './embedded/en.ts'
+
 const en = {
   // <wallet-button>
   connectWallet: 'Connect Wallet',
@@ -115,6 +117,12 @@ const en = {
   swapWaiting: 'Confirm the swap in your wallet',
   swapped: 'Swapped {paid} for {received}',
 
+  // E-mail sign-in: the views' titles (the rest is in ./embedded/, loaded with those views)
+  enterCode: 'Enter the code',
+  approveBrowser: 'Approve this browser',
+  approveRequest: 'Approve request',
+  updateEmail: 'Update e-mail',
+
   // The error catalogue (src/errors and the chains' errors), by messageId
   'error.UnknownError': 'An error occurred',
   'error.RequestAbortedError': 'Request was aborted',
@@ -182,8 +190,9 @@ const en = {
   'error.quoteFirst': 'Get a quote first',
 }
 
-export type MessageKey = keyof typeof en
+/** A key of the modal's catalogues: this one's, or the embedded wallet's (./embedded/en.ts). */
+export type MessageKey = keyof typeof en | EmbeddedMessageKey
 /** A language's catalogue: exactly the keys of English. */
-export type Messages = Readonly<Record<MessageKey, string>>
+export type Messages = Readonly<Record<keyof typeof en, string>>
 
 export default en as Messages

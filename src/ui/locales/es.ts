@@ -102,6 +102,11 @@ const es: Messages = {
   swapWaiting: 'Confirma el intercambio en tu billetera',
   swapped: 'Intercambiaste {paid} por {received}',
 
+  enterCode: 'Introduce el código',
+  approveBrowser: 'Aprueba este navegador',
+  approveRequest: 'Aprobar solicitud',
+  updateEmail: 'Cambiar correo',
+
   'error.UnknownError': 'Se produjo un error',
   'error.RequestAbortedError': 'Se canceló la solicitud',
   'error.SomethingWentWrongError': 'Algo salió mal',

@@ -103,6 +103,11 @@ const fr: Messages = {
   swapWaiting: 'Confirmez l’échange dans votre portefeuille',
   swapped: '{paid} échangés contre {received}',
 
+  enterCode: 'Saisissez le code',
+  approveBrowser: 'Approuvez ce navigateur',
+  approveRequest: 'Approuver la demande',
+  updateEmail: 'Modifier l’e-mail',
+
   'error.UnknownError': 'Une erreur s’est produite',
   'error.RequestAbortedError': 'La demande a été annulée',
   'error.SomethingWentWrongError': 'Un problème est survenu',

@@ -101,6 +101,11 @@ const it: Messages = {
   swapWaiting: 'Conferma lo scambio nel tuo wallet',
   swapped: 'Hai scambiato {paid} con {received}',
 
+  enterCode: 'Inserisci il codice',
+  approveBrowser: 'Approva questo browser',
+  approveRequest: 'Approva la richiesta',
+  updateEmail: 'Cambia e-mail',
+
   'error.UnknownError': 'Si è verificato un errore',
   'error.RequestAbortedError': 'La richiesta è stata annullata',
   'error.SomethingWentWrongError': 'Qualcosa è andato storto',

@@ -104,6 +104,11 @@ const ja: Messages = {
   swapWaiting: 'ウォレットでスワップを確認してください',
   swapped: '{paid} を {received} にスワップしました',
 
+  enterCode: 'コードを入力',
+  approveBrowser: 'このブラウザを承認',
+  approveRequest: 'リクエストを承認',
+  updateEmail: 'メールアドレスを変更',
+
   'error.UnknownError': 'エラーが発生しました',
   'error.RequestAbortedError': 'リクエストが中止されました',
   'error.SomethingWentWrongError': '問題が発生しました',

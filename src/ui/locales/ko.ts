@@ -103,6 +103,11 @@ const ko: Messages = {
   swapWaiting: '지갑에서 스왑을 확인하세요',
   swapped: '{paid}을(를) {received}(으)로 스왑했습니다',
 
+  enterCode: '코드 입력',
+  approveBrowser: '이 브라우저 승인',
+  approveRequest: '요청 승인',
+  updateEmail: '이메일 변경',
+
   'error.UnknownError': '오류가 발생했습니다',
   'error.RequestAbortedError': '요청이 중단되었습니다',
   'error.SomethingWentWrongError': '문제가 발생했습니다',

@@ -102,6 +102,11 @@ const ptBR: Messages = {
   swapWaiting: 'Confirme a troca na sua carteira',
   swapped: 'Você trocou {paid} por {received}',
 
+  enterCode: 'Digite o código',
+  approveBrowser: 'Aprove este navegador',
+  approveRequest: 'Aprovar solicitação',
+  updateEmail: 'Alterar e-mail',
+
   'error.UnknownError': 'Ocorreu um erro',
   'error.RequestAbortedError': 'A solicitação foi cancelada',
   'error.SomethingWentWrongError': 'Algo deu errado',

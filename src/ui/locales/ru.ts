@@ -102,6 +102,11 @@ const ru: Messages = {
   swapWaiting: 'Подтвердите обмен в кошельке',
   swapped: 'Обменяно {paid} на {received}',
 
+  enterCode: 'Введите код',
+  approveBrowser: 'Подтвердите этот браузер',
+  approveRequest: 'Подтвердите запрос',
+  updateEmail: 'Изменить эл. почту',
+
   'error.UnknownError': 'Произошла ошибка',
   'error.RequestAbortedError': 'Запрос прерван',
   'error.SomethingWentWrongError': 'Что-то пошло не так',

@@ -102,6 +102,11 @@ const tr: Messages = {
   swapWaiting: 'Takası cüzdanınızda onaylayın',
   swapped: '{paid}, {received} karşılığında takas edildi',
 
+  enterCode: 'Kodu girin',
+  approveBrowser: 'Bu tarayıcıyı onaylayın',
+  approveRequest: 'İsteği onaylayın',
+  updateEmail: 'E-postayı değiştir',
+
   'error.UnknownError': 'Bir hata oluştu',
   'error.RequestAbortedError': 'İstek iptal edildi',
   'error.SomethingWentWrongError': 'Bir sorun oluştu',

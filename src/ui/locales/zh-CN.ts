@@ -101,6 +101,11 @@ const zhCN: Messages = {
   swapWaiting: '请在钱包中确认兑换',
   swapped: '已将 {paid} 兑换为 {received}',
 
+  enterCode: '输入验证码',
+  approveBrowser: '批准此浏览器',
+  approveRequest: '批准请求',
+  updateEmail: '更改邮箱',
+
   'error.UnknownError': '发生错误',
   'error.RequestAbortedError': '请求已中止',
   'error.SomethingWentWrongError': '出了点问题',

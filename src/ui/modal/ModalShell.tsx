@@ -24,6 +24,13 @@ export interface ViewProps {
 
 type Loader = () => Promise<{ default: ComponentType<ViewProps> }>
 
+/** The embedded wallet's frame, laid over the ApproveTransaction view: part of the dialog for focus. */
+const WALLET_FRAME = '[data-wallet-frame]'
+const isWalletFrame = (node: unknown) => node instanceof Element && node.matches(WALLET_FRAME)
+
+/** The embedded wallet's views: one chunk for all of them (src/ui/views/EmbeddedViews.tsx). */
+const embeddedViews: Loader = () => import('../views/EmbeddedViews.tsx')
+
 /** Connect is the usual first view: bundled with the shell to save a round trip. */
 const eagerViews: Partial<Record<View, ComponentType<ViewProps>>> = { Connect: ConnectView }
 
@@ -38,6 +45,11 @@ const lazyViews: Partial<Record<View, Loader>> = {
   Networks: () => import('../views/NetworksView.tsx'),
   UnsupportedChain: () => import('../views/UnsupportedChainView.tsx'),
   WalletSend: () => import('../views/WalletSendView.tsx'),
+  EmailVerifyOtp: embeddedViews,
+  EmailVerifyDevice: embeddedViews,
+  ApproveTransaction: embeddedViews,
+  UpdateEmailWallet: embeddedViews,
+  UpdateEmailOtp: embeddedViews,
   Swap: () => import('../views/SwapView.tsx'),
 }
 
@@ -53,6 +65,11 @@ const titles: Partial<Record<View, MessageKey>> = {
   Networks: 'selectNetwork',
   UnsupportedChain: 'unsupportedChain',
   WalletSend: 'send',
+  EmailVerifyOtp: 'enterCode',
+  EmailVerifyDevice: 'approveBrowser',
+  ApproveTransaction: 'approveRequest',
+  UpdateEmailWallet: 'updateEmail',
+  UpdateEmailOtp: 'enterCode',
   Swap: 'swap',
 }
 
@@ -97,11 +114,12 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
   const focusOwned = useRef(!inline)
   const focusHeading = () => heading.current?.focus({ preventScroll: inline })
 
-  // On each view change focus goes to the view (its autoFocus control took it already) or its heading.
+  // On each view change focus goes to the view (its autoFocus control, or the wallet frame it lays over
+  // itself, took it already) or its heading.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the view or its chunk changes.
   useLayoutEffect(() => {
     const active = (panel.current?.getRootNode() as ShadowRoot | undefined)?.activeElement
-    if (active && body.current?.contains(active)) return
+    if (active && (body.current?.contains(active) || isWalletFrame(active))) return
     if (focusOwned.current) focusHeading()
   }, [view, Current])
 
@@ -128,7 +146,9 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
       attributeFilter: ['disabled', 'hidden'],
     })
     const onFocusIn = (event: FocusEvent) => {
-      if (inside(event) || event.composedPath()[0] === host) focusOwned.current = true
+      const target = event.composedPath()[0]
+      // The wallet frame (its own origin), laid over the ApproveTransaction view, is part of the dialog.
+      if (inside(event) || target === host || isWalletFrame(target)) focusOwned.current = true
       else if (inline) focusOwned.current = false
       // The dialog keeps focus inside while open (the page behind is inert to the keyboard).
       else focusHeading()
@@ -181,9 +201,11 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
       return
     }
     if (event.key !== 'Tab' || !panel.current) return
-    const items = focusableIn(panel.current)
-    if (items.length === 0) return
     const root = panel.current.getRootNode() as ShadowRoot
+    const items = focusableIn(panel.current)
+    // The wallet frame shown over ApproveTransaction (the view's only content) comes last in the order.
+    items.push(...root.querySelectorAll<HTMLElement>(`${WALLET_FRAME}[tabindex="0"]`))
+    if (items.length === 0) return
     const index = items.indexOf(root.activeElement as HTMLElement)
     const next = event.shiftKey
       ? index <= 0

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { embeddedState } from '../../core/embeddedState.ts'
 import {
   balanceKey,
   disconnect,
@@ -10,11 +11,30 @@ import {
   usdValue,
 } from '../../core/index.ts'
 import { Avatar } from '../components/Avatar.tsx'
+import { EmbeddedScope } from '../components/EmbeddedScope.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
 import { TokenImage } from '../components/TokenImage.tsx'
 import { useStore } from '../hooks/useStore.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+
+/** The embedded wallet's e-mail on Account, in its words (inside `EmbeddedScope`), and the update's notice. */
+function EmailRow({ email, updated }: { email: string; updated: boolean }) {
+  const { t } = useStrings()
+  return (
+    <>
+      <div className="identity" part="email">
+        <span className="label">{t('signedInWith')}</span>
+        <bdi className="value" data-email={email}>
+          {email}
+        </bdi>
+      </div>
+      <p className="hint-text" role="status">
+        {updated ? t('emailUpdated') : ''}
+      </p>
+    </>
+  )
+}
 
 /**
  * Account: address (copy), balance, the total in US dollars, the native currency and each held token
@@ -29,6 +49,8 @@ export default function AccountView({ config }: ViewProps) {
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
   const options = useStore(config.$options)
+  const embedded = useStore(embeddedState(config))
+  const modal = useStore(config.$modal)
   const [copied, setCopied] = useState(false)
 
   useEffect(() => {
@@ -105,6 +127,12 @@ export default function AccountView({ config }: ViewProps) {
           {copied ? t('addressCopied') : ''}
         </div>
       </div>
+      {account.connectorId === 'embedded' && embedded.email ? (
+        <EmbeddedScope>
+          {/* Update e-mail sends the person back here: it says what it did. */}
+          <EmailRow email={embedded.email} updated={modal.router.data?.notice === 'emailUpdated'} />
+        </EmbeddedScope>
+      ) : null}
       {rows.length > 1 || total !== undefined ? (
         <section aria-labelledby="tokens-title">
           <h3 className="section-title" id="tokens-title">
@@ -164,6 +192,16 @@ export default function AccountView({ config }: ViewProps) {
           </span>
           <span className="badge">{t('network')}</span>
         </button>
+        {account.connectorId === 'embedded' ? (
+          <button
+            type="button"
+            className="secondary"
+            part="update-email-button"
+            onClick={() => navigate(config, 'UpdateEmailWallet')}
+          >
+            {t('updateEmail')}
+          </button>
+        ) : null}
         <button
           type="button"
           className="secondary danger"

@@ -6,6 +6,7 @@ import { walletImageUrl } from '../../core/walletImageUrl.ts'
 import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
 import { WalletImage } from '../components/WalletImage.tsx'
 import { WalletRow } from '../components/WalletRow.tsx'
+import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import { loadCatalogueLazily } from '../modal/catalogue.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
@@ -14,6 +15,9 @@ import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 // Selecting and the catalogue load lazily: the dialog's first paint needs neither.
 const select = (config: Config, choice: { connector: Connector } | { entry: CatalogueEntry }) =>
   void import('../../core/actions/selectWallet.ts').then(({ selectWallet }) => selectWallet(config, choice))
+
+// Connect's e-mail sign-in (the embedded wallet), a chunk of its own: a page without it never fetches it.
+const loadEmailSection = () => import('../components/EmailSection.tsx')
 
 /**
  * Connect: recent wallets, browser wallets, featured and recommended catalogue wallets, then
@@ -82,8 +86,17 @@ export default function ConnectView({ config }: ViewProps) {
     </li>
   )
 
+  // E-mail sign-in (the embedded wallet), its own chunk. Its field takes focus only when no wallet row
+  // would (a phone's keyboard should not pop up unasked); it arrives after the first render, so the
+  // focus is kept for it meanwhile (see EmailForm's takeFocus).
+  const emailOn = options.features.email && options.frameUrl && options.projectId
+  const EmailSection = useModule(emailOn ? loadEmailSection : undefined)
+  const emailTakesFocus = !!emailOn && !recentEntries.length && !browser.length
+  if (emailTakesFocus) takesFocus()
+
   return (
     <div className="sections">
+      {EmailSection ? <EmailSection config={config} takeFocus={emailTakesFocus} /> : null}
       {recentEntries.length > 0 ? (
         <section aria-labelledby="recent-title">
           <h3 className="section-title" id="recent-title">

@@ -1,7 +1,6 @@
 // The core actions end to end in node, against real parts: two Hardhat chains on loopback and the
 // Demo Wallet (no document, so prompts are answered by autoApprove) behind the injected connector.
 import assert from 'node:assert/strict'
-import net from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import {
   createDemoWallet,
@@ -27,6 +26,7 @@ import type { WalletEventMap, WalletEventName } from '../../../src/core/events/t
 import { formatBalance, shortAddress } from '../../../src/core/format.ts'
 import type { Platform } from '../../../src/core/platform.ts'
 import { STORAGE_PREFIX, StorageKey } from '../../../src/protocol/storage.ts'
+import { freePort } from '../../support/net.ts'
 
 const ORIGIN = 'http://127.0.0.1'
 const DEMO_ID = 'dev.wallet-elements.demo'
@@ -43,19 +43,6 @@ const EVENT_NAMES: WalletEventName[] = [
   'request-close',
   'error',
 ]
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const address = server.address()
-      server.close(() =>
-        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -117,7 +104,8 @@ function setup(parameters: SetupParameters = {}): Harness {
       removeItem: (key) => void items.delete(key),
     },
     fetch: (input, init) => {
-      fetches.push(String(input))
+      // Origins: viem writes a bare origin with a trailing slash.
+      fetches.push(new URL(String(input)).origin)
       return fetch(input, init)
     },
     now: () => Date.now() + skew,

@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import * as constants from '../../../src/protocol/constants.ts'
+import * as limits from '../../../src/protocol/embedded/limits.ts'
 
 describe('constants (SPEC 9)', () => {
   it('default: e-mail login and frame', () => {
-    assert.equal(constants.EMAIL_LOGIN_COOLDOWN_MS, 30_000)
+    assert.equal(limits.EMAIL_LOGIN_COOLDOWN_MS, 30_000)
     assert.equal(constants.SIGN_OUT_TIMEOUT_MS, 3_000)
-    assert.equal(constants.FRAME_LOAD_TIMEOUT_MS, 20_000)
-    assert.equal(constants.FRAME_READY_DELAY_MS, 500)
-    assert.equal(constants.EMBEDDED_REQUEST_TIMEOUT_MS, 30_000)
-    assert.equal(constants.EMBEDDED_SDK_VERSION, 4)
+    assert.equal(limits.FRAME_LOAD_TIMEOUT_MS, 20_000)
+    assert.equal(limits.FRAME_READY_DELAY_MS, 500)
+    assert.equal(limits.EMBEDDED_REQUEST_TIMEOUT_MS, 30_000)
+    assert.equal(limits.EMBEDDED_SDK_VERSION, 4)
     assert.ok(constants.FRAME_ANCESTORS_DEFAULT.some((origin) => origin.includes('localhost')))
   })
 

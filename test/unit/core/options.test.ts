@@ -37,6 +37,7 @@ describe('parseOptions', () => {
       rpcUrls: {},
       customNetworks: [],
       analytics: false,
+      enableLogger: false,
       featuredWalletIds: [],
       includeWalletIds: [],
       excludeWalletIds: [],
@@ -69,9 +70,16 @@ describe('parseOptions', () => {
     assert.deepEqual(one('socials', ['apple', 'discord']).value, ['apple', 'discord'])
     for (const siwx of ['off', 'optional', 'required']) assert.equal(one('siwx', siwx).value, siwx)
     assert.equal(one('locale', 'pt-BR').value, 'pt-BR')
+    // One URL or several, in the order to try them (SPEC 9: fallback).
     assert.deepEqual(one('rpcUrls', { 'eip155:1': 'http://127.0.0.1:8545' }).value, {
-      'eip155:1': 'http://127.0.0.1:8545',
+      'eip155:1': ['http://127.0.0.1:8545'],
     })
+    assert.deepEqual(one('rpcUrls', { 'eip155:1': ['http://127.0.0.1:8545', 'https://rpc.example'] }).value, {
+      'eip155:1': ['http://127.0.0.1:8545', 'https://rpc.example'],
+    })
+    // `<wallet-modal debug>` keeps the client log.
+    assert.equal(one('enableLogger', '').value, true)
+    assert.equal(one('enableLogger', 'off').value, false)
     const custom = [{ caipNetworkId: 'eip155:999' }]
     assert.equal(one('customNetworks', custom).value, custom)
     assert.equal(one('analytics', true).value, true)

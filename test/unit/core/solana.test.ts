@@ -9,7 +9,7 @@
 // dev key 1 only receives; dev key 2 sends SOL; dev key 3 receives the token.
 import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
-import net, { type AddressInfo } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
@@ -47,6 +47,7 @@ import { createConfig } from '../../../src/core/createConfig.ts'
 import type { WalletEventMap, WalletEventName } from '../../../src/core/events/types.ts'
 import type { Platform } from '../../../src/core/platform.ts'
 import { STORAGE_PREFIX, StorageKey } from '../../../src/protocol/storage.ts'
+import { freePort } from '../../support/net.ts'
 import { openTestDatabase, testLogger } from '../server/helpers.ts'
 
 const ORIGIN = 'http://127.0.0.1'
@@ -60,19 +61,6 @@ const KEY = [0, 1, 2, 3].map((index) => devKeypair(index).publicKey.toBase58())
 const key = (index: number) => KEY[index] ?? ''
 const LAMPORTS_PER_SOL = 10n ** 9n
 const EVENT_NAMES: WalletEventName[] = ['connect', 'disconnect', 'account-change', 'network-change', 'error']
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const address = server.address()
-      server.close(() =>
-        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -3,19 +3,7 @@ import net from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { createPublicClient, createWalletClient, defineChain, http, parseEther } from 'viem'
 import { DEV_MNEMONIC, devAccount, type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const address = server.address()
-      server.close(() =>
-        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
-}
+import { freePort } from '../../support/net.ts'
 
 async function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict'
-import net from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { createPublicClient, erc20Abi, http, parseAbi, parseEther, parseUnits } from 'viem'
 import { devAccount, type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
@@ -10,19 +9,7 @@ import {
   MARKET_DEPLOYER_INDEX,
   planMarket,
 } from '../../../server/dev/chain/market.ts'
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const address = server.address()
-      server.close(() =>
-        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
-}
+import { freePort } from '../../support/net.ts'
 
 const multicallAbi = parseAbi([
   'struct Call3 { address target; bool allowFailure; bytes callData; }',

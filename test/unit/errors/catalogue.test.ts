@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import * as emailErrors from '../../../src/errors/email.ts'
+import * as embeddedErrors from '../../../src/errors/embedded.ts'
 import * as errors from '../../../src/errors/index.ts'
 
 type Entry = [error: errors.BaseError, name: string, shortMessage: string, code?: number]
@@ -11,17 +13,17 @@ const catalogue: Entry[] = [
   [new errors.InvalidProjectIdError(), 'InvalidProjectIdError', 'Invalid Project ID'],
   [new errors.ProjectIdNotConfiguredError(), 'ProjectIdNotConfiguredError', 'Project ID Not Configured'],
   [
-    new errors.EmbeddedWalletLoadError(),
+    new embeddedErrors.EmbeddedWalletLoadError(),
     'EmbeddedWalletLoadError',
     'Network Error - could not load embedded wallet',
   ],
   [
-    new errors.EmbeddedRequestTimeoutError(),
+    new embeddedErrors.EmbeddedRequestTimeoutError(),
     'EmbeddedRequestTimeoutError',
     'Embedded Wallet Request Timed Out',
   ],
   [
-    new errors.EmailLoginDependencyError(),
+    new embeddedErrors.EmailLoginDependencyError(),
     'EmailLoginDependencyError',
     'Unable to load email login dependency',
   ],
@@ -40,7 +42,7 @@ const catalogue: Entry[] = [
   [new errors.TransactionsFetchError(), 'TransactionsFetchError', 'Failed to fetch transactions'],
   [new errors.TokenBalanceUnavailableError(), 'TokenBalanceUnavailableError', 'Token Balance Unavailable'],
   [
-    new errors.EmailCooldownError({ secondsLeft: 17 }),
+    new emailErrors.EmailCooldownError({ secondsLeft: 17 }),
     'EmailCooldownError',
     'Please try again after 17 seconds',
   ],
@@ -58,10 +60,14 @@ const catalogue: Entry[] = [
   [new errors.FailedToDisconnectError(), 'FailedToDisconnectError', 'Failed to disconnect'],
   [new errors.UnsupportedChainError(), 'UnsupportedChainError', 'Unsupported chain'],
   [new errors.RequestAbortedError(), 'RequestAbortedError', 'Request was aborted'],
-  [new errors.SomethingWentWrongError(), 'SomethingWentWrongError', 'Something went wrong'],
-  [new errors.FrameError(), 'FrameError', 'An error occurred'],
-  [new errors.RpcMethodNotAllowedError(), 'RpcMethodNotAllowedError', 'Requested RPC call is not allowed'],
-  [new errors.ActionNotAllowedError(), 'ActionNotAllowedError', 'Action not allowed'],
+  [new embeddedErrors.SomethingWentWrongError(), 'SomethingWentWrongError', 'Something went wrong'],
+  [new embeddedErrors.FrameError(), 'FrameError', 'An error occurred'],
+  [
+    new embeddedErrors.RpcMethodNotAllowedError(),
+    'RpcMethodNotAllowedError',
+    'Requested RPC call is not allowed',
+  ],
+  [new embeddedErrors.ActionNotAllowedError(), 'ActionNotAllowedError', 'Action not allowed'],
   [new errors.UnrecognizedChainError(), 'UnrecognizedChainError', 'Unrecognized chain', 4902],
   [new errors.InvalidChainIdError(), 'InvalidChainIdError', 'Invalid chain id', 32603],
   [new errors.UserRejectedRequestError(), 'UserRejectedRequestError', 'User rejected the request.', 4001],
@@ -116,23 +122,23 @@ describe('details and fields', () => {
   })
 
   it('default: embedded failures carry the callback reason', () => {
-    assert.equal(new errors.EmbeddedWalletLoadError().reason, 'iframe_load_failed')
-    assert.equal(new errors.EmbeddedRequestTimeoutError().reason, 'iframe_request_timeout')
+    assert.equal(new embeddedErrors.EmbeddedWalletLoadError().reason, 'iframe_load_failed')
+    assert.equal(new embeddedErrors.EmbeddedRequestTimeoutError().reason, 'iframe_request_timeout')
     assert.equal(
-      new errors.EmbeddedRequestTimeoutError({ type: 'CONNECT_EMAIL' }).details,
+      new embeddedErrors.EmbeddedRequestTimeoutError({ type: 'CONNECT_EMAIL' }).details,
       'No answer to CONNECT_EMAIL',
     )
   })
 
   it('args: EmailCooldownError rounds up and keeps the seconds', () => {
-    const error = new errors.EmailCooldownError({ secondsLeft: 4.1 })
+    const error = new emailErrors.EmailCooldownError({ secondsLeft: 4.1 })
     assert.equal(error.shortMessage, 'Please try again after 5 seconds')
     assert.equal(error.secondsLeft, 5)
   })
 
   it('args: FrameError keeps the frame message when there is one', () => {
-    assert.equal(new errors.FrameError({ message: 'Invalid code' }).shortMessage, 'Invalid code')
-    assert.equal(new errors.FrameError({ message: '' }).shortMessage, 'An error occurred')
+    assert.equal(new embeddedErrors.FrameError({ message: 'Invalid code' }).shortMessage, 'Invalid code')
+    assert.equal(new embeddedErrors.FrameError({ message: '' }).shortMessage, 'An error occurred')
   })
 
   it('args: RequestTimeoutError names method and seconds', () => {
@@ -156,7 +162,7 @@ describe('details and fields', () => {
 
   it('behavior: cause is kept', () => {
     const cause = new Error('frame gone')
-    const error = new errors.EmbeddedWalletLoadError({ cause })
+    const error = new embeddedErrors.EmbeddedWalletLoadError({ cause })
     assert.equal(error.cause, cause)
     assert.equal(error.details, 'frame gone')
   })

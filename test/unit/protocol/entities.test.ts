@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { WalletUserSchema } from '../../../src/protocol/embedded/frame.ts'
 import {
   AccountSchema,
   CatalogueEntrySchema,
@@ -13,7 +14,6 @@ import {
   TransactionSchema,
   validate,
   WalletSessionNamespaceSchema,
-  WalletUserSchema,
 } from '../../../src/protocol/index.ts'
 
 const address = '0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb'

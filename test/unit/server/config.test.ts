@@ -52,11 +52,54 @@ describe('loadConfig', () => {
         rpcEntriesPerSecond: 1000,
         analyticsEventsPerMinute: 600,
         signInPerMinute: 60,
+        walletPerMinute: 20,
         dataPerSecond: 50,
       },
       analyticsRetentionDays: 90,
       logLevel: 'info',
+      embedded: {
+        framePort: 8788,
+        framePublicUrl: 'http://127.0.0.1:8788',
+        frameDir: 'dist-frame',
+        smtpUrl: null,
+        mailFrom: 'wallet-elements <wallet@localhost>',
+        kek: null,
+        kekPrevious: [],
+        kekFile: '.data/wallet-kek',
+      },
     })
+  })
+
+  test('args: the embedded wallet: frame port and public URL, SMTP, KEKs', () => {
+    const kek = Buffer.alloc(32, 7).toString('base64')
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      FRAME_PORT: '9788',
+      FRAME_PUBLIC_URL: 'https://wallet.example.com/',
+      FRAME_DIR: '/srv/frame',
+      SMTP_URL: 'smtps://user:pass@mail.example.com',
+      MAIL_FROM: 'Wallet <wallet@example.com>',
+      WALLET_KEK: kek,
+      WALLET_KEK_PREVIOUS: 'a, b',
+      WALLET_KEK_FILE: '/secrets/kek',
+    })
+    assert.deepEqual(config.embedded, {
+      framePort: 9788,
+      framePublicUrl: 'https://wallet.example.com',
+      frameDir: '/srv/frame',
+      smtpUrl: 'smtps://user:pass@mail.example.com',
+      mailFrom: 'Wallet <wallet@example.com>',
+      kek,
+      kekPrevious: ['a', 'b'],
+      kekFile: '/secrets/kek',
+    })
+    assert.equal(loadConfig({ FRAME_PORT: 'off' }).embedded.framePort, null)
+    assert.throws(
+      () => loadConfig({ FRAME_PUBLIC_URL: 'https://wallet.example.com/frame' }),
+      /FRAME_PUBLIC_URL must be an origin/,
+    )
+    assert.throws(() => loadConfig({ SMTP_URL: 'http://mail' }), /SMTP_URL must be an smtp/)
+    assert.throws(() => loadConfig({ MAIL_FROM: 'a\nBcc: x@y' }), /MAIL_FROM must be one line/)
   })
 
   test('args: every variable is read', () => {

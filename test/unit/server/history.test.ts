@@ -309,8 +309,8 @@ describe('the history indexer and GET /blockchain/v1/transactions', () => {
       if (hashes.length === 1) break
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
-    assert.deepEqual(hashes, [fresh], 'only the new chain\'s transaction is left')
-    assert.equal(await storedTransfers(), 1, 'the old chain\'s transfers are deleted')
+    assert.deepEqual(hashes, [fresh], "only the new chain's transaction is left")
+    assert.equal(await storedTransfers(), 1, "the old chain's transfers are deleted")
   })
 })
 

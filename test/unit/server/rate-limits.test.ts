@@ -48,6 +48,7 @@ before(async () => {
       rpcEntriesPerSecond: 12,
       analyticsEventsPerMinute: 6,
       signInPerMinute: 3,
+      walletPerMinute: 20,
       dataPerSecond: 4,
     },
   })
@@ -172,6 +173,7 @@ describe('rate limits shared by two instances on one database', () => {
       rpcEntriesPerSecond: 1000,
       analyticsEventsPerMinute: 600,
       signInPerMinute: 60,
+      walletPerMinute: 20,
       dataPerSecond: 50,
     })
     assert.deepEqual(
@@ -180,6 +182,7 @@ describe('rate limits shared by two instances on one database', () => {
         RATE_LIMIT_RPC_ENTRIES: '5000',
         RATE_LIMIT_ANALYTICS: '120',
         RATE_LIMIT_SIGN_IN: '10',
+        RATE_LIMIT_WALLET: '7',
         RATE_LIMIT_DATA: '20',
       }).rateLimits,
       {
@@ -187,6 +190,7 @@ describe('rate limits shared by two instances on one database', () => {
         rpcEntriesPerSecond: 5000,
         analyticsEventsPerMinute: 120,
         signInPerMinute: 10,
+        walletPerMinute: 7,
         dataPerSecond: 20,
       },
     )

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -151,14 +152,19 @@ function run(script: string, args: string[], env: Record<string, string | undefi
   return { child, output: () => output, exited }
 }
 
-async function waitFor<T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+async function waitFor<T>(
+  check: () => T | undefined,
+  timeoutMs: number,
+  what: string,
+  output?: () => string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     const value = check()
     if (value !== undefined) return value
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  throw new Error(`Timed out waiting for ${what}`)
+  throw new Error(`Timed out waiting for ${what}${output ? `\n${output()}` : ''}`)
 }
 
 describe('npm run project and npm run server as processes', () => {
@@ -175,8 +181,16 @@ describe('npm run project and npm run server as processes', () => {
       : { DATABASE_URL: undefined, DATA_DIR: join(scratch, 'data') }
     // Creating a PGlite folder costs seconds; start from the migrated, seeded snapshot instead.
     if (!usingPostgres) await fillPgliteDataDir(join(scratch, 'data'))
-    // npm run server as in production: no NODE_ENV, no DEV_PROJECT_ID.
-    const env = { ...storage, LOG_LEVEL: 'info', NODE_ENV: undefined, DEV_PROJECT_ID: undefined }
+    // npm run server as in production: no NODE_ENV, no DEV_PROJECT_ID; the embedded wallet is off here
+    // (its frame needs a build and a KEK: the next test and the end-to-end suites run it).
+    const env = {
+      ...storage,
+      LOG_LEVEL: 'info',
+      NODE_ENV: undefined,
+      DEV_PROJECT_ID: undefined,
+      FRAME_PORT: 'off',
+      WALLET_KEK: undefined,
+    }
 
     const created = run(
       'server/cli/project.ts',
@@ -191,7 +205,8 @@ describe('npm run project and npm run server as processes', () => {
       const url = await waitFor(
         () => /Wallet service listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1],
         60_000,
-        `the service to listen\n${server.output()}`,
+        'the service to listen',
+        server.output,
       )
       const allowed = await rawRequest(`${url}/getAnalyticsConfig?${sdk('proc')}`, {
         headers: { origin: 'https://proc.test' },
@@ -215,5 +230,34 @@ describe('npm run project and npm run server as processes', () => {
     } finally {
       if (server.child.exitCode === null) server.child.kill('SIGKILL')
     }
+  })
+
+  test('error: production without WALLET_KEK, or without the built frame, stops before listening, with one line', async () => {
+    const env = {
+      DATA_DIR: 'memory://',
+      NODE_ENV: undefined,
+      PORT: '0',
+      FRAME_PORT: '0',
+      WALLET_KEK: undefined,
+    }
+    const started = run('server/main.ts', [], env)
+    assert.equal(await started.exited, 1)
+    assert.match(started.output(), /^WALLET_KEK is required in production: set it to 32 random bytes/m)
+    assert.doesNotMatch(started.output(), /listening|\bat \S+\.ts:\d+/)
+    const garbled = run('server/main.ts', [], { ...env, WALLET_KEK: 'not-a-key' })
+    assert.equal(await garbled.exited, 1)
+    assert.match(
+      garbled.output(),
+      /WALLET_KEK must be 32 random bytes, written as base64 or as 64 hex digits/,
+    )
+    assert.doesNotMatch(garbled.output(), /not-a-key/)
+    const unbuilt = run('server/main.ts', [], {
+      ...env,
+      WALLET_KEK: randomBytes(32).toString('base64'),
+      FRAME_DIR: join(scratch, 'no-frame'),
+    })
+    assert.equal(await unbuilt.exited, 1)
+    assert.match(unbuilt.output(), /^The wallet frame is not built: .*no-frame.index\.html is missing/m)
+    assert.doesNotMatch(unbuilt.output(), /listening|\bat \S+\.ts:\d+/)
   })
 })

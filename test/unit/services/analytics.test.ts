@@ -41,7 +41,7 @@ after(async () => {
 })
 
 /** A page: a window with what the tracker uses, and a fetch that records what leaves it. */
-function fakePage() {
+function fakePage(clock: () => number = () => Date.now()) {
   const target = new EventTarget()
   const requests: { method: string; url: URL }[] = []
   const beacons: { url: URL; body: string }[] = []
@@ -64,7 +64,7 @@ function fakePage() {
       requests.push({ method: init?.method ?? 'GET', url: new URL(String(input)) })
       return fetch(input, init)
     },
-    now: () => Date.now(),
+    now: clock,
     isMobile: () => false,
     prefersDark: () => false,
   }
@@ -99,6 +99,8 @@ describe('analytics in the modal', () => {
     const { requests, config, stop, pageHide, beacons } = modal('loud', true)
     await new Promise((resolve) => setTimeout(resolve, 200))
     config.events.emit('error', { code: 5000, message: 'x' })
+    // An error before the person did anything is not reported either.
+    config.events.emit('error', { code: -32603, message: 'Token Balance Unavailable' })
     config.events.emit('request-close', { view: 'Connect' })
     await pageHide()
     await new Promise((resolve) => setTimeout(resolve, 200))
@@ -110,6 +112,7 @@ describe('analytics in the modal', () => {
   test('a page without `analytics` sends nothing, even when the project has it on', async () => {
     const { requests, config, stop, pageHide, beacons } = modal('loud', false)
     config.events.emit('open', { view: 'Connect' })
+    config.events.emit('error', { code: -32603, message: 'Token Balance Unavailable' })
     config.events.emit('close', {})
     await pageHide()
     await new Promise((resolve) => setTimeout(resolve, 300))
@@ -176,5 +179,49 @@ describe('analytics in the modal', () => {
     await settle(() => requests.some((request) => request.method === 'POST' && request.url.pathname === '/e'))
     const paths = requests.map((request) => `${request.method} ${request.url.pathname}`)
     assert.deepEqual(paths, ['GET /getAnalyticsConfig', 'POST /e'])
+  })
+
+  test('error telemetry (SPEC 9): shown errors, not rejections, at most 5 per 60 s per page, without addresses', async () => {
+    let now = Date.parse('2026-11-24T10:00:00Z')
+    const page = fakePage(() => now)
+    // Two modals on one page share the page's limit.
+    const first = createConfig({ apiUrl: service.url, projectId: 'loud', analytics: true }, page.platform)
+    const second = createConfig({ apiUrl: service.url, projectId: 'loud', analytics: true }, page.platform)
+    const stops = [watchAnalytics(first), watchAnalytics(second)]
+    const address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    first.events.emit('open', { view: 'Connect' })
+    second.events.emit('open', { view: 'Connect' })
+    first.events.emit('error', { code: 4001, message: 'User rejected the request.' })
+    for (let index = 0; index < 4; index++)
+      first.events.emit('error', { code: -32000, message: `insufficient funds for ${address} (${index})` })
+    await settle(() => page.requests.some((request) => request.url.pathname === '/getAnalyticsConfig'))
+    second.events.emit('error', { code: -32603, message: 'Token Balance Unavailable' })
+    second.events.emit('error', { code: -32603, message: 'over the limit' })
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    now += 60_000
+    first.events.emit('error', { code: -32603, message: 'a minute later' })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await page.pageHide()
+    const sent = page.beacons.flatMap(
+      (beacon) =>
+        JSON.parse(beacon.body) as {
+          props: { event: string; properties: { message?: string }; address?: string }
+        }[],
+    )
+    const errors = sent.filter((event) => event.props.event === 'ERROR')
+    assert.deepEqual(errors.map((event) => event.props.properties.message).sort(), [
+      'Token Balance Unavailable',
+      'a minute later',
+      'insufficient funds for 0x… (0)',
+      'insufficient funds for 0x… (1)',
+      'insufficient funds for 0x… (2)',
+      'insufficient funds for 0x… (3)',
+    ])
+    assert.ok(!JSON.stringify(sent).includes(address.slice(2)), 'no address beyond SPEC 7 props.address')
+    assert.ok(
+      errors.every((event) => event.props.address === undefined),
+      'not connected: no address',
+    )
+    for (const stop of stops) stop()
   })
 })

@@ -3,18 +3,34 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import * as solanaErrors from '../../../src/chains/solana/errors.ts'
+import * as emailErrors from '../../../src/errors/email.ts'
+import * as embeddedErrors from '../../../src/errors/embedded.ts'
 import * as errors from '../../../src/errors/index.ts'
+import embeddedLoaders from '../../../src/ui/i18n/embeddedLoaders.ts'
 import loaders from '../../../src/ui/i18n/loaders.ts'
 import { LOCALES, resolveLocale } from '../../../src/ui/i18n/locales.ts'
 import type { Part } from '../../../src/ui/i18n/message.ts'
 import { createFormatter, parseMessage } from '../../../src/ui/i18n/message.ts'
 import { createStrings } from '../../../src/ui/i18n/strings.ts'
-import type { MessageKey, Messages } from '../../../src/ui/locales/en.ts'
-import en from '../../../src/ui/locales/en.ts'
+import embeddedEn from '../../../src/ui/locales/embedded/en.ts'
+import type { MessageKey } from '../../../src/ui/locales/en.ts'
+import baseEn from '../../../src/ui/locales/en.ts'
 
+type Catalogue = Readonly<Record<MessageKey, string>>
+
+// Each language's two catalogues (the modal's, and the embedded wallet's loaded with its views) as one.
+const en = { ...baseEn, ...embeddedEn } as Catalogue
 const catalogues = Object.fromEntries(
-  await Promise.all(LOCALES.map(async (locale) => [locale, (await loaders[locale]()).default] as const)),
-) as Record<(typeof LOCALES)[number], Messages>
+  await Promise.all(
+    LOCALES.map(
+      async (locale) =>
+        [
+          locale,
+          { ...(await loaders[locale]()).default, ...(await embeddedLoaders[locale]()).default },
+        ] as const,
+    ),
+  ),
+) as Record<(typeof LOCALES)[number], Catalogue>
 
 const keys = Object.keys(en).sort() as MessageKey[]
 
@@ -30,7 +46,12 @@ function sources(dir: string): string[] {
 /** Every error the library can show: the catalogue's classes made with their defaults. */
 function everyError(): errors.BaseError[] {
   const made: errors.BaseError[] = []
-  for (const value of [...Object.values(errors), ...Object.values(solanaErrors)]) {
+  for (const value of [
+    ...Object.values(errors),
+    ...Object.values(solanaErrors),
+    ...Object.values(emailErrors),
+    ...Object.values(embeddedErrors),
+  ]) {
     if (typeof value !== 'function' || !(value.prototype instanceof errors.BaseError)) continue
     const ErrorClass = value as unknown as new (...args: unknown[]) => errors.BaseError
     // What the classes that need something are given; the others ignore it.
@@ -58,6 +79,12 @@ describe('locale catalogues', () => {
   it('default: twelve languages, each its own chunk, English first', () => {
     assert.deepEqual(LOCALES, ['en', 'es', 'fr', 'de', 'pt-BR', 'it', 'ja', 'ko', 'zh-CN', 'ru', 'tr', 'ar'])
     assert.deepEqual(Object.keys(loaders), [...LOCALES])
+    assert.deepEqual(Object.keys(embeddedLoaders), [...LOCALES])
+    // A key lives in one of the two English catalogues, never both.
+    assert.deepEqual(
+      Object.keys(embeddedEn).filter((key) => key in baseEn),
+      [],
+    )
   })
 
   for (const locale of LOCALES) {
@@ -147,7 +174,7 @@ describe('locale catalogues', () => {
   })
 
   it('behavior: the same error reads in each language, with its values', () => {
-    const cooldown = errors.summarizeError(new errors.EmailCooldownError({ secondsLeft: 3 }))
+    const cooldown = errors.summarizeError(new emailErrors.EmailCooldownError({ secondsLeft: 3 }))
     assert.equal(createStrings('en', en, 'ltr').error(cooldown), 'Please try again after 3 seconds')
     assert.equal(
       createStrings('de', catalogues.de, 'ltr').error(cooldown),

@@ -8,3 +8,5 @@ document.addEventListener('wallet-connect', (event) =>
 )
 // @ts-expect-error the config property takes typed options
 if (modal) modal.config = { theme: 'purple' }
+// A support page reads the client log (kept with the debug attribute).
+export const logs: Promise<{ time: number; level: string; message: string }[]> | undefined = modal?.getLogs()

@@ -13,7 +13,12 @@ function App() {
       <wallet-modal
         theme="dark"
         networks="eip155:1"
-        config={{ networks: ['eip155:1', 'eip155:8453'], features: ['send'] }}
+        debug=""
+        config={{
+          networks: ['eip155:1', 'eip155:8453'],
+          features: ['send'],
+          rpcUrls: { 'eip155:1': ['https://rpc-a.example', 'https://rpc-b.example'] },
+        }}
         onwallet-connect={(event: WalletEvent<'connect'>) => setAddress(event.detail.address)}
       />
       <wallet-button label="Connect" size="lg" />

@@ -1,0 +1,92 @@
+/**
+ * The embedded wallet on the service: custody, e-mail sign-in and requests, put together from the
+ * configuration. The frame's server (server/frame/app.ts) serves its routes on the frame's origin.
+ */
+import type { ServiceConfig } from '../config.ts'
+import type { Db } from '../db/database.ts'
+import type { ServiceLogger } from '../logger.ts'
+import { createMailer, type Mailer } from '../mail/mailer.ts'
+import type { RpcForwarder } from '../rpc/forward.ts'
+import { type Custody, createCustody } from './custody.ts'
+import { type KekRing, loadKekRing } from './kek.ts'
+import { createLoginService, type LoginService } from './login.ts'
+import { embeddedNetworks } from './networks.ts'
+import { createRequestService, type RequestService } from './requests.ts'
+import { codeHasher } from './secrets.ts'
+import { createEmailThrottle } from './throttle.ts'
+import { createUpstream } from './upstream.ts'
+
+export interface EmbeddedWallet {
+  login: LoginService
+  requests: RequestService
+  custody: Custody
+  keks: KekRing
+  /** Closes the mail connections. */
+  close(): void
+}
+
+export interface EmbeddedWalletDependencies {
+  forwarder: RpcForwarder
+  logger?: ServiceLogger
+  /** A mailer instead of one on `SMTP_URL` (tests). */
+  mailer?: Mailer | null
+  /** KEKs instead of the configured ones (tests). */
+  keks?: KekRing
+  now?: () => number
+  /** How long a device wait is held open (tests shorten it). */
+  deviceWaitMs?: number
+}
+
+/**
+ * Creates the embedded wallet's services on the database.
+ *
+ * @example
+ * const wallet = await createEmbeddedWallet(config, database.db, { forwarder, logger })
+ */
+export async function createEmbeddedWallet(
+  config: ServiceConfig,
+  db: Db,
+  deps: EmbeddedWalletDependencies,
+): Promise<EmbeddedWallet> {
+  const keks =
+    deps.keks ??
+    (await loadKekRing(
+      { ...config.embedded, production: config.environment === 'production' },
+      {
+        memory: config.dataDir === 'memory://' && config.databaseUrl === null,
+        ...(deps.logger ? { logger: deps.logger } : {}),
+      },
+    ))
+  const custody = createCustody(db, keks)
+  const mailer =
+    deps.mailer !== undefined
+      ? deps.mailer
+      : config.embedded.smtpUrl === null
+        ? null
+        : createMailer({ smtpUrl: config.embedded.smtpUrl, from: config.embedded.mailFrom })
+  if (mailer === null) deps.logger?.warn({}, 'No SMTP_URL: e-mail sign-in to the embedded wallet is off')
+  const common = {
+    db,
+    custody,
+    ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  }
+  const login = createLoginService({
+    ...common,
+    codes: codeHasher(keks),
+    throttle: createEmailThrottle(db),
+    mailer,
+    frameUrl: config.embedded.framePublicUrl,
+    ...(deps.deviceWaitMs === undefined ? {} : { deviceWaitMs: deps.deviceWaitMs }),
+  })
+  const requests = createRequestService({
+    ...common,
+    upstream: createUpstream({
+      upstreams: config.rpcUpstreams,
+      forwarder: deps.forwarder,
+      timeoutMs: config.rpcTimeoutMs,
+    }),
+    networks: embeddedNetworks(Object.keys(config.rpcUpstreams)),
+  })
+  return { login, requests, custody, keks, close: () => mailer?.close() }
+}

@@ -1,0 +1,691 @@
+/**
+ * Sign-in to the embedded wallet by e-mail (SPEC 4): one-time codes, approval of a new browser by a
+ * mailed link, the frame's sessions, and changing the e-mail address with a code to each address.
+ * Every limit is enforced here, in the database, so it holds for concurrent requests and across
+ * instances: the 30 s cooldown and hourly cap per address, codes of 6 digits valid 10 minutes and
+ * once, 5 wrong tries void a code.
+ */
+import { randomUUID } from 'node:crypto'
+import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm'
+import type {
+  DeviceDetailsResponse,
+  DeviceWaitRequest,
+  DeviceWaitResponse,
+  EmailConnectRequest,
+  EmailConnectResponse,
+  EmailVerifyRequest,
+  EmbeddedUser,
+  SessionResponse,
+} from '../../src/protocol/embedded/index.ts'
+import { embeddedLimits } from '../../src/protocol/embedded/index.ts'
+import type { Db } from '../db/database.ts'
+import {
+  walletCodes,
+  walletDeviceApprovals,
+  walletDevices,
+  walletEmailUpdates,
+  walletRequests,
+  walletSessions,
+  walletUsers,
+} from '../db/schema.ts'
+import type { ServiceLogger } from '../logger.ts'
+import type { Mailer, MailMessage } from '../mail/mailer.ts'
+import { deviceApprovalMail, emailUpdateCodeMail, loginCodeMail } from '../mail/templates.ts'
+import type { Project } from '../projects/store.ts'
+import type { Custody } from './custody.ts'
+import { actionNotAllowed, EmbeddedError, notSignedIn } from './errors.ts'
+import type { CodeHasher } from './secrets.ts'
+import { browserLabel, newCode, newId, newSecret, secretHash } from './secrets.ts'
+import type { EmailThrottle } from './throttle.ts'
+
+/** A signed-in frame: who, on which project, browser and site. */
+export interface WalletSession {
+  id: string
+  userId: string
+  projectId: string
+  deviceId: string
+  site: string
+  email: string
+}
+
+export interface LoginDependencies {
+  db: Db
+  custody: Custody
+  codes: CodeHasher
+  throttle: EmailThrottle
+  /** Null when no `SMTP_URL` is configured: e-mail sign-in answers 503. */
+  mailer: Mailer | null
+  /** The frame's public origin, for approval links. */
+  frameUrl: string
+  now?: () => number
+  logger?: ServiceLogger
+  /** How long a device wait is held open (`embeddedLimits.deviceWaitMs`; shorter in tests). */
+  deviceWaitMs?: number
+}
+
+const minutes = (ms: number) => Math.round(ms / 60_000)
+const normalizeEmail = (email: string) => email.trim().toLowerCase()
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
+
+function codeExpired(
+  message = 'This code has expired or was already used: ask for a new one',
+): EmbeddedError {
+  return new EmbeddedError(400, 'CODE_EXPIRED', message, { attemptsLeft: 0 })
+}
+
+function bearer(authorization: string | undefined): string | undefined {
+  const match = /^Bearer +([A-Za-z0-9_-]{43}) *$/.exec(authorization ?? '')
+  return match?.[1]
+}
+
+/**
+ * The e-mail sign-in service.
+ *
+ * @example
+ * const login = createLoginService({ db, custody, codes, throttle, mailer, frameUrl })
+ * const { action, loginId } = await login.connectEmail(project, { email, deviceId, origin })
+ */
+export function createLoginService(deps: LoginDependencies) {
+  const { db, custody, codes, throttle, mailer } = deps
+  const now = deps.now ?? Date.now
+  const logger = deps.logger
+  let lastCleanup = Number.NEGATIVE_INFINITY
+
+  /** Deletes what has long expired, at most once a minute. */
+  async function cleanUp(time: number): Promise<void> {
+    if (time - lastCleanup < 60_000) return
+    lastCleanup = time
+    const dayAgo = new Date(time - 24 * 60 * 60_000)
+    try {
+      await db.delete(walletCodes).where(lt(walletCodes.expiresAt, dayAgo))
+      await db.delete(walletDeviceApprovals).where(lt(walletDeviceApprovals.expiresAt, dayAgo))
+      await db.delete(walletEmailUpdates).where(lt(walletEmailUpdates.expiresAt, dayAgo))
+      await db.delete(walletRequests).where(lt(walletRequests.expiresAt, dayAgo))
+      await db.delete(walletSessions).where(lt(walletSessions.expiresAt, dayAgo))
+    } catch (error) {
+      logger?.warn({ err: error }, 'Could not delete expired embedded-wallet rows')
+    }
+  }
+
+  /**
+   * Sends one mail within the address's throttle; the slot is given back if sending fails. Sign-in
+   * mails (codes and approval links) share one cooldown per address; e-mail-update codes, which only a
+   * signed-in wallet can ask for, have their own, so changing the address right after signing in works.
+   */
+  async function mail(projectId: string, address: string, message: MailMessage, kind: string): Promise<void> {
+    const throttleKey = kind.startsWith('update-') ? `update:${address}` : address
+    if (!mailer) {
+      throw new EmbeddedError(
+        503,
+        'MAIL_FAILED',
+        'E-mail sign-in is not configured on this service (SMTP_URL)',
+      )
+    }
+    const slot = await throttle.take(projectId, throttleKey, now())
+    try {
+      await mailer.send(message)
+      logger?.info({ projectId, kind }, 'Sign-in mail sent')
+    } catch (error) {
+      await throttle.release(projectId, throttleKey, slot).catch(() => {})
+      logger?.error({ projectId, kind, problem: (error as Error).message }, 'Sign-in mail failed')
+      throw new EmbeddedError(502, 'MAIL_FAILED', 'The e-mail could not be sent: try again')
+    }
+  }
+
+  async function insertCode(input: {
+    projectId: string
+    email: string
+    purpose: 'login' | 'update-primary' | 'update-secondary'
+    deviceId?: string
+  }): Promise<{ id: string; code: string }> {
+    const id = newId()
+    const code = newCode()
+    const time = now()
+    await db.insert(walletCodes).values({
+      id,
+      projectId: input.projectId,
+      email: input.email,
+      purpose: input.purpose,
+      codeHash: codes.hash(id, code),
+      deviceId: input.deviceId ?? null,
+      createdAt: new Date(time),
+      expiresAt: new Date(time + embeddedLimits.otpTtlMs),
+    })
+    return { id, code }
+  }
+
+  /**
+   * Checks a typed code against a stored one, counting the try atomically (the `attempts < 5` test and
+   * the increment are one statement), then uses it once.
+   */
+  async function checkCode(
+    projectId: string,
+    codeId: string,
+    purpose: 'login' | 'update-primary' | 'update-secondary',
+    otp: string,
+  ) {
+    const time = new Date(now())
+    const [row] = await db
+      .update(walletCodes)
+      .set({ attempts: sql`${walletCodes.attempts} + 1` })
+      .where(
+        and(
+          eq(walletCodes.id, codeId),
+          eq(walletCodes.projectId, projectId),
+          eq(walletCodes.purpose, purpose),
+          isNull(walletCodes.usedAt),
+          isNull(walletCodes.voidedAt),
+          gt(walletCodes.expiresAt, time),
+          lt(walletCodes.attempts, embeddedLimits.otpMaxAttempts),
+        ),
+      )
+      .returning()
+    if (!row) throw codeExpired()
+    if (!codes.matches(row.id, otp, row.codeHash)) {
+      const left = embeddedLimits.otpMaxAttempts - row.attempts
+      if (left <= 0) {
+        await db.update(walletCodes).set({ voidedAt: time }).where(eq(walletCodes.id, row.id))
+        throw codeExpired('Too many wrong codes: this one no longer works, ask for a new one')
+      }
+      throw new EmbeddedError(
+        400,
+        'INVALID_CODE',
+        `Invalid code: ${left} ${left === 1 ? 'try' : 'tries'} left`,
+        {
+          attemptsLeft: left,
+        },
+      )
+    }
+    const used = await db
+      .update(walletCodes)
+      .set({ usedAt: time })
+      .where(and(eq(walletCodes.id, row.id), isNull(walletCodes.usedAt), isNull(walletCodes.voidedAt)))
+      .returning({ id: walletCodes.id })
+    if (used.length === 0) throw codeExpired()
+    return row
+  }
+
+  async function userRow(projectId: string, email: string) {
+    const [row] = await db
+      .select()
+      .from(walletUsers)
+      .where(and(eq(walletUsers.projectId, projectId), eq(walletUsers.email, email)))
+      .limit(1)
+    return row
+  }
+
+  /** The user of an e-mail, created with both keys on first sign-in. */
+  async function findOrCreateUser(projectId: string, email: string) {
+    const existing = await userRow(projectId, email)
+    if (existing) return existing
+    const id = randomUUID()
+    await db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(walletUsers)
+        .values({ id, projectId, email })
+        .onConflictDoNothing()
+        .returning({ id: walletUsers.id })
+      if (inserted.length > 0) await custody.createKeys(tx as unknown as Db, id)
+    })
+    const created = await userRow(projectId, email)
+    if (!created) throw new Error('The wallet user was not created')
+    if (created.id === id) logger?.info({ projectId }, 'Created an embedded-wallet user')
+    return created
+  }
+
+  async function embeddedUserOf(user: { id: string; email: string; createdAt: Date }): Promise<EmbeddedUser> {
+    const accounts = await custody.accounts(user.id)
+    return {
+      email: user.email,
+      accounts: {
+        eip155: { address: accounts.secp256k1.address, type: 'eoa' },
+        solana: { address: accounts.ed25519.address, type: 'eoa' },
+      },
+      createdAt: user.createdAt.toISOString(),
+    }
+  }
+
+  async function openSession(
+    user: { id: string; email: string; createdAt: Date },
+    projectId: string,
+    deviceId: string,
+    site: string,
+  ): Promise<SessionResponse> {
+    const token = newSecret()
+    const time = now()
+    const expiresAt = new Date(time + embeddedLimits.sessionTtlMs)
+    await db
+      .insert(walletDevices)
+      .values({ userId: user.id, deviceId, approvedAt: new Date(time) })
+      .onConflictDoNothing()
+    await db.insert(walletSessions).values({
+      id: randomUUID(),
+      userId: user.id,
+      projectId,
+      deviceId,
+      site,
+      tokenHash: secretHash(token),
+      createdAt: new Date(time),
+      expiresAt,
+    })
+    return { token, expiresAt: expiresAt.toISOString(), user: await embeddedUserOf(user) }
+  }
+
+  async function sessionOf(
+    project: Project,
+    authorization: string | undefined,
+  ): Promise<WalletSession | undefined> {
+    const token = bearer(authorization)
+    if (!token) return undefined
+    const [row] = await db
+      .select({ session: walletSessions, email: walletUsers.email })
+      .from(walletSessions)
+      .innerJoin(walletUsers, eq(walletUsers.id, walletSessions.userId))
+      .where(
+        and(
+          eq(walletSessions.tokenHash, secretHash(token)),
+          eq(walletSessions.projectId, project.id),
+          isNull(walletSessions.revokedAt),
+          gt(walletSessions.expiresAt, new Date(now())),
+        ),
+      )
+      .limit(1)
+    if (!row) return undefined
+    const { session } = row
+    return {
+      id: session.id,
+      userId: session.userId,
+      projectId: session.projectId,
+      deviceId: session.deviceId,
+      site: session.site,
+      email: row.email,
+    }
+  }
+
+  /** The approval row of a link's secret. */
+  async function approvalOf(token: string) {
+    const [row] = await db
+      .select({ approval: walletDeviceApprovals, email: walletUsers.email })
+      .from(walletDeviceApprovals)
+      .innerJoin(walletUsers, eq(walletUsers.id, walletDeviceApprovals.userId))
+      .where(eq(walletDeviceApprovals.tokenHash, secretHash(token)))
+      .limit(1)
+    if (!row) throw new EmbeddedError(404, 'CODE_EXPIRED', 'This approval link is not valid')
+    return row
+  }
+
+  function detailsOf(row: Awaited<ReturnType<typeof approvalOf>>): DeviceDetailsResponse {
+    const { approval } = row
+    const status = approval.approvedAt
+      ? 'approved'
+      : approval.deniedAt
+        ? 'denied'
+        : approval.expiresAt.getTime() <= now()
+          ? 'expired'
+          : 'pending'
+    return {
+      email: row.email,
+      site: approval.site,
+      browser: approval.browser,
+      requestedAt: approval.createdAt.toISOString(),
+      expiresAt: approval.expiresAt.toISOString(),
+      status,
+    }
+  }
+
+  async function decide(token: string, decision: 'approve' | 'deny'): Promise<DeviceDetailsResponse> {
+    const row = await approvalOf(token)
+    const time = new Date(now())
+    const updated = await db
+      .update(walletDeviceApprovals)
+      .set(decision === 'approve' ? { approvedAt: time } : { deniedAt: time })
+      .where(
+        and(
+          eq(walletDeviceApprovals.id, row.approval.id),
+          isNull(walletDeviceApprovals.approvedAt),
+          isNull(walletDeviceApprovals.deniedAt),
+          gt(walletDeviceApprovals.expiresAt, time),
+        ),
+      )
+      .returning({ id: walletDeviceApprovals.id })
+    if (updated.length === 0) return detailsOf(row)
+    if (decision === 'approve') {
+      await db
+        .insert(walletDevices)
+        .values({ userId: row.approval.userId, deviceId: row.approval.deviceId, approvedAt: time })
+        .onConflictDoNothing()
+    }
+    logger?.info({ decision }, 'New browser decided')
+    return detailsOf(await approvalOf(token))
+  }
+
+  /** The update in progress of a session's user, or `Action not allowed`. */
+  async function updateOf(session: WalletSession, updateId: string) {
+    const [row] = await db
+      .select()
+      .from(walletEmailUpdates)
+      .where(
+        and(
+          eq(walletEmailUpdates.id, updateId),
+          eq(walletEmailUpdates.userId, session.userId),
+          isNull(walletEmailUpdates.completedAt),
+          gt(walletEmailUpdates.expiresAt, new Date(now())),
+        ),
+      )
+      .limit(1)
+    if (!row) throw actionNotAllowed()
+    return row
+  }
+
+  async function emailTaken(projectId: string, email: string): Promise<boolean> {
+    return (await userRow(projectId, email)) !== undefined
+  }
+
+  /** Mails the new address its code (after the current address confirmed). */
+  async function sendSecondaryCode(session: WalletSession, updateId: string, newEmail: string) {
+    const code = await insertCode({
+      projectId: session.projectId,
+      email: newEmail,
+      purpose: 'update-secondary',
+    })
+    await mail(
+      session.projectId,
+      newEmail,
+      emailUpdateCodeMail({
+        to: newEmail,
+        code: code.code,
+        site: session.site,
+        newEmail,
+        step: 'new',
+        minutes: minutes(embeddedLimits.otpTtlMs),
+      }),
+      'update-secondary-code',
+    )
+    await db
+      .update(walletEmailUpdates)
+      .set({ secondaryCodeId: code.id, expiresAt: new Date(now() + embeddedLimits.otpTtlMs) })
+      .where(eq(walletEmailUpdates.id, updateId))
+    return { action: 'VERIFY_SECONDARY_OTP' as const, updateId }
+  }
+
+  return {
+    sessionOf,
+
+    /** The session of a bearer token, or 401. */
+    async requireSession(project: Project, authorization: string | undefined): Promise<WalletSession> {
+      const session = await sessionOf(project, authorization)
+      if (!session) throw notSignedIn()
+      return session
+    },
+
+    /** `POST /email/connect`: CONNECT (this frame is signed in as that address), VERIFY_DEVICE or VERIFY_OTP. */
+    async connectEmail(
+      project: Project,
+      body: EmailConnectRequest,
+      context: { authorization?: string | undefined; userAgent?: string | undefined },
+    ): Promise<EmailConnectResponse> {
+      const email = normalizeEmail(body.email)
+      await cleanUp(now())
+      const current = await sessionOf(project, context.authorization)
+      if (current && current.email === email && current.deviceId === body.deviceId)
+        return { action: 'CONNECT' }
+      const resendAfterSeconds = Math.ceil(embeddedLimits.emailCooldownMs / 1000)
+      const user = await userRow(project.id, email)
+      if (user) {
+        const [known] = await db
+          .select()
+          .from(walletDevices)
+          .where(and(eq(walletDevices.userId, user.id), eq(walletDevices.deviceId, body.deviceId)))
+          .limit(1)
+        if (!known) {
+          // A browser this user never approved: the mailbox approves it by link (on the frame's origin).
+          const id = newId()
+          const token = newSecret()
+          const time = now()
+          const browser = browserLabel(context.userAgent)
+          const link = `${deps.frameUrl}/device#${token}`
+          await db.insert(walletDeviceApprovals).values({
+            id,
+            userId: user.id,
+            deviceId: body.deviceId,
+            tokenHash: secretHash(token),
+            site: body.origin,
+            browser,
+            createdAt: new Date(time),
+            expiresAt: new Date(time + embeddedLimits.deviceApprovalTtlMs),
+          })
+          try {
+            await mail(
+              project.id,
+              email,
+              deviceApprovalMail({
+                to: email,
+                link,
+                site: body.origin,
+                browser,
+                minutes: minutes(embeddedLimits.deviceApprovalTtlMs),
+              }),
+              'device-approval',
+            )
+          } catch (error) {
+            await db.delete(walletDeviceApprovals).where(eq(walletDeviceApprovals.id, id))
+            throw error
+          }
+          return { action: 'VERIFY_DEVICE', loginId: id, resendAfterSeconds }
+        }
+      }
+      const code = await insertCode({
+        projectId: project.id,
+        email,
+        purpose: 'login',
+        deviceId: body.deviceId,
+      })
+      try {
+        await mail(
+          project.id,
+          email,
+          loginCodeMail({
+            to: email,
+            code: code.code,
+            site: body.origin,
+            minutes: minutes(embeddedLimits.otpTtlMs),
+          }),
+          'login-code',
+        )
+      } catch (error) {
+        await db.delete(walletCodes).where(eq(walletCodes.id, code.id))
+        throw error
+      }
+      return { action: 'VERIFY_OTP', loginId: code.id, resendAfterSeconds }
+    },
+
+    /** `POST /email/verify`: the code; on success a session for this browser (and a new user's keys). */
+    async verifyCode(project: Project, body: EmailVerifyRequest, site: string): Promise<SessionResponse> {
+      const row = await checkCode(project.id, body.loginId, 'login', body.otp)
+      if (row.deviceId !== null && row.deviceId !== body.deviceId) throw actionNotAllowed()
+      const user = await findOrCreateUser(project.id, row.email)
+      return openSession(user, project.id, body.deviceId, site)
+    },
+
+    /** `POST /device/wait`: holds up to 25 s for the mailed link to be followed, then answers. */
+    async waitForDevice(
+      project: Project,
+      body: DeviceWaitRequest,
+      site: string,
+      signal?: AbortSignal,
+    ): Promise<DeviceWaitResponse> {
+      const deadline = Date.now() + (deps.deviceWaitMs ?? embeddedLimits.deviceWaitMs)
+      for (;;) {
+        const [row] = await db
+          .select({ approval: walletDeviceApprovals, user: walletUsers })
+          .from(walletDeviceApprovals)
+          .innerJoin(walletUsers, eq(walletUsers.id, walletDeviceApprovals.userId))
+          .where(
+            and(
+              eq(walletDeviceApprovals.id, body.loginId),
+              eq(walletDeviceApprovals.deviceId, body.deviceId),
+              eq(walletUsers.projectId, project.id),
+            ),
+          )
+          .limit(1)
+        if (!row) throw actionNotAllowed()
+        const { approval, user } = row
+        if (approval.deniedAt) return { status: 'denied' }
+        if (approval.approvedAt) {
+          const consumed = await db
+            .update(walletDeviceApprovals)
+            .set({ consumedAt: new Date(now()) })
+            .where(and(eq(walletDeviceApprovals.id, approval.id), isNull(walletDeviceApprovals.consumedAt)))
+            .returning({ id: walletDeviceApprovals.id })
+          if (consumed.length === 0) throw actionNotAllowed()
+          return { status: 'approved', session: await openSession(user, project.id, body.deviceId, site) }
+        }
+        if (approval.expiresAt.getTime() <= now())
+          throw codeExpired('The approval link has expired: sign in again')
+        if (Date.now() >= deadline || signal?.aborted) return { status: 'pending' }
+        await sleep(400, signal)
+      }
+    },
+
+    /** What the approval page shows. */
+    async deviceDetails(token: string): Promise<DeviceDetailsResponse> {
+      return detailsOf(await approvalOf(token))
+    },
+
+    approveDevice: (token: string) => decide(token, 'approve'),
+    denyDevice: (token: string) => decide(token, 'deny'),
+
+    /** The signed-in user. */
+    async user(session: WalletSession): Promise<EmbeddedUser> {
+      const [row] = await db.select().from(walletUsers).where(eq(walletUsers.id, session.userId)).limit(1)
+      if (!row) throw notSignedIn()
+      return embeddedUserOf(row)
+    },
+
+    /** Ends a session (again is fine). */
+    async signOut(project: Project, authorization: string | undefined): Promise<void> {
+      const token = bearer(authorization)
+      if (!token) return
+      await db
+        .update(walletSessions)
+        .set({ revokedAt: new Date(now()) })
+        .where(
+          and(
+            eq(walletSessions.tokenHash, secretHash(token)),
+            eq(walletSessions.projectId, project.id),
+            isNull(walletSessions.revokedAt),
+          ),
+        )
+    },
+
+    /**
+     * `POST /email/update`: a code to the current address (VERIFY_PRIMARY_OTP). Asked again for the
+     * same new address once the current one is confirmed, it sends the new address a fresh code.
+     */
+    async startEmailUpdate(session: WalletSession, email: string) {
+      const newEmail = normalizeEmail(email)
+      if (newEmail === session.email) {
+        throw new EmbeddedError(400, 'BAD_REQUEST', "This is already your wallet's e-mail address", {
+          field: 'email',
+        })
+      }
+      if (await emailTaken(session.projectId, newEmail)) {
+        throw new EmbeddedError(409, 'EMAIL_IN_USE', 'This e-mail address is already in use', {
+          field: 'email',
+        })
+      }
+      const time = now()
+      const [confirmed] = await db
+        .select()
+        .from(walletEmailUpdates)
+        .where(
+          and(
+            eq(walletEmailUpdates.userId, session.userId),
+            eq(walletEmailUpdates.newEmail, newEmail),
+            isNull(walletEmailUpdates.completedAt),
+            gt(walletEmailUpdates.expiresAt, new Date(time)),
+            isNotNull(walletEmailUpdates.primaryVerifiedAt),
+          ),
+        )
+        .limit(1)
+      if (confirmed) return sendSecondaryCode(session, confirmed.id, newEmail)
+      const code = await insertCode({
+        projectId: session.projectId,
+        email: session.email,
+        purpose: 'update-primary',
+      })
+      await mail(
+        session.projectId,
+        session.email,
+        emailUpdateCodeMail({
+          to: session.email,
+          code: code.code,
+          site: session.site,
+          newEmail,
+          step: 'current',
+          minutes: minutes(embeddedLimits.otpTtlMs),
+        }),
+        'update-primary-code',
+      )
+      const id = newId()
+      await db.insert(walletEmailUpdates).values({
+        id,
+        userId: session.userId,
+        newEmail,
+        primaryCodeId: code.id,
+        createdAt: new Date(time),
+        expiresAt: new Date(time + embeddedLimits.otpTtlMs),
+      })
+      return { action: 'VERIFY_PRIMARY_OTP' as const, updateId: id }
+    },
+
+    /** `POST /email/update/primary`: the current address's code; then a code goes to the new one. */
+    async verifyPrimary(session: WalletSession, body: { updateId: string; otp: string }) {
+      const update = await updateOf(session, body.updateId)
+      if (update.primaryVerifiedAt !== null) throw actionNotAllowed()
+      await checkCode(session.projectId, update.primaryCodeId, 'update-primary', body.otp)
+      await db
+        .update(walletEmailUpdates)
+        .set({ primaryVerifiedAt: new Date(now()) })
+        .where(eq(walletEmailUpdates.id, update.id))
+      return sendSecondaryCode(session, update.id, update.newEmail)
+    },
+
+    /** `POST /email/update/secondary`: the new address's code; the new address is stored. */
+    async verifySecondary(session: WalletSession, body: { updateId: string; otp: string }) {
+      const update = await updateOf(session, body.updateId)
+      if (update.primaryVerifiedAt === null || update.secondaryCodeId === null) throw actionNotAllowed()
+      await checkCode(session.projectId, update.secondaryCodeId, 'update-secondary', body.otp)
+      try {
+        await db.transaction(async (tx) => {
+          await tx
+            .update(walletUsers)
+            .set({ email: update.newEmail, updatedAt: new Date(now()) })
+            .where(eq(walletUsers.id, session.userId))
+          await tx
+            .update(walletEmailUpdates)
+            .set({ completedAt: new Date(now()) })
+            .where(eq(walletEmailUpdates.id, update.id))
+        })
+      } catch (error) {
+        if (await emailTaken(session.projectId, update.newEmail)) {
+          throw new EmbeddedError(409, 'EMAIL_IN_USE', 'This e-mail address is already in use', {
+            field: 'email',
+          })
+        }
+        throw error
+      }
+      logger?.info({ projectId: session.projectId }, 'Embedded-wallet e-mail changed')
+      return { email: update.newEmail }
+    },
+  }
+}
+
+export type LoginService = ReturnType<typeof createLoginService>

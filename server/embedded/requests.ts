@@ -1,0 +1,682 @@
+/**
+ * The embedded wallet's requests (SPEC 6). Reads go to the RPC upstream; the wallet's own methods
+ * (call status, capabilities, assets) are answered here; signing is two steps: the frame stores the
+ * request and gets its preview in plain words, the person approves it in the frame, and only then does
+ * the service open the key and sign what it stored (never new parameters). Anything else is refused
+ * with `Requested RPC call is not allowed`.
+ */
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { and, eq, gt } from 'drizzle-orm'
+import {
+  type Address,
+  bytesToHex,
+  getAddress,
+  type Hex,
+  hexToBytes,
+  isAddress,
+  isAddressEqual,
+  isHex,
+  type TypedDataDefinition,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import * as z from 'zod/mini'
+import type {
+  ApprovalPreview,
+  ApprovalResponse,
+  WalletRpcRequest,
+} from '../../src/protocol/embedded/index.ts'
+import { classifyRequest, embeddedLimits } from '../../src/protocol/embedded/index.ts'
+import { CallListSchema } from '../../src/protocol/rules.ts'
+import { decodeBase58, encodeBase58 } from '../../src/protocol/siwx/base58.ts'
+import type { Db } from '../db/database.ts'
+import { walletCallBatches, walletRequests } from '../db/schema.ts'
+import type { ServiceLogger } from '../logger.ts'
+import type { Custody } from './custody.ts'
+import { actionNotAllowed, EmbeddedError, notAvailable, requestRefused } from './errors.ts'
+import type { WalletSession } from './login.ts'
+import type { EmbeddedNetwork } from './networks.ts'
+import { newId } from './secrets.ts'
+import { readSolanaTransaction, type SolanaTransaction, writeSolanaTransaction } from './solanaWire.ts'
+import type { Upstream } from './upstream.ts'
+
+const SYSTEM_PROGRAM = '11111111111111111111111111111111'
+
+function invalidParams(message: string): EmbeddedError {
+  return new EmbeddedError(400, 'BAD_REQUEST', message, { rpcCode: -32602, field: 'params' })
+}
+
+/** The params of a request, checked with a schema; a mismatch is JSON-RPC's `Invalid params`. */
+function paramsOf<T extends z.ZodMiniType>(schema: T, params: unknown, method: string): z.output<T> {
+  const parsed = z.safeParse(schema, params)
+  if (!parsed.success) throw invalidParams(`Invalid params of ${method}`)
+  return parsed.data
+}
+
+const hex = z.string().check(z.regex(/^0x[0-9a-fA-F]*$/))
+const quantity = z.string().check(z.regex(/^0x[0-9a-fA-F]{1,64}$/))
+const address = z.string().check(z.refine((value) => isAddress(value, { strict: false })))
+const base58 = z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{1,2000}$/))
+const base64 = z.string().check(z.regex(/^[A-Za-z0-9+/]{1,1700000}={0,2}$/))
+
+const transactionParams = z.tuple([
+  z.object({
+    from: address,
+    to: z.optional(z.nullable(address)),
+    value: z.optional(quantity),
+    data: z.optional(hex),
+    input: z.optional(hex),
+    gas: z.optional(quantity),
+    gasPrice: z.optional(quantity),
+    maxFeePerGas: z.optional(quantity),
+    maxPriorityFeePerGas: z.optional(quantity),
+  }),
+])
+type TransactionParams = z.infer<typeof transactionParams>[0]
+
+const sendCallsParams = z.tuple([
+  z.object({
+    version: z.optional(z.string()),
+    chainId: z.optional(quantity),
+    from: z.optional(address),
+    atomicRequired: z.optional(z.boolean()),
+    calls: CallListSchema.check(z.minLength(1), z.maxLength(embeddedLimits.maxCalls)),
+    capabilities: z.optional(z.record(z.string(), z.unknown())),
+  }),
+])
+
+const typedDataShape = z.object({
+  domain: z.optional(z.record(z.string(), z.unknown())),
+  types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+  primaryType: z.string(),
+  message: z.record(z.string(), z.unknown()),
+})
+
+/** Text when the bytes are readable UTF-8 without control characters, else undefined. */
+function readable(bytes: Uint8Array): string | undefined {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    const control = [...text].some((character) => {
+      const code = character.charCodeAt(0)
+      return (code < 32 && code !== 9 && code !== 10 && code !== 13) || code === 127
+    })
+    return control ? undefined : text
+  } catch {
+    return undefined
+  }
+}
+
+function messagePreview(bytes: Uint8Array): ApprovalPreview['message'] {
+  const text = readable(bytes)
+  return text === undefined ? { hex: bytesToHex(bytes) } : { text }
+}
+
+/** Typed-data fields as rows (`to.wallet`, `items[0]`), 60 at most, values as text. */
+function flatten(value: unknown, prefix: string, rows: { name: string; value: string }[]): void {
+  if (rows.length >= 60) return
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) flatten(item, `${prefix}[${index}]`, rows)
+    if (value.length === 0) rows.push({ name: prefix, value: '[]' })
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) flatten(item, prefix ? `${prefix}.${key}` : key, rows)
+  } else {
+    rows.push({ name: prefix, value: String(value).slice(0, 500) })
+  }
+}
+
+/** Bytes of a base58 parameter, or `Invalid params`. */
+function base58Bytes(text: string): Uint8Array {
+  const bytes = decodeBase58(text)
+  if (!bytes) throw invalidParams('Invalid base58')
+  return bytes
+}
+
+const foreignAccount = () =>
+  new EmbeddedError(403, 'FORBIDDEN', 'The request names an account this wallet does not hold', {
+    rpcCode: 4100,
+  })
+
+/** A hex quantity as a decimal string. */
+const decimal = (value: string | bigint | undefined) => BigInt(value ?? 0).toString()
+
+/** EVM chain id of a CAIP-2 id. */
+const evmChainId = (chainId: string) => Number(chainId.split(':')[1])
+
+interface RequestDependencies {
+  db: Db
+  custody: Custody
+  upstream: Upstream
+  networks: ReadonlyMap<string, EmbeddedNetwork>
+  now?: () => number
+  logger?: ServiceLogger
+}
+
+/**
+ * The request service.
+ *
+ * @example
+ * const requests = createRequestService({ db, custody, upstream, networks })
+ * const { id, preview } = await requests.create(session, { chainId, method: 'personal_sign', params })
+ * const { result } = await requests.approve(session, id)
+ */
+export function createRequestService(deps: RequestDependencies) {
+  const { db, custody, upstream, networks } = deps
+  const now = deps.now ?? Date.now
+
+  function networkOf(chainId: string): EmbeddedNetwork {
+    const network = networks.get(chainId)
+    if (!network) throw new EmbeddedError(400, 'BAD_REQUEST', 'Chain is not supported', { field: 'chainId' })
+    return network
+  }
+
+  async function addresses(session: WalletSession) {
+    const accounts = await custody.accounts(session.userId)
+    return { evm: getAddress(accounts.secp256k1.address), solana: accounts.ed25519.address }
+  }
+
+  function mustBeOwn(given: string | undefined | null, own: Address) {
+    if (given && !(isAddress(given, { strict: false }) && isAddressEqual(given as Address, own))) {
+      throw foreignAccount()
+    }
+  }
+
+  /** Gas and fees a transaction will use: what the page gave, else estimated on the network. */
+  async function prepareTransaction(chainId: string, from: Address, tx: TransactionParams) {
+    const call = {
+      from,
+      ...(tx.to ? { to: tx.to } : {}),
+      ...(tx.value ? { value: tx.value } : {}),
+      ...((tx.data ?? tx.input) ? { data: tx.data ?? tx.input } : {}),
+    }
+    const gas = tx.gas ?? ((await upstream.call(chainId, 'eth_estimateGas', [call])) as string)
+    if (tx.gasPrice) return { gas, gasPrice: tx.gasPrice }
+    const block = (await upstream.call(chainId, 'eth_getBlockByNumber', ['latest', false])) as {
+      baseFeePerGas?: string
+    } | null
+    if (!block?.baseFeePerGas) {
+      return { gas, gasPrice: (await upstream.call(chainId, 'eth_gasPrice', [])) as string }
+    }
+    const priority =
+      tx.maxPriorityFeePerGas ??
+      ((await upstream.call(chainId, 'eth_maxPriorityFeePerGas', []).catch(() => '0x3b9aca00')) as string)
+    // Room for the base fee to double before the transaction is included.
+    const maxFee =
+      tx.maxFeePerGas ?? `0x${(BigInt(block.baseFeePerGas) * 2n + BigInt(priority)).toString(16)}`
+    return { gas, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority }
+  }
+
+  type Prepared = Awaited<ReturnType<typeof prepareTransaction>>
+  const maxFeeOf = (prepared: Prepared) =>
+    BigInt(prepared.gas) * BigInt('gasPrice' in prepared ? prepared.gasPrice : prepared.maxFeePerGas)
+
+  /** Signs and sends one prepared transaction from the user's EVM key. */
+  async function sendTransaction(
+    session: WalletSession,
+    chainId: string,
+    tx: TransactionParams,
+    prepared: Prepared,
+    nonce: number,
+  ): Promise<Hex> {
+    const signed = await custody.withKey(session.userId, 'secp256k1', (secret) => {
+      const account = privateKeyToAccount(bytesToHex(secret))
+      const common = {
+        chainId: evmChainId(chainId),
+        nonce,
+        gas: BigInt(prepared.gas),
+        ...(tx.to ? { to: tx.to as Address } : {}),
+        value: BigInt(tx.value ?? 0),
+        ...((tx.data ?? tx.input) ? { data: (tx.data ?? tx.input) as Hex } : {}),
+      }
+      return 'gasPrice' in prepared
+        ? account.signTransaction({ ...common, type: 'legacy', gasPrice: BigInt(prepared.gasPrice) })
+        : account.signTransaction({
+            ...common,
+            type: 'eip1559',
+            maxFeePerGas: BigInt(prepared.maxFeePerGas),
+            maxPriorityFeePerGas: BigInt(prepared.maxPriorityFeePerGas),
+          })
+    })
+    return (await upstream.call(chainId, 'eth_sendRawTransaction', [signed])) as Hex
+  }
+
+  async function pendingNonce(chainId: string, from: Address): Promise<number> {
+    return Number(await upstream.call(chainId, 'eth_getTransactionCount', [from, 'pending']))
+  }
+
+  /** A Solana transaction the user's key must sign, and where its signature goes. */
+  function solanaTransaction(encoded: string, own: string) {
+    let tx: SolanaTransaction
+    try {
+      tx = readSolanaTransaction(Buffer.from(encoded, 'base64'))
+    } catch {
+      throw invalidParams('The transaction could not be read')
+    }
+    const index = tx.staticAccountKeys.slice(0, tx.numRequiredSignatures).indexOf(own)
+    if (index === -1) throw invalidParams("This transaction does not need this wallet's signature")
+    return { tx, index }
+  }
+
+  function solanaPreview(tx: SolanaTransaction) {
+    const keys = tx.staticAccountKeys
+    const transfers: NonNullable<ApprovalPreview['transfers']> = []
+    const programs = new Set<string>()
+    for (const instruction of tx.instructions) {
+      const program = keys[instruction.programIdIndex] ?? 'unknown'
+      const data = Buffer.from(instruction.data)
+      const to = keys[instruction.accountKeyIndexes[1] ?? -1]
+      if (program === SYSTEM_PROGRAM && data.length === 12 && data.readUInt32LE(0) === 2 && to) {
+        transfers.push({ to, value: data.readBigUInt64LE(4).toString(), dataBytes: 0 })
+      } else programs.add(program)
+    }
+    return { transfers, programs: [...programs] }
+  }
+
+  async function solanaFee(chainId: string, tx: SolanaTransaction): Promise<string | undefined> {
+    const answer = (await upstream
+      .call(chainId, 'getFeeForMessage', [
+        Buffer.from(tx.message).toString('base64'),
+        { commitment: 'confirmed' },
+      ])
+      .catch(() => undefined)) as { value?: number | null } | undefined
+    return typeof answer?.value === 'number' ? String(answer.value) : undefined
+  }
+
+  /** Builds the preview (and what signing will need) of an approval request. */
+  async function preview(session: WalletSession, request: WalletRpcRequest) {
+    const network = networkOf(request.chainId)
+    const own = await addresses(session)
+    const base = { method: request.method, network }
+    switch (request.method) {
+      case 'personal_sign': {
+        const [first, second] = paramsOf(z.tuple([z.string(), z.string()]), request.params, request.method)
+        // Wallets take [message, address]; a few libraries send [address, message].
+        const [message, signer] =
+          isAddress(first, { strict: false }) && !isAddress(second, { strict: false })
+            ? [second, first]
+            : [first, second]
+        mustBeOwn(signer, own.evm)
+        const bytes = isHex(message) ? hexToBytes(message) : new TextEncoder().encode(message)
+        return { preview: { ...base, from: own.evm, message: messagePreview(bytes) }, prepared: null }
+      }
+      case 'eth_signTypedData_v4': {
+        const [signer, raw] = paramsOf(
+          z.tuple([address, z.union([z.string(), z.record(z.string(), z.unknown())])]),
+          request.params,
+          request.method,
+        )
+        mustBeOwn(signer, own.evm)
+        let json: unknown = raw
+        if (typeof raw === 'string') {
+          try {
+            json = JSON.parse(raw)
+          } catch {
+            throw invalidParams('The typed data is not JSON')
+          }
+        }
+        const typed = paramsOf(typedDataShape, json, request.method)
+        const domainChain = typed.domain?.chainId
+        if (domainChain !== undefined && Number(domainChain) !== evmChainId(request.chainId)) {
+          throw invalidParams(`The typed data is for chain ${String(domainChain)}, not the wallet's network`)
+        }
+        const domain: { name: string; value: string }[] = []
+        flatten(typed.domain ?? {}, '', domain)
+        const fields: { name: string; value: string }[] = []
+        flatten(typed.message, '', fields)
+        return {
+          preview: { ...base, from: own.evm, typedData: { domain, primaryType: typed.primaryType, fields } },
+          prepared: null,
+        }
+      }
+      case 'eth_sendTransaction': {
+        const [tx] = paramsOf(transactionParams, request.params, request.method)
+        mustBeOwn(tx.from, own.evm)
+        const prepared = await prepareTransaction(request.chainId, own.evm, tx)
+        return {
+          preview: {
+            ...base,
+            from: own.evm,
+            transfers: [
+              {
+                to: tx.to ?? '',
+                value: decimal(tx.value),
+                dataBytes: Math.max(0, ((tx.data ?? tx.input ?? '0x').length - 2) / 2),
+              },
+            ],
+            fee: maxFeeOf(prepared).toString(),
+          },
+          prepared: { transactions: [prepared] },
+        }
+      }
+      case 'wallet_sendCalls': {
+        const [batch] = paramsOf(sendCallsParams, request.params, request.method)
+        mustBeOwn(batch.from, own.evm)
+        if (batch.chainId !== undefined && Number(batch.chainId) !== evmChainId(request.chainId)) {
+          throw invalidParams("The calls are for another chain than the wallet's network")
+        }
+        if (batch.atomicRequired) {
+          throw new EmbeddedError(
+            400,
+            'BAD_REQUEST',
+            'This wallet sends calls one after another, not atomically',
+            {
+              rpcCode: 5760,
+            },
+          )
+        }
+        const transactions: Prepared[] = []
+        for (const call of batch.calls) {
+          transactions.push(
+            await prepareTransaction(request.chainId, own.evm, {
+              from: own.evm,
+              to: call.to,
+              ...(call.value === undefined ? {} : { value: `0x${BigInt(call.value).toString(16)}` }),
+              ...(call.data === undefined ? {} : { data: call.data }),
+            }),
+          )
+        }
+        return {
+          preview: {
+            ...base,
+            from: own.evm,
+            transfers: batch.calls.map((call) => ({
+              to: call.to,
+              value: decimal(call.value),
+              dataBytes: Math.max(0, ((call.data ?? '0x').length - 2) / 2),
+            })),
+            fee: transactions.reduce((sum, prepared) => sum + maxFeeOf(prepared), 0n).toString(),
+          },
+          prepared: { transactions },
+        }
+      }
+      case 'solana_signMessage': {
+        const { message, pubkey } = paramsOf(
+          z.object({ message: base58, pubkey: z.optional(base58) }),
+          request.params,
+          request.method,
+        )
+        if (pubkey !== undefined && pubkey !== own.solana) throw foreignAccount()
+        return {
+          preview: { ...base, from: own.solana, message: messagePreview(base58Bytes(message)) },
+          prepared: null,
+        }
+      }
+      case 'solana_signTransaction':
+      case 'solana_signAndSendTransaction': {
+        const { transaction } = paramsOf(
+          z.object({ transaction: base64, sendOptions: z.optional(z.record(z.string(), z.unknown())) }),
+          request.params,
+          request.method,
+        )
+        const { tx } = solanaTransaction(transaction, own.solana)
+        const fee = await solanaFee(request.chainId, tx)
+        return {
+          preview: { ...base, from: own.solana, ...solanaPreview(tx), ...(fee === undefined ? {} : { fee }) },
+          prepared: null,
+        }
+      }
+      default:
+        throw requestRefused(request.method)
+    }
+  }
+
+  /** Signs (and sends) a stored, approved request. */
+  async function execute(session: WalletSession, row: typeof walletRequests.$inferSelect): Promise<unknown> {
+    const own = await addresses(session)
+    const params = row.params
+    switch (row.method) {
+      case 'personal_sign': {
+        const [first, second] = params as [string, string]
+        const message =
+          isAddress(first, { strict: false }) && !isAddress(second, { strict: false }) ? second : first
+        const bytes = isHex(message) ? hexToBytes(message) : new TextEncoder().encode(message)
+        return custody.withKey(session.userId, 'secp256k1', (secret) =>
+          privateKeyToAccount(bytesToHex(secret)).signMessage({ message: { raw: bytes } }),
+        )
+      }
+      case 'eth_signTypedData_v4': {
+        const raw = (params as [string, unknown])[1]
+        const typed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as TypedDataDefinition
+        const { EIP712Domain: _domain, ...types } = typed.types as Record<string, unknown>
+        return custody.withKey(session.userId, 'secp256k1', (secret) =>
+          privateKeyToAccount(bytesToHex(secret)).signTypedData({ ...typed, types } as TypedDataDefinition),
+        )
+      }
+      case 'eth_sendTransaction': {
+        const [tx] = params as [TransactionParams]
+        const [prepared] = (row.prepared as { transactions: Prepared[] }).transactions
+        if (!prepared) throw actionNotAllowed()
+        return sendTransaction(session, row.chainId, tx, prepared, await pendingNonce(row.chainId, own.evm))
+      }
+      case 'wallet_sendCalls': {
+        const [batch] = params as [{ calls: { to: string; value?: string | bigint; data?: string }[] }]
+        const { transactions } = row.prepared as { transactions: Prepared[] }
+        let nonce = await pendingNonce(row.chainId, own.evm)
+        const hashes: Hex[] = []
+        // One after another, each with the next nonce (an EOA has no atomic batches).
+        for (const [index, call] of batch.calls.entries()) {
+          const prepared = transactions[index]
+          if (!prepared) throw actionNotAllowed()
+          hashes.push(
+            await sendTransaction(
+              session,
+              row.chainId,
+              {
+                from: own.evm,
+                to: call.to,
+                ...(call.value === undefined ? {} : { value: `0x${BigInt(call.value).toString(16)}` }),
+                ...(call.data === undefined ? {} : { data: call.data }),
+              },
+              prepared,
+              nonce++,
+            ),
+          )
+        }
+        const id = bytesToHex(crypto.getRandomValues(new Uint8Array(32)))
+        await db.insert(walletCallBatches).values({
+          id,
+          userId: session.userId,
+          chainId: row.chainId,
+          txHashes: hashes,
+          createdAt: new Date(now()),
+        })
+        return { id }
+      }
+      case 'solana_signMessage': {
+        const { message } = params as { message: string }
+        const signature = await custody.withKey(session.userId, 'ed25519', (secret) =>
+          ed25519.sign(base58Bytes(message), secret),
+        )
+        return { signature: encodeBase58(signature) }
+      }
+      case 'solana_signTransaction':
+      case 'solana_signAndSendTransaction': {
+        const { transaction, sendOptions } = params as {
+          transaction: string
+          sendOptions?: Record<string, unknown>
+        }
+        const { tx, index } = solanaTransaction(transaction, own.solana)
+        const signature = await custody.withKey(session.userId, 'ed25519', (secret) =>
+          ed25519.sign(tx.message, secret),
+        )
+        tx.signatures[index] = signature
+        const signed = Buffer.from(writeSolanaTransaction(tx)).toString('base64')
+        if (row.method === 'solana_signTransaction')
+          return { signature: encodeBase58(signature), transaction: signed }
+        const sent = (await upstream.call(row.chainId, 'sendTransaction', [
+          signed,
+          { encoding: 'base64', preflightCommitment: 'confirmed', ...sendOptions },
+        ])) as string
+        return { signature: sent }
+      }
+      default:
+        throw requestRefused(row.method)
+    }
+  }
+
+  /** `wallet_getCallsStatus` (EIP-5792): the batch's receipts and a status code. */
+  async function callsStatus(session: WalletSession, params: unknown) {
+    const [id] = paramsOf(z.tuple([hex]), params, 'wallet_getCallsStatus')
+    const [batch] = await db
+      .select()
+      .from(walletCallBatches)
+      .where(and(eq(walletCallBatches.id, id), eq(walletCallBatches.userId, session.userId)))
+      .limit(1)
+    if (!batch) throw new EmbeddedError(404, 'BAD_REQUEST', 'No matching bundle found', { rpcCode: 5730 })
+    const receipts = (await Promise.all(
+      batch.txHashes.map((hash) => upstream.call(batch.chainId, 'eth_getTransactionReceipt', [hash])),
+    )) as ({ status?: string } | null)[]
+    const status = receipts.some((receipt) => receipt === null)
+      ? 100
+      : receipts.every((receipt) => receipt?.status === '0x1')
+        ? 200
+        : receipts.every((receipt) => receipt?.status === '0x0')
+          ? 500
+          : 600
+    return {
+      version: '2.0.0',
+      id,
+      chainId: `0x${evmChainId(batch.chainId).toString(16)}`,
+      status,
+      atomic: false,
+      receipts: receipts.filter((receipt) => receipt !== null),
+    }
+  }
+
+  /** `wallet_getAssets` (EIP-7811): the native balance on each EVM network the service serves. */
+  async function assets(session: WalletSession, params: unknown) {
+    const [filter] = paramsOf(
+      z.tuple([z.object({ account: address, chainFilter: z.optional(z.array(quantity)) })]),
+      params,
+      'wallet_getAssets',
+    )
+    const own = await addresses(session)
+    mustBeOwn(filter.account, own.evm)
+    const chains = [...networks.values()].filter(
+      (network) =>
+        network.caipNetworkId.startsWith('eip155:') &&
+        (!filter.chainFilter ||
+          filter.chainFilter.some((chain) => Number(chain) === evmChainId(network.caipNetworkId))),
+    )
+    const entries = await Promise.all(
+      chains.map(async (network) => {
+        const balance = (await upstream.call(network.caipNetworkId, 'eth_getBalance', [
+          own.evm,
+          'latest',
+        ])) as string
+        return [
+          `0x${evmChainId(network.caipNetworkId).toString(16)}`,
+          [
+            {
+              address: 'native',
+              balance,
+              type: 'native',
+              metadata: { name: network.name, symbol: network.symbol, decimals: network.decimals },
+            },
+          ],
+        ] as const
+      }),
+    )
+    return Object.fromEntries(entries)
+  }
+
+  return {
+    /** The networks the wallet serves. */
+    networks: () => [...networks.values()],
+
+    /** `POST /rpc`: a read, or one of the wallet's own methods. */
+    async rpc(session: WalletSession, request: WalletRpcRequest): Promise<unknown> {
+      networkOf(request.chainId)
+      const namespace = request.chainId.split(':')[0] ?? ''
+      const kind = classifyRequest(namespace, request.method)
+      if (kind === 'read') return upstream.call(request.chainId, request.method, request.params ?? [])
+      if (kind === 'notAvailable') throw notAvailable()
+      if (kind !== 'wallet') throw requestRefused(request.method)
+      const own = await addresses(session)
+      switch (request.method) {
+        case 'wallet_getCallsStatus':
+          return callsStatus(session, request.params)
+        case 'wallet_getAssets':
+          return assets(session, request.params)
+        case 'wallet_getCapabilities':
+          // An EOA has no capabilities (atomic batches, paymasters come with smart accounts).
+          return {}
+        case 'eth_accounts':
+        case 'eth_requestAccounts':
+          if (namespace !== 'eip155') throw requestRefused(request.method)
+          return [own.evm]
+        case 'solana_getAccounts':
+        case 'solana_requestAccounts':
+          if (namespace !== 'solana') throw requestRefused(request.method)
+          return [{ pubkey: own.solana }]
+        default:
+          throw requestRefused(request.method)
+      }
+    },
+
+    /** `POST /requests`: stores a signing request and answers its preview. */
+    async create(session: WalletSession, request: WalletRpcRequest): Promise<ApprovalResponse> {
+      const namespace = request.chainId.split(':')[0] ?? ''
+      const kind = classifyRequest(namespace, request.method)
+      if (kind === 'notAvailable') throw notAvailable()
+      if (kind !== 'approval') throw requestRefused(request.method)
+      const { preview: built, prepared } = await preview(session, request)
+      const id = newId()
+      const time = now()
+      await db.insert(walletRequests).values({
+        id,
+        userId: session.userId,
+        sessionId: session.id,
+        chainId: request.chainId,
+        method: request.method,
+        params: request.params ?? null,
+        prepared,
+        createdAt: new Date(time),
+        expiresAt: new Date(time + embeddedLimits.approvalTtlMs),
+      })
+      return { id, preview: built as ApprovalPreview }
+    },
+
+    /** `POST /requests/:id/approve`: the person approved in the frame; sign what was stored. */
+    async approve(session: WalletSession, id: string): Promise<unknown> {
+      const time = new Date(now())
+      const [row] = await db
+        .update(walletRequests)
+        .set({ status: 'approved', decidedAt: time })
+        .where(
+          and(
+            eq(walletRequests.id, id),
+            eq(walletRequests.userId, session.userId),
+            eq(walletRequests.sessionId, session.id),
+            eq(walletRequests.status, 'pending'),
+            gt(walletRequests.expiresAt, time),
+          ),
+        )
+        .returning()
+      if (!row) throw actionNotAllowed()
+      try {
+        const result = await execute(session, row)
+        await db.update(walletRequests).set({ status: 'done' }).where(eq(walletRequests.id, id))
+        deps.logger?.info({ method: row.method, chainId: row.chainId }, 'Embedded wallet signed')
+        return result
+      } catch (error) {
+        await db.update(walletRequests).set({ status: 'failed' }).where(eq(walletRequests.id, id))
+        throw error
+      }
+    },
+
+    /** `POST /requests/:id/reject`. */
+    async reject(session: WalletSession, id: string): Promise<void> {
+      await db
+        .update(walletRequests)
+        .set({ status: 'rejected', decidedAt: new Date(now()) })
+        .where(
+          and(
+            eq(walletRequests.id, id),
+            eq(walletRequests.userId, session.userId),
+            eq(walletRequests.status, 'pending'),
+          ),
+        )
+    },
+  }
+}
+
+export type RequestService = ReturnType<typeof createRequestService>

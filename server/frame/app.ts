@@ -1,0 +1,158 @@
+/**
+ * The wallet frame's own origin (`FRAME_PORT`, dev 8788): the frame app (built from `src/frame` into
+ * `FRAME_DIR`), its device-approval page, and the embedded wallet's API. The frame page carries a
+ * `Content-Security-Policy` whose `frame-ancestors` is the project's allow-list, so a site that is not
+ * on it cannot even show the frame; the page also learns the list, and answers only an allowed parent.
+ */
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { extname, join, normalize, resolve } from 'node:path'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { embeddedLimits, frameQuery } from '../../src/protocol/embedded/index.ts'
+import type { ServiceConfig } from '../config.ts'
+import type { ServiceDatabase } from '../db/database.ts'
+import type { EmbeddedWallet } from '../embedded/index.ts'
+import { createRateLimiter, rateLimitRules } from '../http/rateLimit.ts'
+import type { Logger } from '../logger.ts'
+import { createProjectResolver, type ProjectResolver } from '../projects/resolver.ts'
+import { registerEmbeddedRoutes } from '../routes/embedded.ts'
+import { frameAncestorPatterns, frameCsp } from './ancestors.ts'
+
+/** The id of the JSON the frame page reads its configuration from. */
+export const FRAME_CONFIG_ID = 'wallet-frame-config'
+
+const contentTypes: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json; charset=utf-8',
+}
+
+/** Security headers of every answer of the frame's origin. */
+function hardening(reply: { header(name: string, value: string): unknown }) {
+  reply.header('x-content-type-options', 'nosniff')
+  reply.header('referrer-policy', 'no-referrer')
+  reply.header('cross-origin-resource-policy', 'same-origin')
+  reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()')
+}
+
+/** JSON placed inside a `<script type="application/json">`: nothing in it can close the element. */
+const inertJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
+
+export interface FrameAppDependencies {
+  wallet: EmbeddedWallet
+  database: ServiceDatabase
+  logger: Logger
+  /** Shared with the API's instance in production; its own cache otherwise. */
+  projects?: ProjectResolver
+  now?: () => number
+  /** Called when the app closes (the wallet's mail connections, its RPC forwarder). */
+  onClose?: () => void | Promise<void>
+}
+
+/** The frame's files are not where `FRAME_DIR` says (a configuration problem, reported in one line). */
+export class FrameNotBuiltError extends Error {
+  override name = 'FrameNotBuiltError'
+}
+
+/**
+ * Builds the frame origin's Fastify instance. Throws when the frame has not been built.
+ *
+ * @example
+ * const frame = await buildFrameApp(config, { wallet, db: database.db, logger })
+ * await frame.listen({ host: '127.0.0.1', port: config.embedded.framePort ?? 8788 })
+ */
+export async function buildFrameApp(
+  config: ServiceConfig,
+  deps: FrameAppDependencies,
+): Promise<FastifyInstance> {
+  const dir = resolve(config.embedded.frameDir)
+  const page = async (name: string) => {
+    const file = join(dir, name)
+    if (!existsSync(file)) {
+      throw new FrameNotBuiltError(
+        `The wallet frame is not built: ${file} is missing (npm run build:frame, or set FRAME_DIR)`,
+      )
+    }
+    return readFile(file, 'utf8')
+  }
+  const [framePage, devicePage] = await Promise.all([page('index.html'), page('device.html')])
+  const frameOrigin = new URL(config.embedded.framePublicUrl).origin
+  const projects = deps.projects ?? createProjectResolver(deps.database.db, { ttlMs: config.cacheMs })
+
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: embeddedLimits.maxBodyBytes,
+    trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
+    forceCloseConnections: 'idle',
+  })
+  app.addHook('onRequest', async (_request, reply) => hardening(reply))
+  const onClose = deps.onClose
+  if (onClose) app.addHook('onClose', async () => onClose())
+
+  // The frame page, per project: its allow-list in the CSP and in the page.
+  app.get('/', async (request, reply) => {
+    reply.header('cache-control', 'no-store')
+    const query = frameQuery.safeParse(request.query)
+    const project = query.success ? await projects.resolve(query.data.projectId) : null
+    if (!project?.features.email) {
+      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
+      return reply.code(404).type('text/plain; charset=utf-8').send('Unknown project')
+    }
+    const origins = frameAncestorPatterns(project, config.environment === 'development')
+    const settings = { projectId: project.id, origins, frameOrigin }
+    const html = framePage.replace(
+      '</head>',
+      `<script type="application/json" id="${FRAME_CONFIG_ID}">${inertJson(settings)}</script></head>`,
+    )
+    return reply
+      .header('content-security-policy', frameCsp(origins))
+      .type('text/html; charset=utf-8')
+      .send(html)
+  })
+
+  // The page a mailed approval link opens: never inside a frame.
+  app.get('/device', async (_request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', frameCsp([]))
+      .header('x-frame-options', 'DENY')
+      .type('text/html; charset=utf-8')
+      .send(devicePage),
+  )
+
+  // Built assets: hashed names, so cached for a year; nothing outside the assets folder.
+  app.get('/assets/*', async (request, reply) => {
+    const name = (request.params as { '*': string })['*']
+    const file = normalize(join(dir, 'assets', name))
+    const type = contentTypes[extname(file)]
+    if (!file.startsWith(join(dir, 'assets')) || !type || !existsSync(file)) {
+      return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
+    }
+    return reply
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .type(type)
+      .send(await readFile(file))
+  })
+
+  await app.register(async (scope) =>
+    registerEmbeddedRoutes(scope, {
+      wallet: deps.wallet,
+      projects,
+      frameOrigin,
+      devFrameAncestors: config.environment === 'development',
+      limits: {
+        limiter: createRateLimiter(deps.database, deps.now ? { now: deps.now } : {}),
+        rules: rateLimitRules(config.rateLimits),
+      },
+    }),
+  )
+  app.setNotFoundHandler((_request, reply) =>
+    reply.code(404).type('text/plain; charset=utf-8').send('Not found'),
+  )
+  await app.ready()
+  return app
+}

@@ -1,0 +1,228 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import * as z from 'zod/mini'
+import type {
+  DeviceDetailsResponse,
+  DeviceWaitResponse,
+  EmailConnectResponse,
+  EmbeddedErrorBody,
+  SessionResponse,
+} from '../../src/protocol/embedded/index.ts'
+import {
+  deviceApprovalRequest,
+  deviceWaitRequest,
+  emailConnectRequest,
+  emailUpdateOtpRequest,
+  emailUpdateRequest,
+  emailVerifyRequest,
+  embeddedLimits,
+  opaqueId,
+  siteOrigin,
+  walletRpcRequest,
+} from '../../src/protocol/embedded/index.ts'
+import { EmbeddedError, isEmbeddedError } from '../embedded/errors.ts'
+import type { EmbeddedWallet } from '../embedded/index.ts'
+import { invalidProjectId, projectIdNotConfigured } from '../errors.ts'
+import { isSiteAllowed } from '../frame/ancestors.ts'
+import { toServiceError } from '../http/errorHandler.ts'
+import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
+import { parseInput } from '../http/validation.ts'
+import type { ProjectResolver } from '../projects/resolver.ts'
+import type { Project } from '../projects/store.ts'
+
+export interface EmbeddedRouteOptions {
+  wallet: EmbeddedWallet
+  projects: ProjectResolver
+  /** The frame's own origin: the only one these routes answer. */
+  frameOrigin: string
+  /** `localhost:*` and `127.0.0.1:*` count as allowed sites (development). */
+  devFrameAncestors: boolean
+  limits: { limiter: RateLimiter; rules: RateLimitRules }
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Embedded-wallet routes: the rate limit (RATE_LIMIT_WALLET a minute per client on its own
+     * counter; `rpc` the RPC proxy's per-second limit); none on reads of the session.
+     */
+    walletLimit?: 'rpc' | 'none'
+  }
+}
+
+/** The site the frame reports it is embedded in, sent with every request. */
+const siteHeader = 'x-wallet-site'
+
+/**
+ * The embedded wallet's API, `/embedded/v1/*`, on the frame's origin only: a request from any other
+ * origin is refused before anything else, and CORS is never answered, so no page can call these routes
+ * or read what they say. Every body is checked with the shared zod schemas; every route has a rate
+ * limit per client; errors carry `secondsLeft`, `attemptsLeft` and RPC codes (`embeddedErrorBody`).
+ *
+ * @example
+ * await frameApp.register(async (scope) => registerEmbeddedRoutes(scope, { wallet, projects, frameOrigin }))
+ */
+export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRouteOptions): void {
+  const { wallet, projects, limits } = options
+
+  app.decorateRequest('walletProject', null)
+
+  app.setErrorHandler((error, request, reply) => {
+    const serviceError = toServiceError(error, request.routeOptions.bodyLimit)
+    if (serviceError.statusCode >= 500 && serviceError.statusCode !== 501 && serviceError.statusCode !== 502)
+      request.log.error({ err: error }, 'Embedded-wallet request failed')
+    const extra = isEmbeddedError(error) ? error.extra : {}
+    const retryAfter = extra.secondsLeft ?? (error as { retryAfterSeconds?: number }).retryAfterSeconds
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter))
+    const body: EmbeddedErrorBody = {
+      error: {
+        code: serviceError.code,
+        message: serviceError.message,
+        ...(serviceError.field === undefined ? {} : { field: serviceError.field }),
+        ...extra,
+      },
+    }
+    return reply.code(serviceError.statusCode).header('cache-control', 'no-store').send(body)
+  })
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('cache-control', 'no-store')
+    // Browsers send Origin on every cross-origin request and on same-origin POSTs: only the frame's.
+    const origin = request.headers.origin
+    const fetchSite = request.headers['sec-fetch-site']
+    if (
+      (origin !== undefined && origin !== options.frameOrigin) ||
+      (fetchSite !== undefined && fetchSite !== 'same-origin')
+    ) {
+      throw new EmbeddedError(403, 'FORBIDDEN', 'These routes answer the wallet frame only')
+    }
+    const query = (request.query ?? {}) as Record<string, unknown>
+    const projectId = query.projectId
+    const route = request.routeOptions.url ?? ''
+    const kind = request.routeOptions.config.walletLimit
+    const rule = kind === 'rpc' ? limits.rules.rpc : kind === 'none' ? undefined : limits.rules.wallet(route)
+    // The approval page has no project: its routes count per client only.
+    const approvalPage = route.startsWith('/embedded/v1/device/') && !route.endsWith('/wait')
+    const limitedProject = approvalPage || typeof projectId !== 'string' ? '-' : projectId
+    if (rule) await limits.limiter.take({ projectId: limitedProject, address: request.ip }, [[rule, 1]])
+    if (approvalPage) return
+    if (typeof projectId !== 'string' || projectId === '') throw projectIdNotConfigured()
+    const project = await projects.resolve(projectId)
+    if (!project) throw invalidProjectId()
+    if (!project.features.email)
+      throw new EmbeddedError(403, 'FORBIDDEN', 'E-mail sign-in is off for this project')
+    ;(request as FastifyRequest & { walletProject: Project }).walletProject = project
+  })
+
+  const projectOf = (request: FastifyRequest): Project => {
+    const project = (request as FastifyRequest & { walletProject: Project | null }).walletProject
+    if (!project) throw new Error('The embedded-wallet hook did not run')
+    return project
+  }
+
+  /** The site the frame is embedded in: on the project's allow-list, or `Action not allowed`. */
+  const siteOf = (request: FastifyRequest): string => {
+    const project = projectOf(request)
+    const site = parseInput(
+      z.object({ site: siteOrigin }),
+      { site: request.headers[siteHeader] },
+      'query',
+    ).site
+    if (!isSiteAllowed(project, site, options.devFrameAncestors)) {
+      throw new EmbeddedError(403, 'FORBIDDEN', 'Action not allowed')
+    }
+    return site
+  }
+
+  const session = (request: FastifyRequest) =>
+    wallet.login.requireSession(projectOf(request), request.headers.authorization)
+  const bodyLimit = embeddedLimits.maxBodyBytes
+
+  app.post('/embedded/v1/email/connect', { bodyLimit }, async (request): Promise<EmailConnectResponse> => {
+    const body = parseInput(emailConnectRequest, request.body, 'body')
+    if (siteOf(request) !== body.origin) throw new EmbeddedError(403, 'FORBIDDEN', 'Action not allowed')
+    return wallet.login.connectEmail(projectOf(request), body, {
+      authorization: request.headers.authorization,
+      userAgent: request.headers['user-agent'],
+    })
+  })
+
+  app.post('/embedded/v1/email/verify', { bodyLimit }, async (request): Promise<SessionResponse> => {
+    const body = parseInput(emailVerifyRequest, request.body, 'body')
+    return wallet.login.verifyCode(projectOf(request), body, siteOf(request))
+  })
+
+  app.post('/embedded/v1/device/wait', { bodyLimit }, async (request, reply): Promise<DeviceWaitResponse> => {
+    const body = parseInput(deviceWaitRequest, request.body, 'body')
+    const gone = new AbortController()
+    reply.raw.once('close', () => gone.abort())
+    return wallet.login.waitForDevice(projectOf(request), body, siteOf(request), gone.signal)
+  })
+
+  // The approval page (`/device#…`): no project in the query, the link's secret in the body.
+  app.post(
+    '/embedded/v1/device/details',
+    { bodyLimit },
+    async (request): Promise<DeviceDetailsResponse> =>
+      wallet.login.deviceDetails(parseInput(deviceApprovalRequest, request.body, 'body').token),
+  )
+  app.post(
+    '/embedded/v1/device/approve',
+    { bodyLimit },
+    async (request): Promise<DeviceDetailsResponse> =>
+      wallet.login.approveDevice(parseInput(deviceApprovalRequest, request.body, 'body').token),
+  )
+  app.post(
+    '/embedded/v1/device/deny',
+    { bodyLimit },
+    async (request): Promise<DeviceDetailsResponse> =>
+      wallet.login.denyDevice(parseInput(deviceApprovalRequest, request.body, 'body').token),
+  )
+
+  app.get('/embedded/v1/me', { config: { walletLimit: 'none' } }, async (request) => ({
+    user: await wallet.login.user(await session(request)),
+  }))
+
+  app.post('/embedded/v1/sign-out', {}, async (request, reply: FastifyReply) => {
+    await wallet.login.signOut(projectOf(request), request.headers.authorization)
+    return reply.code(204).send()
+  })
+
+  app.post('/embedded/v1/email/update', { bodyLimit }, async (request) => {
+    const body = parseInput(emailUpdateRequest, request.body, 'body')
+    return wallet.login.startEmailUpdate(await session(request), body.email)
+  })
+  app.post('/embedded/v1/email/update/primary', { bodyLimit }, async (request) => {
+    const body = parseInput(emailUpdateOtpRequest, request.body, 'body')
+    return wallet.login.verifyPrimary(await session(request), body)
+  })
+  app.post('/embedded/v1/email/update/secondary', { bodyLimit }, async (request) => {
+    const body = parseInput(emailUpdateOtpRequest, request.body, 'body')
+    return wallet.login.verifySecondary(await session(request), body)
+  })
+
+  app.get('/embedded/v1/networks', { config: { walletLimit: 'none' } }, async () => ({
+    networks: wallet.requests.networks(),
+  }))
+
+  // Reads and the wallet's own answers (a page polls wallet_getCallsStatus): the RPC proxy's limit.
+  app.post('/embedded/v1/rpc', { bodyLimit, config: { walletLimit: 'rpc' } }, async (request) => {
+    const body = parseInput(walletRpcRequest, request.body, 'body')
+    return { result: await wallet.requests.rpc(await session(request), body) }
+  })
+
+  app.post('/embedded/v1/requests', { bodyLimit }, async (request) => {
+    const body = parseInput(walletRpcRequest, request.body, 'body')
+    return wallet.requests.create(await session(request), body)
+  })
+
+  const idParam = z.object({ id: opaqueId })
+  app.post('/embedded/v1/requests/:id/approve', {}, async (request) => {
+    const { id } = parseInput(idParam, request.params, 'path')
+    return { result: await wallet.requests.approve(await session(request), id) }
+  })
+  app.post('/embedded/v1/requests/:id/reject', {}, async (request, reply) => {
+    const { id } = parseInput(idParam, request.params, 'path')
+    await wallet.requests.reject(await session(request), id)
+    return reply.code(204).send()
+  })
+}

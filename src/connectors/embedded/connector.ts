@@ -1,0 +1,140 @@
+import { ProviderDisconnectedError, toBaseError } from '../../errors/index.ts'
+import type { CaipNetworkId, ChainNamespace } from '../../protocol/caip.ts'
+import type { FrameUser } from '../../protocol/embedded/index.ts'
+import { classifyRequest } from '../../protocol/embedded/index.ts'
+import type { Connector, ConnectorEvent, ConnectorState, Eip1193Provider } from '../types.ts'
+import type { FrameClient } from './frame.ts'
+
+export const EMBEDDED_ID = 'embedded'
+
+export interface EmbeddedConnectorParameters {
+  frame: FrameClient
+  /** The namespaces the site uses that the embedded wallet serves. */
+  namespaces: readonly ('eip155' | 'solana')[]
+  /**
+   * A safe read on a network straight to RPC (the service's proxy), or undefined to send it through the
+   * frame (which forwards it to the same proxy).
+   */
+  read?: ((chainId: CaipNetworkId, method: string, params: unknown) => Promise<unknown>) | undefined
+}
+
+export interface EmbeddedConnector extends Connector {
+  readonly frame: FrameClient
+  /** The signed-in user, as the frame last told it. */
+  user(): FrameUser | undefined
+}
+
+/**
+ * The embedded wallet as a connector like any other: `connect` after the e-mail sign-in (core's
+ * `connectEmail`/`verifyOtp`), `reconnect` by asking the frame whether its session still holds, and
+ * `getProvider(namespace)` a standard EIP-1193 provider (Solana: WalletConnect's `solana_*` methods)
+ * whose signing requests the frame shows for approval.
+ *
+ * @example
+ * const connector = createEmbeddedConnector({ frame, namespaces: ['eip155', 'solana'] })
+ * const { accounts } = await connector.connect({ namespace: 'eip155', chainId: 'eip155:1' })
+ */
+export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters): EmbeddedConnector {
+  const { frame } = parameters
+  let user: FrameUser | undefined
+  const chains = new Map<ChainNamespace, CaipNetworkId>()
+  const listeners = new Set<(event: ConnectorEvent) => void>()
+  let signingOut: Promise<unknown> | undefined
+  const emit = (event: ConnectorEvent) => {
+    for (const listener of listeners) listener(event)
+  }
+  // The session ended in the frame (signed out in another tab, expired): every namespace disconnects.
+  frame.notices((notice) => {
+    if (notice.type !== 'SESSION_ENDED' || !user) return
+    user = undefined
+    for (const namespace of chains.keys()) emit({ type: 'disconnect', namespace })
+  })
+
+  const stateOf = (namespace: ChainNamespace, current: FrameUser): ConnectorState => {
+    const account = current.accounts.find((entry) => entry.namespace === namespace)
+    const chainId = chains.get(namespace)
+    if (!account || !chainId) throw new ProviderDisconnectedError()
+    return { namespace, accounts: [account.address], chainId }
+  }
+
+  async function selectNetwork(namespace: ChainNamespace, chainId: CaipNetworkId | undefined) {
+    const target = chainId ?? chains.get(namespace)
+    if (!target) throw new ProviderDisconnectedError()
+    // The frame keeps one active network; requests name theirs, so each namespace keeps its own here.
+    if (namespace === 'eip155') await frame.request('SWITCH_NETWORK', { chainId: target })
+    chains.set(namespace, target)
+  }
+
+  async function connect(namespace: ChainNamespace, chainId: CaipNetworkId | undefined) {
+    await selectNetwork(namespace, chainId)
+    user = await frame.request('GET_USER', { chainId: chains.get(namespace) })
+    signingOut = undefined
+    return stateOf(namespace, user)
+  }
+
+  const providers = new Map<ChainNamespace, Eip1193Provider>()
+  const providerFor = (namespace: ChainNamespace): Eip1193Provider => {
+    const existing = providers.get(namespace)
+    if (existing) return existing
+    const provider: Eip1193Provider = {
+      async request({ method, params }) {
+        const chainId = chains.get(namespace)
+        const account = user?.accounts.find((entry) => entry.namespace === namespace)
+        if (!chainId || !account) throw new ProviderDisconnectedError()
+        if (namespace === 'eip155') {
+          if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [account.address]
+          if (method === 'eth_chainId') return `0x${Number(chainId.split(':')[1]).toString(16)}`
+          if (method === 'wallet_switchEthereumChain') {
+            const [{ chainId: hex } = { chainId: '' }] = (params ?? []) as { chainId: string }[]
+            const next = `eip155:${Number(hex)}` as CaipNetworkId
+            await selectNetwork('eip155', next)
+            emit({ type: 'chainChanged', namespace: 'eip155', chainId: next })
+            return null
+          }
+        }
+        if (parameters.read && classifyRequest(namespace, method) === 'read') {
+          return parameters.read(chainId, method, params ?? [])
+        }
+        try {
+          const { result } = await frame.request('RPC_REQUEST', { chainId, method, params })
+          return result
+        } catch (error) {
+          throw toBaseError(error)
+        }
+      },
+    }
+    providers.set(namespace, provider)
+    return provider
+  }
+
+  return {
+    id: EMBEDDED_ID,
+    name: 'E-mail',
+    type: 'embedded',
+    namespaces: parameters.namespaces,
+    frame,
+    user: () => user,
+    connect: ({ namespace, chainId }) => connect(namespace, chainId),
+    async reconnect({ namespace, chainId }) {
+      const { isConnected } = await frame.request('IS_CONNECTED', {})
+      if (!isConnected) return undefined
+      return connect(namespace, chainId)
+    },
+    async disconnect() {
+      // One session for every namespace: signed out once.
+      signingOut ??= frame.request('SIGN_OUT', {}).finally(() => {
+        user = undefined
+      })
+      await signingOut
+    },
+    async switchNetwork({ namespace, network }) {
+      await selectNetwork(namespace, network.caipNetworkId)
+      emit({ type: 'chainChanged', namespace, chainId: network.caipNetworkId })
+    },
+    getProvider: providerFor,
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}

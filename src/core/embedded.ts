@@ -1,0 +1,202 @@
+import type { EmbeddedConnector } from '../connectors/embedded/connector.ts'
+import { EmailLoginDependencyError } from '../errors/embedded.ts'
+import type { CaipNetworkId } from '../protocol/caip.ts'
+import { StorageKey } from '../protocol/storage.ts'
+import { close } from './actions/close.ts'
+import { loadNetworks } from './actions/loadNetworks.ts'
+import { navigate } from './actions/navigate.ts'
+import { open } from './actions/open.ts'
+import type { Config } from './createConfig.ts'
+import { embeddedState } from './embeddedState.ts'
+import { networkFor } from './networkFor.ts'
+import { networkRpc } from './rpcUrl.ts'
+
+/** Whether the embedded wallet (e-mail sign-in) is on: the `email` feature and a `frame-url`. */
+export function embeddedEnabled(config: Config): boolean {
+  const options = config.$options.get()
+  return options.features.email && options.frameUrl !== undefined && options.projectId !== undefined
+}
+
+/** The namespaces of the site's networks the embedded wallet serves, EVM first. */
+export function embeddedNamespaces(config: Config): ('eip155' | 'solana')[] {
+  const { networks } = config.$options.get()
+  return (['eip155', 'solana'] as const).filter((namespace) =>
+    networks.some((id) => id.startsWith(`${namespace}:`)),
+  )
+}
+
+/**
+ * Forgets what the browser remembers of an e-mail sign-in (SPEC 3, 4): the login-email-used flag, the
+ * e-mail, the social username and the smart-account networks.
+ *
+ * @example
+ * clearLoginCache(config)
+ */
+export function clearLoginCache(config: Config): void {
+  for (const key of [
+    StorageKey.loginEmailUsed,
+    StorageKey.email,
+    StorageKey.socialUsername,
+    StorageKey.smartAccountNetworks,
+  ])
+    config.storage.remove(key)
+  embeddedState(config).setKey('email', undefined)
+}
+
+/**
+ * Shows the frame's approval view in the modal, and takes it away again. Leaving the view while it
+ * shows a request (closing the modal, or an inline modal going home) rejects the request (4001).
+ */
+function followApprovals(config: Config, connector: EmbeddedConnector): void {
+  let openedForIt = false
+  let showing = false
+  config.$modal.listen((modal) => {
+    const onView = modal.open && modal.router.view === 'ApproveTransaction'
+    if (onView || !showing) {
+      showing ||= onView && embeddedState(config).get().approval !== undefined
+      return
+    }
+    showing = false
+    void connector.frame.request('CANCEL_APPROVAL', {}).catch(() => {})
+  })
+  connector.frame.notices((notice) => {
+    if (notice.type === 'APPROVAL_SHOW' || notice.type === 'APPROVAL_RESIZE') {
+      embeddedState(config).setKey('approval', { height: notice.payload.height })
+      if (notice.type === 'APPROVAL_RESIZE') return
+      const modal = config.$modal.get()
+      if (!modal.open) {
+        openedForIt = true
+        void open(config, { view: 'ApproveTransaction' })
+      } else {
+        openedForIt = false
+        navigate(config, 'ApproveTransaction')
+      }
+    } else if (notice.type === 'APPROVAL_HIDE') {
+      embeddedState(config).setKey('approval', undefined)
+      showing = false
+      const modal = config.$modal.get()
+      if (!modal.open || modal.router.view !== 'ApproveTransaction') return
+      if (openedForIt || modal.router.history.length === 0) void close(config, { force: true })
+      else navigate(config, 'back')
+    }
+  })
+}
+
+/** Tells the frame the modal's theme, accent and language (SYNC_THEME, SYNC_DAPP_DATA), now and on change. */
+function syncFrame(config: Config, connector: EmbeddedConnector): void {
+  const { frame } = connector
+  const theme = () => {
+    const accent = config.$options.get().accent
+    void frame
+      .request('SYNC_THEME', { themeMode: config.$theme.get(), ...(accent ? { accent } : {}) })
+      .catch(() => {})
+  }
+  const dapp = () => {
+    const options = config.$options.get()
+    const doc = config.platform.window?.document
+    void frame
+      .request('SYNC_DAPP_DATA', {
+        projectId: options.projectId ?? '',
+        metadata: {
+          name: (doc?.title || doc?.location.host || '').slice(0, 200),
+          description: '',
+          url: doc?.location.origin ?? '',
+          icons: [],
+        },
+        ...(options.locale ? { locale: options.locale } : {}),
+      })
+      .catch(() => {})
+  }
+  theme()
+  dapp()
+  config.$theme.listen(theme)
+  config.$options.listen((options, before) => {
+    if (options.locale !== before?.locale) dapp()
+  })
+}
+
+/**
+ * The config's embedded-wallet connector, created on first use: its code and the frame load only
+ * when someone uses the e-mail sign-in (or a stored embedded connection is restored). A chunk that
+ * cannot be loaded fails with `Unable to load email login dependency`.
+ *
+ * @example
+ * const connector = await embeddedConnector(config)
+ * await connector.frame.request('CONNECT_EMAIL', { email })
+ */
+export function embeddedConnector(config: Config): Promise<EmbeddedConnector> {
+  config.internal.embedded ??= (async () => {
+    const options = config.$options.get()
+    const win = config.platform.window
+    if (!options.frameUrl || !options.projectId || !win)
+      throw new EmailLoginDependencyError({ details: 'No frame-url or project-id' })
+    const module = await import('../connectors/embedded/index.ts').catch((cause: unknown) => {
+      throw new EmailLoginDependencyError({ cause })
+    })
+    await loadNetworks(config).catch(() => {})
+    const namespaces = embeddedNamespaces(config)
+    const frame = module.createFrameClient({
+      frameUrl: options.frameUrl,
+      projectId: options.projectId,
+      chainId: (networkFor(config, namespaces[0] ?? 'eip155') ?? 'eip155:1') as CaipNetworkId,
+      container: () => {
+        const host = config.internal.frameSlot
+        return host?.shadowRoot ?? host
+      },
+      document: win.document,
+      onStatus: (status) => embeddedState(config).setKey('frame', status),
+      onFailure: (reason) => {
+        const error =
+          reason === 'iframe_load_failed'
+            ? new module.EmbeddedWalletLoadError()
+            : new module.EmbeddedRequestTimeoutError()
+        config.events.emit('error', { code: error.code, message: error.shortMessage })
+      },
+    })
+    const connector = module.createEmbeddedConnector({
+      frame,
+      namespaces,
+      read: (chainId, method, params) => networkRpc(config, chainId)(method, params as readonly unknown[]),
+    })
+    followApprovals(config, connector)
+    syncFrame(config, connector)
+    config.internal.connectorsExtra.set([...config.internal.connectorsExtra.get(), connector])
+    return connector
+  })().catch((error: unknown) => {
+    config.internal.embedded = undefined
+    throw error
+  })
+  return config.internal.embedded
+}
+
+/**
+ * Finishes an e-mail sign-in: connects every namespace of the site the wallet serves (the one shown
+ * last, so its connection closes the modal or asks for sign-in as any wallet's would) and remembers
+ * that an e-mail login was used, and the address.
+ *
+ * @example
+ * await completeEmbeddedLogin(config, connector)
+ */
+export async function completeEmbeddedLogin(config: Config, connector: EmbeddedConnector): Promise<void> {
+  const { connect } = await import('./actions/connect.ts')
+  const namespaces = embeddedNamespaces(config)
+  const shown = config.$network.get()?.caipNetworkId.split(':')[0]
+  const last = namespaces.find((namespace) => namespace === shown) ?? namespaces[0] ?? 'eip155'
+  for (const namespace of namespaces.filter((candidate) => candidate !== last))
+    await connect(config, { connector, namespace, keepOpen: true })
+  await connect(config, { connector, namespace: last })
+  const email = connector.user()?.email
+  config.storage.set(StorageKey.loginEmailUsed, true)
+  if (email) config.storage.set(StorageKey.email, email)
+  embeddedState(config).setKey('email', email ?? undefined)
+}
+
+/**
+ * Keeps the time another mail may be asked for (the frame says 30 s; a cooldown error says how long).
+ *
+ * @example
+ * noteResend(config, 30)
+ */
+export function noteResend(config: Config, seconds: number): void {
+  embeddedState(config).setKey('resendAt', config.platform.now() + seconds * 1000)
+}

@@ -1,0 +1,41 @@
+import type { MapStore } from 'nanostores'
+import { map } from 'nanostores'
+import type { FrameStatus } from '../connectors/embedded/frame.ts'
+import { embeddedEmail } from '../protocol/embedded/email.ts'
+import { StorageKey } from '../protocol/storage.ts'
+import type { Config } from './createConfig.ts'
+
+/** The embedded wallet as the views see it (its frame, the e-mail in use, the approval view). */
+export interface EmbeddedState {
+  frame: FrameStatus
+  /** The address being signed in with, or the signed-in user's. */
+  email: string | undefined
+  /** When another code or link may be mailed (ms since the epoch; SPEC 5: 30 s). */
+  resendAt: number
+  /** While the frame shows a request for approval: the height it needs. */
+  approval: { height: number } | undefined
+}
+
+const states = new WeakMap<Config, MapStore<EmbeddedState>>()
+
+/**
+ * The embedded wallet's store of a config, created on first use (a page that never uses e-mail
+ * sign-in never makes it).
+ *
+ * @example
+ * const { email, resendAt } = embeddedState(config).get()
+ */
+export function embeddedState(config: Config): MapStore<EmbeddedState> {
+  let state = states.get(config)
+  if (!state) {
+    state = map<EmbeddedState>({
+      frame: 'idle',
+      // The address of the last e-mail sign-in, remembered across reloads (SPEC 3).
+      email: config.storage.get(StorageKey.email, embeddedEmail),
+      resendAt: 0,
+      approval: undefined,
+    })
+    states.set(config, state)
+  }
+  return state
+}

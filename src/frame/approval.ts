@@ -1,0 +1,210 @@
+import { formatExact, shortAddress } from '../core/format.ts'
+import type { ApprovalPreview, FrameNotice } from '../protocol/embedded/index.ts'
+import type { MessageKey } from '../ui/locales/en.ts'
+import type { Strings } from './strings.ts'
+import { type ApprovalUi, userRejected } from './wallet.ts'
+
+type Child = Node | string | null | undefined | false
+
+/** A DOM element with text children only (values never become markup). */
+function h(tag: string, attributes: Record<string, string> = {}, ...children: Child[]): HTMLElement {
+  const element = document.createElement(tag)
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value)
+  for (const child of children) if (child) element.append(child)
+  return element
+}
+
+function titleKey(method: string): MessageKey {
+  switch (method) {
+    case 'personal_sign':
+    case 'solana_signMessage':
+      return 'frameTitleMessage'
+    case 'eth_signTypedData_v4':
+      return 'frameTitleTypedData'
+    case 'wallet_sendCalls':
+      return 'frameTitleCalls'
+    case 'eth_sendTransaction':
+      return 'frameTitleTransaction'
+    default:
+      return 'frameTitleSolanaTransaction'
+  }
+}
+
+/** The rows of what a request asks for, in plain words. */
+function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[] {
+  const { network } = preview
+  const amount = (value: string) =>
+    `${formatExact(BigInt(value), network.decimals, locale)} ${network.symbol}`
+  const row = (name: string, value: Child, className = '') =>
+    h('div', { class: `row ${className}`.trim() }, h('dt', {}, name), h('dd', {}, value))
+  const mono = (text: string, title?: string) =>
+    h('bdi', { class: 'mono wrap', ...(title ? { title } : {}) }, text)
+  const sections: HTMLElement[] = [
+    h(
+      'dl',
+      { class: 'rows' },
+      row(t('frameNetwork'), network.name),
+      row(t('frameAccount'), mono(shortAddress(preview.from), preview.from)),
+    ),
+  ]
+  const transfers = preview.transfers ?? []
+  for (const [index, transfer] of transfers.entries()) {
+    const rows = h(
+      'dl',
+      { class: 'rows' },
+      row(t('frameTo'), transfer.to ? mono(transfer.to) : t('frameContractCreation')),
+      row(t('frameAmount'), h('strong', {}, h('bdi', {}, amount(transfer.value))), 'amount'),
+      transfer.dataBytes > 0 && row(t('frameData'), t('frameDataBytes', { count: transfer.dataBytes })),
+    )
+    sections.push(
+      transfers.length > 1 ? h('section', {}, h('h2', {}, t('frameCall', { index: index + 1 })), rows) : rows,
+    )
+  }
+  if (preview.programs?.length) {
+    sections.push(
+      h(
+        'section',
+        {},
+        h('h2', {}, t('framePrograms')),
+        h('ul', { class: 'mono' }, ...preview.programs.map((program) => h('li', {}, program))),
+      ),
+    )
+  }
+  if (preview.message) {
+    sections.push(
+      h(
+        'section',
+        {},
+        h('h2', {}, t('frameMessage')),
+        h(
+          'pre',
+          { class: 'message', tabindex: '0', dir: 'auto' },
+          preview.message.text ?? preview.message.hex ?? '',
+        ),
+      ),
+    )
+  }
+  if (preview.typedData) {
+    const { domain, primaryType, fields } = preview.typedData
+    const list = (rows: { name: string; value: string }[]) =>
+      h('dl', { class: 'rows' }, ...rows.map((entry) => row(entry.name, mono(entry.value))))
+    sections.push(h('section', {}, h('h2', {}, t('frameDomain')), list(domain)))
+    sections.push(h('section', {}, h('h2', {}, h('bdi', {}, primaryType)), list(fields)))
+  }
+  if (transfers.length > 0 || preview.programs) {
+    sections.push(
+      h(
+        'dl',
+        { class: 'rows' },
+        row(
+          t('frameFee'),
+          preview.fee === undefined ? t('frameFeeUnknown') : h('bdi', {}, amount(preview.fee)),
+        ),
+      ),
+    )
+  }
+  return sections
+}
+
+/**
+ * The ApproveTransaction view inside the frame (its own origin): what is asked in plain words, and
+ * Approve / Reject. The modal shows the frame over its view while this is up; only a click here
+ * approves (the page cannot click into another origin's frame).
+ *
+ * @example
+ * const approvals = createApprovalUi({ root, notify, strings: () => strings, site: () => site })
+ */
+export function createApprovalUi(options: {
+  root: HTMLElement
+  notify: (notice: FrameNotice) => void
+  /** The strings of the modal's language (loaded on demand). */
+  strings: () => Promise<Strings>
+  site: () => string
+}): ApprovalUi {
+  let queue: Promise<unknown> = Promise.resolve()
+  let current: { reject(error: unknown): void } | undefined
+  let observer: ResizeObserver | undefined
+
+  const hide = () => {
+    observer?.disconnect()
+    observer = undefined
+    options.root.replaceChildren()
+    current = undefined
+    options.notify({ type: 'APPROVAL_HIDE', payload: {} })
+  }
+
+  async function render(preview: ApprovalPreview, sign: () => Promise<unknown>): Promise<unknown> {
+    const strings = await options.strings()
+    return new Promise((resolve, reject) => {
+      const { t } = strings
+      let settled = false
+      const settle = (outcome: () => void) => {
+        if (settled) return
+        settled = true
+        outcome()
+        hide()
+      }
+      const title = h('h1', { id: 'approval-title', tabindex: '-1' }, t(titleKey(preview.method)))
+      const approve = h(
+        'button',
+        { type: 'button', class: 'primary', 'data-action': 'approve' },
+        t('frameApprove'),
+      )
+      const rejectButton = h(
+        'button',
+        { type: 'button', class: 'secondary', 'data-action': 'reject' },
+        t('frameReject'),
+      )
+      let host = options.site()
+      try {
+        host = new URL(host).host
+      } catch {}
+      const panel = h(
+        'main',
+        { class: 'panel', 'aria-labelledby': 'approval-title', dir: strings.dir, lang: strings.locale },
+        title,
+        h('p', { class: 'site' }, t('frameSite', { host })),
+        ...details(preview, strings),
+        h('div', { class: 'actions' }, rejectButton, approve),
+      )
+      current = { reject: (error) => settle(() => reject(error)) }
+      rejectButton.addEventListener('click', () => {
+        if (!approve.hasAttribute('aria-disabled')) current?.reject(userRejected())
+      })
+      approve.addEventListener('click', () => {
+        if (approve.hasAttribute('aria-disabled')) return
+        // Kept focusable (aria-disabled) so focus does not fall out of the frame while signing.
+        approve.setAttribute('aria-disabled', 'true')
+        rejectButton.setAttribute('aria-disabled', 'true')
+        approve.textContent = t('frameApproving')
+        approve.setAttribute('aria-busy', 'true')
+        sign().then(
+          (result) => settle(() => resolve(result)),
+          (error: unknown) => settle(() => reject(error)),
+        )
+      })
+      panel.addEventListener('keydown', (event) => {
+        if (event.key === 'Escape' && !approve.hasAttribute('aria-disabled')) current?.reject(userRejected())
+      })
+      options.root.replaceChildren(panel)
+      const height = () => Math.ceil(panel.getBoundingClientRect().height)
+      options.notify({ type: 'APPROVAL_SHOW', payload: { height: height() } })
+      observer = new ResizeObserver(() =>
+        options.notify({ type: 'APPROVAL_RESIZE', payload: { height: height() } }),
+      )
+      observer.observe(panel)
+      title.focus()
+    })
+  }
+
+  return {
+    show(preview, sign) {
+      const shown = queue.then(() => render(preview, sign))
+      queue = shown.catch(() => {})
+      return shown
+    },
+    cancel() {
+      current?.reject(userRejected())
+    },
+  }
+}

@@ -1,0 +1,402 @@
+import * as z from 'zod/mini'
+import type { CaipNetworkId } from '../protocol/caip.ts'
+import type {
+  AppEvent,
+  AppEventType,
+  ApprovalPreview,
+  EmbeddedUser,
+  FrameErrorPayload,
+  FrameSuccessPayload,
+  FrameUser,
+} from '../protocol/embedded/index.ts'
+import {
+  approvalResponse,
+  classifyRequest,
+  deviceWaitResponse,
+  emailConnectResponse,
+  emailUpdatedResponse,
+  emailUpdateResponse,
+  embeddedMessages,
+  embeddedNetworksResponse,
+  embeddedUser,
+  sessionResponse,
+  walletRpcResponse,
+} from '../protocol/embedded/index.ts'
+import { ApiError, type FrameApi } from './api.ts'
+import type { FrameStorage } from './storage.ts'
+
+/** The frame's approval view: shows a request and settles once the person decided. */
+export interface ApprovalUi {
+  /**
+   * Shows the preview; on Approve calls `sign` and resolves with its result, on Reject (or a
+   * cancel from the app) rejects with a 4001 error. Requests are shown one at a time.
+   */
+  show(preview: ApprovalPreview, sign: () => Promise<unknown>): Promise<unknown>
+  /** The app closed its view: reject what is shown. */
+  cancel(): void
+}
+
+/** Appearance and the site's data the app sends (SYNC_THEME, SYNC_DAPP_DATA). */
+export interface FrameLook {
+  theme(mode: 'light' | 'dark', accent: string | undefined): void
+  /** The modal's `locale` option, if it has one (else the browser's languages apply). */
+  locale(locale: string | undefined): void
+}
+
+export type FrameAnswer<T extends AppEventType = AppEventType> =
+  | { type: `${T}_SUCCESS`; payload: FrameSuccessPayload<T> }
+  | { type: `${T}_ERROR`; payload: FrameErrorPayload }
+
+/** An error the frame answers with: a message, an EIP-1193 or API code, and its extras. */
+class FrameFailure extends Error {
+  readonly payload: FrameErrorPayload
+  constructor(payload: FrameErrorPayload) {
+    super(payload.message)
+    this.payload = payload
+  }
+}
+
+const notAvailable = () => new FrameFailure({ message: embeddedMessages.notAvailable, code: 4200 })
+const actionNotAllowed = () =>
+  new FrameFailure({ message: embeddedMessages.actionNotAllowed, code: 'FORBIDDEN' })
+const rpcNotAllowed = (method: string) =>
+  new FrameFailure({ message: embeddedMessages.rpcNotAllowed, code: 4200, data: { method } })
+export const userRejected = () => new FrameFailure({ message: embeddedMessages.userRejected, code: 4001 })
+
+/** What the app hears of an API error: the service's message and code, RPC codes as numbers. */
+function failureOf(error: unknown): FrameErrorPayload {
+  if (error instanceof FrameFailure) return error.payload
+  if (error instanceof ApiError) {
+    return {
+      message: error.message,
+      code: error.rpcCode ?? error.code,
+      ...(error.secondsLeft === undefined ? {} : { secondsLeft: error.secondsLeft }),
+      ...(error.attemptsLeft === undefined ? {} : { attemptsLeft: error.attemptsLeft }),
+      ...(error.rpcData === undefined ? {} : { data: error.rpcData }),
+    }
+  }
+  return { message: 'An error occurred' }
+}
+
+export interface FrameWalletDependencies {
+  api: FrameApi
+  storage: FrameStorage
+  approvals: ApprovalUi
+  look: FrameLook
+  /** The network the frame was loaded on (its URL's `chainId`). */
+  chainId: CaipNetworkId
+  /** The site the frame answers (the handshake's origin). */
+  site: string
+  log?: (message: string, details?: Record<string, unknown>) => void
+  /** The service ended the session (signed out elsewhere, expired): the app disconnects. */
+  onSessionEnded?: () => void
+}
+
+/**
+ * The frame's wallet: one handler per app event (SPEC section 7), each settling with exactly one
+ * success or error answer. It holds the session token and never lets it out: answers carry addresses,
+ * signatures and the e-mail only.
+ *
+ * @example
+ * const wallet = createFrameWallet({ api, storage, approvals, look, chainId, site })
+ * port.postMessage({ id: event.id, ...(await wallet.handle(event)) })
+ */
+export function createFrameWallet(deps: FrameWalletDependencies) {
+  const { api, storage } = deps
+  let chainId = deps.chainId
+  let user: EmbeddedUser | undefined
+  let login: { loginId: string; action: 'VERIFY_OTP' | 'VERIFY_DEVICE' } | undefined
+  let update: { updateId: string; step: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' } | undefined
+  let networks: Promise<{ caipNetworkId: string }[]> | undefined
+
+  const token = () => storage.token()
+  const signedIn = () => {
+    const current = token()
+    if (!current) throw actionNotAllowed()
+    return current
+  }
+
+  /** A 401 means the session ended on the service: forget it. */
+  async function withSession<T>(call: (token: string) => Promise<T>): Promise<T> {
+    try {
+      return await call(signedIn())
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        storage.setToken(undefined)
+        user = undefined
+        deps.onSessionEnded?.()
+      }
+      throw error
+    }
+  }
+
+  async function currentUser(): Promise<EmbeddedUser> {
+    if (user) return user
+    const answer = await withSession((current) =>
+      api.request('GET', 'me', z.object({ user: embeddedUser }), undefined, current),
+    )
+    user = answer.user
+    return user
+  }
+
+  function frameUserOf(value: EmbeddedUser, requested: CaipNetworkId | undefined): FrameUser {
+    const chain = requested ?? chainId
+    const namespace = chain.startsWith('solana:') ? 'solana' : 'eip155'
+    return {
+      email: value.email,
+      address: value.accounts[namespace].address,
+      chainId: chain,
+      accounts: [
+        { namespace: 'eip155', ...value.accounts.eip155 },
+        { namespace: 'solana', ...value.accounts.solana },
+      ],
+      preferredAccountType: 'eoa',
+      smartAccountDeployed: false,
+    }
+  }
+
+  async function switchNetwork(next: CaipNetworkId): Promise<CaipNetworkId> {
+    networks ??= api.request('GET', 'networks', embeddedNetworksResponse).then((answer) => answer.networks)
+    const served = await networks.catch((error: unknown) => {
+      networks = undefined
+      throw error
+    })
+    if (!served.some((network) => network.caipNetworkId === next)) {
+      throw new FrameFailure({ message: 'Chain is not supported', code: 4902 })
+    }
+    chainId = next
+    return next
+  }
+
+  function signedInAs(session: { token: string; user: EmbeddedUser }) {
+    storage.setToken(session.token)
+    user = session.user
+    login = undefined
+  }
+
+  /** An RPC request of the page: answered here, forwarded, approved, or refused (SPEC 6). */
+  async function rpc(request: {
+    chainId: CaipNetworkId
+    method: string
+    params?: unknown
+  }): Promise<unknown> {
+    const namespace = request.chainId.split(':')[0] ?? ''
+    const kind = classifyRequest(namespace, request.method)
+    if (kind === 'refused') throw rpcNotAllowed(request.method)
+    if (kind === 'notAvailable') throw notAvailable()
+    const body = { chainId: request.chainId, method: request.method, params: request.params }
+    if (kind === 'wallet') {
+      const own = await currentUser()
+      switch (request.method) {
+        case 'eth_accounts':
+        case 'eth_requestAccounts':
+          return [own.accounts.eip155.address]
+        case 'solana_getAccounts':
+        case 'solana_requestAccounts':
+          return [{ pubkey: own.accounts.solana.address }]
+        case 'eth_chainId':
+          return `0x${Number(chainId.split(':')[1]).toString(16)}`
+        case 'wallet_switchEthereumChain': {
+          const [{ chainId: hex } = { chainId: '' }] = (request.params ?? []) as { chainId: string }[]
+          await switchNetwork(`eip155:${Number(hex)}`)
+          return null
+        }
+      }
+    }
+    if (kind === 'approval') {
+      const created = await withSession((current) =>
+        api.request('POST', 'requests', approvalResponse, body, current),
+      )
+      return deps.approvals
+        .show(created.preview, async () => {
+          const answer = await withSession((current) =>
+            api.request('POST', `requests/${created.id}/approve`, walletRpcResponse, {}, current),
+          )
+          return answer.result
+        })
+        .catch(async (error: unknown) => {
+          // Rejected in the frame (or the app closed its view): the service forgets the request.
+          if (error instanceof FrameFailure && error.payload.code === 4001) {
+            await withSession((current) =>
+              api.request('POST', `requests/${created.id}/reject`, undefined, {}, current),
+            ).catch(() => {})
+          }
+          throw error
+        })
+    }
+    const answer = await withSession((current) =>
+      api.request('POST', 'rpc', walletRpcResponse, body, current),
+    )
+    return answer.result
+  }
+
+  const handlers: {
+    [T in AppEventType]: (
+      payload: Extract<AppEvent, { type: T }>['payload'],
+    ) => Promise<FrameSuccessPayload<T>>
+  } = {
+    async SWITCH_NETWORK({ chainId: next }) {
+      return { chainId: await switchNetwork(next) }
+    },
+    async CONNECT_EMAIL({ email }) {
+      const answer = await api.request(
+        'POST',
+        'email/connect',
+        emailConnectResponse,
+        { email: email.trim(), deviceId: storage.deviceId(), origin: deps.site },
+        token(),
+      )
+      if (answer.action !== 'CONNECT' && answer.loginId)
+        login = { loginId: answer.loginId, action: answer.action }
+      if (answer.action === 'CONNECT') login = undefined
+      return {
+        action: answer.action,
+        ...(answer.resendAfterSeconds === undefined ? {} : { resendAfterSeconds: answer.resendAfterSeconds }),
+      }
+    },
+    async CONNECT_DEVICE() {
+      if (login?.action !== 'VERIFY_DEVICE') throw actionNotAllowed()
+      const answer = await api.request('POST', 'device/wait', deviceWaitResponse, {
+        loginId: login.loginId,
+        deviceId: storage.deviceId(),
+      })
+      if (answer.status === 'approved') {
+        signedInAs(answer.session)
+        return {}
+      }
+      if (answer.status === 'denied') {
+        login = undefined
+        throw new FrameFailure({ message: 'The new browser was denied', code: 'DEVICE_DENIED' })
+      }
+      throw new FrameFailure({ message: 'Waiting for approval', code: 'DEVICE_PENDING' })
+    },
+    async CONNECT_OTP({ otp }) {
+      if (login?.action !== 'VERIFY_OTP') throw actionNotAllowed()
+      const session = await api.request('POST', 'email/verify', sessionResponse, {
+        loginId: login.loginId,
+        otp: otp.replace(/\s/g, ''),
+        deviceId: storage.deviceId(),
+      })
+      signedInAs(session)
+      return {}
+    },
+    async CONNECT_SOCIAL() {
+      throw notAvailable()
+    },
+    async CONNECT_FARCASTER() {
+      throw notAvailable()
+    },
+    async GET_USER({ chainId: requested }) {
+      return frameUserOf(await currentUser(), requested)
+    },
+    async GET_SOCIAL_REDIRECT_URI() {
+      throw notAvailable()
+    },
+    async SIGN_OUT() {
+      const current = token()
+      storage.setToken(undefined)
+      user = undefined
+      login = undefined
+      update = undefined
+      if (current) await api.request('POST', 'sign-out', undefined, {}, current).catch(() => {})
+      return {}
+    },
+    async IS_CONNECTED() {
+      if (!token()) return { isConnected: false }
+      try {
+        user = undefined
+        await currentUser()
+        return { isConnected: true }
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return { isConnected: false }
+        throw error
+      }
+    },
+    async GET_CHAIN_ID() {
+      return { chainId }
+    },
+    async GET_SMART_ACCOUNT_ENABLED_NETWORKS() {
+      throw notAvailable()
+    },
+    async INIT_SMART_ACCOUNT() {
+      throw notAvailable()
+    },
+    async SET_PREFERRED_ACCOUNT() {
+      throw notAvailable()
+    },
+    async RPC_REQUEST(request) {
+      return { result: await rpc(request) }
+    },
+    async UPDATE_EMAIL({ email }) {
+      const answer = await withSession((current) =>
+        api.request('POST', 'email/update', emailUpdateResponse, { email: email.trim() }, current),
+      )
+      update = { updateId: answer.updateId, step: answer.action }
+      return { action: answer.action }
+    },
+    async UPDATE_EMAIL_PRIMARY_OTP({ otp }) {
+      if (update?.step !== 'VERIFY_PRIMARY_OTP') throw actionNotAllowed()
+      const { updateId } = update
+      const answer = await withSession((current) =>
+        api.request(
+          'POST',
+          'email/update/primary',
+          emailUpdateResponse,
+          { updateId, otp: otp.replace(/\s/g, '') },
+          current,
+        ),
+      )
+      update = { updateId, step: answer.action }
+      return { action: answer.action }
+    },
+    async UPDATE_EMAIL_SECONDARY_OTP({ otp }) {
+      if (update?.step !== 'VERIFY_SECONDARY_OTP') throw actionNotAllowed()
+      const { updateId } = update
+      const answer = await withSession((current) =>
+        api.request(
+          'POST',
+          'email/update/secondary',
+          emailUpdatedResponse,
+          { updateId, otp: otp.replace(/\s/g, '') },
+          current,
+        ),
+      )
+      update = undefined
+      if (user) user = { ...user, email: answer.email }
+      return { email: answer.email }
+    },
+    async SYNC_THEME({ themeMode, accent }) {
+      deps.look.theme(themeMode, accent)
+      return {}
+    },
+    async SYNC_DAPP_DATA({ locale }) {
+      deps.look.locale(locale)
+      return {}
+    },
+    async RELOAD() {
+      return {}
+    },
+    async CANCEL_APPROVAL() {
+      deps.approvals.cancel()
+      return {}
+    },
+  }
+
+  return {
+    /** Handles one app event; always settles with its one answer. */
+    async handle<T extends AppEventType>(event: Extract<AppEvent, { type: T }>): Promise<FrameAnswer<T>> {
+      const handler = handlers[event.type] as (payload: unknown) => Promise<FrameSuccessPayload<T>>
+      try {
+        const payload = await handler(event.payload)
+        deps.log?.('answered', { type: event.type })
+        return { type: `${event.type}_SUCCESS`, payload } as FrameAnswer<T>
+      } catch (error) {
+        const payload = failureOf(error)
+        deps.log?.('failed', { type: event.type, code: payload.code })
+        return { type: `${event.type}_ERROR`, payload } as FrameAnswer<T>
+      }
+    },
+  }
+}
+
+export type FrameWallet = ReturnType<typeof createFrameWallet>

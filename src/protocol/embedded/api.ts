@@ -1,0 +1,205 @@
+import * as z from 'zod/mini'
+import { CaipNetworkIdSchema } from '../caip.ts'
+import { AccountTypeSchema } from '../entities.ts'
+import { embeddedEmail } from './email.ts'
+import { embeddedLimits } from './limits.ts'
+
+// The embedded-wallet API: what the frame asks of the service on its own origin (`/embedded/v1/*`).
+// The host page never reaches these routes (they answer the frame's origin only) and never sees a token.
+
+export { embeddedEmail }
+
+/** A one-time code as the service takes it: exactly 6 digits. */
+export const otpCode = z
+  .string()
+  .check(z.regex(new RegExp(`^\\d{${embeddedLimits.otpLength}}$`), 'Enter the 6-digit code'))
+
+/** Random ids the frame and the service hand each other: 16 to 64 URL-safe characters. */
+export const opaqueId = z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/, 'Invalid id'))
+
+/** The browser's own id for the frame (kept in the frame's partitioned storage). */
+export const deviceId = opaqueId
+
+/** The site the frame is embedded in, as the frame saw it (`event.origin` of the handshake). */
+export const siteOrigin = z
+  .string()
+  .check(z.regex(/^https?:\/\/[^/\s?#]+$/, 'Invalid origin'), z.maxLength(255))
+
+/** Which way a sign-in continues (SPEC 4): approve this browser by e-mail link, type a code, or done. */
+export const emailConnectAction = z.enum(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT'])
+export type EmailConnectAction = z.infer<typeof emailConnectAction>
+
+/** Which code an e-mail update asks for next (SPEC 4). */
+export const emailUpdateAction = z.enum(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP'])
+export type EmailUpdateAction = z.infer<typeof emailUpdateAction>
+
+/**
+ * The wallet user as the service knows it: the e-mail and one account per namespace (an EOA until
+ * smart accounts, part 3).
+ */
+export const embeddedUser = z.object({
+  email: z.string(),
+  accounts: z.object({
+    eip155: z.object({ address: z.string(), type: AccountTypeSchema }),
+    solana: z.object({ address: z.string(), type: AccountTypeSchema }),
+  }),
+  createdAt: z.string(),
+})
+export type EmbeddedUser = z.infer<typeof embeddedUser>
+
+/** `POST /embedded/v1/email/connect`: start (or resume) a sign-in by e-mail. */
+export const emailConnectRequest = z.object({
+  email: embeddedEmail,
+  deviceId,
+  origin: siteOrigin,
+})
+export type EmailConnectRequest = z.infer<typeof emailConnectRequest>
+
+/** Answer of `POST /embedded/v1/email/connect`; `loginId` names the code or the device approval. */
+export const emailConnectResponse = z.object({
+  action: emailConnectAction,
+  loginId: z.optional(opaqueId),
+  /** Seconds before another e-mail may be asked for. */
+  resendAfterSeconds: z.optional(z.number()),
+})
+export type EmailConnectResponse = z.infer<typeof emailConnectResponse>
+
+/** `POST /embedded/v1/email/verify`: the code the person typed. */
+export const emailVerifyRequest = z.object({ loginId: opaqueId, otp: otpCode, deviceId })
+export type EmailVerifyRequest = z.infer<typeof emailVerifyRequest>
+
+/** A new session for the frame: its bearer token (kept by the frame only) and the user. */
+export const sessionResponse = z.object({
+  token: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid session token')),
+  expiresAt: z.string(),
+  user: embeddedUser,
+})
+export type SessionResponse = z.infer<typeof sessionResponse>
+
+/** `POST /embedded/v1/device/wait`: waits (up to 25 s) for the person to approve this browser. */
+export const deviceWaitRequest = z.object({ loginId: opaqueId, deviceId })
+export type DeviceWaitRequest = z.infer<typeof deviceWaitRequest>
+
+/** Answer of `POST /embedded/v1/device/wait`: still pending, or approved with a session. */
+export const deviceWaitResponse = z.union([
+  z.object({ status: z.literal('pending') }),
+  z.object({ status: z.literal('approved'), session: sessionResponse }),
+  z.object({ status: z.literal('denied') }),
+])
+export type DeviceWaitResponse = z.infer<typeof deviceWaitResponse>
+
+/** The secret of an approval link (`/device#…`), 43 URL-safe characters. */
+export const approvalToken = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid approval link'))
+
+/** `POST /embedded/v1/device/details` and `…/approve`, `…/deny`: the link's secret. */
+export const deviceApprovalRequest = z.object({ token: approvalToken })
+
+/** What the approval page shows before the person approves a new browser. */
+export const deviceDetailsResponse = z.object({
+  email: z.string(),
+  site: z.string(),
+  browser: z.string(),
+  requestedAt: z.string(),
+  expiresAt: z.string(),
+  status: z.enum(['pending', 'approved', 'denied', 'expired']),
+})
+export type DeviceDetailsResponse = z.infer<typeof deviceDetailsResponse>
+
+/** `POST /embedded/v1/email/update`: the new address; a code goes to the current one first. */
+export const emailUpdateRequest = z.object({ email: embeddedEmail })
+/** Answer of the e-mail update steps. */
+export const emailUpdateResponse = z.object({
+  action: emailUpdateAction,
+  updateId: opaqueId,
+})
+/** `POST /embedded/v1/email/update/primary` and `…/secondary`: a code of the update. */
+export const emailUpdateOtpRequest = z.object({ updateId: opaqueId, otp: otpCode })
+/** Answer of the last step: the address now stored. */
+export const emailUpdatedResponse = z.object({ email: z.string() })
+
+/** A JSON-RPC request of the page, as the frame passes it on. */
+export const walletRpcRequest = z.object({
+  chainId: CaipNetworkIdSchema,
+  method: z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'Invalid method')),
+  params: z.optional(z.unknown()),
+})
+export type WalletRpcRequest = z.infer<typeof walletRpcRequest>
+
+/** Answer of `POST /embedded/v1/rpc` and of an approved request. */
+export const walletRpcResponse = z.object({ result: z.unknown() })
+
+/** A name and a value, shown as one row of a preview. */
+const field = z.object({ name: z.string(), value: z.string() })
+
+/** The network a request is for, with its native currency. */
+export const previewNetwork = z.object({
+  caipNetworkId: CaipNetworkIdSchema,
+  name: z.string(),
+  symbol: z.string(),
+  decimals: z.number(),
+})
+
+/** An amount of the native currency, in base units (wei, lamports) as a decimal string. */
+const baseUnits = z.string().check(z.regex(/^\d{1,78}$/, 'Expected base units'))
+
+/**
+ * What a request asks for, in plain words, as the frame shows it for approval (ApproveTransaction).
+ * The service builds it from the request it stores, so what the person approves is what it signs.
+ */
+export const approvalPreview = z.object({
+  method: z.string(),
+  network: previewNetwork,
+  from: z.string(),
+  /** A message to sign: its text when it is readable, else its bytes in hex. */
+  message: z.optional(z.object({ text: z.optional(z.string()), hex: z.optional(z.string()) })),
+  /** Typed data (EIP-712): the domain's fields, the primary type and the message's fields. */
+  typedData: z.optional(
+    z.object({ domain: z.array(field), primaryType: z.string(), fields: z.array(field) }),
+  ),
+  /** Transfers and calls: receiver, amount, data size. */
+  transfers: z.optional(
+    z.array(
+      z.object({
+        to: z.string(),
+        value: baseUnits,
+        /** Bytes of call data (0 for a plain transfer). */
+        dataBytes: z.number(),
+      }),
+    ),
+  ),
+  /** Solana instructions that are not plain transfers, by program. */
+  programs: z.optional(z.array(z.string())),
+  /** The most the network fee can be, in base units; absent when it could not be estimated. */
+  fee: z.optional(baseUnits),
+})
+export type ApprovalPreview = z.infer<typeof approvalPreview>
+
+/** Answer of `POST /embedded/v1/requests`: the stored request's id and its preview. */
+export const approvalResponse = z.object({ id: opaqueId, preview: approvalPreview })
+export type ApprovalResponse = z.infer<typeof approvalResponse>
+
+/** A network the service serves for the embedded wallet. */
+export const embeddedNetworksResponse = z.object({ networks: z.array(previewNetwork) })
+
+export { type EmbeddedErrorCode, embeddedErrorCodes } from './errorCodes.ts'
+
+/**
+ * Error body of the embedded-wallet API: the API's usual body, plus `secondsLeft` (cooldowns),
+ * `attemptsLeft` (a wrong code) and, for a refused or failed JSON-RPC request, its EIP-1193 or
+ * JSON-RPC `rpcCode` and `rpcData`.
+ *
+ * @example
+ * const { error } = embeddedErrorBody.parse(await response.json())
+ */
+export const embeddedErrorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    field: z.optional(z.string()),
+    secondsLeft: z.optional(z.number()),
+    attemptsLeft: z.optional(z.number()),
+    rpcCode: z.optional(z.number()),
+    rpcData: z.optional(z.unknown()),
+  }),
+})
+export type EmbeddedErrorBody = z.infer<typeof embeddedErrorBody>

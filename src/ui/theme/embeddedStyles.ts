@@ -1,0 +1,17 @@
+/**
+ * Styles of the embedded wallet's parts of the modal (Connect's e-mail section, the code and device
+ * views, ApproveTransaction's frame area, Account's e-mail row), on the modal's tokens. Apart from
+ * modalStyles so the dialog's first open on a page without the e-mail sign-in carries none of it;
+ * rendered by `EmbeddedScope` beside those parts, inside the same shadow root.
+ */
+export const embeddedStyles = `
+.hint-text { margin: 0; color: var(--_muted); font-size: 14px; overflow-wrap: anywhere; }
+.divider { display: flex; align-items: center; gap: 8px; margin: 0; color: var(--_muted); font-size: 13px; }
+.divider::before, .divider::after { content: ''; flex: 1; border-top: 1px solid var(--_border); }
+.code-input { font-size: 24px; letter-spacing: 0.4em; text-align: center; font-variant-numeric: tabular-nums; }
+.frame-area { width: 100%; border-radius: 12px; background: var(--_surface); flex: none; }
+.identity { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 4px 8px; align-items: center;
+  padding: 8px 12px; border-radius: 12px; background: var(--_surface); font-size: 14px; }
+.identity .label { color: var(--_muted); }
+.identity .value { font-weight: 600; overflow-wrap: anywhere; text-align: end; }
+`

@@ -1,0 +1,55 @@
+/** Helpers of the embedded wallet's end-to-end tests and bench: the dev inbox, the modal, the frame. */
+import type { Page } from 'playwright-core'
+import type { TestStack } from './harness.ts'
+
+/** Mail the local stack caught for an address, newest first (the dev inbox's JSON). */
+export async function inbox(
+  stack: TestStack,
+  to: string,
+): Promise<{ subject: string; text: string; receivedAt: number }[]> {
+  const response = await fetch(`${stack.urls.service}/dev/inbox/messages?to=${encodeURIComponent(to)}`)
+  return ((await response.json()) as { messages: { subject: string; text: string; receivedAt: number }[] })
+    .messages
+}
+
+/** Waits for the next mail to an address (more than `seen` of them), and answers it. */
+export async function nextMail(stack: TestStack, to: string, seen: number) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const messages = await inbox(stack, to)
+    if (messages.length > seen && messages[0]) return messages[0]
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`No new mail to ${to}`)
+}
+
+export const codeOf = (mail: { text: string }) => {
+  const code = /\b(\d{6})\b/.exec(mail.text)?.[1]
+  if (!code) throw new Error('No code in the mail')
+  return code
+}
+
+export const modal = (page: Page) => page.locator('wallet-modal').getByRole('dialog')
+/** The wallet frame (its own origin), laid over the ApproveTransaction view. */
+export const walletFrame = (page: Page) => page.frameLocator('iframe[data-wallet-frame]')
+
+/** Connections of the page's modal, by namespace. */
+export const connections = (page: Page) =>
+  page.evaluate(() => {
+    const all = document.querySelector('wallet-modal')?.walletConfig.$connections.get() ?? {}
+    return Object.fromEntries(
+      Object.entries(all).map(([namespace, record]) => [
+        namespace,
+        { status: record?.status, address: record?.accounts[0] },
+      ]),
+    ) as Record<string, { status: string; address: string | undefined }>
+  })
+
+/** From the page with the modal closed: Connect, the e-mail, Continue. */
+export async function submitEmail(page: Page, email: string) {
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await modal(page).getByLabel('Email').fill(email)
+  await modal(page).getByRole('button', { name: 'Continue' }).click()
+}
+
+/** Matches a route of the embedded-wallet API whatever its query (`?projectId=`), for `context.route`. */
+export const apiRoute = (path: string) => (url: URL) => url.pathname === `/embedded/v1/${path}`

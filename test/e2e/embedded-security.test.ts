@@ -1,0 +1,421 @@
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { createServer, request as httpRequest, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { after, before, describe, it } from 'node:test'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { eq } from 'drizzle-orm'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { walletUsers } from '../../server/db/schema.ts'
+import { createCustody } from '../../server/embedded/custody.ts'
+import { kekRing } from '../../server/embedded/kek.ts'
+import { encodeBase58 } from '../../src/protocol/siwx/base58.ts'
+import { codeOf, connections, modal, nextMail, submitEmail, walletFrame } from './embedded-helpers.ts'
+import { freePort, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
+
+/** A site on a foreign origin: `http://evil.test:PORT` (the browser resolves evil.test to loopback). */
+const EVIL_HOST = 'evil.test'
+
+/** The attacker's flood: random and mutated messages, handshakes with made-up nonces, each with a port to hear any answer. */
+const FLOOD = `
+function flood(target, targetOrigin, count) {
+  let seed = 7
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648)
+  const pick = (items) => items[Math.floor(random() * items.length)]
+  const text = (n) => Array.from({ length: n }, () => String.fromCharCode(32 + Math.floor(random() * 94))).join('')
+  const types = ['SIGN_OUT', 'RPC_REQUEST', 'CONNECT_EMAIL', 'GET_USER', 'IS_CONNECTED', 'UPDATE_EMAIL', 'RELOAD', 'CONNECT_OTP', 'CANCEL_APPROVAL']
+  const valid = () => pick([
+    { type: 'wallet-elements:frame-handshake', nonce: text(22).replace(/[^A-Za-z0-9_-]/g, 'a') },
+    { id: '1', type: 'SIGN_OUT', payload: {} },
+    { id: '2', type: 'RPC_REQUEST', payload: { chainId: 'eip155:31337', method: 'personal_sign', params: ['0x68656c6c6f', '0x0000000000000000000000000000000000000000'] } },
+    { id: '3', type: 'GET_USER', payload: {} },
+    { id: '4', type: 'CONNECT_EMAIL', payload: { email: 'attacker@evil.test' } },
+  ])
+  const mutate = (message) => {
+    const copy = JSON.parse(JSON.stringify(message))
+    const keys = Object.keys(copy)
+    switch (Math.floor(random() * 7)) {
+      case 0: copy[pick(keys)] = text(Math.floor(random() * 64)); break
+      case 1: copy.type = pick(types).toLowerCase(); break
+      case 2: copy.__proto__ = { polluted: true }; copy.constructor = { prototype: { polluted: true } }; break
+      case 3: copy.id = pick([null, 0, -1, {}, [], 'x'.repeat(10000)]); break
+      case 4: copy.payload = pick([null, 42, 'x', [], { email: 1 }, { chainId: 'nope' }]); break
+      case 5: copy.nonce = pick(['', 'short', 'x'.repeat(200), null]); break
+      default: copy.extra = text(16)
+    }
+    return copy
+  }
+  const junk = () => pick([null, undefined, 42, true, text(Math.floor(random() * 200)), [1, 2, 3], { a: { b: { c: text(8) } } }, new Uint8Array(16), new Date(), /x/])
+  let replies = 0
+  const ports = []
+  for (let index = 0; index < count; index++) {
+    const message = index % 3 === 0 ? junk() : index % 3 === 1 ? mutate(valid()) : valid()
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => { replies++ }
+    ports.push(channel.port1)
+    try { target.postMessage(message, targetOrigin, [channel.port2]) } catch { try { target.postMessage(message, targetOrigin) } catch {} }
+  }
+  return new Promise((resolve) => setTimeout(() => { for (const port of ports) port.close(); resolve({ sent: count, replies }) }, 2000))
+}
+`
+
+/**
+ * The embedded wallet under attack: a foreign origin cannot frame it or hear from it; floods of random
+ * and mutated messages from the page without the port, a foreign frame and a popup get nothing; the
+ * page's own scripts find no key and no session token anywhere they can read; the service's cooldown
+ * holds under concurrent requests on the real network.
+ */
+describe('embedded wallet: security', { timeout: 300_000 }, () => {
+  let stack: TestStack
+  let browser: Browser
+  let evil: Server
+  let evilOrigin: string
+  let context: BrowserContext
+  let page: Page
+  const email = `target.${Date.now()}@example.com`
+  const kek = randomBytes(32).toString('base64')
+  const exposedNonce = randomBytes(16).toString('base64url')
+
+  before(async () => {
+    // A KEK the test knows, so it can open the user's keys from the database as the operator could.
+    process.env.WALLET_KEK = kek
+    const evilPort = await freePort()
+    evil = createServer((request, response) => {
+      const frame = new URL(request.url ?? '/', 'http://x').searchParams.get('frame') ?? ''
+      response.setHeader('content-type', 'text/html; charset=utf-8')
+      if (request.url?.startsWith('/frame-direct')) {
+        // Frames the wallet directly, then tries its handshake.
+        response.end(`<!doctype html><title>evil</title><script>${FLOOD}</script>
+<iframe id="w" src="${frame}/?projectId=dev-project&chainId=eip155:31337&version=4&enableLogger=false#nonce=AAAAAAAAAAAAAAAAAAAAAA"></iframe>
+<script>
+window.result = new Promise((resolve) => document.getElementById('w').addEventListener('load', async () => {
+  const channel = new MessageChannel(); let answered = false
+  channel.port1.onmessage = () => { answered = true }
+  document.getElementById('w').contentWindow.postMessage({ type: 'wallet-elements:frame-handshake', nonce: 'AAAAAAAAAAAAAAAAAAAAAA' }, '*', [channel.port2])
+  const flooded = await flood(document.getElementById('w').contentWindow, '*', 1000)
+  resolve({ answered, flooded })
+}))
+</script>`)
+        return
+      }
+      // The attacker's page, framed by the site or opened as a popup: floods every frame of the site.
+      response.end(`<!doctype html><title>attacker</title><script>${FLOOD}
+window.attack = async (count) => {
+  // Every frame of the site it can reach (the modal's own wallet frame sits in a shadow root, out of
+  // window.frames; the test adds one in the page's light DOM, as a page without the elements has it).
+  const site = window.opener ?? window.parent
+  const results = []
+  for (let index = 0; index < site.length; index++) {
+    const target = site.frames[index]
+    if (target === window) continue
+    let foreign = false
+    try { void target.location.href } catch { foreign = true }
+    results.push({ ...(await flood(target, '*', count)), foreign })
+  }
+  return results
+}
+</script>`)
+    })
+    await new Promise<void>((resolve) => evil.listen(evilPort, '127.0.0.1', resolve))
+    evilOrigin = `http://${EVIL_HOST}:${(evil.address() as AddressInfo).port}`
+    ;[stack, browser] = await Promise.all([
+      startTestStack({ solana: true }),
+      launchBrowser([`--host-resolver-rules=MAP ${EVIL_HOST} 127.0.0.1`]),
+    ])
+    delete process.env.WALLET_KEK
+
+    // The person signs in on the site first; everything below attacks that session.
+    context = await newContext(browser)
+    await context.addInitScript(() => {
+      // The page's own scripts, listening to everything they can: every port message in and out.
+      const seen: string[] = []
+      ;(window as unknown as { seen: string[] }).seen = seen
+      const record = (kind: string, data: unknown) => {
+        try {
+          seen.push(`${kind} ${JSON.stringify(data)}`)
+        } catch {
+          seen.push(`${kind} ${String(data)}`)
+        }
+      }
+      const post = MessagePort.prototype.postMessage
+      MessagePort.prototype.postMessage = function (this: MessagePort, data: unknown, ...rest: never[]) {
+        record('out', data)
+        return post.call(this, data, ...rest)
+      } as typeof post
+      const listen = MessagePort.prototype.addEventListener
+      MessagePort.prototype.addEventListener = function (
+        this: MessagePort,
+        ...args: Parameters<typeof listen>
+      ) {
+        if (args[0] === 'message')
+          listen.call(this, 'message', (event) => record('in', (event as MessageEvent).data))
+        return listen.apply(this, args)
+      } as typeof listen
+      window.addEventListener('message', (event) => record('window', event.data), true)
+    })
+    page = await context.newPage()
+    await page.goto(new URL('/dapp.html', stack.urls.demo).href)
+    await submitEmail(page, email)
+    await modal(page)
+      .getByLabel('Code')
+      .fill(codeOf(await nextMail(stack, email, 0)))
+    await modal(page).waitFor({ state: 'detached' })
+    assert.equal((await connections(page)).eip155?.status, 'connected')
+  })
+  after(async () => {
+    await browser?.close()
+    await stack?.stop()
+    evil?.close()
+  })
+
+  it('a foreign origin cannot load the frame (CSP frame-ancestors) nor get an answer', async () => {
+    const foreign = await context.newPage()
+    const refused: string[] = []
+    foreign.on('console', (message) => refused.push(message.text()))
+    await foreign.goto(`${evilOrigin}/frame-direct?frame=${encodeURIComponent(stack.urls.frame)}`)
+    const result = await foreign.evaluate(() => (window as unknown as { result: Promise<unknown> }).result)
+    assert.deepEqual(result, { answered: false, flooded: { sent: 1000, replies: 0 } })
+    assert.ok(
+      refused.some((line) => /frame-ancestors/.test(line)),
+      'the browser refused to frame it under the frame-ancestors policy',
+    )
+    const wallet = foreign.frames().find((frame) => frame.url().startsWith(stack.urls.frame))
+    assert.equal(wallet, undefined, 'no document of the frame origin loaded')
+    await foreign.close()
+  })
+
+  it('10,000 random and mutated messages each from the page without the port, a foreign frame and a popup: none accepted', async () => {
+    const frameRequests: string[] = []
+    context.on('request', (request) => {
+      if (request.url().startsWith(`${stack.urls.frame}/embedded/`)) frameRequests.push(request.url())
+    })
+    // 1. The page itself, on the window, without the channel's port.
+    await page.addScriptTag({ content: FLOOD })
+    const fromPage = await page.evaluate(
+      async ({ origin }) => {
+        const frame = document
+          .querySelector('wallet-modal')
+          ?.shadowRoot?.querySelector<HTMLIFrameElement>('iframe[data-wallet-frame]')
+        const target = frame?.contentWindow
+        if (!target) throw new Error('no wallet frame')
+        const flood = (window as unknown as { flood: (t: Window, o: string, n: number) => Promise<unknown> })
+          .flood
+        const exact = await flood(target, origin, 5000)
+        const any = await flood(target, '*', 5000)
+        return [exact, any]
+      },
+      { origin: stack.urls.frame },
+    )
+    assert.deepEqual(fromPage, [
+      { sent: 5000, replies: 0 },
+      { sent: 5000, replies: 0 },
+    ])
+
+    // The modal's wallet frame is out of reach of other windows (a shadow root is not in window.frames);
+    // a second wallet frame in the light DOM, waiting for its handshake, is what the attackers can reach.
+    const reachable = await page.evaluate(
+      ({ frameUrl, nonce }) => {
+        const own = document
+          .querySelector('wallet-modal')
+          ?.shadowRoot?.querySelector<HTMLIFrameElement>('iframe[data-wallet-frame]')
+        const inFrames = [...Array(window.length).keys()].some(
+          (index) => window.frames[index] === own?.contentWindow,
+        )
+        const exposed = document.createElement('iframe')
+        exposed.id = 'exposed-wallet'
+        exposed.src = `${frameUrl}/?projectId=dev-project&chainId=eip155:31337&version=4&enableLogger=false#nonce=${nonce}`
+        document.body.append(exposed)
+        return new Promise((resolve) => exposed.addEventListener('load', () => resolve({ inFrames })))
+      },
+      { frameUrl: stack.urls.frame, nonce: exposedNonce },
+    )
+    assert.deepEqual(reachable, { inFrames: false })
+
+    // 2. A foreign frame inside the site.
+    await page.evaluate((url) => {
+      const frame = document.createElement('iframe')
+      frame.id = 'attacker'
+      frame.src = url
+      document.body.append(frame)
+      return new Promise((resolve) => frame.addEventListener('load', resolve))
+    }, `${evilOrigin}/attacker`)
+    const attackerFrame = page.frames().find((frame) => frame.url().startsWith(evilOrigin))
+    const fromFrame = (await attackerFrame?.evaluate(() =>
+      (window as unknown as { attack: (n: number) => Promise<{ sent: number; replies: number }[]> }).attack(
+        10_000,
+      ),
+    )) as { sent: number; replies: number }[]
+    assert.deepEqual(
+      fromFrame,
+      [{ sent: 10_000, replies: 0, foreign: true }],
+      'it reached the exposed wallet frame',
+    )
+
+    // 3. A popup the site opened.
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.evaluate((url) => void window.open(url, 'attacker-popup'), `${evilOrigin}/attacker`),
+    ])
+    await popup.waitForLoadState()
+    const fromPopup = (await popup.evaluate(() =>
+      (window as unknown as { attack: (n: number) => Promise<{ sent: number; replies: number }[]> }).attack(
+        10_000,
+      ),
+    )) as { sent: number; replies: number }[]
+    // The popup reaches both the exposed wallet frame and the attacker frame of the site.
+    assert.deepEqual(
+      (fromPopup as { foreign: boolean; sent: number; replies: number }[]).map(({ sent, replies }) => ({
+        sent,
+        replies,
+      })),
+      [
+        { sent: 10_000, replies: 0 },
+        { sent: 10_000, replies: 0 },
+      ],
+    )
+    await popup.close()
+
+    // Its own parent without the nonce of its load gets nothing either.
+    const fromParent = await page.evaluate(() => {
+      const frame = document.getElementById('exposed-wallet') as HTMLIFrameElement
+      const flood = (window as unknown as { flood: (t: Window, o: string, n: number) => Promise<unknown> })
+        .flood
+      return flood(frame.contentWindow as Window, '*', 5000)
+    })
+    assert.deepEqual(fromParent, { sent: 5000, replies: 0 })
+
+    // The exposed frame was listening all along: the right handshake from its parent gets its ready event.
+    const ready = await page.evaluate(
+      ({ origin, nonce }) => {
+        const frame = document.getElementById('exposed-wallet') as HTMLIFrameElement
+        const channel = new MessageChannel()
+        const answer = new Promise((resolve) => {
+          channel.port1.onmessage = (event) => resolve(event.data)
+        })
+        frame.contentWindow?.postMessage({ type: 'wallet-elements:frame-handshake', nonce }, origin, [
+          channel.port2,
+        ])
+        return answer
+      },
+      { origin: stack.urls.frame, nonce: exposedNonce },
+    )
+    assert.deepEqual(ready, { type: 'FRAME_READY', payload: { nonce: exposedNonce, version: 4 } })
+
+    // Nothing of it reached the service, and the site's own channel still works.
+    assert.deepEqual(frameRequests, [])
+    const capabilities = await page.evaluate(async () => {
+      const provider = document.querySelector('wallet-modal')?.getProvider('eip155')
+      if (!provider) throw new Error('no provider')
+      const [address] = (await provider.request({ method: 'eth_accounts' })) as string[]
+      return provider.request({ method: 'wallet_getCapabilities', params: [address] })
+    })
+    assert.deepEqual(capabilities, {})
+    assert.equal((await connections(page)).eip155?.status, 'connected')
+  })
+
+  it("the page's own scripts find no key and no session token in any message, storage or DOM they can read", async () => {
+    // Use the wallet first: a signature, so the channel carries requests and answers.
+    const signed = page.evaluate(() => window.dapp.signMessage('Looking for secrets'))
+    await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
+    await signed
+
+    // The secrets, as the operator and the frame's origin hold them.
+    const database = stack.serviceDatabase
+    assert.ok(database)
+    const [user] = await database.db.select().from(walletUsers).where(eq(walletUsers.email, email))
+    assert.ok(user)
+    const custody = createCustody(database.db, kekRing([Buffer.from(kek, 'base64')], 'WALLET_KEK'))
+    const evmKey = await custody.withKey(user.id, 'secp256k1', (secret) =>
+      Buffer.from(secret).toString('hex'),
+    )
+    const solanaSeed = await custody.withKey(user.id, 'ed25519', (secret) => Buffer.from(secret))
+    const solanaSecretKey = Buffer.concat([solanaSeed, Buffer.from(ed25519.getPublicKey(solanaSeed))])
+    const walletOrigin = page.frames().find((frame) => frame.url().startsWith(stack.urls.frame))
+    const frameStorage = (await walletOrigin?.evaluate(() => Object.values(localStorage))) ?? []
+    const token = frameStorage.find((value) => /^[A-Za-z0-9_-]{43}$/.test(value))
+    assert.ok(token, 'the frame keeps its session token in its own storage')
+    const secrets = [
+      token,
+      evmKey,
+      evmKey.toUpperCase(),
+      solanaSeed.toString('hex'),
+      solanaSeed.toString('base64'),
+      encodeBase58(solanaSeed),
+      encodeBase58(solanaSecretKey),
+      solanaSecretKey.toString('base64'),
+      JSON.stringify([...solanaSeed]).slice(1, -1),
+    ]
+
+    // Everything the page's scripts can read.
+    const haystack = await page.evaluate(() => {
+      const shadows: string[] = []
+      const walk = (root: Document | ShadowRoot) => {
+        for (const element of root.querySelectorAll('*')) {
+          if (element.shadowRoot) {
+            shadows.push(element.shadowRoot.innerHTML)
+            walk(element.shadowRoot)
+          }
+          if (element instanceof HTMLIFrameElement) shadows.push(element.src)
+        }
+      }
+      walk(document)
+      return [
+        ...(window as unknown as { seen: string[] }).seen,
+        JSON.stringify({ ...localStorage }),
+        JSON.stringify({ ...sessionStorage }),
+        document.cookie,
+        document.documentElement.outerHTML,
+        ...shadows,
+        ...performance.getEntries().map((entry) => entry.name),
+        location.href,
+      ].join('\n')
+    })
+    assert.ok(
+      haystack.includes('RPC_REQUEST') && haystack.includes('personal_sign'),
+      'the listener saw the traffic',
+    )
+    for (const secret of secrets)
+      assert.ok(!haystack.includes(secret), `found a secret of ${secret.length} characters`)
+  })
+
+  it('on the real network: another origin is refused, and the cooldown holds for 20 concurrent sign-ins', async () => {
+    const post = (origin: string, body: unknown) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const url = new URL(`${stack.urls.frame}/embedded/v1/email/connect?projectId=dev-project`)
+        const request = httpRequest(
+          url,
+          {
+            method: 'POST',
+            headers: {
+              origin,
+              'content-type': 'application/json',
+              'x-wallet-site': new URL(stack.urls.demo).origin,
+            },
+            agent: false,
+          },
+          (response) => {
+            let text = ''
+            response.on('data', (chunk) => {
+              text += chunk
+            })
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }))
+          },
+        )
+        request.on('error', reject)
+        request.end(JSON.stringify(body))
+      })
+    const body = (address: string) => ({
+      email: address,
+      deviceId: randomBytes(16).toString('base64url'),
+      origin: new URL(stack.urls.demo).origin,
+    })
+    const foreign = await post(evilOrigin, body(`victim.${Date.now()}@example.com`))
+    assert.equal(foreign.status, 403)
+    const target = `burst.${Date.now()}@example.com`
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(stack.urls.frame, body(target))))
+    const statuses = answers.map((answer) => answer.status).sort()
+    assert.deepEqual(statuses, [200, ...Array(19).fill(429)])
+    for (const answer of answers.filter((candidate) => candidate.status === 429))
+      assert.match(answer.body, /Please try again after \d+ seconds/)
+  })
+})

@@ -1,0 +1,267 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { type Hex, verifyMessage } from 'viem'
+import { createFrameApi } from '../../../src/frame/api.ts'
+import { frameStorage } from '../../../src/frame/storage.ts'
+import {
+  type ApprovalUi,
+  createFrameWallet,
+  type FrameAnswer,
+  userRejected,
+} from '../../../src/frame/wallet.ts'
+import type { AppEvent, AppEventType, ApprovalPreview } from '../../../src/protocol/embedded/index.ts'
+import { appEvent, appEventPayloads, frameAnswerFor } from '../../../src/protocol/embedded/index.ts'
+import { codeIn, type EmbeddedTestApp, SITE, startEmbeddedTestApp } from './embedded-helpers.ts'
+import { openTestDatabase, type TestDatabase } from './helpers.ts'
+
+let testDb: TestDatabase
+let t: EmbeddedTestApp
+let base: string
+
+before(async () => {
+  testDb = await openTestDatabase('embedded_frame')
+  t = await startEmbeddedTestApp(testDb, 'frame-project', {
+    rpcUpstreams: { 'eip155:31337': 'http://127.0.0.1:9' },
+  })
+  base = await t.app.listen({ host: '127.0.0.1', port: 0 })
+})
+after(async () => {
+  await t?.close()
+  await testDb?.close()
+})
+
+/** A memory Storage, as the frame's localStorage would be. */
+function memoryStorage(): Storage {
+  const items = new Map<string, string>()
+  return {
+    get length() {
+      return items.size
+    },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, value),
+  }
+}
+
+/** The person at the approval view, played by the test: approves or rejects what is shown. */
+function person(decision: 'approve' | 'reject', shown: ApprovalPreview[]): ApprovalUi {
+  return {
+    async show(preview, sign) {
+      shown.push(preview)
+      if (decision === 'reject') throw userRejected()
+      return sign()
+    },
+    cancel() {},
+  }
+}
+
+function wallet(
+  options: { decision?: 'approve' | 'reject'; shown?: ApprovalPreview[]; storage?: Storage } = {},
+) {
+  const storage = options.storage ?? memoryStorage()
+  const frame = createFrameWallet({
+    api: createFrameApi({
+      projectId: t.projectId,
+      site: () => SITE,
+      fetch: (url, init) => fetch(`${base}${String(url)}`, init),
+    }),
+    storage: frameStorage(storage, t.projectId),
+    approvals: person(options.decision ?? 'approve', options.shown ?? []),
+    look: { theme() {}, locale() {} },
+    chainId: 'eip155:31337',
+    site: SITE,
+  })
+  let id = 0
+  const answers: FrameAnswer[] = []
+  return {
+    storage,
+    answers,
+    async ask<T extends AppEventType>(type: T, payload: Extract<AppEvent, { type: T }>['payload']) {
+      const event = { id: String(++id), type, payload } as Extract<AppEvent, { type: T }>
+      // Each event as the frame gets it: parsed with the shared schema first.
+      assert.ok(appEvent.safeParse(event).success, `${type} parses`)
+      const answer = await frame.handle(event)
+      answers.push(answer)
+      assert.ok(
+        frameAnswerFor(type).safeParse({ id: event.id, ...answer }).success,
+        `${type}'s answer parses`,
+      )
+      return answer
+    },
+  }
+}
+
+let counter = 0
+const freshEmail = () => `frame${++counter}.${Date.now()}@example.com`
+
+describe('the frame’s wallet, against the service', () => {
+  test('default: e-mail sign-in, user, accounts, a signature approved by the person; the token never leaves the frame', async () => {
+    const email = freshEmail()
+    const frame = wallet()
+    assert.deepEqual(await frame.ask('IS_CONNECTED', {}), {
+      type: 'IS_CONNECTED_SUCCESS',
+      payload: { isConnected: false },
+    })
+    const started = await frame.ask('CONNECT_EMAIL', { email })
+    assert.deepEqual(started, {
+      type: 'CONNECT_EMAIL_SUCCESS',
+      payload: { action: 'VERIFY_OTP', resendAfterSeconds: 30 },
+    })
+    const code = codeIn(t.mailTo(email)[0])
+    assert.deepEqual(await frame.ask('CONNECT_OTP', { otp: ` ${code.slice(0, 3)} ${code.slice(3)} ` }), {
+      type: 'CONNECT_OTP_SUCCESS',
+      payload: {},
+    })
+    const user = await frame.ask('GET_USER', { chainId: 'eip155:31337' })
+    assert.equal(user.type, 'GET_USER_SUCCESS')
+    const { address, accounts } = user.payload as {
+      address: Hex
+      accounts: { namespace: string; address: string }[]
+    }
+    assert.equal(accounts.length, 2)
+    const solana = await frame.ask('GET_USER', { chainId: 'solana:45HEQDFcNoxGz8mrpTbTT37jixbR5dy9' })
+    assert.equal((solana.payload as { address: string }).address, accounts[1]?.address)
+    assert.deepEqual(await frame.ask('RPC_REQUEST', { chainId: 'eip155:31337', method: 'eth_accounts' }), {
+      type: 'RPC_REQUEST_SUCCESS',
+      payload: { result: [address] },
+    })
+
+    const shown: ApprovalPreview[] = []
+    const approving = wallet({ shown, storage: frame.storage })
+    const signed = await approving.ask('RPC_REQUEST', {
+      chainId: 'eip155:31337',
+      method: 'personal_sign',
+      params: ['0x68656c6c6f', address],
+    })
+    assert.equal(shown[0]?.message?.text, 'hello')
+    const signature = (signed.payload as { result: Hex }).result
+    assert.ok(await verifyMessage({ address, message: 'hello', signature }))
+
+    const rejecting = wallet({ decision: 'reject', storage: frame.storage })
+    assert.deepEqual(
+      await rejecting.ask('RPC_REQUEST', {
+        chainId: 'eip155:31337',
+        method: 'personal_sign',
+        params: ['0x6e6f', address],
+      }),
+      { type: 'RPC_REQUEST_ERROR', payload: { message: 'User rejected the request.', code: 4001 } },
+    )
+
+    const token = [
+      ...Object.values(
+        Object.fromEntries(
+          [...Array(frame.storage.length).keys()].map((index) => [
+            index,
+            frame.storage.getItem(frame.storage.key(index) ?? ''),
+          ]),
+        ),
+      ),
+    ].filter((value): value is string => typeof value === 'string' && /^[A-Za-z0-9_-]{43}$/.test(value))
+    assert.equal(token.length, 1)
+    const everything = JSON.stringify([...frame.answers, ...approving.answers, ...rejecting.answers])
+    assert.ok(!everything.includes(token[0] as string), 'no answer carries the session token')
+
+    assert.deepEqual(await frame.ask('SIGN_OUT', {}), { type: 'SIGN_OUT_SUCCESS', payload: {} })
+    assert.deepEqual(await frame.ask('IS_CONNECTED', {}), {
+      type: 'IS_CONNECTED_SUCCESS',
+      payload: { isConnected: false },
+    })
+  })
+
+  test('behavior: every app event of SPEC 7 gets exactly one answer, its own type’s success or error', async () => {
+    const frame = wallet()
+    const payloads: { [T in AppEventType]: Extract<AppEvent, { type: T }>['payload'] } = {
+      SWITCH_NETWORK: { chainId: 'eip155:31337' },
+      CONNECT_EMAIL: { email: freshEmail() },
+      CONNECT_DEVICE: {},
+      CONNECT_OTP: { otp: '000000' },
+      CONNECT_SOCIAL: { provider: 'github' },
+      CONNECT_FARCASTER: {},
+      GET_USER: {},
+      GET_SOCIAL_REDIRECT_URI: { provider: 'google' },
+      SIGN_OUT: {},
+      IS_CONNECTED: {},
+      GET_CHAIN_ID: {},
+      GET_SMART_ACCOUNT_ENABLED_NETWORKS: {},
+      INIT_SMART_ACCOUNT: {},
+      SET_PREFERRED_ACCOUNT: { type: 'smartAccount' },
+      RPC_REQUEST: { chainId: 'eip155:31337', method: 'eth_chainId' },
+      UPDATE_EMAIL: { email: freshEmail() },
+      UPDATE_EMAIL_PRIMARY_OTP: { otp: '000000' },
+      UPDATE_EMAIL_SECONDARY_OTP: { otp: '000000' },
+      SYNC_THEME: { themeMode: 'dark', accent: '#e8590c' },
+      SYNC_DAPP_DATA: {
+        projectId: t.projectId,
+        sdkType: 'wallet-elements',
+        sdkVersion: '0.1.0',
+        metadata: { name: 'Shop', description: '', url: SITE, icons: [] },
+        locale: 'en',
+      },
+      RELOAD: {},
+      CANCEL_APPROVAL: {},
+    }
+    assert.deepEqual(Object.keys(payloads).sort(), Object.keys(appEventPayloads).sort())
+    for (const type of Object.keys(payloads) as AppEventType[]) {
+      const answer = await frame.ask(type, payloads[type] as never)
+      assert.ok(
+        answer.type === `${type}_SUCCESS` || answer.type === `${type}_ERROR`,
+        `${type}: ${answer.type}`,
+      )
+    }
+    assert.equal(frame.answers.length, Object.keys(payloads).length)
+    const byType = Object.fromEntries(frame.answers.map((answer) => [answer.type, answer.payload]))
+    // Parts 2 and 3 are in the protocol and answer "not available" for now.
+    for (const type of [
+      'CONNECT_SOCIAL',
+      'CONNECT_FARCASTER',
+      'GET_SOCIAL_REDIRECT_URI',
+      'GET_SMART_ACCOUNT_ENABLED_NETWORKS',
+      'INIT_SMART_ACCOUNT',
+      'SET_PREFERRED_ACCOUNT',
+    ])
+      assert.deepEqual(byType[`${type}_ERROR`], { message: 'Not available', code: 4200 }, type)
+    // Out of order, or signed out: Action not allowed.
+    for (const type of [
+      'CONNECT_DEVICE',
+      'GET_USER',
+      'UPDATE_EMAIL',
+      'UPDATE_EMAIL_PRIMARY_OTP',
+      'UPDATE_EMAIL_SECONDARY_OTP',
+    ])
+      assert.equal((byType[`${type}_ERROR`] as { message?: string })?.message, 'Action not allowed', type)
+    // After CONNECT_EMAIL, a wrong code counts down.
+    assert.deepEqual(byType.CONNECT_OTP_ERROR, {
+      message: 'Invalid code: 4 tries left',
+      code: 'INVALID_CODE',
+      attemptsLeft: 4,
+    })
+    assert.deepEqual(byType.GET_CHAIN_ID_SUCCESS, { chainId: 'eip155:31337' })
+  })
+
+  test('error: methods outside the classes answer "Requested RPC call is not allowed" without reaching the service', async () => {
+    const frame = wallet()
+    for (const method of ['eth_sign', 'eth_signTransaction', 'hardhat_setBalance', 'personal_unlockAccount'])
+      assert.deepEqual(await frame.ask('RPC_REQUEST', { chainId: 'eip155:31337', method }), {
+        type: 'RPC_REQUEST_ERROR',
+        payload: { message: 'Requested RPC call is not allowed', code: 4200, data: { method } },
+      })
+    assert.deepEqual(
+      await frame.ask('RPC_REQUEST', { chainId: 'eip155:31337', method: 'eth_sendUserOperation' }),
+      {
+        type: 'RPC_REQUEST_ERROR',
+        payload: { message: 'Not available', code: 4200 },
+      },
+    )
+    const cooldown = freshEmail()
+    await frame.ask('CONNECT_EMAIL', { email: cooldown })
+    const again = await frame.ask('CONNECT_EMAIL', { email: cooldown })
+    assert.equal(again.type, 'CONNECT_EMAIL_ERROR')
+    assert.match(
+      String((again.payload as { message: string }).message),
+      /^Please try again after \d+ seconds$/,
+    )
+    assert.equal((again.payload as { code: string }).code, 'EMAIL_COOLDOWN')
+  })
+})

@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import type { ServiceConfig } from '../../../server/config.ts'
+import { type CaughtMail, type MailSink, startMailSink } from '../../../server/dev/mail/index.ts'
+import { createEmbeddedWallet, type EmbeddedWallet } from '../../../server/embedded/index.ts'
+import { kekRing } from '../../../server/embedded/kek.ts'
+import { buildFrameApp } from '../../../server/frame/app.ts'
+import { createMailer } from '../../../server/mail/mailer.ts'
+import { createProject } from '../../../server/projects/store.ts'
+import { createRpcForwarder } from '../../../server/rpc/forward.ts'
+import { type TestDatabase, testLogger } from './helpers.ts'
+
+export const FRAME_ORIGIN = 'http://127.0.0.1:8788'
+export const SITE = 'https://shop.example'
+
+/** The service's clock, moved by the tests. */
+export const clock = { now: Date.parse('2026-11-23T12:00:00.000Z') }
+
+export interface EmbeddedTestApp {
+  app: FastifyInstance
+  wallet: EmbeddedWallet
+  sink: MailSink
+  config: ServiceConfig
+  projectId: string
+  /** A request as the frame makes it: same origin, the site header, JSON. */
+  call(
+    path: string,
+    body?: unknown,
+    options?: {
+      token?: string
+      site?: string
+      origin?: string | null
+      method?: 'GET' | 'POST'
+      project?: string
+      /** The client's address (default: a new one per call, so per-client limits stay out of the way). */
+      ip?: string
+    },
+  ): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, unknown> }>
+  /** Mail the sink caught for an address, newest first. */
+  mailTo(address: string): CaughtMail[]
+  close(): Promise<void>
+}
+
+/** A stand-in for the built frame: the pages the frame server serves (their content does not matter here). */
+async function frameFixture(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'frame-'))
+  await mkdir(join(dir, 'assets'))
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><title>frame</title></head><body></body></html>',
+  )
+  await writeFile(
+    join(dir, 'device.html'),
+    '<!doctype html><html><head><title>device</title></head><body></body></html>',
+  )
+  await writeFile(join(dir, 'assets', 'frame-abc.js'), 'export {}')
+  return dir
+}
+
+/**
+ * The frame origin's app on a test database, with a real mail sink on loopback and a project that
+ * allows {@link SITE}.
+ *
+ * @example
+ * const t = await startEmbeddedTestApp(testDb, 'login')
+ * const { body } = await t.call('/embedded/v1/email/connect', { email, deviceId, origin: SITE })
+ */
+export async function startEmbeddedTestApp(
+  testDb: TestDatabase,
+  projectId: string,
+  overrides: {
+    rpcUpstreams?: Record<string, string>
+    deviceWaitMs?: number
+    /** Another mail server's URL (one that refuses), or null: no `SMTP_URL`. Default: the sink. */
+    smtpUrl?: string | null
+  } = {},
+): Promise<EmbeddedTestApp> {
+  const frameDir = await frameFixture()
+  const sink = await startMailSink({ port: 0 })
+  const smtpUrl = overrides.smtpUrl === undefined ? sink.url : overrides.smtpUrl
+  const mailer = smtpUrl === null ? null : createMailer({ smtpUrl, from: 'Wallet <wallet@localhost>' })
+  const base = testDb.config({ rpcUpstreams: overrides.rpcUpstreams ?? {} })
+  const config: ServiceConfig = {
+    ...base,
+    embedded: { ...base.embedded, frameDir, framePublicUrl: FRAME_ORIGIN },
+  }
+  await createProject(testDb.database.db, { id: projectId, name: projectId, origins: [SITE] })
+  const forwarder = createRpcForwarder()
+  const now = () => clock.now
+  const wallet = await createEmbeddedWallet(config, testDb.database.db, {
+    forwarder,
+    logger: testLogger,
+    mailer,
+    keks: kekRing([randomBytes(32)], 'memory'),
+    now,
+    deviceWaitMs: overrides.deviceWaitMs ?? 1_500,
+  })
+  const app = await buildFrameApp(config, { wallet, database: testDb.database, logger: testLogger, now })
+  return {
+    app,
+    wallet,
+    sink,
+    config,
+    projectId,
+    async call(path, body, options = {}) {
+      const headers: Record<string, string> = { 'x-wallet-site': options.site ?? SITE }
+      if (options.origin !== null) headers.origin = options.origin ?? FRAME_ORIGIN
+      if (options.token) headers.authorization = `Bearer ${options.token}`
+      if (body !== undefined) headers['content-type'] = 'application/json'
+      const separator = path.includes('?') ? '&' : '?'
+      const response = await app.inject({
+        method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+        url: `${path}${separator}projectId=${options.project ?? projectId}`,
+        headers,
+        remoteAddress: options.ip ?? `10.${randomBytes(3).join('.')}`,
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      })
+      return {
+        status: response.statusCode,
+        body: response.body ? (JSON.parse(response.body) as Record<string, unknown>) : {},
+        headers: response.headers,
+      }
+    },
+    mailTo: (address) => sink.messages().filter((mail) => mail.to.includes(address.toLowerCase())),
+    async close() {
+      await app.close()
+      wallet.close()
+      forwarder.close()
+      await sink.stop()
+      await rm(frameDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The 6-digit code of the newest mail to an address. */
+export function codeIn(mail: CaughtMail | undefined): string {
+  const code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1]
+  if (!code) throw new Error(`No code in the mail: ${mail?.subject}`)
+  return code
+}
+
+/** A random device id as the frame makes one. */
+export const newDeviceId = () => randomBytes(16).toString('base64url')
