@@ -63,41 +63,39 @@ export async function transactionsPage(
     const [block, index] = query.cursor.split('-').map(Number) as [number, number]
     where = and(base, sql`(${t.blockNumber}, ${t.txIndex}) < (${block}, ${index})`)
   }
-  const keys = await db
-    .selectDistinct({ blockNumber: t.blockNumber, txIndex: t.txIndex })
-    .from(t)
-    .where(where)
-    .orderBy(desc(t.blockNumber), desc(t.txIndex))
-    .limit(limit + 1)
-  const page = keys.slice(0, limit)
-  if (page.length === 0) return { data: [], next: null }
-  const rows = await db
-    .select()
-    .from(t)
-    .where(
-      and(
-        base,
-        or(...page.map((key) => and(eq(t.blockNumber, key.blockNumber), eq(t.txIndex, key.txIndex)))),
-      ),
-    )
-    .orderBy(desc(t.blockNumber), desc(t.txIndex), t.logIndex)
-  const byTransaction = new Map<string, TransferRow[]>()
-  for (const row of rows) {
-    const key = `${row.blockNumber}-${row.txIndex}`
-    byTransaction.set(key, [...(byTransaction.get(key) ?? []), row])
-  }
-  const data = page.map((key) =>
-    toTransaction(
-      query.chainId,
-      account,
-      byTransaction.get(`${key.blockNumber}-${key.txIndex}`) ?? [],
-      listed,
-    ),
+  // The page's transactions and their transfers in one statement, so one snapshot: read in two, a
+  // re-index (after a chain reset) committed in between would leave keys without their rows.
+  const keys = db.$with('keys').as(
+    db
+      .selectDistinct({
+        keyBlock: sql<number>`${t.blockNumber}`.as('key_block'),
+        keyIndex: sql<number>`${t.txIndex}`.as('key_index'),
+      })
+      .from(t)
+      .where(where)
+      .orderBy(desc(t.blockNumber), desc(t.txIndex))
+      .limit(limit + 1),
   )
-  const lastKey = page[page.length - 1]
+  const rows = await db
+    .with(keys)
+    .select({ transfer: t })
+    .from(keys)
+    .innerJoin(t, and(base, eq(t.blockNumber, keys.keyBlock), eq(t.txIndex, keys.keyIndex)))
+    .orderBy(desc(t.blockNumber), desc(t.txIndex), t.logIndex)
+  // Rows come grouped by transaction, newest first; the (limit + 1)th transaction only says there is more.
+  const groups: TransferRow[][] = []
+  let lastKey = ''
+  for (const { transfer } of rows) {
+    const key = `${transfer.blockNumber}-${transfer.txIndex}`
+    if (key === lastKey) groups[groups.length - 1]?.push(transfer)
+    else groups.push([transfer])
+    lastKey = key
+  }
+  const page = groups.slice(0, limit)
+  const last = page[page.length - 1]?.[0]
   return {
-    data,
-    next: keys.length > limit && lastKey ? `${lastKey.blockNumber}-${lastKey.txIndex}` : null,
+    data: page.map((transfers) => toTransaction(query.chainId, account, transfers, listed)),
+    next: groups.length > limit && last ? `${last.blockNumber}-${last.txIndex}` : null,
   }
 }
 

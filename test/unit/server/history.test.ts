@@ -294,12 +294,34 @@ describe('the history indexer and GET /blockchain/v1/transactions', () => {
     assert.equal(data.length, aliceCount + 1)
   })
 
-  test('default: a chain reset is detected by block hash and the history is indexed again', async () => {
+  test('default: a chain reset is detected by block hash and the history is indexed again; pages read meanwhile stay whole', async () => {
+    const app = apps[0] as FastifyInstance
+    const before = (await page(app, { account: alice.address })).data.map((one) => one.metadata.hash)
+    // Readers keep asking while the indexer deletes the old chain's history and indexes the new one:
+    // each answer must be one state or the other, never a page read half before and half after.
+    let reading = true
+    let read = 0
+    const states = new Set([JSON.stringify(before), '[]'])
+    const torn: { status: number; body: string }[] = []
+    const reader = async () => {
+      while (reading) {
+        const response = await transactions(app, { account: alice.address })
+        read++
+        const hashes =
+          response.statusCode === 200
+            ? transactionsResponse.parse(response.json()).data.map((one) => one.metadata.hash)
+            : undefined
+        // Before the new chain's first transaction is indexed, the old history or none; then that one.
+        if (hashes === undefined || (!states.has(JSON.stringify(hashes)) && hashes.length !== 1))
+          torn.push({ status: response.statusCode, body: response.body.slice(0, 300) })
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      }
+    }
+    const readers = [reader(), reader(), reader()]
     await chain.stop()
     chain = await startChain({ port: chainPort, chainId: 31337 })
     const { wallet } = clients(chain.url)
     const fresh = await wallet(alice).sendTransaction({ to: bob.address, value: parseEther('2') })
-    const app = apps[0] as FastifyInstance
     const deadline = Date.now() + 20_000
     let hashes: string[] = []
     while (Date.now() < deadline) {
@@ -309,8 +331,11 @@ describe('the history indexer and GET /blockchain/v1/transactions', () => {
       if (hashes.length === 1) break
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
+    reading = false
+    await Promise.all(readers)
     assert.deepEqual(hashes, [fresh], "only the new chain's transaction is left")
     assert.equal(await storedTransfers(), 1, "the old chain's transfers are deleted")
+    assert.deepEqual(torn, [], `${read} pages read during the reset`)
   })
 })
 
