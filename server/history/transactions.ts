@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm'
+import { getAddress } from 'viem'
 import {
   defaultTransactionsPageSize,
   type HistoryTransaction,
@@ -115,7 +116,7 @@ function toTransaction(
       direction,
       quantity: { numeric: formatBaseUnits(row.amount, decimals), decimals },
       token: row.token,
-      counterparty: direction === 'in' ? row.fromAddress : row.toAddress,
+      counterparty: getAddress(direction === 'in' ? row.fromAddress : row.toAddress),
       fungible_info: {
         name: token?.name ?? row.token,
         symbol: token?.symbol ?? '',
@@ -146,8 +147,8 @@ function toTransaction(
       blockNumber: first.blockNumber,
       status: 'confirmed',
       operationType,
-      sentFrom: first.fromAddress,
-      sentTo: first.toAddress,
+      sentFrom: getAddress(first.fromAddress),
+      sentTo: getAddress(first.toAddress),
     },
     transfers,
   }

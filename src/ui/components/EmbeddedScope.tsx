@@ -1,10 +1,7 @@
-import { type ReactNode, useMemo } from 'react'
-import { useModule } from '../hooks/useModule.ts'
+import type { ReactNode } from 'react'
 import embeddedLoaders from '../i18n/embeddedLoaders.ts'
-import { messageLoaders } from '../i18n/locales.ts'
-import { createStrings } from '../i18n/strings.ts'
-import { StringsContext, useStrings } from '../modal/viewContext.ts'
 import { embeddedStyles } from '../theme/embeddedStyles.ts'
+import { CatalogueScope } from './CatalogueScope.tsx'
 
 /**
  * The embedded wallet's parts of the modal in their own words and styles: gives its children the
@@ -17,18 +14,9 @@ import { embeddedStyles } from '../theme/embeddedStyles.ts'
  * <EmbeddedScope><CodeForm … /></EmbeddedScope>
  */
 export function EmbeddedScope({ children }: { children: ReactNode }) {
-  const { locale, dir } = useStrings()
-  // The modal's catalogue of this language is in already (the shell renders with it).
-  const base = useModule(messageLoaders[locale])
-  const extra = useModule(embeddedLoaders[locale])
-  const extended = useMemo(
-    () => (base && extra ? createStrings(locale, { ...base, ...extra }, dir) : undefined),
-    [locale, dir, base, extra],
-  )
-  return extended ? (
-    <StringsContext.Provider value={extended}>
-      <style>{embeddedStyles}</style>
+  return (
+    <CatalogueScope loaders={embeddedLoaders} styles={embeddedStyles}>
       {children}
-    </StringsContext.Provider>
-  ) : null
+    </CatalogueScope>
+  )
 }

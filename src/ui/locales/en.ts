@@ -5,6 +5,7 @@
  * `error.<id>` entries are the error catalogue's messages (`messageId` of src/errors), in SPEC's
  * exact English.
  */
+import type { ActivityMessageKey } from './activity/en.ts'
 import type { EmbeddedMessageKey } from './embedded/en.ts'
 
 const en = {
@@ -191,7 +192,7 @@ const en = {
 }
 
 /** A key of the modal's catalogues: this one's, or the embedded wallet's (./embedded/en.ts). */
-export type MessageKey = keyof typeof en | EmbeddedMessageKey
+export type MessageKey = keyof typeof en | EmbeddedMessageKey | ActivityMessageKey
 /** A language's catalogue: exactly the keys of English. */
 export type Messages = Readonly<Record<keyof typeof en, string>>
 

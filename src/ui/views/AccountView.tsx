@@ -14,9 +14,13 @@ import { Avatar } from '../components/Avatar.tsx'
 import { EmbeddedScope } from '../components/EmbeddedScope.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
 import { TokenImage } from '../components/TokenImage.tsx'
+import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+
+/** The Activity list: its own chunk with its own catalogue, fetched when Account shows. */
+const loadActivity = () => import('../components/ActivityList.tsx')
 
 /** The embedded wallet's e-mail on Account, in its words (inside `EmbeddedScope`), and the update's notice. */
 function EmailRow({ email, updated }: { email: string; updated: boolean }) {
@@ -52,6 +56,12 @@ export default function AccountView({ config }: ViewProps) {
   const embedded = useStore(embeddedState(config))
   const modal = useStore(config.$modal)
   const [copied, setCopied] = useState(false)
+  // The service's history covers EVM networks; a page without a service has none to show.
+  const ActivityList = useModule(
+    options.features.activity && options.apiUrl && network?.network?.chainNamespace === 'eip155'
+      ? loadActivity
+      : undefined,
+  )
 
   useEffect(() => {
     void loadNetworks(config).then(() => fetchBalance(config))
@@ -211,6 +221,7 @@ export default function AccountView({ config }: ViewProps) {
           {t('disconnect')}
         </button>
       </div>
+      {ActivityList ? <ActivityList config={config} /> : null}
     </>
   )
 }

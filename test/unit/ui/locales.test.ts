@@ -6,27 +6,34 @@ import * as solanaErrors from '../../../src/chains/solana/errors.ts'
 import * as emailErrors from '../../../src/errors/email.ts'
 import * as embeddedErrors from '../../../src/errors/embedded.ts'
 import * as errors from '../../../src/errors/index.ts'
+import activityLoaders from '../../../src/ui/i18n/activityLoaders.ts'
 import embeddedLoaders from '../../../src/ui/i18n/embeddedLoaders.ts'
 import loaders from '../../../src/ui/i18n/loaders.ts'
 import { LOCALES, resolveLocale } from '../../../src/ui/i18n/locales.ts'
 import type { Part } from '../../../src/ui/i18n/message.ts'
 import { createFormatter, parseMessage } from '../../../src/ui/i18n/message.ts'
 import { createStrings } from '../../../src/ui/i18n/strings.ts'
+import activityEn from '../../../src/ui/locales/activity/en.ts'
 import embeddedEn from '../../../src/ui/locales/embedded/en.ts'
 import type { MessageKey } from '../../../src/ui/locales/en.ts'
 import baseEn from '../../../src/ui/locales/en.ts'
 
 type Catalogue = Readonly<Record<MessageKey, string>>
 
-// Each language's two catalogues (the modal's, and the embedded wallet's loaded with its views) as one.
-const en = { ...baseEn, ...embeddedEn } as Catalogue
+// Each language's catalogues (the modal's, the embedded wallet's loaded with its views, and the Activity
+// list's) as one.
+const en = { ...baseEn, ...embeddedEn, ...activityEn } as Catalogue
 const catalogues = Object.fromEntries(
   await Promise.all(
     LOCALES.map(
       async (locale) =>
         [
           locale,
-          { ...(await loaders[locale]()).default, ...(await embeddedLoaders[locale]()).default },
+          {
+            ...(await loaders[locale]()).default,
+            ...(await embeddedLoaders[locale]()).default,
+            ...(await activityLoaders[locale]()).default,
+          },
         ] as const,
     ),
   ),
