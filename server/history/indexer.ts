@@ -33,6 +33,8 @@ export interface HistoryIndexerOptions {
 export interface HistoryIndexer {
   /** This instance's id, the `holder` of the leases it takes. */
   readonly id: string
+  /** Blocks and transfers this instance has stored, over all its networks (for tests and the bench). */
+  readonly indexed: { readonly blocks: number; readonly transfers: number }
   /** Stops the rounds and gives the leases back, so another instance takes over at once. */
   stop(): Promise<void>
   /** Stops the rounds without giving the leases back, as a process that dies does (tests). */
@@ -104,6 +106,7 @@ export function startHistoryIndexer(options: HistoryIndexerOptions): HistoryInde
   let running = true
   const loops: Promise<void>[] = []
   const wakers = new Set<() => void>()
+  const indexed = { blocks: 0, transfers: 0 }
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -282,6 +285,10 @@ export function startHistoryIndexer(options: HistoryIndexerOptions): HistoryInde
       rows,
       false,
     )
+    if (moved) {
+      indexed.blocks += verified.length
+      indexed.transfers += rows.length
+    }
     return moved && last < head
   }
 
@@ -315,6 +322,7 @@ export function startHistoryIndexer(options: HistoryIndexerOptions): HistoryInde
 
   return {
     id,
+    indexed,
     halt,
     async stop() {
       await halt()

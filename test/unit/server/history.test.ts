@@ -23,6 +23,7 @@ import {
 import { buildApp } from '../../../server/app.ts'
 import { parseTokenLists } from '../../../server/blockchain/tokenLists.ts'
 import type { ServiceConfig } from '../../../server/config.ts'
+import { createDatabase, type ServiceDatabase } from '../../../server/db/database.ts'
 import { historyNetworks, historyTransfers } from '../../../server/db/schema.ts'
 import { compileContracts } from '../../../server/dev/chain/compile.ts'
 import { devAccount, type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
@@ -32,7 +33,7 @@ import {
   type TransactionsResponse,
   transactionsResponse,
 } from '../../../src/protocol/api/index.ts'
-import { freePort, openTestDatabase, sdk, type TestDatabase, testLogger } from './helpers.ts'
+import { freePort, openTestDatabase, sdk, type TestDatabase, testLogger, usingPostgres } from './helpers.ts'
 
 const site = 'http://localhost:5173'
 const local = 'eip155:31337'
@@ -64,8 +65,8 @@ function clients(url: string) {
   }
 }
 
-async function startService(): Promise<FastifyInstance> {
-  const app = await buildApp(config, { database: testDb.database, logger: testLogger })
+async function startService(database: ServiceDatabase = testDb.database): Promise<FastifyInstance> {
+  const app = await buildApp(config, { database, logger: testLogger })
   apps.push(app)
   return app
 }
@@ -336,6 +337,48 @@ describe('the history indexer and GET /blockchain/v1/transactions', () => {
     assert.deepEqual(hashes, [fresh], "only the new chain's transaction is left")
     assert.equal(await storedTransfers(), 1, "the old chain's transfers are deleted")
     assert.deepEqual(torn, [], `${read} pages read during the reset`)
+  })
+
+  test('default: two instances, each with its own database connections, index each block exactly once, also when the holder dies midway', async () => {
+    for (const app of [...apps]) await stopService(app)
+    // A network new to both: 120 blocks, 3 rounds and more.
+    await testDb.database.db.delete(historyTransfers).where(eq(historyTransfers.chainId, local))
+    await testDb.database.db.delete(historyNetworks).where(eq(historyNetworks.chainId, local))
+    const { wallet } = clients(chain.url)
+    for (let index = 0; index < 120; index++)
+      await wallet(alice).sendTransaction({ to: bob.address, value: 1_000n + BigInt(index) })
+    // On PostgreSQL the second instance has a pool of its own, as a second process would.
+    const second = usingPostgres ? await createDatabase(config, { logger: testLogger }) : testDb.database
+    try {
+      const instances = await Promise.all([startService(), startService(second)])
+      // Once the first round is stored, the holder dies without giving the lease back.
+      for (;;) {
+        const [row] = await testDb.database.db
+          .select()
+          .from(historyNetworks)
+          .where(eq(historyNetworks.chainId, local))
+        if (row && row.nextBlock > 0) break
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      const first = await holder()
+      const dying = instances.find((app) => app.historyIndexer.id === first) as FastifyInstance
+      await dying.historyIndexer.halt()
+      await indexed()
+      const head = Number(await clients(chain.url).publicClient.getBlockNumber())
+      const [a, b] = instances.map((app) => app.historyIndexer.indexed) as [
+        FastifyInstance['historyIndexer']['indexed'],
+        FastifyInstance['historyIndexer']['indexed'],
+      ]
+      assert.equal(a.blocks + b.blocks, head + 1, 'every block once (0 to the head)')
+      assert.ok(a.blocks > 0 && b.blocks > 0, 'each instance indexed a part')
+      assert.equal(a.transfers + b.transfers, await storedTransfers(), 'every transfer once')
+      assert.equal(await storedTransfers(), 121)
+      for (const app of instances) await stopService(app)
+    } finally {
+      if (second !== testDb.database) await second.close()
+    }
+    // For the requests below.
+    await startService()
   })
 })
 
