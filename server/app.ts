@@ -142,7 +142,13 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
         logger.warn({ chainId }, `No RPC upstream for ${chainId}: its swaps are off`)
     }
     await app.register(async (scope) =>
-      registerBlockchainRoutes(scope, { data, limits, db: database.db, tokenLists: config.tokenLists }),
+      registerBlockchainRoutes(scope, {
+        data,
+        limits,
+        db: database.db,
+        tokenLists: config.tokenLists,
+        reader,
+      }),
     )
     const historyIndexer = startHistoryIndexer({
       db: database.db,

@@ -19,11 +19,13 @@ import {
   tokenPriceQuery,
   transactionsQuery,
 } from '../../src/protocol/api/index.ts'
+import type { ChainReader } from '../blockchain/chainReader.ts'
 import type { BlockchainData } from '../blockchain/data.ts'
 import { dataError } from '../blockchain/errors.ts'
 import type { TokenLists } from '../blockchain/tokenLists.ts'
 import type { Db } from '../db/database.ts'
 import { ServiceError } from '../errors.ts'
+import { solanaTransactionsPage } from '../history/solana.ts'
 import { transactionsPage } from '../history/transactions.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
@@ -37,6 +39,8 @@ export interface BlockchainRouteOptions {
   /** Where the history indexer stores transfers, and the token lists that say which tokens are not spam. */
   db: Db
   tokenLists: TokenLists
+  /** Solana history is read from the network itself (`getSignaturesForAddress`, `getTransaction`). */
+  reader: ChainReader
 }
 
 /**
@@ -49,7 +53,7 @@ export interface BlockchainRouteOptions {
  * await app.register(async (scope) => registerBlockchainRoutes(scope, { data, limits }))
  */
 export function registerBlockchainRoutes(app: FastifyInstance, options: BlockchainRouteOptions): void {
-  const { data, limits, db, tokenLists } = options
+  const { data, limits, db, tokenLists, reader } = options
 
   /**
    * A GET route: checks the query, takes from the rate limit, answers what `handle` resolves to. Swap
@@ -97,7 +101,10 @@ export function registerBlockchainRoutes(app: FastifyInstance, options: Blockcha
   route(
     'transactions',
     transactionsQuery,
-    (query): Promise<TransactionsResponse> => transactionsPage(db, tokenLists, query),
+    (query): Promise<TransactionsResponse> =>
+      query.chainId.startsWith('solana:')
+        ? solanaTransactionsPage(reader, tokenLists, query)
+        : transactionsPage(db, tokenLists, query),
   )
 
   route('gas-price', chainQuery, (query): Promise<GasPriceResponse> => data.gasPrice(query.chainId))

@@ -14,29 +14,45 @@ export const maxTransactionsPageSize = 50
 const booleanFlag = z.optional(z.enum(['true', 'false']))
 
 /**
- * Query of `GET /blockchain/v1/transactions`: the account (an EVM address), the network, the `next`
+ * Query of `GET /blockchain/v1/transactions`: the account (an EVM or Solana address), the network, the `next`
  * of the previous page as `cursor`, `onramp=true` for on-ramp purchases only, `includeSpam=true` to
  * show transfers of tokens the network's token list does not have.
  *
  * @example
  * transactionsQuery.parse({ chainId: 'eip155:31337', account: '0xf39F…2266', cursor: '12-0' })
  */
-export const transactionsQuery = z.object({
-  chainId: caip2NetworkId,
-  account: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'Expected an EVM address')),
-  cursor: z.optional(z.string().check(z.regex(/^\d{1,15}-\d{1,9}$/, 'Invalid cursor'))),
-  onramp: booleanFlag,
-  includeSpam: booleanFlag,
-  limit: z.optional(
-    z.string().check(
-      z.regex(/^\d{1,2}$/, `Expected 1 to ${maxTransactionsPageSize}`),
-      z.refine(
-        (value) => Number(value) >= 1 && Number(value) <= maxTransactionsPageSize,
-        `Expected 1 to ${maxTransactionsPageSize}`,
+export const transactionsQuery = z
+  .object({
+    chainId: caip2NetworkId,
+    // An EVM address, or a Solana one (base58, 32 to 44 characters: SPEC 5) on a solana: network.
+    account: z
+      .string()
+      .check(z.regex(/^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/, 'Expected an address')),
+    // `block-index` on EVM networks, the last signature of the previous page on Solana.
+    cursor: z.optional(
+      z.string().check(z.regex(/^(\d{1,15}-\d{1,9}|[1-9A-HJ-NP-Za-km-z]{64,88})$/, 'Invalid cursor')),
+    ),
+    onramp: booleanFlag,
+    includeSpam: booleanFlag,
+    limit: z.optional(
+      z.string().check(
+        z.regex(/^\d{1,2}$/, `Expected 1 to ${maxTransactionsPageSize}`),
+        z.refine(
+          (value) => Number(value) >= 1 && Number(value) <= maxTransactionsPageSize,
+          `Expected 1 to ${maxTransactionsPageSize}`,
+        ),
       ),
     ),
-  ),
-})
+  })
+  .check(
+    z.refine(
+      (query) =>
+        query.chainId.startsWith('solana:')
+          ? !query.account.startsWith('0x') && (query.cursor === undefined || !query.cursor.includes('-'))
+          : query.account.startsWith('0x') && (query.cursor === undefined || query.cursor.includes('-')),
+      'The account or cursor is not of this network',
+    ),
+  )
 
 export type TransactionsQuery = z.output<typeof transactionsQuery>
 

@@ -56,9 +56,10 @@ export default function AccountView({ config }: ViewProps) {
   const embedded = useStore(embeddedState(config))
   const modal = useStore(config.$modal)
   const [copied, setCopied] = useState(false)
-  // The service's history covers EVM networks; a page without a service has none to show.
+  // The service has the history of EVM and Solana networks; a page without a service has none to show.
+  const namespace = network?.network?.chainNamespace
   const ActivityList = useModule(
-    options.features.activity && options.apiUrl && network?.network?.chainNamespace === 'eip155'
+    options.features.activity && options.apiUrl && (namespace === 'eip155' || namespace === 'solana')
       ? loadActivity
       : undefined,
   )
