@@ -155,7 +155,11 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
       reader,
       networks: config.historyNetworks.map((chainId) => {
         const router = config.tokenLists[chainId]?.uniswapV2?.router
-        return router === undefined ? { chainId } : { chainId, swapRouter: router }
+        return {
+          chainId,
+          onrampSenders: config.onrampSenders,
+          ...(router === undefined ? {} : { swapRouter: router }),
+        }
       }),
       pollMs: config.historyPollMs,
       // Ten rounds without renewal: a holder that stopped renewing is gone.

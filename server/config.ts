@@ -96,6 +96,11 @@ export interface ServiceConfig {
   historyNetworks: string[]
   /** How often the history indexer looks for new blocks, in ms (`HISTORY_POLL_MS`). */
   historyPollMs: number
+  /**
+   * The on-ramp's sending accounts (`ONRAMP_SENDERS`, lower case): a transfer from one of them is an
+   * on-ramp delivery in the history (`onramp=true`, `operationType: "onramp"`).
+   */
+  onrampSenders: string[]
   /** How long each instance reuses a project (with its origins) and a catalogue page, in ms (0: no cache). */
   cacheMs: number
   /** Trust `X-Forwarded-*` from this many proxies in front (0: none). */
@@ -153,6 +158,7 @@ export type ServiceEnv = Partial<
     | 'CACHE_MS'
     | 'HISTORY_NETWORKS'
     | 'HISTORY_POLL_MS'
+    | 'ONRAMP_SENDERS'
     | 'TRUST_PROXY_HOPS'
     | 'RATE_LIMIT_RPC'
     | 'RATE_LIMIT_RPC_ENTRIES'
@@ -360,6 +366,22 @@ const envSchema = z.object({
       .optional(),
   ),
   HISTORY_POLL_MS: integer('HISTORY_POLL_MS', 50, 60_000, 1_000),
+  ONRAMP_SENDERS: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .transform(commaItems)
+      .superRefine((items, context) => {
+        for (const item of items) {
+          if (!/^0x[0-9a-fA-F]{40}$/.test(item))
+            context.addIssue({
+              code: 'custom',
+              message: `ONRAMP_SENDERS has "${item}": expected EVM addresses (0x and 40 hex digits)`,
+            })
+        }
+      })
+      .optional(),
+  ),
   TRUST_PROXY_HOPS: integer('TRUST_PROXY_HOPS', 0, 100, 0),
   RATE_LIMIT_RPC: integer('RATE_LIMIT_RPC', 0, 1_000_000, defaultRateLimits.rpcPerSecond),
   RATE_LIMIT_RPC_ENTRIES: integer(
@@ -485,6 +507,7 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     priceSourceUrl: values.PRICE_SOURCE_URL ?? null,
     historyNetworks: values.HISTORY_NETWORKS ?? [],
     historyPollMs: values.HISTORY_POLL_MS,
+    onrampSenders: (values.ONRAMP_SENDERS ?? []).map((address) => address.toLowerCase()),
     cacheMs: values.CACHE_MS,
     trustProxyHops: values.TRUST_PROXY_HOPS,
     rateLimits: {

@@ -4,6 +4,7 @@ import type { ChainCall, ChainReader } from '../blockchain/chainReader.ts'
 import type { Db } from '../db/database.ts'
 import { historyNetworks, historyTransfers } from '../db/schema.ts'
 import type { ServiceLogger } from '../logger.ts'
+import { internalTransfers, type StructLog } from './internalTransfers.ts'
 
 /** keccak256('Transfer(address,address,uint256)'): ERC-20 (3 topics) and ERC-721 (4 topics) alike. */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
@@ -48,6 +49,7 @@ interface RpcTransaction {
   from: Hex
   to: Hex | null
   value: Hex
+  input: Hex
   transactionIndex: Hex
 }
 
@@ -107,6 +109,47 @@ export function startHistoryIndexer(options: HistoryIndexerOptions): HistoryInde
   const loops: Promise<void>[] = []
   const wakers = new Set<() => void>()
   const indexed = { blocks: 0, transfers: 0 }
+  /** Networks whose upstream has no `debug_traceTransaction`: their internal ETH transfers are not read. */
+  const untraceable = new Set<string>()
+
+  /**
+   * ETH moved inside the contract calls among `calls` (succeeded or not: a failed trace has none), from
+   * `debug_traceTransaction` with the default tracer, one request each; nothing once the upstream says
+   * it has no such method.
+   */
+  async function tracedTransfers(chainId: string, calls: readonly RpcTransaction[]) {
+    if (untraceable.has(chainId)) return calls.map(() => [])
+    return Promise.all(
+      calls.map(async (transaction) => {
+        const [answer] = await reader.batch(chainId, [
+          {
+            method: 'debug_traceTransaction',
+            params: [
+              transaction.hash,
+              { disableStorage: true, disableMemory: true, enableReturnData: false },
+            ],
+          },
+        ])
+        if (!answer?.ok) {
+          if (
+            answer &&
+            /not (supported|found|available)|does not exist|unknown method/i.test(answer.message)
+          ) {
+            untraceable.add(chainId)
+            logger?.info(
+              { chainId },
+              `${chainId} has no debug_traceTransaction: ETH sent by contracts is not indexed`,
+            )
+            return []
+          }
+          throw new Error(`debug_traceTransaction failed: ${answer ? answer.message : 'no answer'}`)
+        }
+        const trace = answer.result as { failed?: boolean; structLogs?: StructLog[] }
+        if (trace.failed || !transaction.to) return []
+        return internalTransfers(trace.structLogs ?? [], transaction.to)
+      }),
+    )
+  }
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -255,6 +298,31 @@ export function startHistoryIndexer(options: HistoryIndexerOptions): HistoryInde
         // A contract creation's value goes to the new contract; it is not a transfer to anyone named.
         toAddress: (transaction.to ?? '0x0000000000000000000000000000000000000000').toLowerCase(),
         amount: BigInt(transaction.value).toString(),
+      })
+    })
+    // ETH that contracts sent while running (a swap's ETH out of the router, for one): traced.
+    const calls = [...transactions.values()].filter(
+      ({ transaction }) => transaction.to !== null && transaction.input !== '0x',
+    )
+    const traced = await tracedTransfers(
+      chainId,
+      calls.map(({ transaction }) => transaction),
+    )
+    calls.forEach(({ block, transaction }, index) => {
+      ;(traced[index] ?? []).forEach((internal, position) => {
+        rows.push({
+          chainId,
+          blockNumber: Number(BigInt(block.number)),
+          txIndex: Number(BigInt(transaction.transactionIndex)),
+          logIndex: -2 - position,
+          txHash: transaction.hash,
+          minedAt: new Date(Number(BigInt(block.timestamp)) * 1000),
+          kind: kindOf(transaction, internal.from),
+          token: 'native',
+          fromAddress: internal.from,
+          toAddress: internal.to,
+          amount: internal.value.toString(),
+        })
       })
     })
     for (const log of logs) {

@@ -44,6 +44,7 @@ describe('loadConfig', () => {
       tokenLists: {},
       historyNetworks: [],
       historyPollMs: 1000,
+      onrampSenders: [],
       priceSourceUrl: null,
       cacheMs: 5000,
       trustProxyHops: 0,
@@ -119,8 +120,10 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'DEBUG',
       HISTORY_NETWORKS: 'eip155:1',
       HISTORY_POLL_MS: '500',
+      ONRAMP_SENDERS: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
     })
     assert.deepEqual(config.historyNetworks, ['eip155:1'])
+    assert.deepEqual(config.onrampSenders, ['0x90f79bf6eb2c4f870365e785982e1f101e93b906'])
     assert.equal(config.historyPollMs, 500)
     assert.equal(config.host, '0.0.0.0')
     assert.equal(config.port, 0)
@@ -290,5 +293,11 @@ describe('loadConfig', () => {
         error.problems.includes('HISTORY_NETWORKS: eip155:10 has no RPC upstream (RPC_UPSTREAMS)'),
     )
     assert.throws(() => loadConfig({ HISTORY_POLL_MS: '10' }), /HISTORY_POLL_MS must be at least 50/)
+    assert.throws(
+      () => loadConfig({ ONRAMP_SENDERS: '0x90F79bf6EB2c4f870365E785982E1f101E93b906,alice.eth' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.problems.some((problem) => problem.includes('ONRAMP_SENDERS has "alice.eth"')),
+    )
   })
 })

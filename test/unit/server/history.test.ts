@@ -14,6 +14,7 @@ import {
   createPublicClient,
   createWalletClient,
   erc20Abi,
+  getAddress,
   type Hex,
   http,
   parseAbi,
@@ -40,8 +41,10 @@ const local = 'eip155:31337'
 const alice = devAccount(1)
 const bob = devAccount(2)
 const carol = devAccount(3)
+const dave = devAccount(4)
 const routerAbi = parseAbi([
   'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
+  'function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
 ])
 
 let testDb: TestDatabase
@@ -122,6 +125,7 @@ let sendHash: Hex
 let usdcHash: Hex
 let swapHash: Hex
 let spamToken: Address
+let onrampHash: Hex
 /** How many transactions alice and bob had once the first test saw them indexed. */
 let aliceCount = 0
 let bobCount = 0
@@ -138,6 +142,8 @@ before(
       tokenLists: parseTokenLists({ networks: { [local]: marketTokenList(market) } }),
       historyNetworks: [local],
       historyPollMs: 100,
+      // The on-ramp's account (its deliveries are marked): carol.
+      onrampSenders: [carol.address.toLowerCase()],
     })
     const { publicClient, wallet } = clients(chain.url)
     sendHash = await wallet(alice).sendTransaction({ to: bob.address, value: parseEther('1.5') })
@@ -164,6 +170,13 @@ before(
     })
     const receipt = await publicClient.waitForTransactionReceipt({ hash: deployHash })
     spamToken = receipt.contractAddress as Address
+    // An on-ramp delivery: 50 USDC from the on-ramp's account to dave.
+    onrampHash = await wallet(carol).writeContract({
+      address: market.tokens.USDC.address,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [dave.address, parseUnits('50', 6)],
+    })
     await wallet(carol).writeContract({
       address: spamToken,
       abi: erc20Abi,
@@ -261,6 +274,75 @@ describe('the history indexer and GET /blockchain/v1/transactions', () => {
     )
     const onramp = await page(app, { account: alice.address, onramp: 'true' })
     assert.deepEqual(onramp, { data: [], next: null })
+  })
+
+  test('default: a transfer from a configured on-ramp sender is an on-ramp delivery (onramp=true keeps only those)', async () => {
+    const app = apps[0] as FastifyInstance
+    const all = await page(app, { account: dave.address })
+    assert.equal(all.data[0]?.metadata.hash, onrampHash)
+    const { data, next } = await page(app, { account: dave.address, onramp: 'true' })
+    assert.equal(next, null)
+    assert.deepEqual(
+      data.map((transaction) => [transaction.metadata.hash, transaction.metadata.operationType]),
+      [[onrampHash, 'onramp']],
+    )
+    assert.deepEqual(
+      data[0]?.transfers.map((transfer) => [
+        transfer.direction,
+        transfer.quantity.numeric,
+        transfer.fungible_info.symbol,
+        transfer.counterparty,
+      ]),
+      [['in', '50', 'USDC', carol.address]],
+    )
+  })
+
+  test('default: ETH a contract sends is read from the trace: a swap to ETH shows the ETH the router paid out', async () => {
+    const app = apps[0] as FastifyInstance
+    const { publicClient, wallet } = clients(chain.url)
+    const amount = parseUnits('10', 6)
+    await wallet(alice).writeContract({
+      address: market.tokens.USDC.address,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [market.uniswapV2.router, amount],
+    })
+    const before = await publicClient.getBalance({ address: alice.address })
+    const hash = await wallet(alice).writeContract({
+      address: market.uniswapV2.router,
+      abi: routerAbi,
+      functionName: 'swapExactTokensForETH',
+      args: [amount, 0n, [market.tokens.USDC.address, market.tokens.WETH.address], alice.address, 2n ** 40n],
+    })
+    const receipt = await publicClient.waitForTransactionReceipt({ hash })
+    const received =
+      (await publicClient.getBalance({ address: alice.address })) -
+      before +
+      receipt.gasUsed * receipt.effectiveGasPrice
+    await indexed()
+    const { data } = await page(app, { account: alice.address })
+    // The approval moved nothing: only the swap is new.
+    aliceCount += 1
+    assert.equal(data.length, aliceCount)
+    const [swap] = data
+    assert.equal(swap?.metadata.hash, hash)
+    assert.equal(swap?.metadata.operationType, 'trade')
+    assert.deepEqual(
+      swap?.transfers.map((transfer) => [
+        transfer.direction,
+        transfer.fungible_info.symbol,
+        transfer.counterparty,
+      ]),
+      [
+        ['in', 'ETH', market.uniswapV2.router],
+        ['out', 'USDC', getAddress(market.pairs['WETH/USDC'])],
+      ],
+    )
+    assert.equal(
+      parseUnits(swap?.transfers[0]?.quantity.numeric ?? '0', 18),
+      received,
+      'the ETH that arrived, to the wei',
+    )
   })
 
   test('default: two instances on one database: one holds the lease; the other takes over when it dies, nothing twice', async () => {
