@@ -17,7 +17,15 @@ import {
 import { historyNetworks } from '../../server/db/schema.ts'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import { type TransactionsResponse, transactionsResponse } from '../../src/protocol/api/history.ts'
-import { axeClean, focusIs, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
+import {
+  axeClean,
+  connectDemoWallet,
+  focusIs,
+  launchBrowser,
+  newContext,
+  startTestStack,
+  type TestStack,
+} from './harness.ts'
 
 const alice = devAccount(0)
 const BOB = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -47,15 +55,7 @@ describe('Activity on Account end to end', { timeout: 240_000 }, () => {
     ])
     page = await (await newContext(browser)).newPage()
     await page.goto(stack.urls.demo)
-    await page.getByRole('button', { name: 'Connect Wallet' }).click()
-    await modal()
-      .getByRole('button', { name: /Demo Wallet/ })
-      .click()
-    await approve()
-    await page
-      .locator('wallet-button')
-      .getByRole('button', { name: /, Account$/ })
-      .click()
+    await connectDemoWallet(page)
   })
   after(async () => {
     await browser?.close()

@@ -147,6 +147,27 @@ async function distinctFreePorts(count: number): Promise<number[]> {
 }
 
 /**
+ * From the demo page: connects the Demo Wallet (approving in its prompt) and opens Account.
+ *
+ * @example
+ * await page.goto(stack.urls.demo)
+ * await connectDemoWallet(page)
+ */
+export async function connectDemoWallet(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page
+    .locator('wallet-modal')
+    .getByRole('dialog')
+    .getByRole('button', { name: /Demo Wallet/ })
+    .click()
+  await page.locator('[data-demo-wallet="approve"]').click()
+  await page
+    .locator('wallet-button')
+    .getByRole('button', { name: /, Account$/ })
+    .click()
+}
+
+/**
  * From a demo page with the modal closed: opens it, chooses WalletConnect, waits for the QR code and
  * returns the pairing URI the modal shows.
  *
