@@ -16,7 +16,7 @@ const EXTERNAL = /^(react|react-dom|@r2wc\/react-to-web-component|nanostores|zod
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 /** The modules whose template literals are the shadow roots' CSS (minified at build time). */
-const STYLE_MODULE = /[\\/]src[\\/]ui[\\/]theme[\\/](reset|modalStyles|buttonStyles)\.ts$/
+const STYLE_MODULE = /[\\/]src[\\/]ui[\\/]theme[\\/](reset|\w+Styles)\.ts$/
 
 /**
  * The options both library builds share: React, production mode, ES2022, minified ES modules with

@@ -24,7 +24,7 @@ export function minifyCss(text: string): string {
  * open.
  *
  * @example
- * plugins: [cssStringsPlugin(/src\/ui\/theme\/(reset|modalStyles|buttonStyles)\.ts$/)]
+ * plugins: [cssStringsPlugin(/src\/ui\/theme\/(reset|\w+Styles)\.ts$/)]
  */
 export function cssStringsPlugin(include: RegExp): Plugin {
   return {

@@ -1,23 +1,23 @@
 import { type ReactNode, useMemo } from 'react'
+import type { Locale } from '../../protocol/locales.ts'
 import { useModule } from '../hooks/useModule.ts'
-import type { Locale } from '../i18n/locales.ts'
-import { messageLoaders } from '../i18n/locales.ts'
 import { createStrings } from '../i18n/strings.ts'
 import { StringsContext, useStrings } from '../modal/viewContext.ts'
 
-/** A catalogue kept apart from the modal's (src/ui/locales/<part>/), one chunk per language. */
+/** A catalogue's chunk per language (as `src/ui/i18n/loaders.ts`), keyed by language. */
 export type CatalogueLoaders = Readonly<
   Record<Locale, () => Promise<{ default: Readonly<Record<string, string>> }>>
 >
 
 /**
- * A part of the modal in its own words and styles: gives its children the modal's strings with the
- * part's catalogue of this language added (fetched when the part first shows), and the part's styles.
- * Renders nothing until the catalogue is in. The embedded wallet (`EmbeddedScope`) and Account's
- * Activity list use it, so a page that never shows them never fetches their words.
+ * A part of the modal in its own words and styles: gives its children the strings around it with
+ * a catalogue of its own added (the language's chunk of `loaders`, fetched when the part is first
+ * shown), and renders `styles` beside them, inside the same shadow root. Scopes nest. Renders nothing
+ * until the catalogue is in. Parts the dialog's first open never shows keep their words and styles
+ * out of it this way.
  *
  * @example
- * <CatalogueScope loaders={activityLoaders} styles={activityStyles}>…</CatalogueScope>
+ * <CatalogueScope loaders={embeddedLoaders} styles={embeddedStyles}><CodeForm … /></CatalogueScope>
  */
 export function CatalogueScope({
   loaders,
@@ -28,16 +28,15 @@ export function CatalogueScope({
   styles: string
   children: ReactNode
 }) {
-  const { locale, dir } = useStrings()
-  // The modal's catalogue of this language is in already (the shell renders with it).
-  const base = useModule(messageLoaders[locale])
+  const outer = useStrings()
+  const { locale, dir } = outer
   const extra = useModule(loaders[locale])
-  const extended = useMemo(
-    () => (base && extra ? createStrings(locale, { ...base, ...extra }, dir) : undefined),
-    [locale, dir, base, extra],
+  const strings = useMemo(
+    () => (extra ? createStrings(locale, { ...outer.messages, ...extra }, dir) : undefined),
+    [outer, locale, dir, extra],
   )
-  return extended ? (
-    <StringsContext.Provider value={extended}>
+  return strings ? (
+    <StringsContext.Provider value={strings}>
       <style>{styles}</style>
       {children}
     </StringsContext.Provider>

@@ -4,11 +4,9 @@ import { embeddedStyles } from '../theme/embeddedStyles.ts'
 import { CatalogueScope } from './CatalogueScope.tsx'
 
 /**
- * The embedded wallet's parts of the modal in their own words and styles: gives its children the
- * modal's strings with the embedded wallet's catalogue added (the language's
- * `src/ui/locales/embedded/` chunk, fetched with the e-mail section and views, or before, by the idle
- * prefetch of a page that offers the e-mail sign-in), and their styles. Renders nothing until the
- * catalogue is in.
+ * The embedded wallet's parts of the modal in their own words and styles: its catalogue
+ * (`src/ui/locales/embedded/`, fetched with the e-mail section and views, or before, by the idle
+ * prefetch of a page that offers the e-mail sign-in) and `embeddedStyles`.
  *
  * @example
  * <EmbeddedScope><CodeForm … /></EmbeddedScope>

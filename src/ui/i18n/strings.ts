@@ -14,6 +14,8 @@ export const localeDirection = (locale: string): 'ltr' | 'rtl' => (RTL.has(local
 export interface Strings {
   locale: Locale
   dir: 'ltr' | 'rtl'
+  /** The catalogue these strings speak from (a scope adds its own to it: `CatalogueScope`). */
+  messages: Readonly<Partial<Record<MessageKey, string>>>
   /** A catalogue message with its values: `t('walletCount', { count: 3 })`. */
   t(key: MessageKey, values?: MessageValues): string
   /** An error in this language (its catalogue entry), or its own words when it has none. */
@@ -59,6 +61,7 @@ export function createStrings(
   return {
     locale,
     dir,
+    messages,
     t,
     error: (error) => {
       const key = `error.${error.messageId}` as MessageKey

@@ -5,6 +5,7 @@
  * `error.<id>` entries are the error catalogue's messages (`messageId` of src/errors), in SPEC's
  * exact English.
  */
+import type { AccountMessageKey } from './account/en.ts'
 import type { ActivityMessageKey } from './activity/en.ts'
 import type { EmbeddedMessageKey } from './embedded/en.ts'
 
@@ -68,55 +69,16 @@ const en = {
   cancel: 'Cancel',
   cancelAndDisconnect: 'Cancel and disconnect',
 
-  // Account
-  copyAddress: 'Copy address',
-  addressCopied: 'Address copied',
+  // The views after connecting: their titles and what the shell and button show (the rest is in
+  // ./account/, loaded with those views)
   balance: 'Balance',
-  tokens: 'Tokens',
-  network: 'Network',
-  unknownNetwork: 'Network {id}',
   send: 'Send',
   disconnect: 'Disconnect',
-  totalValue: 'Total value',
   swap: 'Swap',
   dismiss: 'Dismiss',
-
-  // Networks and UnsupportedChain
   selectNetwork: 'Select network',
-  namespaceNetworks:
-    '{namespace, select, eip155 {EVM networks} solana {Solana networks} other {{namespace} networks}}',
-  currentNetwork: 'Current network',
-  switching: 'Approve the network switch in your wallet',
   unsupportedChain: 'Unsupported chain',
-  unsupportedHint: 'Your wallet is on a network this site does not support. Switch to one of these networks.',
-
-  // WalletSend
-  token: 'Token',
   amount: 'Amount',
-  receiver: 'Receiver address',
-  receiverPlaceholder: '{namespace, select, solana {Solana address} other {0x…}}',
-  max: 'Max',
-  available: 'Available: {amount}',
-  sendWaiting: 'Approve the transaction in your wallet',
-  sent: 'Sent {amount} to {receiver}',
-  viewTransaction: 'View on explorer',
-  done: 'Done',
-  availableWithValue: 'Available: {amount} (≈ {value})',
-  amountValue: '≈ {value}',
-
-  // Swap
-  swapFrom: 'You pay',
-  swapTo: 'You receive',
-  switchTokens: 'Switch tokens',
-  quoting: 'Getting a quote…',
-  expectedOutput: 'Expected output',
-  priceImpact: 'Price impact',
-  minimumReceived: 'Minimum received ({percent} slippage)',
-  networkFee: 'Network fee',
-  approveAndSwap: 'Approve {symbol} and swap',
-  approveWaiting: 'Approve {symbol} in your wallet',
-  swapWaiting: 'Confirm the swap in your wallet',
-  swapped: 'Swapped {paid} for {received}',
 
   // E-mail sign-in: the views' titles (the rest is in ./embedded/, loaded with those views)
   enterCode: 'Enter the code',
@@ -192,7 +154,7 @@ const en = {
 }
 
 /** A key of the modal's catalogues: this one's, or the embedded wallet's (./embedded/en.ts). */
-export type MessageKey = keyof typeof en | EmbeddedMessageKey | ActivityMessageKey
+export type MessageKey = keyof typeof en | AccountMessageKey | EmbeddedMessageKey | ActivityMessageKey
 /** A language's catalogue: exactly the keys of English. */
 export type Messages = Readonly<Record<keyof typeof en, string>>
 

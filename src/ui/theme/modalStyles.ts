@@ -21,8 +21,7 @@ export const modalStyles = `${reset}
 /* The entrance stays first in the list, so a shake does not replay it (a fade-in from nothing). */
 .panel[data-shake] { animation: rise 180ms ease-out, shake 500ms ease-in-out; }
 .root[data-inline] .panel { max-height: none; box-shadow: none; animation: none; margin-inline: auto; }
-.root[data-inline] /* The entrance stays first in the list, so a shake does not replay it (a fade-in from nothing). */
-.panel[data-shake] { animation: rise 180ms ease-out, shake 500ms ease-in-out; }
+.root[data-inline] .panel[data-shake] { animation: shake 500ms ease-in-out; }
 @keyframes fade { from { opacity: 0; } }
 @keyframes rise { from { transform: translateY(12px); opacity: 0; } }
 @keyframes shake { 10%, 90% { transform: translateX(-2px); } 20%, 80% { transform: translateX(4px); }
@@ -74,10 +73,7 @@ export const modalStyles = `${reset}
 .secondary { min-height: 44px; padding: 0 18px; border-radius: 12px; background: var(--_surface); font-weight: 600; justify-content: center; }
 .secondary:hover:not([aria-disabled='true']) { background: var(--_surface-hover); }
 .danger { color: var(--_danger); }
-.account { display: flex; flex-direction: column; align-items: center; gap: 8px; padding: 8px 0; }
 .avatar { width: 64px; height: 64px; border-radius: 50%; flex: none; }
-.address-row { display: flex; align-items: center; gap: 4px; font-weight: 600; font-size: 18px; }
-.balance-text { color: var(--_muted); font-variant-numeric: tabular-nums; text-align: center; overflow-wrap: anywhere; }
 .actions { display: flex; flex-direction: column; gap: 8px; width: 100%; }
 .actions > button, .actions > a { width: 100%; }
 .status { min-height: 20px; font-size: 14px; color: var(--_muted); text-align: center; }
@@ -102,21 +98,6 @@ a.primary, a.secondary { display: inline-flex; align-items: center; text-decorat
 a.primary { color: var(--_accent-foreground); }
 .status a { color: var(--_accent); font-weight: 600; }
 .fallback.small { min-height: 48px; }
-.tokens { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 4px; }
-.tokens li { display: flex; align-items: center; gap: 10px; padding: 8px 12px; border-radius: 12px; background: var(--_surface); font-variant-numeric: tabular-nums; }
-.tokens .token-name { flex: 1; min-width: 0; display: flex; flex-wrap: wrap; justify-content: space-between; column-gap: 8px; }
-.tokens .symbol { font-weight: 600; }
-.tokens .amount { overflow-wrap: anywhere; }
-.tokens .value { flex: none; color: var(--_muted); min-width: 0; }
-.token-icon { width: 32px; height: 32px; border-radius: 50%; flex: none; }
-.token-icon.placeholder { display: inline-flex; align-items: center; justify-content: center; background: var(--_background); color: var(--_muted); font-weight: 600; }
-.total { font-size: 14px; color: var(--_muted); text-align: center; font-variant-numeric: tabular-nums; }
-.total bdi { color: var(--_foreground); font-weight: 600; }
-.switch-button { align-self: center; margin: -8px 0; }
-.quote { margin: 0; padding: 8px 12px; border-radius: 12px; background: var(--_surface); display: flex; flex-direction: column; gap: 6px; font-size: 14px; }
-.quote > div { display: flex; flex-wrap: wrap; justify-content: space-between; column-gap: 12px; }
-.quote dt { color: var(--_muted); }
-.quote dd { margin: 0; font-variant-numeric: tabular-nums; text-align: end; overflow-wrap: anywhere; }
 .toast-region:empty { display: none; }
 .toast-region { position: absolute; inset-inline: 12px; bottom: 12px; z-index: 1; }
 .toast { display: flex; align-items: center; gap: 8px; padding: 4px 4px 4px 12px; border-radius: 12px; background: var(--_background);

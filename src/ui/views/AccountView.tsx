@@ -10,6 +10,7 @@ import {
   tokenImageUrl,
   usdValue,
 } from '../../core/index.ts'
+import { AccountScope } from '../components/AccountScope.tsx'
 import { Avatar } from '../components/Avatar.tsx'
 import { EmbeddedScope } from '../components/EmbeddedScope.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
@@ -45,7 +46,7 @@ function EmailRow({ email, updated }: { email: string; updated: boolean }) {
  * with its value (where the companion service has a price), Send, Swap, network and Disconnect. When
  * balances cannot be read, the shell's toast says so.
  */
-export default function AccountView({ config }: ViewProps) {
+function Account({ config }: ViewProps) {
   const strings = useStrings()
   const { t } = strings
   const autoFocus = useAutoFocus()
@@ -224,5 +225,14 @@ export default function AccountView({ config }: ViewProps) {
       </div>
       {ActivityList ? <ActivityList config={config} /> : null}
     </>
+  )
+}
+
+/** Account, in the words and styles of the views after connecting (`AccountScope`). */
+export default function AccountView(props: ViewProps) {
+  return (
+    <AccountScope>
+      <Account {...props} />
+    </AccountScope>
   )
 }

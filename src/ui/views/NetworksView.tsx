@@ -1,9 +1,10 @@
 import { navigate } from '../../core/index.ts'
+import { AccountScope } from '../components/AccountScope.tsx'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 import { NetworkList } from './NetworkList.tsx'
 
 /** Networks: switch the wallet to another configured network. */
-export default function NetworksView({ config }: ViewProps) {
+function Networks({ config }: ViewProps) {
   return (
     <NetworkList
       config={config}
@@ -15,5 +16,14 @@ export default function NetworksView({ config }: ViewProps) {
         else if (config.$modal.get().router.history.length > 0) navigate(config, 'back')
       }}
     />
+  )
+}
+
+/** Networks, in the words and styles of the views after connecting (`AccountScope`). */
+export default function NetworksView(props: ViewProps) {
+  return (
+    <AccountScope>
+      <Networks {...props} />
+    </AccountScope>
   )
 }

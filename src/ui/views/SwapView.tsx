@@ -11,6 +11,7 @@ import {
   swapTokens,
   usdValue,
 } from '../../core/index.ts'
+import { AccountScope } from '../components/AccountScope.tsx'
 import { SwitchIcon } from '../components/Icons.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useFieldErrors } from '../hooks/useFieldErrors.tsx'
@@ -33,7 +34,7 @@ type Field = 'from' | 'to' | 'amount'
  * arrived, and balances are read again. A network without swaps shows `Network not supported for
  * Swaps`; errors stay on the form (a field's under it, the others above the button).
  */
-export default function SwapView({ config }: ViewProps) {
+function Swap({ config }: ViewProps) {
   const strings = useStrings()
   const { t } = strings
   const autoFocus = useAutoFocus()
@@ -325,5 +326,14 @@ export default function SwapView({ config }: ViewProps) {
         {swap.needsApproval ? t('approveAndSwap', { symbol: fromToken?.symbol ?? '' }) : t('swap')}
       </button>
     </form>
+  )
+}
+
+/** Swap, in the words and styles of the views after connecting (`AccountScope`). */
+export default function SwapView(props: ViewProps) {
+  return (
+    <AccountScope>
+      <Swap {...props} />
+    </AccountScope>
   )
 }

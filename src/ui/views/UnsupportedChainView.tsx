@@ -1,10 +1,11 @@
 import { disconnect } from '../../core/index.ts'
+import { AccountScope } from '../components/AccountScope.tsx'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useStrings } from '../modal/viewContext.ts'
 import { NetworkList } from './NetworkList.tsx'
 
 /** UnsupportedChain: the wallet is on a network the site does not list. */
-export default function UnsupportedChainView({ config }: ViewProps) {
+function UnsupportedChain({ config }: ViewProps) {
   const { t } = useStrings()
   return (
     <>
@@ -18,5 +19,14 @@ export default function UnsupportedChainView({ config }: ViewProps) {
         </button>
       </div>
     </>
+  )
+}
+
+/** UnsupportedChain, in the words and styles of the views after connecting (`AccountScope`). */
+export default function UnsupportedChainView(props: ViewProps) {
+  return (
+    <AccountScope>
+      <UnsupportedChain {...props} />
+    </AccountScope>
   )
 }

@@ -10,6 +10,7 @@ import {
   shortAddress,
   usdValue,
 } from '../../core/index.ts'
+import { AccountScope } from '../components/AccountScope.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useFieldErrors } from '../hooks/useFieldErrors.tsx'
 import { useStore } from '../hooks/useStore.ts'
@@ -33,7 +34,7 @@ type Field = 'token' | 'amount' | 'receiver'
  * `aria-invalid` and described by it) and the first invalid field takes focus; the wallet's and
  * the network's errors sit above Send. While sending, the controls are `aria-disabled` and keep focus.
  */
-export default function WalletSendView({ config }: ViewProps) {
+function WalletSend({ config }: ViewProps) {
   const strings = useStrings()
   const { t } = strings
   const autoFocus = useAutoFocus()
@@ -249,5 +250,14 @@ export default function WalletSendView({ config }: ViewProps) {
         {t('send')}
       </button>
     </form>
+  )
+}
+
+/** WalletSend, in the words and styles of the views after connecting (`AccountScope`). */
+export default function WalletSendView(props: ViewProps) {
+  return (
+    <AccountScope>
+      <WalletSend {...props} />
+    </AccountScope>
   )
 }

@@ -6,6 +6,7 @@ import * as solanaErrors from '../../../src/chains/solana/errors.ts'
 import * as emailErrors from '../../../src/errors/email.ts'
 import * as embeddedErrors from '../../../src/errors/embedded.ts'
 import * as errors from '../../../src/errors/index.ts'
+import accountLoaders from '../../../src/ui/i18n/accountLoaders.ts'
 import activityLoaders from '../../../src/ui/i18n/activityLoaders.ts'
 import embeddedLoaders from '../../../src/ui/i18n/embeddedLoaders.ts'
 import loaders from '../../../src/ui/i18n/loaders.ts'
@@ -13,6 +14,7 @@ import { LOCALES, resolveLocale } from '../../../src/ui/i18n/locales.ts'
 import type { Part } from '../../../src/ui/i18n/message.ts'
 import { createFormatter, parseMessage } from '../../../src/ui/i18n/message.ts'
 import { createStrings } from '../../../src/ui/i18n/strings.ts'
+import accountEn from '../../../src/ui/locales/account/en.ts'
 import activityEn from '../../../src/ui/locales/activity/en.ts'
 import embeddedEn from '../../../src/ui/locales/embedded/en.ts'
 import type { MessageKey } from '../../../src/ui/locales/en.ts'
@@ -20,9 +22,9 @@ import baseEn from '../../../src/ui/locales/en.ts'
 
 type Catalogue = Readonly<Record<MessageKey, string>>
 
-// Each language's catalogues (the modal's, the embedded wallet's loaded with its views, and the Activity
-// list's) as one.
-const en = { ...baseEn, ...embeddedEn, ...activityEn } as Catalogue
+// Each language's catalogues (the modal's, and those loaded with the views after connecting, with the
+// embedded wallet's views and with the Activity list) as one.
+const en = { ...baseEn, ...accountEn, ...embeddedEn, ...activityEn } as Catalogue
 const catalogues = Object.fromEntries(
   await Promise.all(
     LOCALES.map(
@@ -31,6 +33,7 @@ const catalogues = Object.fromEntries(
           locale,
           {
             ...(await loaders[locale]()).default,
+            ...(await accountLoaders[locale]()).default,
             ...(await embeddedLoaders[locale]()).default,
             ...(await activityLoaders[locale]()).default,
           },
@@ -86,12 +89,11 @@ describe('locale catalogues', () => {
   it('default: twelve languages, each its own chunk, English first', () => {
     assert.deepEqual(LOCALES, ['en', 'es', 'fr', 'de', 'pt-BR', 'it', 'ja', 'ko', 'zh-CN', 'ru', 'tr', 'ar'])
     assert.deepEqual(Object.keys(loaders), [...LOCALES])
+    assert.deepEqual(Object.keys(accountLoaders), [...LOCALES])
     assert.deepEqual(Object.keys(embeddedLoaders), [...LOCALES])
-    // A key lives in one of the two English catalogues, never both.
-    assert.deepEqual(
-      Object.keys(embeddedEn).filter((key) => key in baseEn),
-      [],
-    )
+    // A key lives in one of the English catalogues, never two.
+    const all = [baseEn, accountEn, embeddedEn].flatMap((catalogue) => Object.keys(catalogue))
+    assert.equal(new Set(all).size, all.length)
   })
 
   for (const locale of LOCALES) {

@@ -1,0 +1,40 @@
+import type { AccountMessages } from './en.ts'
+
+const ar: AccountMessages = {
+  copyAddress: 'نسخ العنوان',
+  addressCopied: 'تم نسخ العنوان',
+  tokens: 'الرموز',
+  network: 'الشبكة',
+  unknownNetwork: 'الشبكة {id}',
+  totalValue: 'القيمة الإجمالية',
+  namespaceNetworks:
+    '{namespace, select, eip155 {شبكات EVM} solana {شبكات Solana} other {شبكات {namespace}}}',
+  currentNetwork: 'الشبكة الحالية',
+  switching: 'وافق على تبديل الشبكة في محفظتك',
+  unsupportedHint: 'محفظتك على شبكة لا يدعمها هذا الموقع. انتقل إلى إحدى هذه الشبكات.',
+  token: 'الرمز',
+  receiver: 'عنوان المستلم',
+  receiverPlaceholder: '{namespace, select, solana {عنوان Solana} other {0x…}}',
+  max: 'الحد الأقصى',
+  available: 'المتاح: {amount}',
+  sendWaiting: 'وافق على المعاملة في محفظتك',
+  sent: 'تم إرسال {amount} إلى {receiver}',
+  viewTransaction: 'عرض في مستكشف الكتل',
+  done: 'تم',
+  availableWithValue: 'المتاح: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+  swapFrom: 'تدفع',
+  swapTo: 'تستلم',
+  switchTokens: 'تبديل موضعي الرمزين',
+  quoting: 'جارٍ الحصول على عرض سعر…',
+  expectedOutput: 'المبلغ المتوقع',
+  priceImpact: 'تأثير السعر',
+  minimumReceived: 'الحد الأدنى المستلم (انزلاق {percent})',
+  networkFee: 'رسوم الشبكة',
+  approveAndSwap: 'الموافقة على {symbol} ثم المبادلة',
+  approveWaiting: 'وافق على {symbol} في محفظتك',
+  swapWaiting: 'أكّد المبادلة في محفظتك',
+  swapped: 'تمت مبادلة {paid} مقابل {received}',
+}
+
+export default ar

@@ -1,0 +1,40 @@
+import type { AccountMessages } from './en.ts'
+
+const es: AccountMessages = {
+  copyAddress: 'Copiar dirección',
+  addressCopied: 'Dirección copiada',
+  tokens: 'Tokens',
+  network: 'Red',
+  unknownNetwork: 'Red {id}',
+  totalValue: 'Valor total',
+  namespaceNetworks:
+    '{namespace, select, eip155 {Redes EVM} solana {Redes de Solana} other {Redes de {namespace}}}',
+  currentNetwork: 'Red actual',
+  switching: 'Aprueba el cambio de red en tu billetera',
+  unsupportedHint: 'Tu billetera está en una red que este sitio no admite. Cambia a una de estas redes.',
+  token: 'Token',
+  receiver: 'Dirección del destinatario',
+  receiverPlaceholder: '{namespace, select, solana {Dirección de Solana} other {0x…}}',
+  max: 'Máx.',
+  available: 'Disponible: {amount}',
+  sendWaiting: 'Aprueba la transacción en tu billetera',
+  sent: 'Enviaste {amount} a {receiver}',
+  viewTransaction: 'Ver en el explorador',
+  done: 'Listo',
+  availableWithValue: 'Disponible: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+  swapFrom: 'Pagas',
+  swapTo: 'Recibes',
+  switchTokens: 'Invertir los tokens',
+  quoting: 'Obteniendo una cotización…',
+  expectedOutput: 'Cantidad esperada',
+  priceImpact: 'Impacto en el precio',
+  minimumReceived: 'Mínimo recibido (deslizamiento del {percent})',
+  networkFee: 'Comisión de red',
+  approveAndSwap: 'Aprobar {symbol} e intercambiar',
+  approveWaiting: 'Aprueba {symbol} en tu billetera',
+  swapWaiting: 'Confirma el intercambio en tu billetera',
+  swapped: 'Intercambiaste {paid} por {received}',
+}
+
+export default es

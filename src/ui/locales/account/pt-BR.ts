@@ -1,0 +1,40 @@
+import type { AccountMessages } from './en.ts'
+
+const ptBR: AccountMessages = {
+  copyAddress: 'Copiar endereço',
+  addressCopied: 'Endereço copiado',
+  tokens: 'Tokens',
+  network: 'Rede',
+  unknownNetwork: 'Rede {id}',
+  totalValue: 'Valor total',
+  namespaceNetworks:
+    '{namespace, select, eip155 {Redes EVM} solana {Redes Solana} other {Redes {namespace}}}',
+  currentNetwork: 'Rede atual',
+  switching: 'Aprove a troca de rede na sua carteira',
+  unsupportedHint: 'Sua carteira está em uma rede que este site não suporta. Troque para uma destas redes.',
+  token: 'Token',
+  receiver: 'Endereço do destinatário',
+  receiverPlaceholder: '{namespace, select, solana {Endereço Solana} other {0x…}}',
+  max: 'Máx.',
+  available: 'Disponível: {amount}',
+  sendWaiting: 'Aprove a transação na sua carteira',
+  sent: '{amount} enviado para {receiver}',
+  viewTransaction: 'Ver no explorador',
+  done: 'Concluir',
+  availableWithValue: 'Disponível: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+  swapFrom: 'Você paga',
+  swapTo: 'Você recebe',
+  switchTokens: 'Inverter tokens',
+  quoting: 'Obtendo uma cotação…',
+  expectedOutput: 'Valor esperado',
+  priceImpact: 'Impacto no preço',
+  minimumReceived: 'Mínimo recebido (slippage de {percent})',
+  networkFee: 'Taxa de rede',
+  approveAndSwap: 'Aprovar {symbol} e trocar',
+  approveWaiting: 'Aprove {symbol} na sua carteira',
+  swapWaiting: 'Confirme a troca na sua carteira',
+  swapped: 'Você trocou {paid} por {received}',
+}
+
+export default ptBR

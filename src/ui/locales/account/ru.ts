@@ -1,0 +1,40 @@
+import type { AccountMessages } from './en.ts'
+
+const ru: AccountMessages = {
+  copyAddress: 'Копировать адрес',
+  addressCopied: 'Адрес скопирован',
+  tokens: 'Токены',
+  network: 'Сеть',
+  unknownNetwork: 'Сеть {id}',
+  totalValue: 'Общая стоимость',
+  namespaceNetworks: '{namespace, select, eip155 {Сети EVM} solana {Сети Solana} other {Сети {namespace}}}',
+  currentNetwork: 'Текущая сеть',
+  switching: 'Подтвердите смену сети в кошельке',
+  unsupportedHint:
+    'Кошелёк подключён к сети, которую этот сайт не поддерживает. Переключитесь на одну из этих сетей.',
+  token: 'Токен',
+  receiver: 'Адрес получателя',
+  receiverPlaceholder: '{namespace, select, solana {Адрес Solana} other {0x…}}',
+  max: 'Макс.',
+  available: 'Доступно: {amount}',
+  sendWaiting: 'Подтвердите транзакцию в кошельке',
+  sent: 'Отправлено {amount} на {receiver}',
+  viewTransaction: 'Открыть в обозревателе',
+  done: 'Готово',
+  availableWithValue: 'Доступно: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+  swapFrom: 'Вы отдаёте',
+  swapTo: 'Вы получаете',
+  switchTokens: 'Поменять токены местами',
+  quoting: 'Получаем котировку…',
+  expectedOutput: 'Ожидаемая сумма',
+  priceImpact: 'Влияние на цену',
+  minimumReceived: 'Минимум к получению (проскальзывание {percent})',
+  networkFee: 'Комиссия сети',
+  approveAndSwap: 'Разрешить {symbol} и обменять',
+  approveWaiting: 'Разрешите {symbol} в кошельке',
+  swapWaiting: 'Подтвердите обмен в кошельке',
+  swapped: 'Обменяно {paid} на {received}',
+}
+
+export default ru

@@ -1,0 +1,40 @@
+import type { AccountMessages } from './en.ts'
+
+const tr: AccountMessages = {
+  copyAddress: 'Adresi kopyala',
+  addressCopied: 'Adres kopyalandı',
+  tokens: 'Tokenler',
+  network: 'Ağ',
+  unknownNetwork: 'Ağ {id}',
+  totalValue: 'Toplam değer',
+  namespaceNetworks:
+    '{namespace, select, eip155 {EVM ağları} solana {Solana ağları} other {{namespace} ağları}}',
+  currentNetwork: 'Geçerli ağ',
+  switching: 'Ağ değişikliğini cüzdanınızda onaylayın',
+  unsupportedHint: 'Cüzdanınız bu sitenin desteklemediği bir ağda. Şu ağlardan birine geçin.',
+  token: 'Token',
+  receiver: 'Alıcı adresi',
+  receiverPlaceholder: '{namespace, select, solana {Solana adresi} other {0x…}}',
+  max: 'Maks.',
+  available: 'Kullanılabilir: {amount}',
+  sendWaiting: 'İşlemi cüzdanınızda onaylayın',
+  sent: '{receiver} adresine {amount} gönderildi',
+  viewTransaction: 'Gezginde görüntüle',
+  done: 'Bitti',
+  availableWithValue: 'Kullanılabilir: {amount} (≈ {value})',
+  amountValue: '≈ {value}',
+  swapFrom: 'Ödediğiniz',
+  swapTo: 'Aldığınız',
+  switchTokens: 'Tokenlerin yerini değiştir',
+  quoting: 'Fiyat teklifi alınıyor…',
+  expectedOutput: 'Beklenen miktar',
+  priceImpact: 'Fiyat etkisi',
+  minimumReceived: 'Alınacak en az miktar ({percent} kayma)',
+  networkFee: 'Ağ ücreti',
+  approveAndSwap: '{symbol} onayla ve takas et',
+  approveWaiting: '{symbol} için cüzdanınızda onay verin',
+  swapWaiting: 'Takası cüzdanınızda onaylayın',
+  swapped: '{paid}, {received} karşılığında takas edildi',
+}
+
+export default tr
