@@ -133,6 +133,11 @@ export type Stack = {
   services: readonly StartedService[]
   /** The companion service's database, as its operator reaches it (tests look inside). */
   serviceDatabase: ServiceDatabase | undefined
+  /**
+   * Stops the companion service and starts it again with the same port, configuration and data folder,
+   * running `between` (if given) while it is down.
+   */
+  restartService(between?: () => Promise<void>): Promise<void>
   /** Stops every service in reverse order; safe to call twice. */
   stop(): Promise<void>
 }
@@ -169,6 +174,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const frameUrl = `http://${HOST}:${framePort}`
   let mailSink: MailSink | undefined
   let serviceDatabase: ServiceDatabase | undefined
+  let restartService: Stack['restartService'] = async () => {
+    throw new Error('stack: the service did not start')
+  }
   const solanaPort = options.solanaPort ?? portFromEnv('SOLANA_PORT', 8899)
   const serviceDataDir = options.serviceDataDir ?? (process.env.SERVICE_DATA_DIR || '.data/service')
   const serviceUrl = `http://${HOST}:${servicePort}`
@@ -253,57 +261,68 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         const base = loadConfig({ ...process.env, LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn' })
         // The frame app is built for this run (about a second), unless FRAME_DIR names a built one.
         const frame = process.env.FRAME_DIR ? undefined : await buildFrame()
-        const service = await startService({
-          ...(mailSink ? { devInbox: mailSink } : {}),
-          config: {
-            ...base,
-            // npm start is development: the dev project below, local origins without warnings.
-            environment: 'development',
-            embedded: {
-              ...base.embedded,
-              framePort,
-              framePublicUrl: frameUrl,
-              frameDir: frame?.dir ?? base.embedded.frameDir,
-              smtpUrl: mailSink?.url ?? base.embedded.smtpUrl,
-              // Every social provider on the local stand-in, with its dev client.
-              social: {
-                providerUrl: `http://${HOST}:${oidcPort}`,
-                redirectBase: frameUrl,
-                credentials: Object.fromEntries(
-                  socialProviderNames.map((provider) => [provider, standInClient(provider)]),
-                ),
-                apple: {
-                  teamId: devAppleKey.teamId,
-                  keyId: devAppleKey.keyId,
-                  privateKey: devAppleKey.privateKeyPem,
+        const launch = () =>
+          startService({
+            ...(mailSink ? { devInbox: mailSink } : {}),
+            config: {
+              ...base,
+              // npm start is development: the dev project below, local origins without warnings.
+              environment: 'development',
+              embedded: {
+                ...base.embedded,
+                framePort,
+                framePublicUrl: frameUrl,
+                frameDir: frame?.dir ?? base.embedded.frameDir,
+                smtpUrl: mailSink?.url ?? base.embedded.smtpUrl,
+                // Every social provider on the local stand-in, with its dev client.
+                social: {
+                  providerUrl: `http://${HOST}:${oidcPort}`,
+                  redirectBase: frameUrl,
+                  credentials: Object.fromEntries(
+                    socialProviderNames.map((provider) => [provider, standInClient(provider)]),
+                  ),
+                  apple: {
+                    teamId: devAppleKey.teamId,
+                    keyId: devAppleKey.keyId,
+                    privateKey: devAppleKey.privateKeyPem,
+                  },
                 },
               },
+              host: HOST,
+              port: servicePort,
+              dataDir: serviceDataDir,
+              devProjectId: projectId,
+              devOrigins: [
+                `http://${HOST}:${demoPort}`,
+                `http://localhost:${demoPort}`,
+                'http://127.0.0.1:4173',
+              ],
+              tokenLists: parseTokenLists({ networks: { [market.caipNetworkId]: tokenList } }),
+              onramp: {
+                providerUrl: onrampUrl,
+                apiKey: onrampApiKey,
+                webhookSecret: onrampWebhookSecret,
+                senderAddresses: { [market.caipNetworkId]: [onrampSender.address] },
+              },
+              rpcUpstreams: {
+                'eip155:31337': chainUrl,
+                'eip155:31338': chain2Url,
+                [LOCAL_SOLANA_NETWORK_ID]: solanaUrl,
+              },
+              bundlerUpstreams: { 'eip155:31337': bundlerUrl },
+              // The Activity list's history: the service indexes both local EVM chains itself.
+              historyNetworks: ['eip155:31337', 'eip155:31338'],
             },
-            host: HOST,
-            port: servicePort,
-            dataDir: serviceDataDir,
-            devProjectId: projectId,
-            devOrigins: [
-              `http://${HOST}:${demoPort}`,
-              `http://localhost:${demoPort}`,
-              'http://127.0.0.1:4173',
-            ],
-            tokenLists: parseTokenLists({ networks: { [market.caipNetworkId]: tokenList } }),
-            onramp: {
-              providerUrl: onrampUrl,
-              apiKey: onrampApiKey,
-              webhookSecret: onrampWebhookSecret,
-              senderAddresses: { [market.caipNetworkId]: [onrampSender.address] },
-            },
-            rpcUpstreams: {
-              'eip155:31337': chainUrl,
-              'eip155:31338': chain2Url,
-              [LOCAL_SOLANA_NETWORK_ID]: solanaUrl,
-            },
-            bundlerUpstreams: { 'eip155:31337': bundlerUrl },
-          },
-        })
+          })
+        let service = await launch()
         serviceDatabase = service.app.database
+        // Stops the service and starts it again on the same port and data folder (tests of restarts).
+        restartService = async (between) => {
+          await service.stop()
+          await between?.()
+          service = await launch()
+          serviceDatabase = service.app.database
+        }
         return {
           url: service.url,
           detail: `project ${projectId}, wallet frame ${service.frameUrl}`,
@@ -403,7 +422,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       demo: url('demo'),
     },
     services: running.map(({ name, url, detail }) => ({ name, url, ...(detail ? { detail } : {}) })),
-    serviceDatabase,
+    get serviceDatabase() {
+      return serviceDatabase
+    },
+    restartService: (between) => restartService(between),
     stop: running.stop,
   }
 }

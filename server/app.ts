@@ -10,6 +10,7 @@ import { createCatalogueReader } from './catalogue/catalogueCache.ts'
 import type { ServiceConfig } from './config.ts'
 import { createDatabase, type ServiceDatabase } from './db/database.ts'
 import type { MailSink } from './dev/mail/index.ts'
+import { type HistoryIndexer, startHistoryIndexer } from './history/indexer.ts'
 import { registerAccess } from './http/access.ts'
 import { registerErrorHandling } from './http/errorHandler.ts'
 import { createRateLimiter, rateLimitRules } from './http/rateLimit.ts'
@@ -49,6 +50,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The service's database. */
     database: ServiceDatabase
+    /** The history indexer of `HISTORY_NETWORKS` (stopped, its leases given back, on close). */
+    historyIndexer: HistoryIndexer
     /** The periodic jobs (analytics retention, idle rate-limit buckets); `run()` runs them now. */
     maintenance: Maintenance
   }
@@ -145,13 +148,14 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
         limits,
       }),
     )
+    const reader = createChainReader({
+      upstreams: config.rpcUpstreams,
+      forwarder,
+      timeoutMs: config.rpcTimeoutMs,
+    })
     const data = createBlockchainData({
       tokenLists: config.tokenLists,
-      reader: createChainReader({
-        upstreams: config.rpcUpstreams,
-        forwarder,
-        timeoutMs: config.rpcTimeoutMs,
-      }),
+      reader,
       priceSource:
         config.priceSourceUrl === null ? undefined : httpPriceSource(config.priceSourceUrl, { logger }),
       ...(deps.now ? { now: deps.now } : {}),
@@ -160,11 +164,38 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
       if (list.uniswapV2 && !data.swapNetworks.includes(chainId))
         logger.warn({ chainId }, `No RPC upstream for ${chainId}: its swaps are off`)
     }
-    await app.register(async (scope) => registerBlockchainRoutes(scope, { data, limits }))
     // One signature checker for sign-in and names: a name is signed for like a sign-in message.
     const signatures =
       deps.auth?.signatures ??
       createSignatureChecker({ upstreams: config.rpcUpstreams, timeoutMs: config.rpcTimeoutMs })
+    await app.register(async (scope) =>
+      registerBlockchainRoutes(scope, {
+        data,
+        limits,
+        db: database.db,
+        tokenLists: config.tokenLists,
+        reader,
+      }),
+    )
+    const historyIndexer = startHistoryIndexer({
+      db: database.db,
+      reader,
+      networks: config.historyNetworks.map((chainId) => {
+        const router = config.tokenLists[chainId]?.uniswapV2?.router
+        return {
+          chainId,
+          onrampSenders: config.onramp.senderAddresses[chainId] ?? [],
+          ...(router === undefined ? {} : { swapRouter: router }),
+        }
+      }),
+      pollMs: config.historyPollMs,
+      // Ten rounds without renewal: a holder that stopped renewing is gone.
+      leaseMs: Math.max(1_000, 10 * config.historyPollMs),
+      logger,
+    })
+    app.decorate('historyIndexer', historyIndexer)
+    // Before the forwarder and the database close, so the last round ends and the leases are given back.
+    app.addHook('preClose', async () => historyIndexer.stop())
     const auth = await createAuthService(config, database.db, {
       ...(deps.now ? { now: deps.now } : {}),
       ...deps.auth,

@@ -98,6 +98,10 @@ export interface ServiceConfig {
    * prices there are absent.
    */
   priceSourceUrl: string | null
+  /** EVM networks whose history the service indexes from their RPC upstream (`HISTORY_NETWORKS`); none by default. */
+  historyNetworks: string[]
+  /** How often the history indexer looks for new blocks, in ms (`HISTORY_POLL_MS`). */
+  historyPollMs: number
   /** How long each instance reuses a project (with its origins) and a catalogue page, in ms (0: no cache). */
   cacheMs: number
   /** Trust `X-Forwarded-*` from this many proxies in front (0: none). */
@@ -190,6 +194,8 @@ export type ServiceEnv = Partial<
     | 'TOKEN_LIST_FILE'
     | 'PRICE_SOURCE_URL'
     | 'CACHE_MS'
+    | 'HISTORY_NETWORKS'
+    | 'HISTORY_POLL_MS'
     | 'TRUST_PROXY_HOPS'
     | 'RATE_LIMIT_RPC'
     | 'RATE_LIMIT_RPC_ENTRIES'
@@ -365,6 +371,23 @@ const envSchema = z.object({
     z.string().refine(isHttpUrl, 'PRICE_SOURCE_URL must be an http:// or https:// URL').optional(),
   ),
   CACHE_MS: integer('CACHE_MS', 0, 3_600_000, 5_000),
+  HISTORY_NETWORKS: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .transform(commaItems)
+      .superRefine((items, context) => {
+        for (const item of items) {
+          if (!/^eip155:[1-9]\d{0,15}$/.test(item))
+            context.addIssue({
+              code: 'custom',
+              message: `HISTORY_NETWORKS has "${item}": expected EVM CAIP-2 network ids such as eip155:31337`,
+            })
+        }
+      })
+      .optional(),
+  ),
+  HISTORY_POLL_MS: integer('HISTORY_POLL_MS', 50, 60_000, 1_000),
   TRUST_PROXY_HOPS: integer('TRUST_PROXY_HOPS', 0, 100, 0),
   RATE_LIMIT_RPC: integer('RATE_LIMIT_RPC', 0, 1_000_000, defaultRateLimits.rpcPerSecond),
   RATE_LIMIT_RPC_ENTRIES: integer(
@@ -509,6 +532,13 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
       throw new ConfigError(error.problems.map((problem) => `TOKEN_LIST_FILE: ${problem}`))
     }
   }
+  const rpcUpstreams = values.RPC_UPSTREAMS ?? { ...defaultRpcUpstreams }
+  const unreachable = (values.HISTORY_NETWORKS ?? []).filter((chainId) => rpcUpstreams[chainId] === undefined)
+  if (unreachable.length > 0) {
+    throw new ConfigError(
+      unreachable.map((chainId) => `HISTORY_NETWORKS: ${chainId} has no RPC upstream (RPC_UPSTREAMS)`),
+    )
+  }
   const environment =
     values.NODE_ENV === 'development' || values.NODE_ENV === 'test' ? 'development' : 'production'
   const devProjectId = values.DEV_PROJECT_ID ?? (environment === 'development' ? 'dev-project' : '')
@@ -523,12 +553,14 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     databaseTimeoutMs: values.DATABASE_TIMEOUT_MS,
     devProjectId: devProjectId === '' ? null : devProjectId,
     devOrigins: values.DEV_ORIGINS ?? [...defaultDevOrigins],
-    rpcUpstreams: values.RPC_UPSTREAMS ?? { ...defaultRpcUpstreams },
+    rpcUpstreams,
     bundlerUpstreams: values.BUNDLER_UPSTREAMS ?? {},
     rpcTimeoutMs: values.RPC_TIMEOUT_MS,
     rpcAllowMethods: values.RPC_ALLOW_METHODS,
     tokenLists,
     priceSourceUrl: values.PRICE_SOURCE_URL ?? null,
+    historyNetworks: values.HISTORY_NETWORKS ?? [],
+    historyPollMs: values.HISTORY_POLL_MS,
     cacheMs: values.CACHE_MS,
     trustProxyHops: values.TRUST_PROXY_HOPS,
     rateLimits: {

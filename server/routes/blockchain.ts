@@ -8,6 +8,7 @@ import type {
   SwapQuoteResponse,
   TokenPriceResponse,
   TokensResponse,
+  TransactionsResponse,
 } from '../../src/protocol/api/index.ts'
 import {
   allowanceQuery,
@@ -16,10 +17,16 @@ import {
   chainQuery,
   swapQuoteQuery,
   tokenPriceQuery,
+  transactionsQuery,
 } from '../../src/protocol/api/index.ts'
+import type { ChainReader } from '../blockchain/chainReader.ts'
 import type { BlockchainData } from '../blockchain/data.ts'
 import { dataError } from '../blockchain/errors.ts'
+import type { TokenLists } from '../blockchain/tokenLists.ts'
+import type { Db } from '../db/database.ts'
 import { ServiceError } from '../errors.ts'
+import { solanaTransactionsPage } from '../history/solana.ts'
+import { transactionsPage } from '../history/transactions.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
 import type { Project } from '../projects/store.ts'
@@ -29,11 +36,16 @@ export interface BlockchainRouteOptions {
   data: BlockchainData
   /** `RATE_LIMIT_DATA` requests per second per client and project. */
   limits: { limiter: RateLimiter; rules: RateLimitRules }
+  /** Where the history indexer stores transfers, and the token lists that say which tokens are not spam. */
+  db: Db
+  tokenLists: TokenLists
+  /** Solana history is read from the network itself (`getSignaturesForAddress`, `getTransaction`). */
+  reader: ChainReader
 }
 
 /**
- * The blockchain data API (`/blockchain/v1/*`): token lists with prices, token prices, gas price, and
- * swaps (quote, allowance, build approve, build transaction). Project routes (project id, origin), each
+ * The blockchain data API (`/blockchain/v1/*`): token lists with prices, token prices, gas price, an
+ * account's transactions (from the history indexer's tables), and swaps (quote, allowance, build approve, build transaction). Project routes (project id, origin), each
  * request taken from the client's `data` rate limit. Upstream failures answer 502 or 504 without the
  * upstream's URL.
  *
@@ -41,7 +53,7 @@ export interface BlockchainRouteOptions {
  * await app.register(async (scope) => registerBlockchainRoutes(scope, { data, limits }))
  */
 export function registerBlockchainRoutes(app: FastifyInstance, options: BlockchainRouteOptions): void {
-  const { data, limits } = options
+  const { data, limits, db, tokenLists, reader } = options
 
   /**
    * A GET route: checks the query, takes from the rate limit, answers what `handle` resolves to. Swap
@@ -84,6 +96,15 @@ export function registerBlockchainRoutes(app: FastifyInstance, options: Blockcha
     'token-price',
     tokenPriceQuery,
     (query): Promise<TokenPriceResponse> => data.tokenPrices(query.chainId, query.addresses),
+  )
+
+  route(
+    'transactions',
+    transactionsQuery,
+    (query): Promise<TransactionsResponse> =>
+      query.chainId.startsWith('solana:')
+        ? solanaTransactionsPage(reader, tokenLists, query)
+        : transactionsPage(db, tokenLists, query),
   )
 
   route('gas-price', chainQuery, (query): Promise<GasPriceResponse> => data.gasPrice(query.chainId))

@@ -20,6 +20,13 @@ export { connect } from './actions/connect.ts'
 export type { DisconnectParameters } from './actions/disconnect.ts'
 export { disconnect } from './actions/disconnect.ts'
 export { fetchBalance } from './actions/fetchBalance.ts'
+export type {
+  ActivityState,
+  FetchTransactionsErrorType,
+  FetchTransactionsParameters,
+  FetchTransactionsReturnType,
+} from './actions/fetchTransactions.ts'
+export { activityState, fetchTransactions } from './actions/fetchTransactions.ts'
 export type { SolanaProvider } from './actions/getProvider.ts'
 export { getProvider } from './actions/getProvider.ts'
 export { loadCatalogue } from './actions/loadCatalogue.ts'

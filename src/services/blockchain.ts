@@ -15,11 +15,12 @@ import {
   tokenPriceResponse,
   tokensResponse,
 } from '../protocol/api/blockchain.ts'
+import { type TransactionsResponse, transactionsResponse } from '../protocol/api/history.ts'
 import type { HttpClient } from './http.ts'
 
 /**
  * The companion service's blockchain data API (`/blockchain/v1/*`, docs/API.md): token lists with USD
- * prices, token prices, gas price and swaps. Every answer is checked; the service's errors become the
+ * prices, token prices, gas price, an account's transactions (cursor pages) and swaps. Every answer is checked; the service's errors become the
  * catalogue's (`Network not supported for Swaps`, `Network not supported for Gas Price`, …) in
  * `services/http.ts`.
  *
@@ -35,6 +36,11 @@ export function blockchainApi(http: HttpClient) {
     tokenPrices: (chainId: string, addresses: readonly string[]): Promise<TokenPriceResponse> =>
       get('token-price', { chainId, addresses: addresses.join(',') }, tokenPriceResponse),
     gasPrice: (chainId: string): Promise<GasPriceResponse> => get('gas-price', { chainId }, gasPriceResponse),
+    transactions: (query: {
+      chainId: string
+      account: string
+      cursor?: string
+    }): Promise<TransactionsResponse> => get('transactions', query, transactionsResponse),
     quote: async (query: {
       chainId: string
       from: string

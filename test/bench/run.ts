@@ -108,5 +108,9 @@ if (!quick) {
     const { benchTokens } = await import('./tokens.ts')
     await benchTokens()
   })
+  await optional('transaction history', async () => {
+    const { benchHistory } = await import('./history.ts')
+    await benchHistory()
+  })
 }
 process.exit(0)

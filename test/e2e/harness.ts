@@ -85,7 +85,9 @@ export type TestStack = {
   urls: StackUrls
   market: LocalMarket
   /** The service's database (the embedded wallet's tests read and change its rows as an operator would). */
-  serviceDatabase: ServiceDatabase | undefined
+  readonly serviceDatabase: ServiceDatabase | undefined
+  /** Stops the companion service and starts it again (same port, data folder), `between` while it is down. */
+  restartService(between?: () => Promise<void>): Promise<void>
   stop(): Promise<void>
 }
 
@@ -138,7 +140,15 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     ...(options.solana ? { solanaPort: await freePortPair() } : {}),
     ...options,
   })
-  return { urls: stack.urls, market: stack.market, serviceDatabase: stack.serviceDatabase, stop: stack.stop }
+  return {
+    urls: stack.urls,
+    market: stack.market,
+    get serviceDatabase() {
+      return stack.serviceDatabase
+    },
+    restartService: stack.restartService,
+    stop: stack.stop,
+  }
 }
 
 /** A free port whose next port is free too (the local Solana's HTTP and WebSocket). */
@@ -158,6 +168,27 @@ async function distinctFreePorts(count: number): Promise<number[]> {
   const ports = new Set<number>()
   while (ports.size < count) ports.add(await freePort())
   return [...ports]
+}
+
+/**
+ * From the demo page: connects the Demo Wallet (approving in its prompt) and opens Account.
+ *
+ * @example
+ * await page.goto(stack.urls.demo)
+ * await connectDemoWallet(page)
+ */
+export async function connectDemoWallet(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page
+    .locator('wallet-modal')
+    .getByRole('dialog')
+    .getByRole('button', { name: /Demo Wallet/ })
+    .click()
+  await page.locator('[data-demo-wallet="approve"]').click()
+  await page
+    .locator('wallet-button')
+    .getByRole('button', { name: /, Account$/ })
+    .click()
 }
 
 /**

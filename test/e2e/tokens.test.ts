@@ -4,7 +4,15 @@ import type { Browser, Page } from 'playwright-core'
 import { createPublicClient, erc20Abi, http, parseEther, parseUnits } from 'viem'
 import { formatBalance } from '../../src/core/format.ts'
 import type { SwapQuote } from '../../src/protocol/api/blockchain.ts'
-import { axeClean, focusIs, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
+import {
+  axeClean,
+  connectDemoWallet,
+  focusIs,
+  launchBrowser,
+  newContext,
+  startTestStack,
+  type TestStack,
+} from './harness.ts'
 
 const ALICE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const BOB = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -24,15 +32,7 @@ describe('tokens, sends and swaps end to end', { timeout: 240_000 }, () => {
     const context = await newContext(browser)
     page = await context.newPage()
     await page.goto(stack.urls.demo)
-    await page.getByRole('button', { name: 'Connect Wallet' }).click()
-    await modal()
-      .getByRole('button', { name: /Demo Wallet/ })
-      .click()
-    await approve()
-    await page
-      .locator('wallet-button')
-      .getByRole('button', { name: /, Account$/ })
-      .click()
+    await connectDemoWallet(page)
   })
   after(async () => {
     await browser?.close()

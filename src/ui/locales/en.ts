@@ -6,6 +6,7 @@
  * exact English.
  */
 import type { AccountMessageKey } from './account/en.ts'
+import type { ActivityMessageKey } from './activity/en.ts'
 import type { EmbeddedMessageKey } from './embedded/en.ts'
 import type { NamesMessageKey } from './names/en.ts'
 
@@ -156,7 +157,12 @@ const en = {
 }
 
 /** A key of the modal's catalogues: this one's, or the embedded wallet's (./embedded/en.ts). */
-export type MessageKey = keyof typeof en | AccountMessageKey | EmbeddedMessageKey | NamesMessageKey
+export type MessageKey =
+  | keyof typeof en
+  | AccountMessageKey
+  | EmbeddedMessageKey
+  | NamesMessageKey
+  | ActivityMessageKey
 /** A language's catalogue: exactly the keys of English. */
 export type Messages = Readonly<Record<keyof typeof en, string>>
 

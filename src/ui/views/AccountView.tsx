@@ -15,9 +15,13 @@ import { Avatar } from '../components/Avatar.tsx'
 import { EmbeddedScope } from '../components/EmbeddedScope.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
 import { TokenImage } from '../components/TokenImage.tsx'
+import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+
+/** The Activity list: its own chunk with its own catalogue, fetched when Account shows. */
+const loadActivity = () => import('../components/ActivityList.tsx')
 
 /** The embedded wallet's e-mail on Account, in its words (inside `EmbeddedScope`), and the update's notice. */
 function EmailRow({ email, updated }: { email: string; updated: boolean }) {
@@ -84,6 +88,13 @@ function Account({ config }: ViewProps) {
   const modal = useStore(config.$modal)
   const profiles = useStore(config.$profiles)
   const [copied, setCopied] = useState(false)
+  // The service has the history of EVM and Solana networks; a page without a service has none to show.
+  const namespace = network?.network?.chainNamespace
+  const ActivityList = useModule(
+    options.features.activity && options.apiUrl && (namespace === 'eip155' || namespace === 'solana')
+      ? loadActivity
+      : undefined,
+  )
 
   useEffect(() => {
     void loadNetworks(config).then(() => fetchBalance(config))
@@ -259,6 +270,7 @@ function Account({ config }: ViewProps) {
           {t('disconnect')}
         </button>
       </div>
+      {ActivityList ? <ActivityList config={config} /> : null}
     </>
   )
 }

@@ -43,6 +43,8 @@ describe('loadConfig', () => {
       rpcTimeoutMs: 10_000,
       rpcAllowMethods: [],
       tokenLists: {},
+      historyNetworks: [],
+      historyPollMs: 1000,
       priceSourceUrl: null,
       cacheMs: 5000,
       trustProxyHops: 0,
@@ -177,7 +179,11 @@ describe('loadConfig', () => {
       CACHE_MS: '0',
       TRUST_PROXY_HOPS: '1',
       LOG_LEVEL: 'DEBUG',
+      HISTORY_NETWORKS: 'eip155:1',
+      HISTORY_POLL_MS: '500',
     })
+    assert.deepEqual(config.historyNetworks, ['eip155:1'])
+    assert.equal(config.historyPollMs, 500)
     assert.equal(config.host, '0.0.0.0')
     assert.equal(config.port, 0)
     assert.equal(config.dataDir, 'memory://')
@@ -348,5 +354,22 @@ describe('loadConfig', () => {
 
   test('error: every bad variable is reported at once', () => {
     assert.equal(problems({ PORT: 'x', LOG_LEVEL: 'y', RPC_TIMEOUT_MS: 'z' }).length, 3)
+  })
+
+  test('error: HISTORY_NETWORKS takes EVM networks with an RPC upstream only', () => {
+    assert.deepEqual(loadConfig({}).historyNetworks, [])
+    assert.throws(
+      () => loadConfig({ HISTORY_NETWORKS: 'eip155:31337,solana:mainnet' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.problems.some((problem) => problem.includes('HISTORY_NETWORKS has "solana:mainnet"')),
+    )
+    assert.throws(
+      () => loadConfig({ HISTORY_NETWORKS: 'eip155:10' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.problems.includes('HISTORY_NETWORKS: eip155:10 has no RPC upstream (RPC_UPSTREAMS)'),
+    )
+    assert.throws(() => loadConfig({ HISTORY_POLL_MS: '10' }), /HISTORY_POLL_MS must be at least 50/)
   })
 })

@@ -59,7 +59,7 @@ describe('CSS strings minified at build time', () => {
     const { styles, dir } = await styleModules()
     assert.deepEqual(
       styles.map((style) => style.name),
-      ['accountStyles', 'buttonStyles', 'embeddedStyles', 'modalStyles'],
+      ['accountStyles', 'activityStyles', 'buttonStyles', 'embeddedStyles', 'modalStyles'],
     )
     try {
       const page = await browser.newPage()

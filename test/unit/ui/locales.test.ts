@@ -7,6 +7,7 @@ import * as emailErrors from '../../../src/errors/email.ts'
 import * as embeddedErrors from '../../../src/errors/embedded.ts'
 import * as errors from '../../../src/errors/index.ts'
 import accountLoaders from '../../../src/ui/i18n/accountLoaders.ts'
+import activityLoaders from '../../../src/ui/i18n/activityLoaders.ts'
 import embeddedLoaders from '../../../src/ui/i18n/embeddedLoaders.ts'
 import loaders from '../../../src/ui/i18n/loaders.ts'
 import { LOCALES, resolveLocale } from '../../../src/ui/i18n/locales.ts'
@@ -15,6 +16,7 @@ import { createFormatter, parseMessage } from '../../../src/ui/i18n/message.ts'
 import namesLoaders from '../../../src/ui/i18n/namesLoaders.ts'
 import { createStrings } from '../../../src/ui/i18n/strings.ts'
 import accountEn from '../../../src/ui/locales/account/en.ts'
+import activityEn from '../../../src/ui/locales/activity/en.ts'
 import embeddedEn from '../../../src/ui/locales/embedded/en.ts'
 import type { MessageKey } from '../../../src/ui/locales/en.ts'
 import baseEn from '../../../src/ui/locales/en.ts'
@@ -22,9 +24,9 @@ import namesEn from '../../../src/ui/locales/names/en.ts'
 
 type Catalogue = Readonly<Record<MessageKey, string>>
 
-// Each language's catalogues (the modal's, and those loaded with the views after connecting and with
-// the embedded wallet's views, and with the name and on-ramp views) as one.
-const en = { ...baseEn, ...accountEn, ...embeddedEn, ...namesEn } as Catalogue
+// Each language's catalogues (the modal's, and those loaded with the views after connecting, with the
+// embedded wallet's views, with the name and on-ramp views and with the Activity list) as one.
+const en = { ...baseEn, ...accountEn, ...embeddedEn, ...namesEn, ...activityEn } as Catalogue
 const catalogues = Object.fromEntries(
   await Promise.all(
     LOCALES.map(
@@ -36,6 +38,7 @@ const catalogues = Object.fromEntries(
             ...(await accountLoaders[locale]()).default,
             ...(await embeddedLoaders[locale]()).default,
             ...(await namesLoaders[locale]()).default,
+            ...(await activityLoaders[locale]()).default,
           },
         ] as const,
     ),
@@ -92,8 +95,11 @@ describe('locale catalogues', () => {
     assert.deepEqual(Object.keys(accountLoaders), [...LOCALES])
     assert.deepEqual(Object.keys(embeddedLoaders), [...LOCALES])
     assert.deepEqual(Object.keys(namesLoaders), [...LOCALES])
+    assert.deepEqual(Object.keys(activityLoaders), [...LOCALES])
     // A key lives in one of the English catalogues, never two.
-    const all = [baseEn, accountEn, embeddedEn, namesEn].flatMap((catalogue) => Object.keys(catalogue))
+    const all = [baseEn, accountEn, embeddedEn, namesEn, activityEn].flatMap((catalogue) =>
+      Object.keys(catalogue),
+    )
     assert.equal(new Set(all).size, all.length)
   })
 
