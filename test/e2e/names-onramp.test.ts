@@ -217,6 +217,23 @@ describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
     const receipt = await chain().getTransactionReceipt({ hash: txHash as `0x${string}` })
     // Delivered from the configured on-ramp sender (the address the history indexer marks as on-ramp).
     assert.equal(receipt.from.toLowerCase(), devAccount(9).address.toLowerCase())
+
+    // In Activity, marked as an on-ramp delivery, once the service's indexer has passed its block.
+    const { historyNetworks } = await import('../../server/db/schema.ts')
+    for (;;) {
+      const networks = await stack.serviceDatabase?.db.select().from(historyNetworks)
+      const local = networks?.find((network) => network.chainId === 'eip155:31337')
+      if (local && local.nextBlock > Number(receipt.blockNumber)) break
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    await page.reload()
+    await page
+      .locator('wallet-button')
+      .getByRole('button', { name: /, Account$/ })
+      .click()
+    const delivery = modal(page).locator(`[data-transaction="${txHash}"]`)
+    await delivery.waitFor()
+    assert.equal(await delivery.getAttribute('data-operation'), 'onramp')
     await context.close()
   })
 })

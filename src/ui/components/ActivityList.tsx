@@ -123,14 +123,18 @@ function Rows({ config }: { config: Config }) {
           {t('activityRetry')}
         </button>
       ) : null}
-      {hasMore ? (
-        // Scrolling it into view reads the next page; keyboard users reach it with Tab.
+      {hasMore || state.status === 'more' ? (
+        // Scrolling it into view reads the next page; keyboard users reach it with Tab. It stays while
+        // that page loads (busy), so focus on it is not lost.
         <button
           type="button"
           ref={more}
           className="secondary"
           part="activity-more"
-          onClick={() => void fetchTransactions(config, { more: true })}
+          aria-disabled={hasMore ? undefined : true}
+          onClick={() => {
+            if (hasMore) void fetchTransactions(config, { more: true })
+          }}
         >
           {t('activityMore')}
         </button>
