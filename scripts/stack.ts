@@ -14,8 +14,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { parseTokenLists } from '../server/blockchain/tokenLists.ts'
 import type { ServiceDatabase } from '../server/db/database.ts'
+import { deployEns, type LocalEns, planEns } from '../server/dev/chain/ens.ts'
 import { devAccount, startChain } from '../server/dev/chain/index.ts'
 import {
   deployMarket,
@@ -112,6 +114,8 @@ export type Stack = {
   urls: StackUrls
   /** The local market on eip155:31337 (tokens, Uniswap V2, pools). */
   market: LocalMarket
+  /** ENS on eip155:31337: the registry, the names' offchain resolver and the universal resolver. */
+  ens: LocalEns
   /** In list order, for printing. */
   services: readonly StartedService[]
   /** The companion service's database, as its operator reaches it (tests look inside). */
@@ -166,6 +170,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // The market's addresses are known before it is deployed, so the service and the demo start beside it.
   const market = planMarket(31337)
   const tokenList = marketTokenList(market)
+  const ens = planEns()
+  const { loadConfig } = await import('../server/config.ts')
+  const base = loadConfig({ ...process.env, LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn' })
+  // The names' gateway key: made for this run (the resolver deployed below trusts its address).
+  const nameGatewayKey = base.nameGatewayKey ?? generatePrivateKey()
   if (options.marketFile) await writeMarketFile(path.resolve(repoRoot, options.marketFile), market)
 
   const services: StackService[] = [
@@ -175,6 +184,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         const chain = await startChain({ port: chainPort, chainId: 31337, host: HOST })
         try {
           await deployMarket({ url: chain.url, chainId: chain.chainId })
+          await deployEns({
+            url: chain.url,
+            suffix: base.nameSuffix,
+            gatewayUrl: `${serviceUrl}/names/v1/gateway/{sender}/{data}.json`,
+            signer: privateKeyToAddress(nameGatewayKey),
+          })
         } catch (error) {
           await chain.stop()
           throw error
@@ -182,7 +197,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         const { USDC, DEV, WETH } = market.tokens
         return {
           url: chain.url,
-          detail: `eip155:${chain.chainId}, USDC ${USDC.address}, DEV ${DEV.address}, WETH ${WETH.address}, Uniswap V2 router ${market.uniswapV2.router}`,
+          detail: `eip155:${chain.chainId}, USDC ${USDC.address}, DEV ${DEV.address}, WETH ${WETH.address}, Uniswap V2 router ${market.uniswapV2.router}, ENS universal resolver ${ens.universalResolver}`,
           stop: chain.stop,
         }
       },
@@ -207,8 +222,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       dependsOn: ['mail'],
       start: async () => {
         const { startService } = await import('../server/main.ts')
-        const { loadConfig } = await import('../server/config.ts')
-        const base = loadConfig({ ...process.env, LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn' })
         // The frame app is built for this run (about a second), unless FRAME_DIR names a built one.
         const frame = process.env.FRAME_DIR ? undefined : await buildFrame()
         const service = await startService({
@@ -217,6 +230,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             ...base,
             // npm start is development: the dev project below, local origins without warnings.
             environment: 'development',
+            nameGatewayKey,
             embedded: {
               ...base.embedded,
               framePort,
@@ -332,6 +346,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const url = (name: string) => running.find((service) => service.name === name)?.url ?? ''
   return {
     market,
+    ens,
     urls: {
       chain: url('chain'),
       chain2: url('chain2'),

@@ -8,6 +8,7 @@ import net from 'node:net'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { type StackOptions, type StackUrls, startStack } from '../../scripts/stack.ts'
 import type { ServiceDatabase } from '../../server/db/database.ts'
+import type { LocalEns } from '../../server/dev/chain/ens.ts'
 import type { LocalMarket } from '../../server/dev/chain/market.ts'
 
 export const CHROMIUM_ARGS = [
@@ -84,6 +85,8 @@ export async function freePort(): Promise<number> {
 export type TestStack = {
   urls: StackUrls
   market: LocalMarket
+  /** ENS on the first chain (its universal resolver finds the service's names). */
+  ens: LocalEns
   /** The service's database (the embedded wallet's tests read and change its rows as an operator would). */
   serviceDatabase: ServiceDatabase | undefined
   stop(): Promise<void>
@@ -115,7 +118,13 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     ...(options.solana ? { solanaPort: await freePortPair() } : {}),
     ...options,
   })
-  return { urls: stack.urls, market: stack.market, serviceDatabase: stack.serviceDatabase, stop: stack.stop }
+  return {
+    urls: stack.urls,
+    market: stack.market,
+    ens: stack.ens,
+    serviceDatabase: stack.serviceDatabase,
+    stop: stack.stop,
+  }
 }
 
 /** A free port whose next port is free too (the local Solana's HTTP and WebSocket). */

@@ -238,7 +238,7 @@ export function planMarket(chainId: number): LocalMarket {
   }
 }
 
-type Rpc = ((method: string, params: unknown[]) => Promise<unknown>) & {
+export type Rpc = ((method: string, params: unknown[]) => Promise<unknown>) & {
   batch(calls: { method: string; params: unknown[] }[]): Promise<unknown[]>
 }
 
@@ -247,7 +247,7 @@ type Rpc = ((method: string, params: unknown[]) => Promise<unknown>) & {
  * kept-alive one: the node closes idle connections after 5 s (a first compile can take that long after
  * the node answered its readiness check), and a request sent as it closes one would fail.
  */
-function jsonRpc(url: string): Rpc {
+export function jsonRpc(url: string): Rpc {
   const post = (body: unknown) =>
     new Promise<unknown>((resolve, reject) => {
       const text = JSON.stringify(body)
