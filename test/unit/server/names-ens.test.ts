@@ -235,6 +235,23 @@ describe('The EIP-3668 gateway (as an attacker would call it)', () => {
     assert.deepEqual(decodeAbiParameters([{ type: 'address' }], result), [zeroAddress])
   })
 
+  test('is off without NAME_GATEWAY_KEY', async () => {
+    const off = await openTestDatabase('names-ens-off')
+    const plain = await buildApp(off.config({ devOrigins: [site], rpcUpstreams: {}, nameGatewayKey: null }), {
+      database: off.database,
+      logger: testLogger,
+    })
+    try {
+      const response = await plain.inject({
+        url: `/names/v1/gateway/${sender}/${resolveCall('demo-user.wallet.test')}.json`,
+      })
+      assert.equal(response.statusCode, 404)
+    } finally {
+      await plain.close()
+      await off.close()
+    }
+  })
+
   test('refuses malformed data, unknown selectors, a wrong node, a bad name and oversized calls', async () => {
     refused(await get('0xzz'), /Invalid path parameter data: must be 0x-prefixed hex bytes/)
     refused(await get(resolveCall('demo-user.wallet.test'), '0x1234'), /Invalid path parameter sender/)
