@@ -169,6 +169,8 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
             privateKey: config.nameGatewayKey,
             ...(deps.now ? { now: deps.now } : {}),
           })
+    // The address an offchain resolver must trust (never the key).
+    if (gateway) logger.info({ signer: gateway.signer }, `The ENS gateway signs as ${gateway.signer}`)
     await app.register(async (scope) => registerNameRoutes(scope, { registry, gateway, limits }))
     const { providerUrl, apiKey, webhookSecret } = config.onramp
     await app.register(async (scope) =>

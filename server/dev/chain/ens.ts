@@ -17,7 +17,7 @@ import {
 } from 'viem'
 import { compileContracts } from './compile.ts'
 import { DEV_ACCOUNT_COUNT, devAccount } from './index.ts'
-import { jsonRpc } from './market.ts'
+import { assertMined, jsonRpc } from './market.ts'
 
 export interface LocalEns {
   registry: Address
@@ -112,11 +112,6 @@ export async function deployEns({ url, suffix, gatewayUrl, signer }: DeployEnsPa
     }),
   })
   await rpc('hardhat_stopImpersonatingAccount', [from])
-  const receipts = (await rpc.batch(
-    hashes.map(({ hash }) => ({ method: 'eth_getTransactionReceipt', params: [hash] })),
-  )) as ({ status?: string } | null)[]
-  hashes.forEach(({ what }, index) => {
-    if (receipts[index]?.status !== '0x1') throw new Error(`deployEns: ${what} failed`)
-  })
+  await assertMined(rpc, hashes, 'deployEns')
   return plan
 }
