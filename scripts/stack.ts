@@ -15,9 +15,11 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { entryPoint08Address } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { parseTokenLists } from '../server/blockchain/tokenLists.ts'
 import type { ServiceDatabase } from '../server/db/database.ts'
 import { startBundler } from '../server/dev/bundler/index.ts'
+import { deployEns, type LocalEns, planEns } from '../server/dev/chain/ens.ts'
 import { deployErc4337 } from '../server/dev/chain/erc4337.ts'
 import { devAccount, startChain } from '../server/dev/chain/index.ts'
 import {
@@ -129,6 +131,8 @@ export type Stack = {
   urls: StackUrls
   /** The local market on eip155:31337 (tokens, Uniswap V2, pools). */
   market: LocalMarket
+  /** ENS on eip155:31337: the registry, the names' offchain resolver and the universal resolver. */
+  ens: LocalEns
   /** In list order, for printing. */
   services: readonly StartedService[]
   /** The companion service's database, as its operator reaches it (tests look inside). */
@@ -195,6 +199,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // The market's addresses are known before it is deployed, so the service and the demo start beside it.
   const market = planMarket(31337)
   const tokenList = marketTokenList(market)
+  const ens = planEns()
+  const { loadConfig } = await import('../server/config.ts')
+  const base = loadConfig({ ...process.env, LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn' })
+  // The names' gateway key: made for this run (the resolver deployed below trusts its address).
+  const nameGatewayKey = base.nameGatewayKey ?? generatePrivateKey()
   if (options.marketFile) await writeMarketFile(path.resolve(repoRoot, options.marketFile), market)
 
   const services: StackService[] = [
@@ -205,6 +214,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         try {
           await deployMarket({ url: chain.url, chainId: chain.chainId })
           await deployErc4337({ url: chain.url })
+          await deployEns({
+            url: chain.url,
+            suffix: base.nameSuffix,
+            gatewayUrl: `${serviceUrl}/names/v1/gateway/{sender}/{data}.json`,
+            signer: privateKeyToAddress(nameGatewayKey),
+          })
         } catch (error) {
           await chain.stop()
           throw error
@@ -212,7 +227,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         const { USDC, DEV, WETH } = market.tokens
         return {
           url: chain.url,
-          detail: `eip155:${chain.chainId}, USDC ${USDC.address}, DEV ${DEV.address}, WETH ${WETH.address}, Uniswap V2 router ${market.uniswapV2.router}, EntryPoint v0.8 ${entryPoint08Address}`,
+          detail: `eip155:${chain.chainId}, USDC ${USDC.address}, DEV ${DEV.address}, WETH ${WETH.address}, Uniswap V2 router ${market.uniswapV2.router}, EntryPoint v0.8 ${entryPoint08Address}, ENS universal resolver ${ens.universalResolver}`,
           stop: chain.stop,
         }
       },
@@ -257,8 +272,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       dependsOn: ['mail', 'oidc'],
       start: async () => {
         const { startService } = await import('../server/main.ts')
-        const { loadConfig } = await import('../server/config.ts')
-        const base = loadConfig({ ...process.env, LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn' })
         // The frame app is built for this run (about a second), unless FRAME_DIR names a built one.
         const frame = process.env.FRAME_DIR ? undefined : await buildFrame()
         const launch = () =>
@@ -268,6 +281,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
               ...base,
               // npm start is development: the dev project below, local origins without warnings.
               environment: 'development',
+              nameGatewayKey,
               embedded: {
                 ...base.embedded,
                 framePort,
@@ -407,6 +421,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const url = (name: string) => running.find((service) => service.name === name)?.url ?? ''
   return {
     market,
+    ens,
     urls: {
       chain: url('chain'),
       chain2: url('chain2'),

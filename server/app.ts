@@ -16,6 +16,7 @@ import { registerErrorHandling } from './http/errorHandler.ts'
 import { createRateLimiter, rateLimitRules } from './http/rateLimit.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { type Maintenance, startMaintenance } from './maintenance.ts'
+import { createNameGateway, GATEWAY_MAX_CALL_BYTES } from './names/gateway.ts'
 import { createNameRegistry } from './names/registry.ts'
 import { checkoutApiProvider } from './onramp/provider.ts'
 import { createProjectResolver } from './projects/resolver.ts'
@@ -83,7 +84,8 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
 
     const app = Fastify({
       loggerInstance: logger as FastifyBaseLogger,
-      routerOptions: { ignoreTrailingSlash: true },
+      // Long enough for an EIP-3668 gateway call in the path, so its limit answers 400, not 404.
+      routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4 * GATEWAY_MAX_CALL_BYTES },
       bodyLimit: apiLimits.maxAnalyticsBodyBytes,
       // X-Forwarded-For is believed for as many hops as there are proxies in front (0: none).
       trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
@@ -208,7 +210,17 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
       signatures,
       ...(deps.now ? { now: deps.now } : {}),
     })
-    await app.register(async (scope) => registerNameRoutes(scope, { registry, limits }))
+    const gateway =
+      config.nameGatewayKey === null
+        ? null
+        : createNameGateway({
+            registry,
+            privateKey: config.nameGatewayKey,
+            ...(deps.now ? { now: deps.now } : {}),
+          })
+    // The address an offchain resolver must trust (never the key).
+    if (gateway) logger.info({ signer: gateway.signer }, `The ENS gateway signs as ${gateway.signer}`)
+    await app.register(async (scope) => registerNameRoutes(scope, { registry, gateway, limits }))
     const { providerUrl, apiKey, webhookSecret } = config.onramp
     await app.register(async (scope) =>
       registerOnrampRoutes(scope, {

@@ -1,3 +1,4 @@
+import type { Hex } from 'viem'
 import { z } from 'zod'
 import { type SocialProvider, socialProviders } from '../src/protocol/api/catalogue.ts'
 import { apiLimits, isCaip2, projectIdPattern } from '../src/protocol/api/index.ts'
@@ -118,6 +119,11 @@ export interface ServiceConfig {
   embedded: EmbeddedConfig
   /** The name registry's suffix (`NAME_SUFFIX`, default `wallet.test`): names are `label.suffix`. */
   nameSuffix: string
+  /**
+   * The signing key of the names' EIP-3668 gateway (`NAME_GATEWAY_KEY`, 0x and 64 hex digits); the
+   * gateway is off when null. `npm start` makes one at each start.
+   */
+  nameGatewayKey: Hex | null
   /** The on-ramp provider (docs/SELF-HOSTING.md, "On-ramp"); off when `providerUrl` is null. */
   onramp: OnrampConfig
 }
@@ -216,6 +222,7 @@ export type ServiceEnv = Partial<
     | 'WALLET_KEK_PREVIOUS'
     | 'WALLET_KEK_FILE'
     | 'NAME_SUFFIX'
+    | 'NAME_GATEWAY_KEY'
     | 'ONRAMP_PROVIDER_URL'
     | 'ONRAMP_API_KEY'
     | 'ONRAMP_WEBHOOK_SECRET'
@@ -426,6 +433,14 @@ const envSchema = z.object({
       .regex(/^[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63}){0,3}$/, 'NAME_SUFFIX must be a domain such as wallet.test')
       .default('wallet.test'),
   ),
+  // Never quoted back: a problem names the variable only.
+  NAME_GATEWAY_KEY: z.preprocess(
+    (value) => (typeof value === 'string' ? blankToUndefined(value.trim()) : value),
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, 'NAME_GATEWAY_KEY must be 0x and 64 hex digits (a secp256k1 private key)')
+      .optional(),
+  ),
   // Problems name the variable, never the URL or key.
   ONRAMP_PROVIDER_URL: z.preprocess(
     blankToUndefined,
@@ -577,6 +592,7 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     ...(values.AUTH_SESSION_TTL === undefined ? {} : { authSessionTtlSeconds: values.AUTH_SESSION_TTL }),
     ...(values.AUTH_ISSUER === undefined ? {} : { authIssuer: values.AUTH_ISSUER }),
     nameSuffix: values.NAME_SUFFIX,
+    nameGatewayKey: (values.NAME_GATEWAY_KEY as Hex | undefined) ?? null,
     onramp: {
       providerUrl: values.ONRAMP_PROVIDER_URL ?? null,
       apiKey: values.ONRAMP_API_KEY ?? null,

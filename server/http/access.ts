@@ -27,7 +27,7 @@ declare module 'fastify' {
   }
 }
 
-const publicPrefixes = ['/healthz', '/getWalletImage/', '/public/']
+const publicPrefixes = ['/healthz', '/getWalletImage/', '/public/', '/names/v1/gateway']
 
 /** Whether a path belongs to a public route (for preflights, which are not routed to it). */
 export function isPublicPath(path: string): boolean {
@@ -115,7 +115,8 @@ export function registerAccess(app: FastifyInstance, projects: ProjectResolver):
     if (isPublicPath(path)) {
       reply
         .header('access-control-allow-origin', '*')
-        .header('access-control-allow-methods', 'GET, HEAD')
+        // POST: EIP-3668 gateways are also asked by POST with a JSON body.
+        .header('access-control-allow-methods', 'GET, HEAD, POST')
         .header('access-control-max-age', '86400')
     } else {
       await authorize(request, projects, false)

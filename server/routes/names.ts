@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Address, Hex } from 'viem'
+import * as z from 'zod/mini'
 import type { NameCheckResponse, NameRecord, ProfileResponse } from '../../src/protocol/api/index.ts'
 import {
   nameAddressQuery,
@@ -9,11 +11,14 @@ import {
 import { ServiceError } from '../errors.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
+import { GATEWAY_MAX_CALL_BYTES, type NameGateway } from '../names/gateway.ts'
 import type { NameRegistry } from '../names/registry.ts'
 import type { Project } from '../projects/store.ts'
 
 export interface NameRouteOptions {
   registry: NameRegistry
+  /** The CCIP-read gateway of the offchain resolver; its routes are off when null (no `NAME_GATEWAY_KEY`). */
+  gateway: NameGateway | null
   limits: { limiter: RateLimiter; rules: RateLimitRules }
 }
 
@@ -31,7 +36,7 @@ function projectOf(request: FastifyRequest): Project {
  * await app.register(async (scope) => registerNameRoutes(scope, { registry, limits }))
  */
 export function registerNameRoutes(app: FastifyInstance, options: NameRouteOptions): void {
-  const { registry, limits } = options
+  const { registry, gateway, limits } = options
   const config = { access: 'project' } as const
   // A project whose `names` feature is off has no registry (403), after the rate limit is taken.
   const take = async (request: FastifyRequest, rule: RateLimitRules['data']) => {
@@ -77,5 +82,50 @@ export function registerNameRoutes(app: FastifyInstance, options: NameRouteOptio
     await take(request, limits.rules.data)
     reply.header('cache-control', 'no-store')
     return registry.profile(query.address)
+  })
+
+  if (gateway) registerGatewayRoutes(app, gateway, limits)
+}
+
+const hexCall = z
+  .string()
+  .check(
+    z.maxLength(2 + GATEWAY_MAX_CALL_BYTES * 2, `longer than ${GATEWAY_MAX_CALL_BYTES} bytes`),
+    z.regex(/^0x(?:[0-9a-fA-F]{2})+$/, 'must be 0x-prefixed hex bytes'),
+  )
+const gatewayRequest = z.object({
+  sender: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address')),
+  data: hexCall,
+})
+
+/**
+ * EIP-3668's gateway: `GET /names/v1/gateway/{sender}/{data}.json` and `POST /names/v1/gateway` with
+ * `{sender, data}`, answering `{data}`. Public (resolvers and ENS clients call it, not a project's
+ * page), rate-limited per client address.
+ */
+function registerGatewayRoutes(
+  app: FastifyInstance,
+  gateway: NameGateway,
+  limits: NameRouteOptions['limits'],
+) {
+  const config = { access: 'public' } as const
+  const answer = async (request: FastifyRequest, input: z.output<typeof gatewayRequest>) => {
+    await limits.limiter.take({ projectId: 'names-gateway', address: request.ip }, [[limits.rules.data, 1]])
+    return { data: await gateway.answer(input.sender as Address, input.data as Hex) }
+  }
+  app.get('/names/v1/gateway/:sender/:data', { config }, async (request, reply) => {
+    const params = request.params as { sender?: string; data?: string }
+    const input = parseInput(
+      gatewayRequest,
+      { sender: params.sender, data: params.data?.replace(/\.json$/, '') },
+      'path',
+    )
+    reply.header('cache-control', 'no-store')
+    return answer(request, input)
+  })
+  app.post('/names/v1/gateway', { config, bodyLimit: 4 * GATEWAY_MAX_CALL_BYTES }, async (request, reply) => {
+    const input = parseInput(gatewayRequest, request.body, 'body')
+    reply.header('cache-control', 'no-store')
+    return answer(request, input)
   })
 }

@@ -78,6 +78,10 @@ if (!quick) {
     const { benchNames, printNames } = await import('./names.ts')
     printNames(await benchNames())
   })
+  await optional('ENS resolution', async () => {
+    const { benchEns, printEns } = await import('./ens.ts')
+    printEns(await benchEns())
+  })
   await optional('embedded wallet', async () => {
     const { benchEmbedded, printEmbedded } = await import('./embedded.ts')
     printEmbedded(await benchEmbedded(10))

@@ -8,6 +8,7 @@ import net from 'node:net'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { type StackOptions, type StackUrls, startStack } from '../../scripts/stack.ts'
 import type { ServiceDatabase } from '../../server/db/database.ts'
+import type { LocalEns } from '../../server/dev/chain/ens.ts'
 import type { LocalMarket } from '../../server/dev/chain/market.ts'
 
 export const CHROMIUM_ARGS = [
@@ -84,6 +85,8 @@ export async function freePort(): Promise<number> {
 export type TestStack = {
   urls: StackUrls
   market: LocalMarket
+  /** ENS on the first chain (its universal resolver finds the service's names). */
+  ens: LocalEns
   /** The service's database (the embedded wallet's tests read and change its rows as an operator would). */
   readonly serviceDatabase: ServiceDatabase | undefined
   /** Stops the companion service and starts it again (same port, data folder), `between` while it is down. */
@@ -143,6 +146,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
   return {
     urls: stack.urls,
     market: stack.market,
+    ens: stack.ens,
     get serviceDatabase() {
       return stack.serviceDatabase
     },

@@ -9,7 +9,7 @@ import { axeClean, focusIs, launchBrowser, newContext, startTestStack, type Test
 /**
  * Issue 17, names and the on-ramp, end to end: the Demo Wallet registers a name (a taken one offers
  * suggestions, `abc` breaks the SPEC rule), the button and Account show it, Send takes a receiver by
- * name, and 50 USD of USDC is bought through the local on-ramp stand-in's checkout and arrives on chain.
+ * name (and viem's `getEnsAddress` finds it on the local chain), and 50 USD of USDC is bought through the local on-ramp stand-in's checkout and arrives on chain.
  */
 describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
   let stack: TestStack
@@ -110,6 +110,15 @@ describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
       .locator('wallet-button')
       .getByRole('button', { name: /^demo-user\.wallet\.test.*, Account$/ })
       .waitFor()
+
+    // Standard ENS tooling finds it too: viem, the local universal resolver, the service's gateway.
+    assert.equal(
+      await chain().getEnsAddress({
+        name: 'demo-user.wallet.test',
+        universalResolverAddress: stack.ens.universalResolver,
+      }),
+      demo.address,
+    )
 
     // Send to a name: the first address of its addresses list receives the ETH.
     const before = await chain().getBalance({ address: other.address })

@@ -197,13 +197,22 @@ export async function deployMarket({ url, chainId }: DeployMarketParameters): Pr
   }
   await rpc('hardhat_setCode', [plan.multicall, DevMulticall.deployedBytecode])
 
+  await assertMined(rpc, hashes, 'deployMarket')
+  return plan
+}
+
+/** Throws `${who}: ${what} failed` for the first of the transactions that did not succeed. */
+export async function assertMined(
+  rpc: Rpc,
+  hashes: { what: string; hash: Hex }[],
+  who: string,
+): Promise<void> {
   const receipts = (await rpc.batch(
     hashes.map(({ hash }) => ({ method: 'eth_getTransactionReceipt', params: [hash] })),
   )) as ({ status?: string } | null)[]
   hashes.forEach(({ what }, index) => {
-    if (receipts[index]?.status !== '0x1') throw new Error(`deployMarket: ${what} failed`)
+    if (receipts[index]?.status !== '0x1') throw new Error(`${who}: ${what} failed`)
   })
-  return plan
 }
 
 /**

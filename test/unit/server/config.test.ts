@@ -70,6 +70,7 @@ describe('loadConfig', () => {
         social: { credentials: {}, apple: null, redirectBase: 'http://127.0.0.1:8788', providerUrl: null },
       },
       nameSuffix: 'wallet.test',
+      nameGatewayKey: null,
       onramp: { providerUrl: null, apiKey: null, webhookSecret: null, senderAddresses: {} },
     })
   })
@@ -77,12 +78,14 @@ describe('loadConfig', () => {
   test('args: the name suffix and the on-ramp provider, key, webhook secret and sender addresses', () => {
     const config = loadConfig({
       NAME_SUFFIX: 'Shop.Example',
+      NAME_GATEWAY_KEY: ` 0x${'ab'.repeat(32)} `,
       ONRAMP_PROVIDER_URL: 'https://onramp.example.com/api',
       ONRAMP_API_KEY: 'key',
       ONRAMP_WEBHOOK_SECRET: 's'.repeat(32),
       ONRAMP_SENDER_ADDRESSES: `eip155:1=0x${'a'.repeat(40)}|0x${'b'.repeat(40)}, eip155:8453=0x${'c'.repeat(40)}`,
     })
     assert.equal(config.nameSuffix, 'shop.example')
+    assert.equal(config.nameGatewayKey, `0x${'ab'.repeat(32)}`)
     assert.deepEqual(config.onramp, {
       providerUrl: 'https://onramp.example.com/api',
       apiKey: 'key',
@@ -253,6 +256,10 @@ describe('loadConfig', () => {
     [{ PRICE_SOURCE_URL: 'file:///etc/passwd' }, /^PRICE_SOURCE_URL must be an http:\/\/ or https:\/\/ URL$/],
     [{ RATE_LIMIT_DATA: 'many' }, /^RATE_LIMIT_DATA must be a whole number/],
     [{ NAME_SUFFIX: 'wallet test' }, /^NAME_SUFFIX must be a domain such as wallet.test$/],
+    [
+      { NAME_GATEWAY_KEY: '0x1234' },
+      /^NAME_GATEWAY_KEY must be 0x and 64 hex digits \(a secp256k1 private key\)$/,
+    ],
     [
       { ONRAMP_PROVIDER_URL: 'javascript:alert(1)' },
       /^ONRAMP_PROVIDER_URL must be an http:\/\/ or https:\/\/ URL$/,

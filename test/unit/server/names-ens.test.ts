@@ -1,0 +1,284 @@
+/**
+ * Names through standard ENS tooling (issue 17): the service's EIP-3668 gateway behind the offchain
+ * resolver deployed on a local chain, read by viem's `getEnsAddress` through the universal resolver.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import type { FastifyInstance } from 'fastify'
+import {
+  ccipRequest,
+  createPublicClient,
+  decodeAbiParameters,
+  encodeAbiParameters,
+  encodeFunctionData,
+  encodePacked,
+  type Hex,
+  http,
+  keccak256,
+  namehash,
+  type PublicClient,
+  recoverAddress,
+  toHex,
+  zeroAddress,
+} from 'viem'
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAddress } from 'viem/accounts'
+import { packetToBytes } from 'viem/ens'
+import { buildApp } from '../../../server/app.ts'
+import { compileContracts } from '../../../server/dev/chain/compile.ts'
+import { deployEns, type LocalEns } from '../../../server/dev/chain/ens.ts'
+import { type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
+import { apiErrorBody, nameRegistrationMessage } from '../../../src/protocol/api/index.ts'
+import { freePort, openTestDatabase, sdk, type TestDatabase, testLogger } from './helpers.ts'
+
+const alice = mnemonicToAccount('test test test test test test test test test test test junk', {
+  addressIndex: 0,
+})
+const site = 'http://localhost:5173'
+const gatewayKey = generatePrivateKey()
+
+let testDb: TestDatabase
+let app: FastifyInstance
+let chain: LocalChain
+let ens: LocalEns
+let client: PublicClient
+let serviceUrl: string
+
+before(async () => {
+  testDb = await openTestDatabase('names-ens')
+  app = await buildApp(
+    testDb.config({
+      devOrigins: [site],
+      rpcUpstreams: {},
+      nameSuffix: 'wallet.test',
+      nameGatewayKey: gatewayKey,
+    }),
+    { database: testDb.database, logger: testLogger },
+  )
+  serviceUrl = await app.listen({ host: '127.0.0.1', port: 0 })
+  chain = await startChain({ port: await freePort(), chainId: 31337 })
+  ens = await deployEns({
+    url: chain.url,
+    suffix: 'wallet.test',
+    gatewayUrl: `${serviceUrl}/names/v1/gateway/{sender}/{data}.json`,
+    signer: privateKeyToAddress(gatewayKey),
+  })
+  client = createPublicClient({ transport: http(chain.url) })
+  const message = nameRegistrationMessage({
+    domain: 'localhost:5173',
+    name: 'demo-user.wallet.test',
+    address: alice.address,
+    chainId: 'eip155:31337',
+    issuedAt: new Date().toISOString(),
+  })
+  const registered = await app.inject({
+    method: 'POST',
+    url: `/names/v1/register?${sdk()}`,
+    headers: { origin: site, 'content-type': 'application/json' },
+    payload: JSON.stringify({
+      name: 'demo-user',
+      address: alice.address,
+      chainId: 'eip155:31337',
+      message,
+      signature: await alice.signMessage({ message }),
+    }),
+  })
+  assert.equal(registered.statusCode, 200, registered.body)
+})
+
+after(async () => {
+  await app?.close()
+  await chain?.stop()
+  await testDb?.close()
+})
+
+/** The ENSIP-10 call the resolver sends the gateway for `addr(namehash(name))`. */
+const resolveCall = (name: string, record: Hex = addrCall(name)) =>
+  encodeFunctionData({
+    abi: [
+      {
+        name: 'resolve',
+        type: 'function',
+        stateMutability: 'view',
+        inputs: [{ type: 'bytes' }, { type: 'bytes' }],
+        outputs: [{ type: 'bytes' }],
+      },
+    ],
+    args: [toHex(packetToBytes(name)), record],
+  })
+const addrCall = (name: string) => `0x3b3b57de${namehash(name).slice(2)}` as Hex
+
+describe('ENS resolution of registered names (viem, local chain)', () => {
+  test('getEnsAddress finds a name registered through /names/v1', async () => {
+    const address = await client.getEnsAddress({
+      name: 'demo-user.wallet.test',
+      universalResolverAddress: ens.universalResolver,
+      strict: true,
+    })
+    assert.equal(address, alice.address)
+    const byCoinType = await client.getEnsAddress({
+      name: 'demo-user.wallet.test',
+      coinType: 60n,
+      universalResolverAddress: ens.universalResolver,
+    })
+    // ENSIP-9 answers raw bytes, which viem returns as they are (lower-case hex).
+    assert.equal(byCoinType, alice.address.toLowerCase())
+  })
+
+  test('an unregistered name resolves to null', async () => {
+    const address = await client.getEnsAddress({
+      name: 'nobody-here.wallet.test',
+      universalResolverAddress: ens.universalResolver,
+    })
+    assert.equal(address, null)
+  })
+
+  test('a tampered gateway answer is rejected by the resolver contract', async () => {
+    const bob = mnemonicToAccount('test test test test test test test test test test test junk', {
+      addressIndex: 1,
+    })
+    const tampering = createPublicClient({
+      transport: http(chain.url),
+      ccipRead: {
+        async request(parameters) {
+          const answer = await ccipRequest(parameters)
+          const [, expires, signature] = decodeAbiParameters(
+            [{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }],
+            answer,
+          )
+          const forged = encodeAbiParameters([{ type: 'address' }], [bob.address])
+          return encodeAbiParameters(
+            [{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }],
+            [forged, expires, signature],
+          )
+        },
+      },
+    })
+    const parameters = { name: 'demo-user.wallet.test', universalResolverAddress: ens.universalResolver }
+    // Never bob's address: strict callers see the resolver's refusal, others no address at all.
+    await assert.rejects(tampering.getEnsAddress({ ...parameters, strict: true }), /ResolverError/)
+    assert.equal(await tampering.getEnsAddress(parameters), null)
+  })
+
+  test('an answer signed by another key is refused on chain (InvalidSignature)', async () => {
+    const { DevOffchainResolver } = await compileContracts()
+    assert.ok(DevOffchainResolver)
+    const request = resolveCall('demo-user.wallet.test')
+    const result = encodeAbiParameters([{ type: 'address' }], [alice.address])
+    const expires = BigInt(Math.floor(Date.now() / 1000) + 300)
+    const hash = keccak256(
+      encodePacked(
+        ['bytes2', 'address', 'uint64', 'bytes32', 'bytes32'],
+        ['0x1900', ens.resolver, expires, keccak256(request), keccak256(result)],
+      ),
+    )
+    const { sign, serializeSignature } = await import('viem/accounts')
+    const signature = serializeSignature(await sign({ hash, privateKey: generatePrivateKey() }))
+    await assert.rejects(
+      client.readContract({
+        address: ens.resolver,
+        abi: DevOffchainResolver.abi,
+        functionName: 'resolveWithProof',
+        args: [
+          encodeAbiParameters(
+            [{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }],
+            [result, expires, signature],
+          ),
+          request,
+        ],
+      }),
+      /InvalidSignature/,
+    )
+  })
+})
+
+describe('The EIP-3668 gateway (as an attacker would call it)', () => {
+  const sender = '0x1111111111111111111111111111111111111111'
+  const get = (data: string, from = sender) =>
+    app.inject({ method: 'GET', url: `/names/v1/gateway/${from}/${data}.json` })
+  const refused = (response: Awaited<ReturnType<typeof get>>, message: RegExp) => {
+    assert.equal(response.statusCode, 400, response.body)
+    assert.match(apiErrorBody.parse(JSON.parse(response.body)).error.message, message)
+  }
+
+  test('answers a signed, expiring addr by GET and by POST, bound to the sender', async () => {
+    const data = resolveCall('demo-user.wallet.test')
+    const byGet = await get(data)
+    assert.equal(byGet.statusCode, 200, byGet.body)
+    assert.equal(byGet.headers['access-control-allow-origin'], '*')
+    const byPost = await app.inject({
+      method: 'POST',
+      url: '/names/v1/gateway',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ sender, data }),
+    })
+    assert.equal(byPost.statusCode, 200, byPost.body)
+    const [result, expires, signature] = decodeAbiParameters(
+      [{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }],
+      JSON.parse(byGet.body).data as Hex,
+    )
+    assert.deepEqual(decodeAbiParameters([{ type: 'address' }], result), [alice.address])
+    const ttl = Number(expires) - Date.now() / 1000
+    assert.ok(ttl > 250 && ttl <= 300, `expires in ${ttl} s`)
+    const hash = keccak256(
+      encodePacked(
+        ['bytes2', 'address', 'uint64', 'bytes32', 'bytes32'],
+        ['0x1900', sender, expires, keccak256(data), keccak256(result)],
+      ),
+    )
+    assert.equal(await recoverAddress({ hash, signature }), privateKeyToAddress(gatewayKey))
+  })
+
+  test('an unknown name is answered with the zero address (signed), not an error', async () => {
+    const response = await get(resolveCall('nobody-here.wallet.test'))
+    assert.equal(response.statusCode, 200)
+    const [result] = decodeAbiParameters([{ type: 'bytes' }], JSON.parse(response.body).data as Hex)
+    assert.deepEqual(decodeAbiParameters([{ type: 'address' }], result), [zeroAddress])
+  })
+
+  test('is off without NAME_GATEWAY_KEY', async () => {
+    const off = await openTestDatabase('names-ens-off')
+    const plain = await buildApp(off.config({ devOrigins: [site], rpcUpstreams: {}, nameGatewayKey: null }), {
+      database: off.database,
+      logger: testLogger,
+    })
+    try {
+      const response = await plain.inject({
+        url: `/names/v1/gateway/${sender}/${resolveCall('demo-user.wallet.test')}.json`,
+      })
+      assert.equal(response.statusCode, 404)
+    } finally {
+      await plain.close()
+      await off.close()
+    }
+  })
+
+  test('refuses malformed data, unknown selectors, a wrong node, a bad name and oversized calls', async () => {
+    refused(await get('0xzz'), /Invalid path parameter data: must be 0x-prefixed hex bytes/)
+    refused(await get(resolveCall('demo-user.wallet.test'), '0x1234'), /Invalid path parameter sender/)
+    refused(await get(`0xdeadbeef${'00'.repeat(64)}`), /Only resolve\(bytes,bytes\) is answered/)
+    refused(await get(`${resolveCall('demo-user.wallet.test').slice(0, 74)}`), /not a valid resolve/)
+    // text(bytes32,string): a selector off the allow-list.
+    const text = `0x59d1d43c${namehash('demo-user.wallet.test').slice(2)}` as Hex
+    refused(
+      await get(resolveCall('demo-user.wallet.test', text)),
+      /Only addr\(bytes32\) and addr\(bytes32,uint256\)/,
+    )
+    refused(
+      await get(resolveCall('demo-user.wallet.test', addrCall('other.wallet.test'))),
+      /The record's node is not the name's/,
+    )
+    const badName = resolveCall('demo-user.wallet.test').replace(
+      toHex(packetToBytes('demo-user.wallet.test')).slice(2),
+      `ff${'61'.repeat(22)}00`,
+    )
+    refused(await get(badName), /not a DNS-encoded name/)
+    refused(await get(`0x9061b923${'00'.repeat(2000)}`), /longer than 1024 bytes/)
+    const post = await app.inject({
+      method: 'POST',
+      url: '/names/v1/gateway',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ sender, data: `0x${'00'.repeat(20_000)}` }),
+    })
+    assert.equal(post.statusCode, 413)
+  })
+})
