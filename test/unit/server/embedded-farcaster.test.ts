@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { createAppClient, createWalletClient, viemConnector } from '@farcaster/auth-client'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
@@ -8,6 +9,7 @@ import {
   type FarcasterRegistries,
   installFarcasterRegistries,
 } from '../../../server/dev/farcaster/registries.ts'
+import { type FarcasterRelay, startFarcasterRelay } from '../../../server/dev/farcaster/relay.ts'
 import { EmbeddedError } from '../../../server/embedded/errors.ts'
 import { createFarcasterVerifier, type FarcasterVerifier } from '../../../server/embedded/farcaster.ts'
 import { sessionResponse } from '../../../src/protocol/embedded/index.ts'
@@ -31,6 +33,9 @@ let registries: FarcasterRegistries
 let verify: FarcasterVerifier
 let testDb: TestDatabase
 let t: EmbeddedTestApp
+let relay: FarcasterRelay
+const RELAY_KEY = 'dev-relay-key-for-tests'
+const clock = { now: Date.now() }
 
 before(async () => {
   chain = await startChain({ port: await freePort(), chainId: FARCASTER_CHAIN_ID })
@@ -40,8 +45,15 @@ before(async () => {
   verify = createFarcasterVerifier({ rpcUrl: chain.url, domain: DOMAIN })
   testDb = await openTestDatabase('embedded_farcaster')
   t = await startEmbeddedTestApp(testDb, 'farcaster-project')
+  relay = await startFarcasterRelay({
+    port: 0,
+    appUrl: 'http://127.0.0.1:9/farcaster-app',
+    relayKey: RELAY_KEY,
+    now: () => clock.now,
+  })
 })
 after(async () => {
+  await relay?.stop()
   await t?.close()
   await testDb?.close()
   await chain?.stop()
@@ -140,5 +152,83 @@ describe('Farcaster approvals', () => {
       await refusal(verify({ message, signature, nonce: 'ourNonce12345678' })),
       'This Farcaster approval could not be verified',
     )
+  })
+})
+
+describe('the relay stand-in', () => {
+  const app = () => createAppClient({ relay: relay.url, ethereum: viemConnector({ rpcUrl: chain.url }) })
+  const farcasterApp = () =>
+    createWalletClient({ relay: relay.url, ethereum: viemConnector({ rpcUrl: chain.url }) })
+  const siweUri = `http://${DOMAIN}/embedded/farcaster`
+
+  test('a channel goes from pending to completed with the approval, which verifies', async () => {
+    const created = await app().createChannel({ siweUri, domain: DOMAIN, nonce: 'ourNonce12345678' })
+    assert.equal(created.isError, false)
+    const { channelToken, url, nonce } = created.data as { channelToken: string; url: string; nonce: string }
+    assert.equal(nonce, 'ourNonce12345678')
+    assert.equal(new URL(url).searchParams.get('channelToken'), channelToken)
+    const pending = await app().status({ channelToken })
+    assert.equal(pending.response?.status, 202)
+    assert.equal(pending.data?.state, 'pending')
+
+    const built = farcasterApp().buildSignInMessage({
+      address: custody.address,
+      fid: Number(FID),
+      uri: siweUri,
+      domain: DOMAIN,
+      nonce,
+    })
+    assert.equal(built.isError, false)
+    const message = built.message as string
+    const signature = await custody.signMessage({ message })
+    const delivered = await farcasterApp().authenticate({
+      channelToken,
+      authKey: RELAY_KEY,
+      message,
+      signature,
+      fid: Number(FID),
+      username: 'alice',
+      pfpUrl: 'https://example.com/alice.png',
+    })
+    assert.equal(delivered.isError, false)
+
+    const done = await app().status({ channelToken })
+    assert.equal(done.response?.status, 200)
+    assert.equal(done.data?.state, 'completed')
+    assert.equal(done.data?.username, 'alice')
+    assert.equal(done.data?.pfpUrl, 'https://example.com/alice.png')
+    assert.equal(done.data?.fid, 4242)
+    const signIn = await verify({
+      message: done.data?.message as string,
+      signature: done.data?.signature as `0x${string}`,
+      nonce: 'ourNonce12345678',
+    })
+    assert.equal(signIn.fid, '4242')
+  })
+
+  test('an approval without the relay key, or for a channel that expired, is refused', async () => {
+    const created = await app().createChannel({ siweUri, domain: DOMAIN })
+    const channelToken = created.data?.channelToken as string
+    const body = { message: 'x', signature: '0x00', fid: 1 }
+    const post = (key: string) =>
+      fetch(`${relay.url}/v1/channel/authenticate`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${channelToken}`,
+          'x-farcaster-auth-relay-key': key,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      })
+    assert.equal((await post('guessed-key')).status, 401)
+    clock.now += 5 * 60_000 + 1
+    const status = (token: string) =>
+      fetch(`${relay.url}/v1/channel/status`, { headers: { authorization: `Bearer ${token}` } })
+    assert.equal((await status(channelToken)).status, 401)
+    assert.equal((await post(RELAY_KEY)).status, 401)
+    const unknown = await fetch(`${relay.url}/v1/channel/status`, {
+      headers: { authorization: 'Bearer nope' },
+    })
+    assert.equal(unknown.status, 401)
   })
 })
