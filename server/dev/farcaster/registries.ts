@@ -4,7 +4,7 @@
  * so `@farcaster/auth-client`'s custody check (`idOf`) and auth-address check (`keyDataOf`) read them
  * exactly as they read the real ones.
  */
-import { type Address, createWalletClient, type Hex, http, publicActions } from 'viem'
+import { type Address, createTestClient, createWalletClient, type Hex, http, publicActions } from 'viem'
 import { compileContracts } from '../chain/compile.ts'
 import { devAccount } from '../chain/index.ts'
 
@@ -14,17 +14,6 @@ export const KEY_REGISTRY_ADDRESS: Address = '0x00000000Fc1237824fb747aBDE0FF189
 
 /** The chain id Sign In With Farcaster requires (OP mainnet). */
 export const FARCASTER_CHAIN_ID = 10
-
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  const body = (await response.json()) as { result?: unknown; error?: { message: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.message}`)
-  return body.result
-}
 
 /** A local chain's registries: place them once, then register dev fids. */
 export interface FarcasterRegistries {
@@ -42,14 +31,15 @@ export interface FarcasterRegistries {
  * await registries.register(custody.address, 1234n)
  */
 export async function installFarcasterRegistries(url: string): Promise<FarcasterRegistries> {
-  const chainId = Number(await rpc(url, 'eth_chainId', []))
+  const client = createWalletClient({ account: devAccount(0), transport: http(url) }).extend(publicActions)
+  const chainId = await client.getChainId()
   if (chainId !== FARCASTER_CHAIN_ID)
     throw new Error(`installFarcasterRegistries: chain id ${chainId}, Farcaster needs ${FARCASTER_CHAIN_ID}`)
   const { DevIdRegistry, DevKeyRegistry } = await compileContracts()
   if (!DevIdRegistry || !DevKeyRegistry) throw new Error('installFarcasterRegistries: contracts missing')
-  await rpc(url, 'hardhat_setCode', [ID_REGISTRY_ADDRESS, DevIdRegistry.deployedBytecode])
-  await rpc(url, 'hardhat_setCode', [KEY_REGISTRY_ADDRESS, DevKeyRegistry.deployedBytecode])
-  const client = createWalletClient({ account: devAccount(0), transport: http(url) }).extend(publicActions)
+  const hardhat = createTestClient({ mode: 'hardhat', transport: http(url) })
+  await hardhat.setCode({ address: ID_REGISTRY_ADDRESS, bytecode: DevIdRegistry.deployedBytecode })
+  await hardhat.setCode({ address: KEY_REGISTRY_ADDRESS, bytecode: DevKeyRegistry.deployedBytecode })
   const chain = { id: FARCASTER_CHAIN_ID } as Parameters<typeof client.writeContract>[0]['chain']
   const send = async (address: Address, abi: typeof DevIdRegistry.abi, name: string, args: unknown[]) => {
     const hash: Hex = await client.writeContract({ address, abi, functionName: name, args, chain })
