@@ -61,6 +61,8 @@ after(async () => {
 
 /** The message a Farcaster app signs for a channel (EIP-4361 with Farcaster's fields). */
 function approvalMessage(overrides: {
+  chainId?: number
+
   nonce?: string
   domain?: string
   fid?: bigint
@@ -72,7 +74,7 @@ function approvalMessage(overrides: {
     statement: 'Farcaster Auth',
     uri: `http://${DOMAIN}/embedded/farcaster`,
     version: '1',
-    chainId: FARCASTER_CHAIN_ID,
+    chainId: overrides.chainId ?? FARCASTER_CHAIN_ID,
     nonce: overrides.nonce ?? 'ourNonce12345678',
     issuedAt: new Date(),
     resources: [`farcaster://fid/${overrides.fid ?? FID}`],
@@ -133,6 +135,15 @@ describe('Farcaster approvals', () => {
     assert.equal(
       await refusal(verify({ message, signature, nonce: 'ourNonce12345678' })),
       'This Farcaster approval was made for another site',
+    )
+  })
+
+  test('an approval for another chain than OP mainnet is refused', async () => {
+    const message = approvalMessage({ chainId: 1 })
+    const signature = await custody.signMessage({ message })
+    assert.equal(
+      await refusal(verify({ message, signature, nonce: 'ourNonce12345678' })),
+      'This Farcaster approval names the wrong chain',
     )
   })
 
