@@ -327,7 +327,7 @@ export function createSocialService(deps: SocialDependencies) {
    * verified e-mail, the user of that e-mail (one wallet); else a new user (with that verified
    * e-mail, or none). An unverified e-mail never joins an existing user.
    */
-  async function userOf(projectId: string, provider: SocialProvider, identity: SocialIdentity) {
+  async function userOf(projectId: string, provider: SocialProvider | 'farcaster', identity: SocialIdentity) {
     const key = and(
       eq(walletIdentities.projectId, projectId),
       eq(walletIdentities.provider, provider),
@@ -365,6 +365,9 @@ export function createSocialService(deps: SocialDependencies) {
   return {
     /** Providers with credentials, in the SPEC's order. */
     available,
+
+    /** The user of a provider's identity (made on first sight); Farcaster fids use it too. */
+    userOf,
 
     /** `POST /social/start`: a new sign-in's state, nonce and PKCE verifier, and the provider's URL. */
     async start(project: Project, body: SocialStartRequest): Promise<SocialStartResponse> {
