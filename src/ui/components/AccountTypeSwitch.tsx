@@ -64,9 +64,7 @@ export function AccountTypeSwitch({ config }: { config: Config }) {
       >
         {next === 'smartAccount' ? t('switchToSmartAccount') : t('switchToEoa')}
       </button>
-      <div role="alert">
-        {failed ? <ErrorMessage>{t('error.smartAccountUnsupported')}</ErrorMessage> : null}
-      </div>
+      <div role="alert">{failed ? <ErrorMessage>{t('smartAccountUnsupported')}</ErrorMessage> : null}</div>
     </section>
   )
 }

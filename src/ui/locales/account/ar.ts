@@ -43,7 +43,7 @@ const ar: AccountMessages = {
   smartAccountNotDeployed: 'لم يُنشر بعد: معاملتك الأولى تنشره',
   switchToSmartAccount: 'التبديل إلى حساب ذكي',
   switchToEoa: 'التبديل إلى EOA',
-  'error.smartAccountUnsupported': 'قد لا يدعم هذا التطبيق الحسابات الذكية',
+  smartAccountUnsupported: 'قد لا يدعم هذا التطبيق الحسابات الذكية',
 }
 
 export default ar

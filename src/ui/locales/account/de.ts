@@ -44,7 +44,7 @@ const de: AccountMessages = {
   smartAccountNotDeployed: 'Noch nicht bereitgestellt: Ihre erste Transaktion stellt es bereit',
   switchToSmartAccount: 'Zu einem Smart Account wechseln',
   switchToEoa: 'Zum EOA wechseln',
-  'error.smartAccountUnsupported': 'Diese Anwendung unterstützt Smart Accounts möglicherweise nicht',
+  smartAccountUnsupported: 'Diese Anwendung unterstützt Smart Accounts möglicherweise nicht',
 }
 
 export default de

@@ -45,7 +45,7 @@ const account = {
   smartAccountNotDeployed: 'Not deployed yet: your first transaction deploys it',
   switchToSmartAccount: 'Switch to a smart account',
   switchToEoa: 'Switch to the EOA',
-  'error.smartAccountUnsupported': 'This application might not support Smart Accounts',
+  smartAccountUnsupported: 'This application might not support Smart Accounts',
 }
 
 export type AccountMessageKey = keyof typeof account

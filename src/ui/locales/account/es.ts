@@ -43,7 +43,7 @@ const es: AccountMessages = {
   smartAccountNotDeployed: 'Aún no desplegada: tu primera transacción la despliega',
   switchToSmartAccount: 'Cambiar a una cuenta inteligente',
   switchToEoa: 'Cambiar a la EOA',
-  'error.smartAccountUnsupported': 'Es posible que esta aplicación no admita cuentas inteligentes',
+  smartAccountUnsupported: 'Es posible que esta aplicación no admita cuentas inteligentes',
 }
 
 export default es

@@ -44,8 +44,7 @@ const fr: AccountMessages = {
   smartAccountNotDeployed: 'Pas encore déployé : votre première transaction le déploie',
   switchToSmartAccount: 'Passer à un compte intelligent',
   switchToEoa: 'Revenir à l’EOA',
-  'error.smartAccountUnsupported':
-    'Cette application ne prend peut-être pas en charge les comptes intelligents',
+  smartAccountUnsupported: 'Cette application ne prend peut-être pas en charge les comptes intelligents',
 }
 
 export default fr

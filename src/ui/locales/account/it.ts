@@ -42,7 +42,7 @@ const it: AccountMessages = {
   smartAccountNotDeployed: 'Non ancora distribuito: la tua prima transazione lo distribuisce',
   switchToSmartAccount: 'Passa a uno smart account',
   switchToEoa: 'Passa all’EOA',
-  'error.smartAccountUnsupported': 'Questa applicazione potrebbe non supportare gli smart account',
+  smartAccountUnsupported: 'Questa applicazione potrebbe non supportare gli smart account',
 }
 
 export default it

@@ -44,7 +44,7 @@ const ja: AccountMessages = {
   smartAccountNotDeployed: '未デプロイ：最初のトランザクションでデプロイされます',
   switchToSmartAccount: 'スマートアカウントに切り替える',
   switchToEoa: 'EOA に切り替える',
-  'error.smartAccountUnsupported': 'このアプリケーションはスマートアカウントに対応していない可能性があります',
+  smartAccountUnsupported: 'このアプリケーションはスマートアカウントに対応していない可能性があります',
 }
 
 export default ja

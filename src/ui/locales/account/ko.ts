@@ -44,7 +44,7 @@ const ko: AccountMessages = {
   smartAccountNotDeployed: '아직 배포되지 않음: 첫 거래 시 배포됩니다',
   switchToSmartAccount: '스마트 계정으로 전환',
   switchToEoa: 'EOA로 전환',
-  'error.smartAccountUnsupported': '이 애플리케이션은 스마트 계정을 지원하지 않을 수 있습니다',
+  smartAccountUnsupported: '이 애플리케이션은 스마트 계정을 지원하지 않을 수 있습니다',
 }
 
 export default ko

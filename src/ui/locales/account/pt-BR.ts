@@ -43,7 +43,7 @@ const ptBR: AccountMessages = {
   smartAccountNotDeployed: 'Ainda não implantada: sua primeira transação a implanta',
   switchToSmartAccount: 'Mudar para uma conta inteligente',
   switchToEoa: 'Mudar para a EOA',
-  'error.smartAccountUnsupported': 'Este aplicativo talvez não ofereça suporte a contas inteligentes',
+  smartAccountUnsupported: 'Este aplicativo talvez não ofereça suporte a contas inteligentes',
 }
 
 export default ptBR

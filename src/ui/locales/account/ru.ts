@@ -43,7 +43,7 @@ const ru: AccountMessages = {
   smartAccountNotDeployed: 'Ещё не развёрнут: первая транзакция развернёт его',
   switchToSmartAccount: 'Перейти на смарт-аккаунт',
   switchToEoa: 'Перейти на EOA',
-  'error.smartAccountUnsupported': 'Это приложение может не поддерживать смарт-аккаунты',
+  smartAccountUnsupported: 'Это приложение может не поддерживать смарт-аккаунты',
 }
 
 export default ru

@@ -43,7 +43,7 @@ const tr: AccountMessages = {
   smartAccountNotDeployed: 'Henüz dağıtılmadı: ilk işleminiz onu dağıtır',
   switchToSmartAccount: 'Akıllı hesaba geç',
   switchToEoa: 'EOA’ya geç',
-  'error.smartAccountUnsupported': 'Bu uygulama Akıllı Hesapları desteklemiyor olabilir',
+  smartAccountUnsupported: 'Bu uygulama Akıllı Hesapları desteklemiyor olabilir',
 }
 
 export default tr

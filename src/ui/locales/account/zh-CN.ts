@@ -42,7 +42,7 @@ const zhCN: AccountMessages = {
   smartAccountNotDeployed: '尚未部署：你的第一笔交易会部署它',
   switchToSmartAccount: '切换到智能账户',
   switchToEoa: '切换到 EOA',
-  'error.smartAccountUnsupported': '此应用可能不支持智能账户',
+  smartAccountUnsupported: '此应用可能不支持智能账户',
 }
 
 export default zhCN
