@@ -22,6 +22,8 @@ export interface WalletModalAttributes {
   features?: string
   /** Comma separated: google, github, apple, facebook, x, discord. */
   socials?: string
+  /** The EVM account a new embedded-wallet user starts on. */
+  'default-account-type'?: 'eoa' | 'smartAccount'
   siwx?: SiwxMode
   locale?: string
   analytics?: 'true' | 'false' | 'on' | 'off' | ''

@@ -62,12 +62,13 @@ const Base = elementBase(() => r2wc(ModalHost, { shadow: 'open' })) as unknown a
  * @attr accent - Accent colour (a CSS colour).
  * @attr features - Features to enable: email, socials, farcaster, swaps, onramp, send, activity, names.
  * @attr socials - Social providers: google, github, apple, facebook, x, discord.
+ * @attr {'eoa' | 'smartAccount'} default-account-type - The EVM account a new e-mail or social user starts on (default `eoa`); they switch on Account.
  * @attr {'off' | 'optional' | 'required'} siwx - Sign in with the wallet.
  * @attr locale - Language of the views (en, es, fr, de, pt-BR, it, ja, ko, zh-CN, ru, tr, ar); the browser's language when unset.
  * @attr {boolean} debug - Keep a client log in memory (about 1 MB, secrets removed) that `getLogs()` returns.
  * @attr {boolean} inline - Show the views in the page flow instead of a dialog; closing returns to Account or Connect.
  *
- * @event wallet-connect - A wallet connected: `{address, caipAddress, chainId, namespace, connector}`.
+ * @event wallet-connect - A wallet connected: `{address, caipAddress, chainId, namespace, connector}`, plus `accountType` and `smartAccountDeployed` for the embedded wallet.
  * @event wallet-disconnect - The wallet disconnected: `{namespace}`.
  * @event wallet-account-change - The wallet switched account: `{address, caipAddress, namespace}`.
  * @event wallet-network-change - The network changed: `{chainId, namespace, supported}`.

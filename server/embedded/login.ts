@@ -287,6 +287,12 @@ export function createLoginService(deps: LoginDependencies) {
     const token = newSecret()
     const time = now()
     const expiresAt = new Date(time + embeddedLimits.sessionTtlMs)
+    // A person's first sign-in: no browser of theirs is known yet (devices are never forgotten).
+    const [known] = await db
+      .select({ id: walletDevices.userId })
+      .from(walletDevices)
+      .where(eq(walletDevices.userId, user.id))
+      .limit(1)
     await db
       .insert(walletDevices)
       .values({ userId: user.id, deviceId, approvedAt: new Date(time) })
@@ -301,7 +307,12 @@ export function createLoginService(deps: LoginDependencies) {
       createdAt: new Date(time),
       expiresAt,
     })
-    return { token, expiresAt: expiresAt.toISOString(), user: await embeddedUserOf(user) }
+    return {
+      token,
+      expiresAt: expiresAt.toISOString(),
+      user: await embeddedUserOf(user),
+      ...(known ? {} : { newUser: true }),
+    }
   }
 
   async function sessionOf(

@@ -1,4 +1,5 @@
 import type { CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
+import type { AccountType } from '../protocol/entities.ts'
 
 /** A minimal EIP-1193 provider: what every EVM wallet and our own providers expose. */
 export interface Eip1193Provider {
@@ -18,14 +19,20 @@ export interface WalletInfo {
 export type ConnectorType = 'injected' | 'walletStandard' | 'walletConnect' | 'embedded' | 'farcaster'
 
 /** What a connector reports once connected, and on every wallet-side change. */
-export interface ConnectorState {
+/** The embedded wallet's account type (SPEC 3), and for a smart account whether it has code yet. */
+export interface AccountKind {
+  accountType?: AccountType | undefined
+  smartAccountDeployed?: boolean | undefined
+}
+
+export interface ConnectorState extends AccountKind {
   namespace: ChainNamespace
   accounts: readonly string[]
   chainId: CaipNetworkId
 }
 
 export type ConnectorEvent =
-  | { type: 'accountsChanged'; namespace: ChainNamespace; accounts: readonly string[] }
+  | ({ type: 'accountsChanged'; namespace: ChainNamespace; accounts: readonly string[] } & AccountKind)
   | { type: 'chainChanged'; namespace: ChainNamespace; chainId: CaipNetworkId }
   | { type: 'disconnect'; namespace: ChainNamespace }
 

@@ -157,6 +157,7 @@ export function embeddedConnector(config: Config): Promise<EmbeddedConnector> {
     const connector = module.createEmbeddedConnector({
       frame,
       namespaces,
+      preferredAccountType: options.defaultAccountType,
       read: (chainId, method, params) => networkRpc(config, chainId)(method, params as readonly unknown[]),
     })
     followApprovals(config, connector)

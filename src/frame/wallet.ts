@@ -107,6 +107,8 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
   const { api, storage } = deps
   let chainId = deps.chainId
   let user: EmbeddedUser | undefined
+  /** Signed in for the first time here: the site's default account type is still to apply. */
+  let newUser = false
   let login: { loginId: string; action: 'VERIFY_OTP' | 'VERIFY_DEVICE' } | undefined
   let social: { loginId: string; provider: string } | undefined
   let update: { updateId: string; step: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' } | undefined
@@ -175,9 +177,9 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
   }
 
   /** Sets the person's preferred EVM account type on the service (SPEC 4). */
-  async function setAccountType(type: 'eoa' | 'smartAccount') {
+  async function setAccountType(type: 'eoa' | 'smartAccount', on: CaipNetworkId = chainId) {
     await withSession((current) =>
-      api.request('POST', 'account-type', accountTypeResponse, { chainId, type }, current),
+      api.request('POST', 'account-type', accountTypeResponse, { chainId: on, type }, current),
     )
   }
 
@@ -194,9 +196,10 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     return next
   }
 
-  function signedInAs(session: { token: string; user: EmbeddedUser }) {
+  function signedInAs(session: { token: string; user: EmbeddedUser; newUser?: boolean | undefined }) {
     storage.setToken(session.token)
     user = session.user
+    newUser = session.newUser === true
     login = undefined
   }
 
@@ -324,8 +327,21 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     async CONNECT_FARCASTER() {
       throw notAvailable()
     },
-    async GET_USER({ chainId: requested }) {
-      return await frameUserOf(await currentUser(), requested)
+    async GET_USER({ chainId: requested, preferredAccountType }) {
+      const own = await currentUser()
+      // A new user starts on the site's default account type, where the network has smart accounts
+      // (elsewhere, and when the service refuses, they stay on the EOA: SPEC 4).
+      if (
+        newUser &&
+        preferredAccountType === 'smartAccount' &&
+        !(requested ?? chainId).startsWith('solana:')
+      ) {
+        newUser = false
+        await setAccountType('smartAccount', requested ?? chainId).catch((error: unknown) => {
+          if (error instanceof ApiError && error.status === 401) throw error
+        })
+      }
+      return await frameUserOf(own, requested)
     },
     async GET_SOCIAL_REDIRECT_URI({ provider }) {
       const answer = await api.request('POST', 'social/start', socialStartResponse, {
@@ -343,6 +359,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       login = undefined
       update = undefined
       social = undefined
+      newUser = false
       if (current) await api.request('POST', 'sign-out', undefined, {}, current).catch(() => {})
       return {}
     },

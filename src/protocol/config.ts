@@ -4,7 +4,12 @@ import { CaipNetworkIdSchema, parseCaipNetworkIdList } from './caip.ts'
 import { DEFAULT_NETWORK_ID } from './constants.ts'
 import type { Network } from './entities.ts'
 import type { SocialProvider } from './optionRules.ts'
-import { AccentSchema, SocialProviderSchema, ThemeAttributeSchema } from './optionRules.ts'
+import {
+  AccentSchema,
+  AccountTypeAttributeSchema,
+  SocialProviderSchema,
+  ThemeAttributeSchema,
+} from './optionRules.ts'
 import { validate } from './validation.ts'
 
 export const FEATURES = [
@@ -76,6 +81,8 @@ export interface ModalOptions {
   accent: string | undefined
   features: Readonly<Record<Feature, boolean>>
   socials: readonly SocialProvider[]
+  /** The EVM account type a new embedded-wallet user starts on (they switch on the Account view). */
+  defaultAccountType: 'eoa' | 'smartAccount'
   siwx: SiwxMode
   /** The site's own sign-in backend (`config.siwx` as an object); the service's when undefined. */
   siwxVerifier: SiwxVerifier | undefined
@@ -123,6 +130,7 @@ export interface ModalOptionsInput {
   /** The features to turn on, or some features each on or off (the others keep their defaults). */
   features?: readonly Feature[] | Partial<Record<Feature, boolean>> | string | undefined
   socials?: readonly SocialProvider[] | string | undefined
+  defaultAccountType?: ModalOptions['defaultAccountType'] | undefined
   /** A mode, or the site's own sign-in backend. */
   siwx?: SiwxMode | SiwxVerifier | undefined
   locale?: string | undefined
@@ -159,6 +167,7 @@ export const DEFAULT_OPTIONS: ModalOptions = {
     names: false,
   },
   socials: [],
+  defaultAccountType: 'eoa',
   siwx: 'off',
   siwxVerifier: undefined,
   locale: undefined,
@@ -251,6 +260,7 @@ const parsers: { [K in keyof ModalOptions]: Parser<K> } = {
     const names = typeof value === 'string' ? list(value) : value
     return fromSchema<'socials'>(z.array(SocialProviderSchema))(names)
   },
+  defaultAccountType: fromSchema(AccountTypeAttributeSchema),
   siwx: fromSchema(SiwxModeSchema),
   siwxVerifier: (value) => {
     const problem =
@@ -299,6 +309,7 @@ export const OPTION_ATTRIBUTES = {
   accent: 'accent',
   features: 'features',
   socials: 'socials',
+  defaultAccountType: 'default-account-type',
   siwx: 'siwx',
   siwxVerifier: 'config.siwx',
   locale: 'locale',

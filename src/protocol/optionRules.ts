@@ -22,6 +22,14 @@ export type SocialProvider = z.infer<typeof SocialProviderSchema>
 export const ThemeAttributeSchema = z.enum(['light', 'dark', 'system'])
 export type ThemeAttribute = z.infer<typeof ThemeAttributeSchema>
 
+/**
+ * The `default-account-type` attribute: the EVM account a new embedded-wallet user starts on (SPEC 3).
+ *
+ * @example
+ * AccountTypeAttributeSchema.parse('smartAccount')
+ */
+export const AccountTypeAttributeSchema = z.enum(['eoa', 'smartAccount'])
+
 const HEX_COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i
 const COLOUR_FUNCTION = /^(rgba?|hsla?)\(\s*[-+0-9.%,/\sa-z]*\)$/i
 const COLOUR_WORD = /^[a-z]+$/i

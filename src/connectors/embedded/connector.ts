@@ -2,6 +2,7 @@ import { ProviderDisconnectedError, toBaseError } from '../../errors/index.ts'
 import type { CaipNetworkId, ChainNamespace } from '../../protocol/caip.ts'
 import type { FrameUser } from '../../protocol/embedded/index.ts'
 import { classifyRequest } from '../../protocol/embedded/index.ts'
+import type { AccountType } from '../../protocol/entities.ts'
 import type { Connector, ConnectorEvent, ConnectorState, Eip1193Provider } from '../types.ts'
 import type { FrameClient } from './frame.ts'
 
@@ -16,12 +17,19 @@ export interface EmbeddedConnectorParameters {
    * frame (which forwards it to the same proxy).
    */
   read?: ((chainId: CaipNetworkId, method: string, params: unknown) => Promise<unknown>) | undefined
+  /** The EVM account a new user starts on (the site's `default-account-type`). */
+  preferredAccountType?: AccountType | undefined
 }
 
 export interface EmbeddedConnector extends Connector {
   readonly frame: FrameClient
   /** The signed-in user, as the frame last told it. */
   user(): FrameUser | undefined
+  /**
+   * Switches the person's EVM account between the EOA and the smart account (SPEC 4); on a network
+   * without smart accounts it fails with the frame's message and the EOA stays.
+   */
+  setAccountType(type: AccountType): Promise<void>
 }
 
 /**
@@ -54,7 +62,13 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
     const account = current.accounts.find((entry) => entry.namespace === namespace)
     const chainId = chains.get(namespace)
     if (!account || !chainId) throw new ProviderDisconnectedError()
-    return { namespace, accounts: [account.address], chainId }
+    return {
+      namespace,
+      accounts: [account.address],
+      chainId,
+      accountType: account.type,
+      smartAccountDeployed: account.type === 'smartAccount' && current.smartAccountDeployed,
+    }
   }
 
   async function selectNetwork(namespace: ChainNamespace, chainId: CaipNetworkId | undefined) {
@@ -67,7 +81,10 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
 
   async function connect(namespace: ChainNamespace, chainId: CaipNetworkId | undefined) {
     await selectNetwork(namespace, chainId)
-    user = await frame.request('GET_USER', { chainId: chains.get(namespace) })
+    user = await frame.request('GET_USER', {
+      chainId: chains.get(namespace),
+      ...(parameters.preferredAccountType ? { preferredAccountType: parameters.preferredAccountType } : {}),
+    })
     signingOut = undefined
     return stateOf(namespace, user)
   }
@@ -114,6 +131,18 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
     namespaces: parameters.namespaces,
     frame,
     user: () => user,
+    async setAccountType(type) {
+      const chainId = chains.get('eip155')
+      if (!user || !chainId) throw new ProviderDisconnectedError()
+      try {
+        await frame.request('SET_PREFERRED_ACCOUNT', { type })
+      } catch (error) {
+        throw toBaseError(error)
+      }
+      user = await frame.request('GET_USER', { chainId })
+      const { namespace, accounts, accountType, smartAccountDeployed } = stateOf('eip155', user)
+      emit({ type: 'accountsChanged', namespace, accounts, accountType, smartAccountDeployed })
+    },
     connect: ({ namespace, chainId }) => connect(namespace, chainId),
     async reconnect({ namespace, chainId }) {
       const { isConnected } = await frame.request('IS_CONNECTED', {})

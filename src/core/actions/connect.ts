@@ -76,6 +76,9 @@ export async function connect(config: Config, parameters: ConnectParameters): Pr
         chainId: state.chainId,
         namespace,
         connector: { id: connector.id, name: connector.name, type: connector.type },
+        ...(state.accountType
+          ? { accountType: state.accountType, smartAccountDeployed: state.smartAccountDeployed === true }
+          : {}),
       }
       // With sign-in required, the site hears of the connection once the session exists.
       if (signInNeeded && config.$options.get().siwx === 'required') config.internal.pendingConnect = detail

@@ -99,6 +99,9 @@ function onConnectorEvent(config: Config, connector: Connector, event: Connector
         address,
         caipAddress: `${next.chainId}:${address}`,
         namespace: event.namespace,
+        ...(event.accountType
+          ? { accountType: event.accountType, smartAccountDeployed: event.smartAccountDeployed === true }
+          : {}),
       })
     }
   } else {

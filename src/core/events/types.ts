@@ -1,6 +1,7 @@
 import type { ConnectorType } from '../../connectors/types.ts'
 import type { AuthSession } from '../../protocol/api/auth.ts'
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from '../../protocol/caip.ts'
+import type { AccountType } from '../../protocol/entities.ts'
 
 export interface ConnectDetail {
   address: string
@@ -8,12 +9,18 @@ export interface ConnectDetail {
   chainId: CaipNetworkId
   namespace: ChainNamespace
   connector: { id: string; name: string; type: ConnectorType }
+  /** The embedded wallet only: the account's type (SPEC 3), and whether a smart account has code yet. */
+  accountType?: AccountType
+  smartAccountDeployed?: boolean
 }
 
 export interface AccountChangeDetail {
   address: string
   caipAddress: CaipAddress
   namespace: ChainNamespace
+  /** The embedded wallet only: the account's type (SPEC 3), and whether a smart account has code yet. */
+  accountType?: AccountType
+  smartAccountDeployed?: boolean
 }
 
 export interface NetworkChangeDetail {

@@ -75,6 +75,8 @@ export const sessionResponse = z.object({
   token: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid session token')),
   expiresAt: z.string(),
   user: embeddedUser,
+  /** The person's first sign-in (their account was just made): the site's default account type applies. */
+  newUser: z.optional(z.boolean()),
 })
 export type SessionResponse = z.infer<typeof sessionResponse>
 

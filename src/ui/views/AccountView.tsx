@@ -11,6 +11,7 @@ import {
   usdValue,
 } from '../../core/index.ts'
 import { AccountScope } from '../components/AccountScope.tsx'
+import { AccountTypeSwitch } from '../components/AccountTypeSwitch.tsx'
 import { Avatar } from '../components/Avatar.tsx'
 import { EmbeddedScope } from '../components/EmbeddedScope.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
@@ -191,6 +192,10 @@ function Account({ config }: ViewProps) {
             updated={modal.router.data?.notice === 'emailUpdated'}
           />
         </EmbeddedScope>
+      ) : null}
+      {account.connectorId === 'embedded' && network?.caipNetworkId.startsWith('eip155:') ? (
+        // Read again on each network (the smart account and its deployment are per network).
+        <AccountTypeSwitch key={network.caipNetworkId} config={config} />
       ) : null}
       {rows.length > 1 || total !== undefined ? (
         <section aria-labelledby="tokens-title">

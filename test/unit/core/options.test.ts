@@ -30,6 +30,7 @@ describe('parseOptions', () => {
       accent: undefined,
       features: allFeatures(['send', 'activity']),
       socials: [],
+      defaultAccountType: 'eoa',
       siwx: 'off',
       siwxVerifier: undefined,
       locale: undefined,
@@ -115,6 +116,21 @@ describe('parseOptions', () => {
     ])
     assert.equal(options.theme, 'system')
     assert.deepEqual(one('theme', 3).messages, ['Expected "light" | "dark" | "system", received 3'])
+  })
+
+  test('default-account-type: eoa or smartAccount; a bad value is refused with its message and eoa stays', () => {
+    assert.equal(parseOptions({}).options.defaultAccountType, 'eoa')
+    for (const type of ['eoa', 'smartAccount']) assert.equal(one('defaultAccountType', type).value, type)
+    const { options, issues } = parseOptions({ defaultAccountType: 'smart' })
+    assert.deepEqual(issues, [
+      {
+        option: 'defaultAccountType',
+        source: 'default-account-type',
+        message: 'Expected "eoa" | "smartAccount", received "smart"',
+      },
+    ])
+    assert.equal(options.defaultAccountType, 'eoa')
+    assert.deepEqual(one('defaultAccountType', 1).messages, ['Expected "eoa" | "smartAccount", received 1'])
   })
 
   test('error: invalid values of the other options, with their messages', () => {

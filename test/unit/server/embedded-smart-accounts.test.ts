@@ -28,6 +28,7 @@ import {
   type SessionResponse,
 } from '../../../src/protocol/embedded/index.ts'
 import {
+  clock,
   codeIn,
   type EmbeddedTestApp,
   frameWallet,
@@ -291,6 +292,28 @@ describe('the embedded wallet with a smart account', { timeout: 120_000 }, () =>
       preferredAccountType: string
     }
     assert.deepEqual([back.address, back.preferredAccountType], [eoa.address, 'eoa'])
+  })
+
+  test('the site default (GET_USER preferredAccountType): a new user starts on a smart account, a returning one keeps theirs', async () => {
+    const email = `default.${Date.now()}@example.com`
+    const frame = frameWallet(t, base)
+    const signInHere = async () => {
+      await frame.ask('CONNECT_EMAIL', { email })
+      await frame.ask('CONNECT_OTP', { otp: codeIn(t.mailTo(email)[0]) }) // the newest mail first
+    }
+    type User = { preferredAccountType: string; accounts: { type: string }[] }
+    const userWith = async (preferredAccountType: 'eoa' | 'smartAccount') =>
+      (await frame.ask('GET_USER', { chainId: EVM, preferredAccountType })).payload as User
+    await signInHere()
+    const first = await userWith('smartAccount')
+    assert.deepEqual([first.preferredAccountType, first.accounts[0]?.type], ['smartAccount', 'smartAccount'])
+    // The person chose the EOA; signing in again, the site's default does not override it.
+    await frame.ask('SET_PREFERRED_ACCOUNT', { type: 'eoa' })
+    await frame.ask('SIGN_OUT', {})
+    clock.now += 31_000 // past the 30 s between two sign-in mails
+    await signInHere()
+    const again = await userWith('smartAccount')
+    assert.deepEqual([again.preferredAccountType, again.accounts[0]?.type], ['eoa', 'eoa'])
   })
 
   test('error: the bundler being down: a clear error, the request is not lost from the chain’s view', async () => {

@@ -36,6 +36,14 @@ const ar: AccountMessages = {
   swapWaiting: 'أكّد المبادلة في محفظتك',
   swapped: 'تمت مبادلة {paid} مقابل {received}',
   'error.nameNotFound': '{name} ليس اسمًا مسجلًا',
+  accountType: 'نوع الحساب',
+  eoaAccount: 'EOA',
+  smartAccount: 'حساب ذكي',
+  smartAccountDeployed: 'تم النشر',
+  smartAccountNotDeployed: 'لم يُنشر بعد: معاملتك الأولى تنشره',
+  switchToSmartAccount: 'التبديل إلى حساب ذكي',
+  switchToEoa: 'التبديل إلى EOA',
+  smartAccountUnsupported: 'قد لا يدعم هذا التطبيق الحسابات الذكية',
 }
 
 export default ar

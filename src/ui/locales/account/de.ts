@@ -37,6 +37,14 @@ const de: AccountMessages = {
   swapWaiting: 'Bestätige den Tausch in deiner Wallet',
   swapped: '{paid} gegen {received} getauscht',
   'error.nameNotFound': '{name} ist kein registrierter Name',
+  accountType: 'Kontotyp',
+  eoaAccount: 'EOA',
+  smartAccount: 'Smart Account',
+  smartAccountDeployed: 'Bereitgestellt',
+  smartAccountNotDeployed: 'Noch nicht bereitgestellt: Ihre erste Transaktion stellt es bereit',
+  switchToSmartAccount: 'Zu einem Smart Account wechseln',
+  switchToEoa: 'Zum EOA wechseln',
+  smartAccountUnsupported: 'Diese Anwendung unterstützt Smart Accounts möglicherweise nicht',
 }
 
 export default de

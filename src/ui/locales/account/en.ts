@@ -38,6 +38,14 @@ const account = {
   swapWaiting: 'Confirm the swap in your wallet',
   swapped: 'Swapped {paid} for {received}',
   'error.nameNotFound': '{name} is not a registered name',
+  accountType: 'Account type',
+  eoaAccount: 'EOA',
+  smartAccount: 'Smart account',
+  smartAccountDeployed: 'Deployed',
+  smartAccountNotDeployed: 'Not deployed yet: your first transaction deploys it',
+  switchToSmartAccount: 'Switch to a smart account',
+  switchToEoa: 'Switch to the EOA',
+  smartAccountUnsupported: 'This application might not support Smart Accounts',
 }
 
 export type AccountMessageKey = keyof typeof account

@@ -36,6 +36,14 @@ const es: AccountMessages = {
   swapWaiting: 'Confirma el intercambio en tu billetera',
   swapped: 'Intercambiaste {paid} por {received}',
   'error.nameNotFound': '{name} no es un nombre registrado',
+  accountType: 'Tipo de cuenta',
+  eoaAccount: 'EOA',
+  smartAccount: 'Cuenta inteligente',
+  smartAccountDeployed: 'Desplegada',
+  smartAccountNotDeployed: 'Aún no desplegada: tu primera transacción la despliega',
+  switchToSmartAccount: 'Cambiar a una cuenta inteligente',
+  switchToEoa: 'Cambiar a la EOA',
+  smartAccountUnsupported: 'Es posible que esta aplicación no admita cuentas inteligentes',
 }
 
 export default es

@@ -37,6 +37,14 @@ const fr: AccountMessages = {
   swapWaiting: 'Confirmez l’échange dans votre portefeuille',
   swapped: '{paid} échangés contre {received}',
   'error.nameNotFound': '{name} n’est pas un nom enregistré',
+  accountType: 'Type de compte',
+  eoaAccount: 'EOA',
+  smartAccount: 'Compte intelligent',
+  smartAccountDeployed: 'Déployé',
+  smartAccountNotDeployed: 'Pas encore déployé : votre première transaction le déploie',
+  switchToSmartAccount: 'Passer à un compte intelligent',
+  switchToEoa: 'Revenir à l’EOA',
+  smartAccountUnsupported: 'Cette application ne prend peut-être pas en charge les comptes intelligents',
 }
 
 export default fr

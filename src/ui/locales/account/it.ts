@@ -35,6 +35,14 @@ const it: AccountMessages = {
   swapWaiting: 'Conferma lo scambio nel tuo wallet',
   swapped: 'Hai scambiato {paid} con {received}',
   'error.nameNotFound': '{name} non è un nome registrato',
+  accountType: 'Tipo di account',
+  eoaAccount: 'EOA',
+  smartAccount: 'Smart account',
+  smartAccountDeployed: 'Distribuito',
+  smartAccountNotDeployed: 'Non ancora distribuito: la tua prima transazione lo distribuisce',
+  switchToSmartAccount: 'Passa a uno smart account',
+  switchToEoa: 'Passa all’EOA',
+  smartAccountUnsupported: 'Questa applicazione potrebbe non supportare gli smart account',
 }
 
 export default it

@@ -37,6 +37,14 @@ const ja: AccountMessages = {
   swapWaiting: 'ウォレットでスワップを確認してください',
   swapped: '{paid} を {received} にスワップしました',
   'error.nameNotFound': '{name} は登録された名前ではありません',
+  accountType: 'アカウントの種類',
+  eoaAccount: 'EOA',
+  smartAccount: 'スマートアカウント',
+  smartAccountDeployed: 'デプロイ済み',
+  smartAccountNotDeployed: '未デプロイ：最初のトランザクションでデプロイされます',
+  switchToSmartAccount: 'スマートアカウントに切り替える',
+  switchToEoa: 'EOA に切り替える',
+  smartAccountUnsupported: 'このアプリケーションはスマートアカウントに対応していない可能性があります',
 }
 
 export default ja

@@ -37,6 +37,14 @@ const ko: AccountMessages = {
   swapWaiting: '지갑에서 스왑을 확인하세요',
   swapped: '{paid}을(를) {received}(으)로 스왑했습니다',
   'error.nameNotFound': '{name}은(는) 등록된 이름이 아닙니다',
+  accountType: '계정 유형',
+  eoaAccount: 'EOA',
+  smartAccount: '스마트 계정',
+  smartAccountDeployed: '배포됨',
+  smartAccountNotDeployed: '아직 배포되지 않음: 첫 거래 시 배포됩니다',
+  switchToSmartAccount: '스마트 계정으로 전환',
+  switchToEoa: 'EOA로 전환',
+  smartAccountUnsupported: '이 애플리케이션은 스마트 계정을 지원하지 않을 수 있습니다',
 }
 
 export default ko

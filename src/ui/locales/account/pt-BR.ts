@@ -36,6 +36,14 @@ const ptBR: AccountMessages = {
   swapWaiting: 'Confirme a troca na sua carteira',
   swapped: 'Você trocou {paid} por {received}',
   'error.nameNotFound': '{name} não é um nome registrado',
+  accountType: 'Tipo de conta',
+  eoaAccount: 'EOA',
+  smartAccount: 'Conta inteligente',
+  smartAccountDeployed: 'Implantada',
+  smartAccountNotDeployed: 'Ainda não implantada: sua primeira transação a implanta',
+  switchToSmartAccount: 'Mudar para uma conta inteligente',
+  switchToEoa: 'Mudar para a EOA',
+  smartAccountUnsupported: 'Este aplicativo talvez não ofereça suporte a contas inteligentes',
 }
 
 export default ptBR

@@ -36,6 +36,14 @@ const ru: AccountMessages = {
   swapWaiting: 'Подтвердите обмен в кошельке',
   swapped: 'Обменяно {paid} на {received}',
   'error.nameNotFound': '{name} — не зарегистрированное имя',
+  accountType: 'Тип аккаунта',
+  eoaAccount: 'EOA',
+  smartAccount: 'Смарт-аккаунт',
+  smartAccountDeployed: 'Развёрнут',
+  smartAccountNotDeployed: 'Ещё не развёрнут: первая транзакция развернёт его',
+  switchToSmartAccount: 'Перейти на смарт-аккаунт',
+  switchToEoa: 'Перейти на EOA',
+  smartAccountUnsupported: 'Это приложение может не поддерживать смарт-аккаунты',
 }
 
 export default ru

@@ -36,6 +36,14 @@ const tr: AccountMessages = {
   swapWaiting: 'Takası cüzdanınızda onaylayın',
   swapped: '{paid}, {received} karşılığında takas edildi',
   'error.nameNotFound': '{name} kayıtlı bir ad değil',
+  accountType: 'Hesap türü',
+  eoaAccount: 'EOA',
+  smartAccount: 'Akıllı hesap',
+  smartAccountDeployed: 'Dağıtıldı',
+  smartAccountNotDeployed: 'Henüz dağıtılmadı: ilk işleminiz onu dağıtır',
+  switchToSmartAccount: 'Akıllı hesaba geç',
+  switchToEoa: 'EOA’ya geç',
+  smartAccountUnsupported: 'Bu uygulama Akıllı Hesapları desteklemiyor olabilir',
 }
 
 export default tr

@@ -35,6 +35,14 @@ const zhCN: AccountMessages = {
   swapWaiting: '请在钱包中确认兑换',
   swapped: '已将 {paid} 兑换为 {received}',
   'error.nameNotFound': '{name} 不是已注册的名称',
+  accountType: '账户类型',
+  eoaAccount: 'EOA',
+  smartAccount: '智能账户',
+  smartAccountDeployed: '已部署',
+  smartAccountNotDeployed: '尚未部署：你的第一笔交易会部署它',
+  switchToSmartAccount: '切换到智能账户',
+  switchToEoa: '切换到 EOA',
+  smartAccountUnsupported: '此应用可能不支持智能账户',
 }
 
 export default zhCN
