@@ -103,40 +103,20 @@ export type TestStack = {
  * await stack.stop()
  */
 export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {}): Promise<TestStack> {
-  const [
-    chainPort,
-    chain2Port,
-    demoPort,
-    servicePort,
-    relayPort,
-    framePort,
-    smtpPort,
-    onrampPort,
-    bundlerPort,
-    oidcPort,
-  ] = (await distinctFreePorts(10)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ]
+  const ports = await distinctFreePorts([
+    'chainPort',
+    'chain2Port',
+    'demoPort',
+    'servicePort',
+    'relayPort',
+    'framePort',
+    'smtpPort',
+    'onrampPort',
+    'bundlerPort',
+    'oidcPort',
+  ] as const satisfies readonly (keyof StackOptions)[])
   const stack = await startStack({
-    chainPort,
-    chain2Port,
-    demoPort,
-    servicePort,
-    relayPort,
-    framePort,
-    smtpPort,
-    onrampPort,
-    bundlerPort,
-    oidcPort,
+    ...ports,
     serviceDataDir: 'memory://',
     solana: false,
     logLevel: 'warn',
@@ -168,10 +148,12 @@ async function freePortPair(): Promise<number> {
   }
 }
 
-async function distinctFreePorts(count: number): Promise<number[]> {
+/** A different free port for each name. */
+async function distinctFreePorts<Name extends string>(names: readonly Name[]): Promise<Record<Name, number>> {
   const ports = new Set<number>()
-  while (ports.size < count) ports.add(await freePort())
-  return [...ports]
+  while (ports.size < names.length) ports.add(await freePort())
+  const list = [...ports]
+  return Object.fromEntries(names.map((name, index) => [name, list[index]])) as Record<Name, number>
 }
 
 /**
