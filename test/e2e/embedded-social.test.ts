@@ -91,6 +91,8 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
     page = await context.newPage()
     await page.goto(dappUrl())
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    // The Connect view comes in a chunk of its own: axe waits for the social buttons to be there.
+    await modal(page).getByRole('button', { name: 'Continue with GitHub' }).waitFor()
     assert.deepEqual(await sweep(page, 'Connect with social buttons'), [])
     // The person closes the window.
     const closed = await openProvider('GitHub')
