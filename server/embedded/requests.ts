@@ -129,6 +129,23 @@ function flatten(value: unknown, prefix: string, rows: { name: string; value: st
   }
 }
 
+/** The message of `personal_sign`: wallets take [message, address]; a few libraries send [address, message]. */
+function personalSignMessage([first, second]: readonly [string, string]): string {
+  return isAddress(first, { strict: false }) && !isAddress(second, { strict: false }) ? second : first
+}
+
+/** The bytes `personal_sign` signs: hex is raw bytes, anything else UTF-8 text. */
+const personalSignBytes = (message: string): Uint8Array =>
+  isHex(message) ? hexToBytes(message) : new TextEncoder().encode(message)
+
+/** The typed data of a stored `eth_signTypedData_v4` request, as viem signs it (no EIP712Domain type). */
+function storedTypedData(params: unknown): TypedDataDefinition {
+  const raw = (params as [string, unknown])[1]
+  const typed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as TypedDataDefinition
+  const { EIP712Domain: _domain, ...types } = typed.types as Record<string, unknown>
+  return { ...typed, types } as TypedDataDefinition
+}
+
 /** Bytes of a base58 parameter, or `Invalid params`. */
 function base58Bytes(text: string): Uint8Array {
   const bytes = decodeBase58(text)
@@ -208,6 +225,18 @@ export function createRequestService(deps: RequestDependencies) {
       ...(call.value === undefined ? {} : { value: BigInt(call.value) }),
       ...(call.data === undefined ? {} : { data: call.data as Hex }),
     }
+  }
+
+  /**
+   * Who signs a message: the smart account when the page names it (the person's account on `chainId`),
+   * else the EOA, which the page must name if it names one.
+   */
+  async function evmSigner(session: WalletSession, chainId: string, signer: string, eoa: Address) {
+    const evm = await evmAccount(session, chainId)
+    if (evm.smart && isAddress(signer, { strict: false }) && isAddressEqual(signer, evm.address))
+      return { address: evm.address, prepared: { smartAccount: true } }
+    mustBeOwn(signer, eoa)
+    return { address: eoa, prepared: null }
   }
 
   function mustBeOwn(given: string | undefined | null, own: Address) {
@@ -324,15 +353,14 @@ export function createRequestService(deps: RequestDependencies) {
     const base = { method: request.method, network }
     switch (request.method) {
       case 'personal_sign': {
-        const [first, second] = paramsOf(z.tuple([z.string(), z.string()]), request.params, request.method)
-        // Wallets take [message, address]; a few libraries send [address, message].
-        const [message, signer] =
-          isAddress(first, { strict: false }) && !isAddress(second, { strict: false })
-            ? [second, first]
-            : [first, second]
-        mustBeOwn(signer, own.evm)
-        const bytes = isHex(message) ? hexToBytes(message) : new TextEncoder().encode(message)
-        return { preview: { ...base, from: own.evm, message: messagePreview(bytes) }, prepared: null }
+        const pair = paramsOf(z.tuple([z.string(), z.string()]), request.params, request.method)
+        const message = personalSignMessage(pair)
+        const signer = message === pair[0] ? pair[1] : pair[0]
+        const from = await evmSigner(session, request.chainId, signer, own.evm)
+        return {
+          preview: { ...base, from: from.address, message: messagePreview(personalSignBytes(message)) },
+          prepared: from.prepared,
+        }
       }
       case 'eth_signTypedData_v4': {
         const [signer, raw] = paramsOf(
@@ -340,7 +368,7 @@ export function createRequestService(deps: RequestDependencies) {
           request.params,
           request.method,
         )
-        mustBeOwn(signer, own.evm)
+        const from = await evmSigner(session, request.chainId, signer, own.evm)
         let json: unknown = raw
         if (typeof raw === 'string') {
           try {
@@ -359,8 +387,12 @@ export function createRequestService(deps: RequestDependencies) {
         const fields: { name: string; value: string }[] = []
         flatten(typed.message, '', fields)
         return {
-          preview: { ...base, from: own.evm, typedData: { domain, primaryType: typed.primaryType, fields } },
-          prepared: null,
+          preview: {
+            ...base,
+            from: from.address,
+            typedData: { domain, primaryType: typed.primaryType, fields },
+          },
+          prepared: from.prepared,
         }
       }
       case 'eth_sendTransaction': {
@@ -480,20 +512,15 @@ export function createRequestService(deps: RequestDependencies) {
     const params = row.params
     switch (row.method) {
       case 'personal_sign': {
-        const [first, second] = params as [string, string]
-        const message =
-          isAddress(first, { strict: false }) && !isAddress(second, { strict: false }) ? second : first
-        const bytes = isHex(message) ? hexToBytes(message) : new TextEncoder().encode(message)
+        const bytes = personalSignBytes(personalSignMessage(params as [string, string]))
         return custody.withKey(session.userId, 'secp256k1', (secret) =>
           privateKeyToAccount(bytesToHex(secret)).signMessage({ message: { raw: bytes } }),
         )
       }
       case 'eth_signTypedData_v4': {
-        const raw = (params as [string, unknown])[1]
-        const typed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as TypedDataDefinition
-        const { EIP712Domain: _domain, ...types } = typed.types as Record<string, unknown>
+        const typed = storedTypedData(params)
         return custody.withKey(session.userId, 'secp256k1', (secret) =>
-          privateKeyToAccount(bytesToHex(secret)).signTypedData({ ...typed, types } as TypedDataDefinition),
+          privateKeyToAccount(bytesToHex(secret)).signTypedData(typed),
         )
       }
       case 'eth_sendTransaction': {
@@ -570,6 +597,12 @@ export function createRequestService(deps: RequestDependencies) {
 
   /** Sends a stored, approved request as one UserOperation of the person's smart account. */
   async function executeSmart(session: WalletSession, row: typeof walletRequests.$inferSelect) {
+    if (row.method === 'personal_sign') {
+      const message = personalSignBytes(personalSignMessage(row.params as [string, string]))
+      return smart.sign(session.userId, row.chainId, { message })
+    }
+    if (row.method === 'eth_signTypedData_v4')
+      return smart.sign(session.userId, row.chainId, { typedData: storedTypedData(row.params) })
     if (row.method === 'eth_sendTransaction') {
       const [tx] = row.params as [TransactionParams]
       const hash = await smart.send(session.userId, row.chainId, [

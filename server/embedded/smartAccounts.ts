@@ -1,6 +1,6 @@
 /**
  * The embedded wallet's smart accounts (SPEC 3, 4, 6): the person's preferred account type, their
- * SimpleAccount (ERC-4337 v0.8, owned by their EVM key) on the networks the service has a bundler for,
+ * WalletAccount (ERC-4337 v0.8 with ERC-1271, owned by their EVM key) on the networks the service has a bundler for,
  * and UserOperations sent through that bundler. The key is opened only while a UserOperation is
  * estimated and signed; the bundler is reached through the service's forwarder, never by its URL.
  */
@@ -14,6 +14,7 @@ import {
   custom,
   type Hex,
   isAddressEqual,
+  type TypedDataDefinition,
 } from 'viem'
 import { createBundlerClient, type UserOperationReceipt } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -23,8 +24,8 @@ import type { Db } from '../db/database.ts'
 import { walletUsers } from '../db/schema.ts'
 import type { Custody } from './custody.ts'
 import { EmbeddedError, isEmbeddedError } from './errors.ts'
-import { SIMPLE_ACCOUNT_FACTORY_08, simpleAccountAbi, toSimpleAccount } from './simpleAccount.ts'
 import type { Upstream } from './upstream.ts'
+import { toWalletAccount, WALLET_ACCOUNT_FACTORY, walletAccountAbi } from './walletAccount.ts'
 
 /** SPEC 4: the preference could not be honoured, so the wallet stays on (or falls back to) the EOA. */
 export const smartAccountsUnsupportedMessage = 'This application might not support Smart Accounts'
@@ -93,13 +94,13 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
     return row?.type ?? 'eoa'
   }
 
-  /** The owner's SimpleAccount address (the same on every network with the canonical factory). */
+  /** The owner's WalletAccount address (the same on every network with the factory). */
   async function address(userId: string, chainId: string): Promise<Address> {
     const owner = (await custody.accounts(userId)).secp256k1.address as Address
     try {
       return await readContract(publicClient(chainId), {
-        address: SIMPLE_ACCOUNT_FACTORY_08,
-        abi: simpleAccountAbi,
+        address: WALLET_ACCOUNT_FACTORY,
+        abi: walletAccountAbi,
         functionName: 'getAddress',
         args: [owner, 0n],
       })
@@ -140,20 +141,43 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
     },
 
     /**
-     * Estimates, signs and sends one UserOperation with all `calls` (atomic: SimpleAccount's
+     * Estimates, signs and sends one UserOperation with all `calls` (atomic: WalletAccount's
      * `executeBatch` reverts as a whole), answering its hash once the bundler has it.
      */
     async send(userId: string, chainId: string, calls: readonly SmartAccountCall[]): Promise<Hex> {
       const client = publicClient(chainId)
       try {
         return await custody.withKey(userId, 'secp256k1', async (secret) => {
-          const account = await toSimpleAccount({ client, owner: privateKeyToAccount(bytesToHex(secret)) })
+          const account = await toWalletAccount({ client, owner: privateKeyToAccount(bytesToHex(secret)) })
           const bundlerClient = createBundlerClient({
             client,
             account,
             transport: transportOf(bundler, chainId),
           })
           return bundlerClient.sendUserOperation({ calls: [...calls] })
+        })
+      } catch (error) {
+        throw failure(error)
+      }
+    },
+
+    /**
+     * Signs a message (EIP-191 bytes) or typed data (EIP-712) as the person's smart account: ERC-1271
+     * (the hash wrapped in the account's replay-safe EIP-712 domain, see walletAccount.ts), and wrapped in
+     * EIP-6492 with the factory call while the account is not deployed, so a verifier can deploy it first.
+     */
+    async sign(
+      userId: string,
+      chainId: string,
+      what: { message: Uint8Array } | { typedData: TypedDataDefinition },
+    ): Promise<Hex> {
+      try {
+        return await custody.withKey(userId, 'secp256k1', async (secret) => {
+          const owner = privateKeyToAccount(bytesToHex(secret))
+          const account = await toWalletAccount({ client: publicClient(chainId), owner })
+          return 'message' in what
+            ? account.signMessage({ message: { raw: what.message } })
+            : account.signTypedData(what.typedData)
         })
       } catch (error) {
         throw failure(error)

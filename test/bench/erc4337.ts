@@ -11,7 +11,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startBundler } from '../../server/dev/bundler/index.ts'
 import { deployErc4337 } from '../../server/dev/chain/erc4337.ts'
 import { devAccount, startChain } from '../../server/dev/chain/index.ts'
-import { toSimpleAccount } from '../../server/embedded/simpleAccount.ts'
+import { toWalletAccount } from '../../server/embedded/walletAccount.ts'
 import { freePort } from '../unit/server/helpers.ts'
 
 export interface Erc4337BenchResult {
@@ -45,7 +45,7 @@ export async function benchErc4337(runs = 10): Promise<Erc4337BenchResult> {
         },
         transport: http(chain.url, { retryCount: 0 }),
       })
-      const account = await toSimpleAccount({ client, owner: privateKeyToAccount(generatePrivateKey()) })
+      const account = await toWalletAccount({ client, owner: privateKeyToAccount(generatePrivateKey()) })
       await client.request({
         method: 'hardhat_setBalance',
         params: [await account.getAddress(), toHex(parseEther('10'))],
@@ -87,7 +87,7 @@ export async function benchErc4337(runs = 10): Promise<Erc4337BenchResult> {
 
 export function printErc4337(result: Erc4337BenchResult): void {
   const { coldStartMs: cold } = result
-  console.log('\nERC-4337 on the local chain (EntryPoint v0.8, SimpleAccount, the local bundler):')
+  console.log('\nERC-4337 on the local chain (EntryPoint v0.8, WalletAccount, the local bundler):')
   console.log(
     `  cold start ${(cold.total / 1000).toFixed(2)} s (chain ${(cold.chain / 1000).toFixed(2)} s, contracts ${(cold.contracts / 1000).toFixed(2)} s, bundler ${(cold.bundler / 1000).toFixed(2)} s)`,
   )

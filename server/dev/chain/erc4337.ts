@@ -6,7 +6,10 @@
  *    (its signer is funded with `hardhat_setBalance` first);
  * 2. EntryPoint v0.8, SimpleAccountFactory and Simple7702Account created through it with CREATE2 from
  *    the `@account-abstraction/contracts` 0.8.0 build artifacts (MIT; a dev dependency, never bundled nor
- *    a dependency of the service), with the salts of their canonical deployments.
+ *    a dependency of the service), with the salts of their canonical deployments;
+ * 3. the embedded wallet's own WalletAccountFactory (contracts/WalletAccount.sol, compiled by solc-js),
+ *    through the same deployer with salt zero, at the address the service knows
+ *    (`WALLET_ACCOUNT_FACTORY`): the account with ERC-1271 that sign-in needs (docs/ARCHITECTURE.md).
  *
  * Nothing here spends a dev account's nonce: an impersonated account outside the ten dev accounts sends
  * the CREATE2 transactions, so the addresses the market plans (`planMarket`) stay as they are.
@@ -24,6 +27,8 @@ import {
   toHex,
 } from 'viem'
 import { entryPoint08Address } from 'viem/account-abstraction'
+import { WALLET_ACCOUNT_FACTORY } from '../../embedded/walletAccount.ts'
+import { compileContracts } from './compile.ts'
 import { jsonRpc } from './market.ts'
 
 const require = createRequire(import.meta.url)
@@ -49,6 +54,8 @@ export type Erc4337Contracts = {
   entryPoint: Address
   simpleAccountFactory: Address
   simple7702Account: Address
+  /** The embedded wallet's account factory (ERC-1271 accounts; callable by anyone, for EIP-6492). */
+  walletAccountFactory: Address
 }
 
 /** What {@link deployErc4337} places, with its init code and salt. */
@@ -88,7 +95,31 @@ export function erc4337Contracts(): Erc4337Contracts {
     entryPoint: entryPoint.address,
     simpleAccountFactory: simpleAccountFactory.address,
     simple7702Account: simple7702Account.address,
+    walletAccountFactory: WALLET_ACCOUNT_FACTORY,
   }
+}
+
+/** WalletAccountFactory's CREATE2 deployment (its address follows from the compiled code). */
+async function walletAccountFactoryPlan() {
+  const { WalletAccountFactory } = await compileContracts()
+  if (!WalletAccountFactory) throw new Error('deployErc4337: contracts/WalletAccount.sol did not compile')
+  const initCode = concat([
+    WalletAccountFactory.bytecode,
+    encodeAbiParameters([{ type: 'address' }], [entryPoint08Address]),
+  ])
+  const address = getContractAddress({
+    opcode: 'CREATE2',
+    from: DETERMINISTIC_DEPLOYER,
+    salt: ZERO_SALT,
+    bytecode: initCode,
+  })
+  if (address !== WALLET_ACCOUNT_FACTORY) {
+    throw new Error(
+      `deployErc4337: the compiled WalletAccountFactory lands at ${address}, not at ${WALLET_ACCOUNT_FACTORY}: ` +
+        'contracts/WalletAccount.sol changed, so update WALLET_ACCOUNT_FACTORY in server/embedded/walletAccount.ts',
+    )
+  }
+  return { salt: ZERO_SALT, initCode, address }
 }
 
 /**
@@ -122,7 +153,7 @@ export async function deployErc4337({ url }: { url: string }): Promise<Erc4337Co
   }
   await rpc('hardhat_setBalance', [ERC4337_DEPLOYER, toHex(parseEther('10'))])
   await rpc('hardhat_impersonateAccount', [ERC4337_DEPLOYER])
-  const planned = plan()
+  const planned = { ...plan(), walletAccountFactory: await walletAccountFactoryPlan() }
   try {
     for (const [name, { salt, initCode, address }] of Object.entries(planned)) {
       if (await hasCode(address)) continue

@@ -1,7 +1,7 @@
 /**
  * ERC-4337 on the local chain: EntryPoint v0.8 and its account contracts at their canonical addresses,
  * the local bundler (server/dev/bundler), and the service's bundler proxy (`POST /v1/bundler`), used by
- * viem's bundler client with a SimpleAccount and tried as an attacker with plain HTTP would.
+ * viem's bundler client with a WalletAccount and tried as an attacker with plain HTTP would.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
@@ -23,7 +23,7 @@ import { type LocalBundler, startBundler } from '../../../server/dev/bundler/ind
 import { deployErc4337, erc4337Contracts } from '../../../server/dev/chain/erc4337.ts'
 import { devAccount, type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
 import { deployMarket, type LocalMarket } from '../../../server/dev/chain/market.ts'
-import { toSimpleAccount } from '../../../server/embedded/simpleAccount.ts'
+import { toWalletAccount } from '../../../server/embedded/walletAccount.ts'
 import { freePort, openTestDatabase, rawRequest, type TestDatabase, testLogger } from './helpers.ts'
 
 let chain: LocalChain
@@ -76,10 +76,10 @@ const localChain = () => ({
 const proxyUrl = (chainId = 'eip155:31337') =>
   `${serviceUrl}/v1/bundler?chainId=${chainId}&projectId=dev-project`
 
-/** A new person's SimpleAccount (not deployed), funded with 1 ETH, and a bundler client through the proxy. */
+/** A new person's WalletAccount (not deployed), funded with 1 ETH, and a bundler client through the proxy. */
 async function newAccount() {
   const client = createPublicClient({ chain: localChain(), transport: http(chain.url, { retryCount: 0 }) })
-  const account = await toSimpleAccount({ client, owner: privateKeyToAccount(generatePrivateKey()) })
+  const account = await toWalletAccount({ client, owner: privateKeyToAccount(generatePrivateKey()) })
   const address = await account.getAddress()
   await client.request({
     method: 'hardhat_setBalance',
@@ -112,12 +112,13 @@ const revertingCall = (from: Address) => ({
 })
 
 describe('ERC-4337 v0.8 on the local chain', { timeout: 120_000 }, () => {
-  test('EntryPoint v0.8, SimpleAccountFactory and Simple7702Account sit at their canonical addresses', async () => {
+  test('EntryPoint v0.8, SimpleAccountFactory and Simple7702Account sit at their canonical addresses, WalletAccountFactory at its own', async () => {
     const contracts = erc4337Contracts()
     assert.deepEqual(contracts, {
       entryPoint: entryPoint08Address,
       simpleAccountFactory: '0x13E9ed32155810FDbd067D4522C492D6f68E5944',
       simple7702Account: '0xe6Cae83BdE06E4c305530e199D7217f42808555B',
+      walletAccountFactory: '0xd7b414195db4D77E6334c94D77f60dd8f67A8b5e',
     })
     const client = createPublicClient({ chain: localChain(), transport: http(chain.url) })
     for (const address of Object.values(contracts)) {

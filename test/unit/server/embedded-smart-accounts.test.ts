@@ -13,9 +13,11 @@ import {
   erc20Abi,
   type Hex,
   http,
+  isErc6492Signature,
   parseEther,
   toHex,
 } from 'viem'
+import { createSignatureChecker } from '../../../server/auth/signatures.ts'
 import { type LocalBundler, startBundler } from '../../../server/dev/bundler/index.ts'
 import { deployErc4337 } from '../../../server/dev/chain/erc4337.ts'
 import { devAccount, type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
@@ -314,6 +316,62 @@ describe('the embedded wallet with a smart account', { timeout: 120_000 }, () =>
     await signInHere()
     const again = await userWith('smartAccount')
     assert.deepEqual([again.preferredAccountType, again.accounts[0]?.type], ['eoa', 'eoa'])
+  })
+
+  test('signatures: EIP-6492 before deployment, EIP-1271 after the first send; viem and the sign-in checker accept both', async () => {
+    const { session, address } = await smartUser('signer')
+    const checker = createSignatureChecker({ upstreams: { [EVM]: chain.url }, timeoutMs: 10_000 })
+    const message = `127.0.0.1 wants you to sign in with your Ethereum account:\n${address}\n\nNonce: ${Date.now()}`
+    const sign = async (chainId = EVM, signer: string = address) => {
+      const { preview, answer } = await approved(session, chainId, 'personal_sign', [message, signer])
+      assert.equal(answer.status, 200, JSON.stringify(answer.body))
+      assert.equal(preview.from, signer)
+      return answer.body.result as Hex
+    }
+    const typedData = {
+      domain: { name: 'Mail', version: '1', chainId: 31337 },
+      types: { Mail: [{ name: 'contents', type: 'string' }] },
+      primaryType: 'Mail',
+      message: { contents: 'hello' },
+    } as const
+
+    const counterfactual = await sign()
+    assert.ok(isErc6492Signature(counterfactual), 'an undeployed account wraps its signature in EIP-6492')
+    assert.equal(await client().verifyMessage({ address, message, signature: counterfactual }), true)
+    assert.equal(
+      await checker.verify({ chainId: EVM, address, message, signature: counterfactual }),
+      'eip6492',
+    )
+    const typed = await approved(session, EVM, 'eth_signTypedData_v4', [address, JSON.stringify(typedData)])
+    assert.equal(typed.answer.status, 200, JSON.stringify(typed.answer.body))
+    assert.ok(isErc6492Signature(typed.answer.body.result as Hex))
+    assert.equal(
+      await client().verifyTypedData({ address, ...typedData, signature: typed.answer.body.result as Hex }),
+      true,
+    )
+    // Verifying deployed nothing (the validator's call is never sent as a transaction).
+    assert.equal(await client().getCode({ address }), undefined)
+
+    // The key's own signature of the message is not the account's: the account wraps the hash.
+    const byKey = await sign(EVM, session.user.accounts.eip155.address)
+    assert.equal(await client().verifyMessage({ address, message, signature: byKey }), false)
+
+    const sent = await approved(session, EVM, 'eth_sendTransaction', [
+      { from: address, to: bob, value: '0x1' },
+    ])
+    assert.equal(sent.answer.status, 200, JSON.stringify(sent.answer.body))
+    const deployed = await sign()
+    assert.equal(isErc6492Signature(deployed), false, 'a deployed account signs plain EIP-1271')
+    assert.equal(await client().verifyMessage({ address, message, signature: deployed }), true)
+    assert.equal(await checker.verify({ chainId: EVM, address, message, signature: deployed }), 'eip1271')
+
+    // Replay: the same owner's account on the second chain (same address) signs for that chain only.
+    await accountType(session, EVM2, 'smartAccount')
+    const otherChain = await sign(EVM2)
+    assert.equal(await client().verifyMessage({ address, message, signature: otherChain }), false)
+    await assert.rejects(checker.verify({ chainId: EVM, address, message, signature: otherChain }), {
+      code: 'SMART_ACCOUNT_NOT_SUPPORTED',
+    })
   })
 
   test('error: the bundler being down: a clear error, the request is not lost from the chain’s view', async () => {

@@ -1,10 +1,15 @@
 /**
- * The embedded wallet's smart account: eth-infinitism's SimpleAccount (ERC-4337 v0.8), created by its
- * SimpleAccountFactory at the factory's canonical address, owned by the person's key, as a viem
- * `SmartAccount` for a bundler client.
+ * The embedded wallet's smart account: our WalletAccount (ERC-4337 v0.8 with ERC-1271,
+ * server/dev/chain/contracts/WalletAccount.sol), created by WalletAccountFactory, owned by the person's
+ * key, as a viem `SmartAccount` for a bundler client.
+ *
+ * Not eth-infinitism's SimpleAccount v0.8: that one has no `isValidSignature` and its factory serves only
+ * the EntryPoint, so its signatures verify neither by EIP-1271 nor by EIP-6492 (docs/ARCHITECTURE.md).
  *
  * One account per owner (salt 0). It batches with `executeBatch`, which reverts as a whole when one call
- * reverts: a batch is atomic.
+ * reverts: a batch is atomic. Its ERC-1271 signatures sign the hash wrapped in an EIP-712 domain bound to
+ * the account and the chain ({@link replaySafeTypedData}); viem wraps them in EIP-6492 while the account
+ * is not deployed.
  */
 import {
   type Abi,
@@ -15,7 +20,10 @@ import {
   decodeFunctionData,
   encodeFunctionData,
   type Hex,
+  hashMessage,
+  hashTypedData,
   type Transport,
+  type TypedDataDefinition,
 } from 'viem'
 import {
   entryPoint08Abi,
@@ -28,11 +36,14 @@ import {
 import type { JsonRpcAccount, LocalAccount } from 'viem/accounts'
 import { readContract } from 'viem/actions'
 
-/** SimpleAccountFactory v0.8's address on every network that has it (CREATE2 through Arachnid's deployer). */
-export const SIMPLE_ACCOUNT_FACTORY_08: Address = '0x13E9ed32155810FDbd067D4522C492D6f68E5944'
+/**
+ * WalletAccountFactory's address on every network that has it: CREATE2 through Arachnid's deployer with
+ * salt zero, so it follows from the compiled contract (server/dev/chain/erc4337.ts checks it at start).
+ */
+export const WALLET_ACCOUNT_FACTORY: Address = '0xd7b414195db4D77E6334c94D77f60dd8f67A8b5e'
 
-/** The factory's and the account's functions used here (their names and types are ERC-4337 facts). */
-export const simpleAccountAbi = [
+/** The factory's and the account's functions used here. */
+export const walletAccountAbi = [
   {
     type: 'function',
     name: 'createAccount',
@@ -84,33 +95,52 @@ export const simpleAccountAbi = [
 ] as const satisfies Abi
 
 /**
+ * The EIP-712 typed data the owner signs for an ERC-1271 `hash` of `account` on `chainId`: the account's
+ * `isValidSignature` recovers the owner from this digest, so the signature holds for no other account of
+ * the same owner and on no other chain.
+ *
+ * @example
+ * owner.signTypedData(replaySafeTypedData(account, 31337, hashMessage('hello')))
+ */
+export function replaySafeTypedData(account: Address, chainId: number, hash: Hex) {
+  return {
+    domain: { name: 'WalletAccount', version: '1', chainId, verifyingContract: account },
+    types: { WalletAccountMessage: [{ name: 'hash', type: 'bytes32' }] },
+    primaryType: 'WalletAccountMessage',
+    message: { hash },
+  } as const
+}
+
+/**
  * A well-formed 65-byte signature that recovers to no owner, for gas estimation: the account answers
  * "signature failed" instead of reverting, as ERC-4337 asks.
  */
 const STUB_SIGNATURE: Hex =
   '0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c'
 
-export type SimpleAccount = SmartAccount<SmartAccountImplementation<typeof entryPoint08Abi, '0.8'>>
+export type WalletAccount = SmartAccount<SmartAccountImplementation<typeof entryPoint08Abi, '0.8'>>
 
 /**
- * The owner's SimpleAccount (v0.8, salt 0): its address is known before it is deployed; the first
+ * The owner's WalletAccount (v0.8, salt 0): its address is known before it is deployed; the first
  * UserOperation deploys it.
  *
  * @example
- * const account = await toSimpleAccount({ client: publicClient, owner: privateKeyToAccount(key) })
+ * const account = await toWalletAccount({ client: publicClient, owner: privateKeyToAccount(key) })
  * await bundlerClient.sendUserOperation({ account, calls: [{ to, value }] })
  */
-export async function toSimpleAccount({
+export async function toWalletAccount({
   client,
   owner,
-  factory = SIMPLE_ACCOUNT_FACTORY_08,
+  factory = WALLET_ACCOUNT_FACTORY,
 }: {
   client: Client<Transport, Chain | undefined, JsonRpcAccount | LocalAccount | undefined>
   owner: LocalAccount
   factory?: Address
-}): Promise<SimpleAccount> {
+}): Promise<WalletAccount> {
+  const chainId = client.chain?.id
+  if (chainId === undefined) throw new BaseError('WalletAccount: the client has no chain')
   const factoryData = encodeFunctionData({
-    abi: simpleAccountAbi,
+    abi: walletAccountAbi,
     functionName: 'createAccount',
     args: [owner.address, 0n],
   })
@@ -121,7 +151,7 @@ export async function toSimpleAccount({
     async getAddress() {
       address ??= await readContract(client, {
         address: factory,
-        abi: simpleAccountAbi,
+        abi: walletAccountAbi,
         functionName: 'getAddress',
         args: [owner.address, 0n],
       })
@@ -134,46 +164,47 @@ export async function toSimpleAccount({
       const [only] = calls
       if (calls.length === 1 && only)
         return encodeFunctionData({
-          abi: simpleAccountAbi,
+          abi: walletAccountAbi,
           functionName: 'execute',
           args: [only.to, only.value ?? 0n, only.data ?? '0x'],
         })
       return encodeFunctionData({
-        abi: simpleAccountAbi,
+        abi: walletAccountAbi,
         functionName: 'executeBatch',
         args: [calls.map((call) => ({ target: call.to, value: call.value ?? 0n, data: call.data ?? '0x' }))],
       })
     },
     async decodeCalls(data) {
-      const decoded = decodeFunctionData({ abi: simpleAccountAbi, data })
+      const decoded = decodeFunctionData({ abi: walletAccountAbi, data })
       if (decoded.functionName === 'execute') {
         const [to, value, callData] = decoded.args
         return [{ to, value, data: callData }]
       }
       if (decoded.functionName === 'executeBatch')
         return decoded.args[0].map((call) => ({ to: call.target, value: call.value, data: call.data }))
-      throw new BaseError(`SimpleAccount: ${decoded.functionName} is not a call`)
+      throw new BaseError(`WalletAccount: ${decoded.functionName} is not a call`)
     },
     async getStubSignature() {
       return STUB_SIGNATURE
     },
+    // ERC-1271 signatures (viem's toSmartAccount wraps them in EIP-6492 while the account has no code).
     async signMessage({ message }) {
-      return owner.signMessage({ message })
+      return owner.signTypedData(replaySafeTypedData(await this.getAddress(), chainId, hashMessage(message)))
     },
     async signTypedData(typedData) {
-      return owner.signTypedData(typedData as Parameters<LocalAccount['signTypedData']>[0])
+      const hash = hashTypedData(typedData as TypedDataDefinition)
+      return owner.signTypedData(replaySafeTypedData(await this.getAddress(), chainId, hash))
     },
-    async signUserOperation({ chainId = client.chain?.id, ...userOperation }) {
-      if (chainId === undefined) throw new BaseError('SimpleAccount: the client has no chain')
+    async signUserOperation({ chainId: operationChainId = chainId, ...userOperation }) {
       const sender = await this.getAddress()
       // v0.8's UserOperation hash is EIP-712 typed data, which the account checks with ECDSA.recover.
       return owner.signTypedData(
         getUserOperationTypedData({
-          chainId,
+          chainId: operationChainId,
           entryPointAddress: entryPoint08Address,
           userOperation: { ...userOperation, sender },
         }),
       )
     },
-  }) as Promise<SimpleAccount>
+  }) as Promise<WalletAccount>
 }
