@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
+import { createPublicClient, type Hex, http, isErc6492Signature, parseEther, toHex } from 'viem'
+import { devAccount } from '../../server/dev/chain/index.ts'
 import { axeFindings } from './axe.ts'
-import { codeOf, connections, modal, nextMail, submitEmail } from './embedded-helpers.ts'
+import { codeOf, connections, modal, nextMail, submitEmail, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 type Detail = { address: string; accountType?: string; smartAccountDeployed?: boolean; namespace: string }
@@ -101,5 +103,69 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     await modal(page).locator('[part="account-type"]').getByText('EOA', { exact: true }).waitFor()
     assert.equal(await evmAddress(), eoa)
     assert.deepEqual(await axeFindings(page, 'wallet-modal'), [])
+  })
+
+  it('sign-in (SIWX) with a smart account: EIP-6492 before deployment, EIP-1271 after the first send; the service and viem accept both', async () => {
+    const context = await newContext(browser)
+    const siwxPage = await context.newPage()
+    const chain = createPublicClient({ transport: http(stack.urls.chain, { retryCount: 0 }) })
+    // Before the page's scripts, on every load: required sign-in, smart accounts for new users.
+    await context.addInitScript(() => {
+      const observer = new MutationObserver(() => {
+        const element = document.querySelector('wallet-modal')
+        if (!element) return
+        observer.disconnect()
+        element.setAttribute('siwx', 'required')
+        element.setAttribute('default-account-type', 'smartAccount')
+        element.addEventListener('wallet-connect', (event) => {
+          ;(window as unknown as { connected: unknown }).connected = (event as CustomEvent).detail
+        })
+      })
+      observer.observe(document, { childList: true, subtree: true })
+    })
+    await siwxPage.goto(new URL('/dapp.html', stack.urls.demo).href)
+    const email = `smart.siwx.${Date.now()}@example.com`
+    await submitEmail(siwxPage, email)
+    await modal(siwxPage)
+      .getByLabel('Code')
+      .fill(codeOf(await nextMail(stack, email, 0)))
+    const signIn = async () => {
+      await modal(siwxPage)
+        .getByRole('heading', { name: /^Sign in to 127\.0\.0\.1:/ })
+        .waitFor()
+      await modal(siwxPage).getByRole('button', { name: 'Sign in' }).click()
+      await walletFrame(siwxPage)
+        .getByText(/wants you to sign in with your Ethereum account/)
+        .waitFor()
+      await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+      await modal(siwxPage).waitFor({ state: 'detached' })
+      const session = await siwxPage.evaluate(() => document.querySelector('wallet-modal')?.getSession())
+      assert.ok(session, 'the service verified the signature and issued a session')
+      return { message: session.message, signature: session.signature as Hex }
+    }
+
+    const before = await signIn()
+    const address = (await connections(siwxPage)).eip155?.address as Hex
+    const connected = await siwxPage.evaluate(() => (window as unknown as { connected: Detail }).connected)
+    assert.deepEqual([connected.address, connected.accountType], [address, 'smartAccount'])
+    assert.ok(before.message.includes(address))
+    assert.ok(isErc6492Signature(before.signature), 'signed before the account exists: EIP-6492')
+    assert.equal(await chain.getCode({ address }), undefined)
+    assert.equal(await chain.verifyMessage({ address, ...before }), true)
+
+    // The first send deploys the account.
+    await chain.request({ method: 'hardhat_setBalance', params: [address, toHex(parseEther('1'))] } as never)
+    const sent = siwxPage.evaluate((to) => window.dapp.sendEth(to, '0.01'), devAccount(6).address)
+    await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+    assert.equal((await sent).status, 'success')
+    assert.ok((await chain.getCode({ address }))?.length, 'deployed')
+
+    // The site forgets the session; the reload asks to sign in again, now as a deployed account.
+    await siwxPage.evaluate(() => localStorage.removeItem('@wallet-elements/siwx-auth-token'))
+    await siwxPage.reload()
+    const after = await signIn()
+    assert.equal(isErc6492Signature(after.signature), false, 'a deployed account signs plain EIP-1271')
+    assert.equal(await chain.verifyMessage({ address, ...after }), true)
+    await context.close()
   })
 })
