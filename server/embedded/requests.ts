@@ -44,6 +44,7 @@ import {
 } from './smartAccounts.ts'
 import { readSolanaTransaction, type SolanaTransaction, writeSolanaTransaction } from './solanaWire.ts'
 import type { Upstream } from './upstream.ts'
+import { checkUserOperation, type PageUserOperation } from './userOperations.ts'
 
 const SYSTEM_PROGRAM = '11111111111111111111111111111111'
 
@@ -474,6 +475,23 @@ export function createRequestService(deps: RequestDependencies) {
           prepared: { transactions },
         }
       }
+      case 'eth_sendUserOperation': {
+        const evm = await evmAccount(session, request.chainId)
+        if (!evm.smart) throw notAvailable()
+        const { userOperation, calls, maxCost } = checkUserOperation(request.params, {
+          own: evm.address,
+          owner: own.evm,
+        })
+        return {
+          preview: {
+            ...base,
+            from: evm.address,
+            transfers: calls.map((call) => transferOf(call.to, call.value, call.data)),
+            ...(maxCost === undefined ? {} : { fee: maxCost.toString() }),
+          },
+          prepared: { smartAccount: true, userOperation },
+        }
+      }
       case 'solana_signMessage': {
         const { message, pubkey } = paramsOf(
           z.object({ message: base58, pubkey: z.optional(base58) }),
@@ -603,6 +621,10 @@ export function createRequestService(deps: RequestDependencies) {
     }
     if (row.method === 'eth_signTypedData_v4')
       return smart.sign(session.userId, row.chainId, { typedData: storedTypedData(row.params) })
+    if (row.method === 'eth_sendUserOperation') {
+      const { userOperation } = row.prepared as { userOperation: PageUserOperation }
+      return smart.sendOperation(session.userId, row.chainId, userOperation)
+    }
     if (row.method === 'eth_sendTransaction') {
       const [tx] = row.params as [TransactionParams]
       const hash = await smart.send(session.userId, row.chainId, [

@@ -25,6 +25,7 @@ import { walletUsers } from '../db/schema.ts'
 import type { Custody } from './custody.ts'
 import { EmbeddedError, isEmbeddedError } from './errors.ts'
 import type { Upstream } from './upstream.ts'
+import type { PageUserOperation } from './userOperations.ts'
 import { toWalletAccount, WALLET_ACCOUNT_FACTORY, walletAccountAbi } from './walletAccount.ts'
 
 /** SPEC 4: the preference could not be honoured, so the wallet stays on (or falls back to) the EOA. */
@@ -109,6 +110,30 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
     }
   }
 
+  /** Estimates what is missing, signs and sends one UserOperation, answering its hash. */
+  async function submit(
+    userId: string,
+    chainId: string,
+    request: { calls: SmartAccountCall[] } | ({ callData: Hex } & Record<string, unknown>),
+  ): Promise<Hex> {
+    const client = publicClient(chainId)
+    try {
+      return await custody.withKey(userId, 'secp256k1', async (secret) => {
+        const account = await toWalletAccount({ client, owner: privateKeyToAccount(bytesToHex(secret)) })
+        const bundlerClient = createBundlerClient({
+          client,
+          account,
+          transport: transportOf(bundler, chainId),
+        })
+        return bundlerClient.sendUserOperation(
+          request as Parameters<typeof bundlerClient.sendUserOperation>[0],
+        )
+      })
+    } catch (error) {
+      throw failure(error)
+    }
+  }
+
   return {
     /** The networks with smart accounts (those with a bundler). */
     networks: (): string[] => [...chains].sort(),
@@ -144,21 +169,20 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
      * Estimates, signs and sends one UserOperation with all `calls` (atomic: WalletAccount's
      * `executeBatch` reverts as a whole), answering its hash once the bundler has it.
      */
-    async send(userId: string, chainId: string, calls: readonly SmartAccountCall[]): Promise<Hex> {
-      const client = publicClient(chainId)
-      try {
-        return await custody.withKey(userId, 'secp256k1', async (secret) => {
-          const account = await toWalletAccount({ client, owner: privateKeyToAccount(bytesToHex(secret)) })
-          const bundlerClient = createBundlerClient({
-            client,
-            account,
-            transport: transportOf(bundler, chainId),
-          })
-          return bundlerClient.sendUserOperation({ calls: [...calls] })
-        })
-      } catch (error) {
-        throw failure(error)
-      }
+    send: (userId: string, chainId: string, calls: readonly SmartAccountCall[]): Promise<Hex> =>
+      submit(userId, chainId, { calls: [...calls] }),
+
+    /**
+     * Signs and sends a page's UserOperation (checked by userOperations.ts, approved by the person): what
+     * the page left out (nonce, gas, fees, the factory while undeployed) is filled in, and the signature
+     * is always the service's own.
+     */
+    sendOperation(userId: string, chainId: string, operation: PageUserOperation): Promise<Hex> {
+      const { sender: _sender, callData, ...quantities } = operation
+      const given = Object.fromEntries(
+        Object.entries(quantities).map(([name, value]) => [name, BigInt(value as Hex)]),
+      )
+      return submit(userId, chainId, { callData, ...given })
     },
 
     /**

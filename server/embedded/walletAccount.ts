@@ -112,6 +112,23 @@ export function replaySafeTypedData(account: Address, chainId: number, hash: Hex
 }
 
 /**
+ * The calls of a WalletAccount's `callData` (`execute` or `executeBatch`); anything else throws.
+ *
+ * @example
+ * decodeWalletAccountCalls(callData) // [{ to: '0x…', value: 1n, data: '0x' }]
+ */
+export function decodeWalletAccountCalls(data: Hex): { to: Address; value: bigint; data: Hex }[] {
+  const decoded = decodeFunctionData({ abi: walletAccountAbi, data })
+  if (decoded.functionName === 'execute') {
+    const [to, value, callData] = decoded.args
+    return [{ to, value, data: callData }]
+  }
+  if (decoded.functionName === 'executeBatch')
+    return decoded.args[0].map((call) => ({ to: call.target, value: call.value, data: call.data }))
+  throw new BaseError(`WalletAccount: ${decoded.functionName} is not a call`)
+}
+
+/**
  * A well-formed 65-byte signature that recovers to no owner, for gas estimation: the account answers
  * "signature failed" instead of reverting, as ERC-4337 asks.
  */
@@ -175,14 +192,7 @@ export async function toWalletAccount({
       })
     },
     async decodeCalls(data) {
-      const decoded = decodeFunctionData({ abi: walletAccountAbi, data })
-      if (decoded.functionName === 'execute') {
-        const [to, value, callData] = decoded.args
-        return [{ to, value, data: callData }]
-      }
-      if (decoded.functionName === 'executeBatch')
-        return decoded.args[0].map((call) => ({ to: call.target, value: call.value, data: call.data }))
-      throw new BaseError(`WalletAccount: ${decoded.functionName} is not a call`)
+      return decodeWalletAccountCalls(data)
     },
     async getStubSignature() {
       return STUB_SIGNATURE

@@ -22,6 +22,7 @@ function titleKey(method: string): MessageKey {
     case 'eth_signTypedData_v4':
       return 'frameTitleTypedData'
     case 'wallet_sendCalls':
+    case 'eth_sendUserOperation':
       return 'frameTitleCalls'
     case 'eth_sendTransaction':
       return 'frameTitleTransaction'

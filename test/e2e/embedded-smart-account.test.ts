@@ -1,8 +1,18 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { createPublicClient, type Hex, http, isErc6492Signature, parseEther, toHex } from 'viem'
+import {
+  createPublicClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  isErc6492Signature,
+  parseEther,
+  toHex,
+} from 'viem'
+import { entryPoint08Address } from 'viem/account-abstraction'
 import { devAccount } from '../../server/dev/chain/index.ts'
+import { walletAccountAbi } from '../../server/embedded/walletAccount.ts'
 import { axeFindings } from './axe.ts'
 import { codeOf, connections, modal, nextMail, submitEmail, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
@@ -105,7 +115,7 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     assert.deepEqual(await axeFindings(page, 'wallet-modal'), [])
   })
 
-  it('sign-in (SIWX) with a smart account: EIP-6492 before deployment, EIP-1271 after the first send; the service and viem accept both', async () => {
+  it('sign-in (SIWX) with a smart account: EIP-6492 before deployment, EIP-1271 after the first send; the service and viem accept both; eth_sendUserOperation approved in the frame', async () => {
     const context = await newContext(browser)
     const siwxPage = await context.newPage()
     const chain = createPublicClient({ transport: http(stack.urls.chain, { retryCount: 0 }) })
@@ -166,6 +176,39 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     const after = await signIn()
     assert.equal(isErc6492Signature(after.signature), false, 'a deployed account signs plain EIP-1271')
     assert.equal(await chain.verifyMessage({ address, ...after }), true)
+
+    // eth_sendUserOperation from the page: the frame shows each call it carries; the service signs it.
+    const receiver = devAccount(7).address
+    const callData = encodeFunctionData({
+      abi: walletAccountAbi,
+      functionName: 'executeBatch',
+      args: [
+        [
+          { target: receiver, value: 5n, data: '0x' },
+          { target: receiver, value: 6n, data: '0x' },
+        ],
+      ],
+    })
+    const userOpHash = siwxPage.evaluate(
+      ([sender, data, entryPoint]) =>
+        document
+          .querySelector('wallet-modal')
+          ?.getProvider()
+          .request({ method: 'eth_sendUserOperation', params: [{ sender, callData: data }, entryPoint] }),
+      [address, callData, entryPoint08Address] as const,
+    )
+    await walletFrame(siwxPage).getByRole('heading', { name: 'Approve calls' }).waitFor()
+    await walletFrame(siwxPage).getByRole('heading', { name: 'Call 2' }).waitFor()
+    const receivedBefore = await chain.getBalance({ address: receiver })
+    await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+    assert.match(String(await userOpHash), /^0x[0-9a-f]{64}$/)
+    for (
+      let poll = 0;
+      poll < 100 && (await chain.getBalance({ address: receiver })) === receivedBefore;
+      poll++
+    )
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    assert.equal((await chain.getBalance({ address: receiver })) - receivedBefore, 11n)
     await context.close()
   })
 })

@@ -24,6 +24,7 @@ export const approvalMethods = [
   'eth_signTypedData_v4',
   'eth_sendTransaction',
   'wallet_sendCalls',
+  'eth_sendUserOperation',
   'solana_signMessage',
   'solana_signTransaction',
   'solana_signAndSendTransaction',
@@ -31,14 +32,11 @@ export const approvalMethods = [
 export type ApprovalMethod = (typeof approvalMethods)[number]
 
 /**
- * Methods of the approval class that need a smart account (part 3 of the embedded wallet): listed so
- * the class is complete, answered "not available" for an EOA.
+ * Methods of the approval class not served yet (smart-account permissions): listed so the class is
+ * complete, answered "not available". (`eth_sendUserOperation` is an approval: the service answers
+ * "not available" for an EOA.)
  */
-export const smartAccountMethods = [
-  'wallet_grantPermissions',
-  'wallet_revokePermissions',
-  'eth_sendUserOperation',
-] as const
+export const smartAccountMethods = ['wallet_grantPermissions', 'wallet_revokePermissions'] as const
 
 /** Methods the wallet answers itself, without approval: accounts, chain, capabilities, call status, assets. */
 export const walletMethods = [

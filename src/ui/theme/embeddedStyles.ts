@@ -9,7 +9,8 @@ export const embeddedStyles = `
 .divider { display: flex; align-items: center; gap: 8px; margin: 0; color: var(--_muted); font-size: 13px; }
 .divider::before, .divider::after { content: ''; flex: 1; border-top: 1px solid var(--_border); }
 .code-input { font-size: 24px; letter-spacing: 0.4em; text-align: center; font-variant-numeric: tabular-nums; }
-.frame-area { width: 100%; border-radius: 12px; background: var(--_surface); flex: none; }
+/* Shrinks to the dialog's room (the frame scrolls inside): a long batch keeps Approve within reach. */
+.frame-area { width: 100%; border-radius: 12px; background: var(--_surface); flex: 0 1 auto; min-height: 160px; }
 .identity { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 4px 8px; align-items: center;
   padding: 8px 12px; border-radius: 12px; background: var(--_surface); font-size: 14px; }
 .identity .label { color: var(--_muted); }

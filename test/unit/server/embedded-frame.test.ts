@@ -208,7 +208,7 @@ describe('the frame’s wallet, against the service', () => {
         payload: { message: 'Requested RPC call is not allowed', code: 4200, data: { method } },
       })
     assert.deepEqual(
-      await frame.ask('RPC_REQUEST', { chainId: 'eip155:31337', method: 'eth_sendUserOperation' }),
+      await frame.ask('RPC_REQUEST', { chainId: 'eip155:31337', method: 'wallet_grantPermissions' }),
       {
         type: 'RPC_REQUEST_ERROR',
         payload: { message: 'Not available', code: 4200 },
