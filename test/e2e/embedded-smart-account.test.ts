@@ -91,8 +91,12 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     assert.deepEqual([back?.address, back?.accountType], [eoa, 'eoa'])
   })
 
-  it('error: on a network without a bundler: This application might not support Smart Accounts, the EOA stays', async () => {
+  it('error: on a network without a bundler: the account type follows the network (EOA there), and the switch answers This application might not support Smart Accounts', async () => {
     const eoa = await evmAddress()
+    // On a smart account, then to the network without a bundler: the EOA there, shown at once.
+    await modal(page).getByRole('button', { name: 'Switch to a smart account' }).click()
+    await modal(page).locator('[part="account-type"]').getByText('Smart account', { exact: true }).waitFor()
+    const smart = await evmAddress()
     await modal(page)
       .getByRole('button', { name: /Local Chain\s+Network/ })
       .click()
@@ -105,6 +109,11 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     )
     if (!(await modal(page).locator('[part="account-type"]').count()))
       await page.locator('wallet-button').getByRole('button').click()
+    await modal(page).locator('[part="account-type"]').getByText('EOA', { exact: true }).waitFor()
+    assert.equal(await evmAddress(), eoa)
+    const moved = (await events('wallet-account-change')).at(-1)
+    assert.deepEqual([moved?.address, moved?.accountType], [eoa, 'eoa'])
+    assert.notEqual(smart, eoa)
     await modal(page).getByRole('button', { name: 'Switch to a smart account' }).click()
     await modal(page)
       .getByRole('alert')

@@ -79,6 +79,23 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
     chains.set(namespace, target)
   }
 
+  /**
+   * Selects an EVM network and reads the person's account on it again (a smart account only where the
+   * service has a bundler; deployed or not per network), then tells the listeners: the chain, and the
+   * account when it changed.
+   */
+  async function switchEvm(chainId: CaipNetworkId) {
+    await selectNetwork('eip155', chainId)
+    const before = user && stateOf('eip155', user)
+    if (before) user = await frame.request('GET_USER', { chainId })
+    emit({ type: 'chainChanged', namespace: 'eip155', chainId })
+    const after = user && stateOf('eip155', user)
+    if (before && after && after.accounts[0] !== before.accounts[0]) {
+      const { accounts, accountType, smartAccountDeployed } = after
+      emit({ type: 'accountsChanged', namespace: 'eip155', accounts, accountType, smartAccountDeployed })
+    }
+  }
+
   async function connect(namespace: ChainNamespace, chainId: CaipNetworkId | undefined) {
     await selectNetwork(namespace, chainId)
     user = await frame.request('GET_USER', {
@@ -103,9 +120,7 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
           if (method === 'eth_chainId') return `0x${Number(chainId.split(':')[1]).toString(16)}`
           if (method === 'wallet_switchEthereumChain') {
             const [{ chainId: hex } = { chainId: '' }] = (params ?? []) as { chainId: string }[]
-            const next = `eip155:${Number(hex)}` as CaipNetworkId
-            await selectNetwork('eip155', next)
-            emit({ type: 'chainChanged', namespace: 'eip155', chainId: next })
+            await switchEvm(`eip155:${Number(hex)}` as CaipNetworkId)
             return null
           }
         }
@@ -157,6 +172,7 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
       await signingOut
     },
     async switchNetwork({ namespace, network }) {
+      if (namespace === 'eip155') return switchEvm(network.caipNetworkId)
       await selectNetwork(namespace, network.caipNetworkId)
       emit({ type: 'chainChanged', namespace, chainId: network.caipNetworkId })
     },

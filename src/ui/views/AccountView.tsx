@@ -194,8 +194,8 @@ function Account({ config }: ViewProps) {
         </EmbeddedScope>
       ) : null}
       {account.connectorId === 'embedded' && network?.caipNetworkId.startsWith('eip155:') ? (
-        // Read again on each network (the smart account and its deployment are per network).
-        <AccountTypeSwitch key={network.caipNetworkId} config={config} />
+        // Read again on each network and account (the smart account and its deployment are per network).
+        <AccountTypeSwitch key={`${network.caipNetworkId}:${account.address}`} config={config} />
       ) : null}
       {rows.length > 1 || total !== undefined ? (
         <section aria-labelledby="tokens-title">
