@@ -53,9 +53,9 @@ async function main(): Promise<void> {
     console.log(`${specs[index]?.name.padEnd(9)} ${chain.url}  (eip155:${chain.chainId})`)
   }
   console.log(`market    ${marketFile}  (USDC, DEV, WETH, Uniswap V2 on eip155:${first?.chainId})`)
-  const { entryPoint, simpleAccountFactory, simple7702Account } = erc4337Contracts()
+  const { entryPoint, simpleAccountFactory, simple7702Account, walletAccountFactory } = erc4337Contracts()
   console.log(
-    `erc-4337  EntryPoint v0.8 ${entryPoint}, SimpleAccountFactory ${simpleAccountFactory}, Simple7702Account ${simple7702Account}`,
+    `erc-4337  EntryPoint v0.8 ${entryPoint}, SimpleAccountFactory ${simpleAccountFactory}, Simple7702Account ${simple7702Account}, WalletAccountFactory ${walletAccountFactory}`,
   )
   console.log('Press Ctrl-C to stop.')
 
