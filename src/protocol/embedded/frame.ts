@@ -96,6 +96,8 @@ export const WalletUserSchema = z.object({
   chainId: z.union([z.number(), z.string()]),
   accounts: z.array(z.object({ address: z.string(), type: AccountTypeSchema })),
   userName: z.optional(z.string()),
+  /** The profile picture of a Farcaster sign-in (https). */
+  userImage: z.optional(z.string()),
   preferredAccountType: z.optional(AccountTypeSchema),
   smartAccountDeployed: z.boolean(),
 })
