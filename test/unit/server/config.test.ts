@@ -107,7 +107,8 @@ describe('loadConfig', () => {
     assert.throws(
       () => loadConfig({ FARCASTER_RPC_URL: 'ftp://secret-key@rpc.example' }),
       (error: Error) =>
-        /FARCASTER_RPC_URL must be an http\(s\) URL/.test(error.message) && !error.message.includes('secret-key'),
+        /FARCASTER_RPC_URL must be an http\(s\) URL/.test(error.message) &&
+        !error.message.includes('secret-key'),
     )
   })
 

@@ -21,6 +21,7 @@ import { createFarcasterVerifier, type FarcasterVerifier } from '../../../server
 import { farcasterStartResponse, sessionResponse } from '../../../src/protocol/embedded/index.ts'
 import {
   type EmbeddedTestApp,
+  frameWallet,
   newDeviceId,
   SITE,
   clock as serviceClock,
@@ -388,5 +389,40 @@ describe('the service signs in with Farcaster through the relay', () => {
       code: 'FARCASTER_EXPIRED',
       message: 'This Farcaster code expired: get a new one',
     })
+  })
+})
+
+describe('the frame’s CONNECT_FARCASTER', () => {
+  test('start gives the channel URL; finish says pending, then connects the fid with username and picture', async () => {
+    const base = await t.app.listen({ host: '127.0.0.1', port: 0 })
+    const frame = frameWallet(t, base)
+    const started = await frame.ask('CONNECT_FARCASTER', { step: 'start' })
+    assert.equal(started.type, 'CONNECT_FARCASTER_SUCCESS')
+    const { url } = started.payload as { url: string; expiresAt: string }
+    const request = channelRequest.parse(Object.fromEntries(new URL(url).searchParams))
+
+    const pending = await frame.ask('CONNECT_FARCASTER', { step: 'finish' })
+    assert.deepEqual(pending, {
+      type: 'CONNECT_FARCASTER_ERROR',
+      payload: { message: 'Waiting for approval in the Farcaster app', code: 'FARCASTER_PENDING' },
+    })
+    await approveChannel(request, {
+      relayUrl: relay.url,
+      relayKey: RELAY_KEY,
+      rpcUrl: chain.url,
+      account: { custody, fid: Number(FID), username: 'alice', pfpUrl: 'https://example.com/a.png' },
+    })
+    assert.deepEqual(await frame.ask('CONNECT_FARCASTER', { step: 'finish' }), {
+      type: 'CONNECT_FARCASTER_SUCCESS',
+      payload: {},
+    })
+    const user = await frame.ask('GET_USER', {})
+    assert.equal(user.type, 'GET_USER_SUCCESS')
+    const payload = user.payload as { userName?: string; userImage?: string; accounts: unknown[] }
+    assert.equal(payload.userName, 'alice')
+    assert.equal(payload.userImage, 'https://example.com/a.png')
+    assert.equal(payload.accounts.length, 2, 'EVM and Solana')
+    const after = await frame.ask('CONNECT_FARCASTER', { step: 'finish' })
+    assert.equal((after.payload as { message?: string }).message, 'Action not allowed')
   })
 })
