@@ -71,7 +71,7 @@ export async function approveChannel(request: ChannelRequest, options: Farcaster
     username: account.username,
     ...(account.pfpUrl ? { pfpUrl: account.pfpUrl } : {}),
   })
-  if (delivered.isError) throw new Error(`The relay refused the approval: ${delivered.error.message}`)
+  if (delivered.isError) throw new Error(`The relay refused the approval: ${delivered.error?.message}`)
 }
 
 /**
