@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core'
 import { launchBrowser, newContext, startTestStack, type TestStack } from '../e2e/harness.ts'
 import { serveDist } from './page.ts'
 
-const median = (values: number[]) => {
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }
