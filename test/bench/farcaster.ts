@@ -15,23 +15,9 @@
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Page } from 'playwright-core'
-import { launchBrowser, newContext, startTestStack, type TestStack } from '../e2e/harness.ts'
+import { launchBrowser, startTestStack } from '../e2e/harness.ts'
 import { serveDist } from './page.ts'
-import { median } from './social.ts'
-
-const pageHtml = (stack: TestStack) => `<!doctype html><html><head><meta charset="utf-8">
-<title>farcaster bench</title><script type="module" src="/wallet-elements.js"></script></head>
-<body><wallet-button></wallet-button>
-<wallet-modal networks="eip155:31337" project-id="dev-project" api-url="${stack.urls.service}"
-  frame-url="${stack.urls.frame}" features="farcaster"></wallet-modal>
-</body></html>`
-
-const PROBE = `(() => {
-  const marks = { connects: [] }
-  globalThis.benchMarks = marks
-  document.addEventListener('wallet-connect', () => marks.connects.push(Date.now()))
-})()`
+import { connectedAt, openModal, printMedians, signInPage } from './signIn.ts'
 
 export interface FarcasterBenchResult {
   runs: number
@@ -40,12 +26,11 @@ export interface FarcasterBenchResult {
   clickToConnectedMs: number[]
 }
 
-const connects = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as { benchMarks: { connects: number[] } }).benchMarks.connects)
-
 export async function benchFarcaster(runs = 10): Promise<FarcasterBenchResult> {
   const [stack, browser] = await Promise.all([startTestStack(), launchBrowser()])
-  const site = await serveDist({ '/farcaster.html': pageHtml(stack) })
+  const site = await serveDist({
+    '/farcaster.html': signInPage(stack, 'farcaster bench', 'features="farcaster"'),
+  })
   const result: FarcasterBenchResult = {
     runs,
     clickToQrMs: [],
@@ -54,11 +39,7 @@ export async function benchFarcaster(runs = 10): Promise<FarcasterBenchResult> {
   }
   try {
     for (let run = 0; run < runs; run++) {
-      const context = await newContext(browser)
-      await context.addInitScript({ content: PROBE })
-      const page = await context.newPage()
-      await page.goto(`${site.url}farcaster.html`)
-      await page.locator('wallet-button').getByRole('button').and(page.locator(':enabled')).click()
+      const { context, page } = await openModal(browser, `${site.url}farcaster.html`)
       const dialog = page.locator('wallet-modal').getByRole('dialog')
       const button = dialog.getByRole('button', { name: 'Continue with Farcaster' })
       await button.waitFor()
@@ -75,14 +56,10 @@ export async function benchFarcaster(runs = 10): Promise<FarcasterBenchResult> {
         body: JSON.stringify(request),
       })
       if (!approved.ok) throw new Error(`The demo app did not approve (${approved.status})`)
-      await page.waitForFunction(
-        () =>
-          (globalThis as unknown as { benchMarks: { connects: number[] } }).benchMarks.connects.length > 0,
-      )
-      const connectedAt = (await connects(page))[0] ?? Number.NaN
+      const connected = await connectedAt(page)
       result.clickToQrMs.push(qrAt - clickedAt)
-      result.approveToConnectedMs.push(connectedAt - approvedAt)
-      result.clickToConnectedMs.push(qrAt - clickedAt + (connectedAt - approvedAt))
+      result.approveToConnectedMs.push(connected - approvedAt)
+      result.clickToConnectedMs.push(qrAt - clickedAt + (connected - approvedAt))
       await context.close()
     }
   } finally {
@@ -94,14 +71,11 @@ export async function benchFarcaster(runs = 10): Promise<FarcasterBenchResult> {
 }
 
 export function printFarcaster(result: FarcasterBenchResult): void {
-  console.log(`\nFarcaster sign-in (local relay, registries and demo app), median of ${result.runs}:`)
-  for (const [label, values] of [
+  printMedians(`Farcaster sign-in (local relay, registries and demo app), median of ${result.runs}:`, [
     ['click -> the QR code shown', result.clickToQrMs],
     ['Approve in the app -> connected', result.approveToConnectedMs],
     ['click -> connected (less the time in the app)', result.clickToConnectedMs],
-  ] as const) {
-    console.log(`  ${label.padEnd(52)} ${median(values).toFixed(0)} ms   (${values.join(', ')})`)
-  }
+  ])
 }
 
 if (import.meta.url === pathToFileURL(resolve(process.argv[1] ?? '')).href) {

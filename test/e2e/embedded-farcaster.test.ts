@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { type Hex, verifyMessage } from 'viem'
 import { focused, sweep } from './axe.ts'
-import { connections, modal, walletFrame } from './embedded-helpers.ts'
+import { connections, modal, signWithApproval } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -85,17 +84,7 @@ describe('embedded wallet (farcaster)', { timeout: 240_000 }, () => {
     const picture = await modal(page).locator('[part="user-image"]').getAttribute('src')
     assert.equal(picture, `${stack.urls.farcasterApp}pfp.svg`)
     await modal(page).getByRole('button', { name: 'Close' }).click()
-    const signature = page.evaluate(() => window.dapp.signMessage('Hello from Farcaster'))
-    await modal(page).getByRole('heading', { name: 'Approve request' }).waitFor()
-    await walletFrame(page).getByText('Hello from Farcaster').waitFor()
-    await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
-    assert.ok(
-      await verifyMessage({
-        address: connected.eip155?.address as Hex,
-        message: 'Hello from Farcaster',
-        signature: (await signature) as Hex,
-      }),
-    )
+    await signWithApproval(page, connected.eip155?.address ?? '', 'Hello from Farcaster')
   })
 
   it('declined in the app, then an expired code: each says so, and a fresh code still signs in', async () => {

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { createWalletClient, viemConnector } from '@farcaster/auth-client'
 import type { LocalAccount } from 'viem'
 import { z } from 'zod'
+import { readJson } from './relay.ts'
 
 const MAX_BODY_BYTES = 8_192
 
@@ -160,17 +161,6 @@ const page = (account: FarcasterAppAccount) => `<!doctype html>
 const pfp = (username: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="32" fill="#5a3ea6"/><text x="32" y="42" font-size="28" text-anchor="middle" fill="#fff" font-family="sans-serif">${username.slice(0, 1).toUpperCase()}</text></svg>`
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  let size = 0
-  const chunks: Buffer[] = []
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) throw new Error('too large')
-    chunks.push(chunk)
-  }
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'))
-}
-
 export interface FarcasterAppOptions extends Omit<FarcasterApproval, 'account'> {
   account: Omit<FarcasterAppAccount, 'pfpUrl'>
   /** 0 for a free port. */
@@ -205,7 +195,7 @@ export async function startFarcasterApp(options: FarcasterAppOptions): Promise<F
     if (request.method === 'GET' && path === '/pfp.svg')
       return send(response, 200, 'image/svg+xml', pfp(account.username))
     if (request.method === 'POST' && (path === '/approve' || path === '/decline')) {
-      const parsed = channelRequest.safeParse(await readJson(request).catch(() => undefined))
+      const parsed = channelRequest.safeParse(await readJson(request, MAX_BODY_BYTES).catch(() => undefined))
       if (!parsed.success) return json(response, 400, { error: 'This is not a sign-in request' })
       try {
         if (path === '/approve') await approveChannel(parsed.data, { ...options, account })

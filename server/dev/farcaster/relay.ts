@@ -77,12 +77,13 @@ const sameSecret = (given: string, expected: string) => {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
+/** A JSON body of at most `limit` bytes (the stand-ins' requests are small). */
+export async function readJson(request: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   let size = 0
   const chunks: Buffer[] = []
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length
-    if (size > MAX_BODY_BYTES) throw new Error('too large')
+    if (size > limit) throw new Error('too large')
     chunks.push(chunk)
   }
   return JSON.parse(Buffer.concat(chunks).toString('utf8'))
