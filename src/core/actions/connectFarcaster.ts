@@ -20,21 +20,27 @@ export interface ConnectFarcasterParameters {
   signal?: AbortSignal
 }
 
-/** The service's Farcaster outcomes, each with its catalogue message (the service's words otherwise). */
-const messageIds: Record<string, string> = {
-  FARCASTER_EXPIRED: 'farcasterExpired',
-  FARCASTER_DECLINED: 'farcasterDeclined',
-  FARCASTER_WRONG_NONCE: 'farcasterWrongNonce',
-  FARCASTER_WRONG_DOMAIN: 'farcasterWrongDomain',
-  FARCASTER_WRONG_SIGNER: 'farcasterWrongSigner',
-  FARCASTER_FAILED: 'farcasterFailed',
-}
-
-/** The frame's error in the page's language when it is one of Farcaster's. */
+/** The frame's error in the page's language when it is one of Farcaster's outcomes. */
 function inWords(error: unknown): unknown {
-  if (!(error instanceof FrameError) || typeof error.reason !== 'string') return error
-  const messageId = messageIds[error.reason]
-  return messageId ? new FrameError({ message: error.shortMessage, reason: error.reason, messageId }) : error
+  if (!(error instanceof FrameError)) return error
+  const { reason } = error
+  const message = error.shortMessage
+  switch (reason) {
+    case 'FARCASTER_EXPIRED':
+      return new FrameError({ message, reason, messageId: 'farcasterExpired' })
+    case 'FARCASTER_DECLINED':
+      return new FrameError({ message, reason, messageId: 'farcasterDeclined' })
+    case 'FARCASTER_WRONG_NONCE':
+      return new FrameError({ message, reason, messageId: 'farcasterWrongNonce' })
+    case 'FARCASTER_WRONG_DOMAIN':
+      return new FrameError({ message, reason, messageId: 'farcasterWrongDomain' })
+    case 'FARCASTER_WRONG_SIGNER':
+      return new FrameError({ message, reason, messageId: 'farcasterWrongSigner' })
+    case 'FARCASTER_FAILED':
+      return new FrameError({ message, reason, messageId: 'farcasterFailed' })
+    default:
+      return error
+  }
 }
 
 /**
