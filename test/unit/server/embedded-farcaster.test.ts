@@ -18,6 +18,8 @@ import {
 import { type FarcasterRelay, startFarcasterRelay } from '../../../server/dev/farcaster/relay.ts'
 import { EmbeddedError } from '../../../server/embedded/errors.ts'
 import { createFarcasterVerifier, type FarcasterVerifier } from '../../../server/embedded/farcaster.ts'
+import { createFarcasterService } from '../../../server/embedded/farcasterLogin.ts'
+import { getProject } from '../../../server/projects/store.ts'
 import { farcasterStartResponse, sessionResponse } from '../../../src/protocol/embedded/index.ts'
 import {
   type EmbeddedTestApp,
@@ -377,6 +379,31 @@ describe('the service signs in with Farcaster through the relay', () => {
     const huge = await finish(victim.loginId, victim.deviceId, { padding: 'x'.repeat(300_000) })
     assert.equal(huge.status, 413)
     assert.equal(errorOf((await finish(victim.loginId, victim.deviceId)).body).code, 'FARCASTER_PENDING')
+  })
+
+  test('a relay that does not answer, or a project without farcaster: clear errors, no URL in them', async () => {
+    const project = await getProject(testDb.database.db, t.projectId)
+    assert.ok(project)
+    const unreachable = createFarcasterService({
+      db: testDb.database.db,
+      login: t.wallet.login,
+      social: t.wallet.social,
+      config: { relayUrl: 'http://127.0.0.1:9', rpcUrl: chain.url },
+      frameUrl: `http://${DOMAIN}`,
+    })
+    const down = await unreachable.start(project, { deviceId: newDeviceId(), origin: SITE }).catch((e) => e)
+    assert.ok(down instanceof EmbeddedError)
+    assert.equal(down.statusCode, 502)
+    assert.equal(down.code, 'FARCASTER_FAILED')
+    assert.equal(down.message, 'Could not reach Farcaster: try again')
+    const off = await unreachable
+      .start(
+        { ...project, features: { ...project.features, farcaster: false } },
+        { deviceId: newDeviceId(), origin: SITE },
+      )
+      .catch((e) => e)
+    assert.equal(off.statusCode, 403)
+    assert.equal(off.message, 'Farcaster sign-in is off for this project')
   })
 
   test('an expired channel asks for a new code', async () => {
