@@ -122,6 +122,8 @@ export type StackOptions = {
   farcasterRelayPort?: number
   /** The demo Farcaster app; default `FARCASTER_APP_PORT` or 8793. */
   farcasterAppPort?: number
+  /** Run the Farcaster stand-ins (default true; end-to-end tests of other flows turn them off). */
+  farcaster?: boolean
   /** Run the local Solana network (default true; end-to-end tests of EVM flows turn it off). */
   solana?: boolean
   /** The service's PGlite data folder; default `SERVICE_DATA_DIR` or `.data/service` (`memory://` in tests). */
@@ -289,18 +291,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         return { url: oidc.url, detail: 'social providers: /google, /github, /apple, …', stop: oidc.stop }
       },
     },
-    {
-      name: 'farcaster',
-      start: async () => {
-        const farcaster = await startFarcasterStandIns({ host: HOST, ...farcasterPorts })
-        farcasterStandIns = farcaster
-        return {
-          url: farcaster.appUrl,
-          detail: `demo Farcaster app; relay ${farcaster.relayUrl}, registries on ${farcaster.chainUrl} (chain id 10)`,
-          stop: farcaster.stop,
-        }
-      },
-    },
+    ...(options.farcaster === false
+      ? []
+      : [
+          {
+            name: 'farcaster',
+            start: async () => {
+              const farcaster = await startFarcasterStandIns({ host: HOST, ...farcasterPorts })
+              farcasterStandIns = farcaster
+              return {
+                url: farcaster.appUrl,
+                detail: `demo Farcaster app; relay ${farcaster.relayUrl}, registries on ${farcaster.chainUrl} (chain id 10)`,
+                stop: farcaster.stop,
+              }
+            },
+          } satisfies StackService,
+        ]),
     {
       name: 'service',
       dependsOn: ['mail', 'oidc'],

@@ -27,7 +27,7 @@ export interface FarcasterBenchResult {
 }
 
 export async function benchFarcaster(runs = 10): Promise<FarcasterBenchResult> {
-  const [stack, browser] = await Promise.all([startTestStack(), launchBrowser()])
+  const [stack, browser] = await Promise.all([startTestStack({ farcaster: true }), launchBrowser()])
   const site = await serveDist({
     '/farcaster.html': signInPage(stack, 'farcaster bench', 'features="farcaster"'),
   })

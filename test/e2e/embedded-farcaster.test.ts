@@ -20,7 +20,10 @@ describe('embedded wallet (farcaster)', { timeout: 240_000 }, () => {
   let page: Page
 
   before(async () => {
-    ;[stack, browser] = await Promise.all([startTestStack({ solana: true }), launchBrowser()])
+    ;[stack, browser] = await Promise.all([
+      startTestStack({ solana: true, farcaster: true }),
+      launchBrowser(),
+    ])
   })
   after(async () => {
     await browser?.close()

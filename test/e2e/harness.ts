@@ -124,6 +124,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     ...ports,
     serviceDataDir: 'memory://',
     solana: false,
+    farcaster: false,
     logLevel: 'warn',
     ...(options.solana ? { solanaPort: await freePortPair() } : {}),
     ...options,
