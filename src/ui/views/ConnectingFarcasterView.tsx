@@ -54,12 +54,11 @@ function ConnectingFarcaster({ config }: ViewProps) {
 
   return (
     <div className="center" part="farcaster">
-      {channel && !error ? (
+      {error ? null : channel ? (
         <QrCode value={channel.url} label={t('farcasterQrLabel')} />
       ) : (
         <div className="qr placeholder">
-          {error ? null : <span className="spinner" aria-hidden="true" />}
-          {error ? null : t('preparingLink')}
+          <span className="spinner" aria-hidden="true" /> {t('preparingLink')}
         </div>
       )}
       <div className="live" role="status">
