@@ -54,9 +54,9 @@ declare module 'fastify' {
   }
 }
 
-/** Whether a project uses the embedded wallet at all: e-mail or social sign-in. */
+/** Whether a project uses the embedded wallet at all: e-mail, social or Farcaster sign-in. */
 export const embeddedWalletOn = (project: Project) =>
-  project.features.email || project.features.socials.length > 0
+  project.features.email || project.features.socials.length > 0 || project.features.farcaster
 
 /** The site the frame reports it is embedded in, sent with every request. */
 const siteHeader = 'x-wallet-site'

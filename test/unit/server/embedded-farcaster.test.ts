@@ -19,7 +19,7 @@ import { type FarcasterRelay, startFarcasterRelay } from '../../../server/dev/fa
 import { EmbeddedError } from '../../../server/embedded/errors.ts'
 import { createFarcasterVerifier, type FarcasterVerifier } from '../../../server/embedded/farcaster.ts'
 import { createFarcasterService } from '../../../server/embedded/farcasterLogin.ts'
-import { getProject } from '../../../server/projects/store.ts'
+import { createProject, getProject, updateProject } from '../../../server/projects/store.ts'
 import { farcasterStartResponse, sessionResponse } from '../../../src/protocol/embedded/index.ts'
 import {
   type EmbeddedTestApp,
@@ -404,6 +404,20 @@ describe('the service signs in with Farcaster through the relay', () => {
       .catch((e) => e)
     assert.equal(off.statusCode, 403)
     assert.equal(off.message, 'Farcaster sign-in is off for this project')
+  })
+
+  test('a site with only Farcaster on has the embedded wallet (its frame and its routes)', async () => {
+    const db = testDb.database.db
+    await createProject(db, { id: 'farcaster-only', name: 'Farcaster only', origins: [SITE] })
+    await updateProject(db, 'farcaster-only', { features: { email: false, socials: [], farcaster: true } })
+    const started = await t.call(
+      '/embedded/v1/farcaster/start',
+      { deviceId: newDeviceId(), origin: SITE },
+      { project: 'farcaster-only' },
+    )
+    assert.equal(started.status, 200, JSON.stringify(started.body))
+    const frame = await t.app.inject({ method: 'GET', url: '/?projectId=farcaster-only' })
+    assert.equal(frame.statusCode, 200)
   })
 
   test('an expired channel asks for a new code', async () => {
