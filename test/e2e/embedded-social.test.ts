@@ -200,6 +200,7 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
     await hiddenPage.getByRole('button', { name: 'Connect Wallet' }).click()
     await modal(hiddenPage).getByRole('button', { name: 'Continue with GitHub' }).waitFor()
     const names = await modal(hiddenPage)
+      .locator('[part="social-logins"]')
       .getByRole('button', { name: /^Continue with / })
       .allTextContents()
     assert.deepEqual(names, ['Continue with GitHub', 'Continue with Discord'])
