@@ -30,6 +30,7 @@ import {
   planMarket,
   writeMarketFile,
 } from '../server/dev/chain/market.ts'
+import { type FarcasterStandIns, startFarcasterStandIns } from '../server/dev/farcaster/index.ts'
 import { type MailSink, startMailSink } from '../server/dev/mail/index.ts'
 import {
   devAppleKey,
@@ -82,6 +83,12 @@ export type StackUrls = {
   solana: string
   /** The local on-ramp stand-in (its API and checkout pages). */
   onramp: string
+  /** The demo Farcaster app's page (opens a sign-in channel's link), with a trailing slash. */
+  farcasterApp: string
+  /** The Farcaster auth relay stand-in. */
+  farcasterRelay: string
+  /** The chain with chain id 10 holding the Farcaster registry stand-ins. */
+  farcasterChain: string
   /** The demo page (vite dev server), with a trailing slash. */
   demo: string
 }
@@ -109,6 +116,14 @@ export type StackOptions = {
   oidcPort?: number
   /** Default `SOLANA_PORT` or 8899 (WebSocket on the next port). */
   solanaPort?: number
+  /** The Farcaster registries' chain (id 10); default `FARCASTER_CHAIN_PORT` or 8791. */
+  farcasterChainPort?: number
+  /** The Farcaster relay stand-in; default `FARCASTER_RELAY_PORT` or 8792. */
+  farcasterRelayPort?: number
+  /** The demo Farcaster app; default `FARCASTER_APP_PORT` or 8793. */
+  farcasterAppPort?: number
+  /** Run the Farcaster stand-ins (default true; end-to-end tests of other flows turn them off). */
+  farcaster?: boolean
   /** Run the local Solana network (default true; end-to-end tests of EVM flows turn it off). */
   solana?: boolean
   /** The service's PGlite data folder; default `SERVICE_DATA_DIR` or `.data/service` (`memory://` in tests). */
@@ -142,6 +157,8 @@ export type Stack = {
    * running `between` (if given) while it is down.
    */
   restartService(between?: () => Promise<void>): Promise<void>
+  /** Moves the Farcaster relay stand-in's clock forward (tests of an expired sign-in channel). */
+  advanceFarcasterClock(ms: number): void
   /** Stops every service in reverse order; safe to call twice. */
   stop(): Promise<void>
 }
@@ -152,7 +169,8 @@ export type StartStackErrorType = Error
  * Starts the local stack: two Hardhat chains (31337, 31338, the first with the local market and
  * ERC-4337 v0.8 at its canonical addresses), the ERC-4337 bundler of 31337, the
  * local Solana, the companion service with the embedded wallet's frame on its own origin, the mail
- * sink (SMTP) behind its dev inbox, the WalletConnect relay and the demo page's vite dev server.
+ * sink (SMTP) behind its dev inbox, the WalletConnect relay, the Farcaster stand-ins (registries on a
+ * chain with id 10, the auth relay, the demo Farcaster app) and the demo page's vite dev server.
  *
  * @example
  * const stack = await startStack({ demoPort: 5174 })
@@ -175,6 +193,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const onrampWebhookSecret = randomBytes(32).toString('hex')
   const onrampSender = devAccount(MARKET_DEPLOYER_INDEX)
   const oidcPort = options.oidcPort ?? portFromEnv('OIDC_PORT', 8790)
+  const farcasterPorts = {
+    chainPort: options.farcasterChainPort ?? portFromEnv('FARCASTER_CHAIN_PORT', 8791),
+    relayPort: options.farcasterRelayPort ?? portFromEnv('FARCASTER_RELAY_PORT', 8792),
+    appPort: options.farcasterAppPort ?? portFromEnv('FARCASTER_APP_PORT', 8793),
+  }
+  let farcasterStandIns: FarcasterStandIns | undefined
   const frameUrl = `http://${HOST}:${framePort}`
   let mailSink: MailSink | undefined
   let serviceDatabase: ServiceDatabase | undefined
@@ -267,6 +291,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         return { url: oidc.url, detail: 'social providers: /google, /github, /apple, …', stop: oidc.stop }
       },
     },
+    ...(options.farcaster === false
+      ? []
+      : [
+          {
+            name: 'farcaster',
+            start: async () => {
+              const farcaster = await startFarcasterStandIns({ host: HOST, ...farcasterPorts })
+              farcasterStandIns = farcaster
+              return {
+                url: farcaster.appUrl,
+                detail: `demo Farcaster app; relay ${farcaster.relayUrl}, registries on ${farcaster.chainUrl} (chain id 10)`,
+                stop: farcaster.stop,
+              }
+            },
+          } satisfies StackService,
+        ]),
     {
       name: 'service',
       dependsOn: ['mail', 'oidc'],
@@ -300,6 +340,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
                     keyId: devAppleKey.keyId,
                     privateKey: devAppleKey.privateKeyPem,
                   },
+                },
+                // Sign In With Farcaster through the local relay, against the local registries.
+                farcaster: {
+                  relayUrl: `http://${HOST}:${farcasterPorts.relayPort}`,
+                  rpcUrl: `http://${HOST}:${farcasterPorts.chainPort}`,
                 },
               },
               host: HOST,
@@ -434,8 +479,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       bundler: url('bundler'),
       solana: url('solana'),
       onramp: url('onramp'),
+      farcasterApp: url('farcaster'),
+      farcasterRelay: farcasterStandIns?.relayUrl ?? '',
+      farcasterChain: farcasterStandIns?.chainUrl ?? '',
       demo: url('demo'),
     },
+    advanceFarcasterClock: (ms) => farcasterStandIns?.advanceClock(ms),
     services: running.map(({ name, url, detail }) => ({ name, url, ...(detail ? { detail } : {}) })),
     get serviceDatabase() {
       return serviceDatabase

@@ -163,6 +163,16 @@ export interface EmbeddedConfig {
   kekFile: string
   /** Social sign-in (docs/EMBEDDED-WALLET.md, "Social providers"). */
   social: SocialConfig
+  /** Sign In With Farcaster (docs/EMBEDDED-WALLET.md, "Farcaster"). */
+  farcaster: FarcasterConfig
+}
+
+/** Where Sign In With Farcaster opens its channels and reads the ID and key registries. */
+export interface FarcasterConfig {
+  /** `FARCASTER_RELAY_URL` (default the real relay, https://relay.farcaster.xyz). */
+  relayUrl: string
+  /** `FARCASTER_RPC_URL`: an OP-mainnet (chain id 10) RPC (default https://mainnet.optimism.io). */
+  rpcUrl: string
 }
 
 /** The social providers' credentials and where they send the person back. */
@@ -228,6 +238,8 @@ export type ServiceEnv = Partial<
     | 'ONRAMP_WEBHOOK_SECRET'
     | 'ONRAMP_SENDER_ADDRESSES'
     | 'SOCIAL_REDIRECT_BASE'
+    | 'FARCASTER_RELAY_URL'
+    | 'FARCASTER_RPC_URL'
     | 'SOCIAL_PROVIDER_URL'
     | 'SOCIAL_APPLE_TEAM_ID'
     | 'SOCIAL_APPLE_KEY_ID'
@@ -642,6 +654,21 @@ function socialConfig(env: ServiceEnv, frameUrl: string): SocialConfig {
   return { credentials, apple, redirectBase, providerUrl }
 }
 
+/** Reads the Farcaster relay and chain-10 RPC; problems never quote a URL (an RPC URL may hold a key). */
+function farcasterConfig(env: ServiceEnv): FarcasterConfig {
+  const problems: string[] = []
+  const urlOf = (name: 'FARCASTER_RELAY_URL' | 'FARCASTER_RPC_URL', fallback: string) => {
+    const value = env[name]?.trim() || undefined
+    if (value === undefined) return fallback
+    if (!isHttpUrl(value)) problems.push(`${name} must be an http(s) URL`)
+    return value.replace(/\/$/, '')
+  }
+  const relayUrl = urlOf('FARCASTER_RELAY_URL', 'https://relay.farcaster.xyz')
+  const rpcUrl = urlOf('FARCASTER_RPC_URL', 'https://mainnet.optimism.io')
+  if (problems.length > 0) throw new ConfigError(problems)
+  return { relayUrl, rpcUrl }
+}
+
 function embeddedConfig(values: z.output<typeof envSchema>, env: ServiceEnv): EmbeddedConfig {
   const framePort = values.FRAME_PORT === '' ? null : values.FRAME_PORT
   const host = values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST
@@ -650,6 +677,7 @@ function embeddedConfig(values: z.output<typeof envSchema>, env: ServiceEnv): Em
     framePort,
     framePublicUrl,
     social: socialConfig(env, framePublicUrl),
+    farcaster: farcasterConfig(env),
     frameDir: values.FRAME_DIR,
     smtpUrl: values.SMTP_URL ?? null,
     mailFrom: values.MAIL_FROM,

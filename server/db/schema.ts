@@ -400,6 +400,8 @@ export const walletIdentities = pgTable(
       .notNull()
       .references(() => walletUsers.id, { onDelete: 'cascade' }),
     username: text('username'),
+    /** The profile picture the provider gave (Farcaster's pfpUrl), https. */
+    pictureUrl: text('picture_url'),
     email: text('email'),
     emailVerified: boolean('email_verified').notNull().default(false),
     createdAt: createdAt(),
@@ -438,6 +440,28 @@ export const walletSocialLogins = pgTable(
     consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [index('wallet_social_logins_expires_idx').on(table.expiresAt)],
+)
+
+/**
+ * A Farcaster sign-in in progress: the relay channel's token (to ask the relay about it), our nonce the
+ * approval must name, the browser and site that opened it; used once.
+ */
+export const walletFarcasterLogins = pgTable(
+  'wallet_farcaster_logins',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    channelToken: text('channel_token').notNull(),
+    nonce: text('nonce').notNull(),
+    deviceId: text('device_id').notNull(),
+    site: text('site').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [index('wallet_farcaster_logins_expires_idx').on(table.expiresAt)],
 )
 
 export const walletRequests = pgTable(
@@ -603,6 +627,7 @@ export const schema = {
   onrampPurchases,
   walletIdentities,
   walletSocialLogins,
+  walletFarcasterLogins,
   historyNetworks,
   historyTransfers,
 }

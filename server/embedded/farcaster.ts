@@ -23,18 +23,29 @@ export interface FarcasterVerifierConfig {
   domain: string
 }
 
-/** Clear messages for what the library reports (it reports the nonce and domain checks by name). */
-const refusals: readonly [RegExp, string][] = [
-  [/^Invalid nonce$/, 'This Farcaster approval is for another sign-in request: start again'],
-  [/^Invalid domain$/, 'This Farcaster approval was made for another site'],
+/** Clear messages and codes for what the library reports (it reports the nonce and domain checks by name). */
+const refusals: readonly [RegExp, FarcasterRefusal, string][] = [
+  [
+    /^Invalid nonce$/,
+    'FARCASTER_WRONG_NONCE',
+    'This Farcaster approval is for another sign-in request: start again',
+  ],
+  [/^Invalid domain$/, 'FARCASTER_WRONG_DOMAIN', 'This Farcaster approval was made for another site'],
   [
     /does not own fid|is not an auth address/,
+    'FARCASTER_WRONG_SIGNER',
     'This Farcaster approval was not signed by the account it names',
   ],
-  [/Chain ID must be/, 'This Farcaster approval names the wrong chain'],
+  [/Chain ID must be/, 'FARCASTER_FAILED', 'This Farcaster approval names the wrong chain'],
 ]
 
-const refused = (message: string) => new EmbeddedError(400, 'SOCIAL_FAILED', message)
+type FarcasterRefusal =
+  | 'FARCASTER_WRONG_NONCE'
+  | 'FARCASTER_WRONG_DOMAIN'
+  | 'FARCASTER_WRONG_SIGNER'
+  | 'FARCASTER_FAILED'
+
+const refused = (code: FarcasterRefusal, message: string) => new EmbeddedError(400, code, message)
 
 /**
  * A verifier of Farcaster approvals for one domain.
@@ -50,7 +61,8 @@ export function createFarcasterVerifier(config: FarcasterVerifierConfig) {
     signature: `0x${string}`
     nonce: string
   }): Promise<FarcasterSignIn> {
-    if (approval.message.length > 4096) throw refused('This Farcaster approval is too long')
+    if (approval.message.length > 4096)
+      throw refused('FARCASTER_FAILED', 'This Farcaster approval is too long')
     const result = await verifySignInMessage(client, {
       nonce: approval.nonce,
       domain: config.domain,
@@ -60,9 +72,13 @@ export function createFarcasterVerifier(config: FarcasterVerifierConfig) {
     if (result.isError || !result.success) {
       const reason = result.error?.message ?? ''
       if (result.error?.errCode === 'unavailable')
-        throw new EmbeddedError(502, 'SOCIAL_FAILED', 'Could not reach the Farcaster registry: try again')
-      const match = refusals.find(([pattern]) => pattern.test(reason))
-      throw refused(match?.[1] ?? 'This Farcaster approval could not be verified')
+        throw new EmbeddedError(502, 'FARCASTER_FAILED', 'Could not reach the Farcaster registry: try again')
+      const [, code, message] = refusals.find(([pattern]) => pattern.test(reason)) ?? [
+        undefined,
+        'FARCASTER_FAILED',
+        'This Farcaster approval could not be verified',
+      ]
+      throw refused(code, message)
     }
     return { fid: String(result.fid), signer: result.data.address }
   }

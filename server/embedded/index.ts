@@ -9,6 +9,7 @@ import type { ServiceLogger } from '../logger.ts'
 import { createMailer, type Mailer } from '../mail/mailer.ts'
 import type { RpcForwarder } from '../rpc/forward.ts'
 import { type Custody, createCustody } from './custody.ts'
+import { createFarcasterService, type FarcasterService } from './farcasterLogin.ts'
 import { type KekRing, loadKekRing } from './kek.ts'
 import { createLoginService, type LoginService } from './login.ts'
 import { embeddedNetworks } from './networks.ts'
@@ -24,6 +25,7 @@ export interface EmbeddedWallet {
   requests: RequestService
   smart: SmartAccounts
   social: SocialService
+  farcaster: FarcasterService
   custody: Custody
   keks: KekRing
   /** Closes the mail connections. */
@@ -40,6 +42,8 @@ export interface EmbeddedWalletDependencies {
   now?: () => number
   /** How long a device wait is held open (tests shorten it). */
   deviceWaitMs?: number
+  /** How long a Farcaster finish waits for the approval (tests shorten it). */
+  farcasterWaitMs?: number
 }
 
 /**
@@ -97,6 +101,15 @@ export async function createEmbeddedWallet(
       'Social sign-in without credentials (SOCIAL_<PROVIDER>_CLIENT_ID/SECRET): these providers are hidden',
     )
   }
+  const farcaster = createFarcasterService({
+    ...common,
+    login,
+    social,
+    config: config.embedded.farcaster,
+    frameUrl: config.embedded.framePublicUrl,
+    allowHttp: config.environment === 'development',
+    ...(deps.farcasterWaitMs === undefined ? {} : { waitMs: deps.farcasterWaitMs }),
+  })
   const upstream = createUpstream({
     upstreams: config.rpcUpstreams,
     forwarder: deps.forwarder,
@@ -121,5 +134,5 @@ export async function createEmbeddedWallet(
     networks: embeddedNetworks(Object.keys(config.rpcUpstreams)),
     smart,
   })
-  return { login, requests, smart, social, custody, keks, close: () => mailer?.close() }
+  return { login, requests, smart, social, farcaster, custody, keks, close: () => mailer?.close() }
 }

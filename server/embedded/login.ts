@@ -24,6 +24,7 @@ import {
   walletDeviceApprovals,
   walletDevices,
   walletEmailUpdates,
+  walletFarcasterLogins,
   walletIdentities,
   walletRequests,
   walletSessions,
@@ -115,6 +116,7 @@ export function createLoginService(deps: LoginDependencies) {
       await db.delete(walletRequests).where(lt(walletRequests.expiresAt, dayAgo))
       await db.delete(walletSessions).where(lt(walletSessions.expiresAt, dayAgo))
       await db.delete(walletSocialLogins).where(lt(walletSocialLogins.expiresAt, dayAgo))
+      await db.delete(walletFarcasterLogins).where(lt(walletFarcasterLogins.expiresAt, dayAgo))
     } catch (error) {
       logger?.warn({ err: error }, 'Could not delete expired embedded-wallet rows')
     }
@@ -262,7 +264,7 @@ export function createLoginService(deps: LoginDependencies) {
   async function embeddedUserOf(user: UserRow): Promise<EmbeddedUser> {
     const accounts = await custody.accounts(user.id)
     const [identity] = await db
-      .select({ username: walletIdentities.username })
+      .select({ username: walletIdentities.username, pictureUrl: walletIdentities.pictureUrl })
       .from(walletIdentities)
       .where(eq(walletIdentities.userId, user.id))
       .orderBy(sql`${walletIdentities.updatedAt} desc`)
@@ -270,6 +272,7 @@ export function createLoginService(deps: LoginDependencies) {
     return {
       email: user.email,
       ...(identity?.username ? { userName: identity.username } : {}),
+      ...(identity?.pictureUrl ? { userImage: identity.pictureUrl } : {}),
       accounts: {
         eip155: { address: accounts.secp256k1.address, type: 'eoa' },
         solana: { address: accounts.ed25519.address, type: 'eoa' },

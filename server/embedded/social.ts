@@ -32,6 +32,8 @@ export interface SocialIdentity {
   /** Only a provider's own "verified" flag counts; an e-mail without it never links accounts. */
   emailVerified: boolean
   username: string | null
+  /** A profile picture (Farcaster's pfpUrl); the OAuth providers' are not kept. */
+  pictureUrl?: string | null
 }
 
 type Json = Record<string, unknown>
@@ -336,6 +338,7 @@ export function createSocialService(deps: SocialDependencies) {
     const [known] = await db.select().from(walletIdentities).where(key).limit(1)
     const fields = {
       username: identity.username,
+      ...(identity.pictureUrl === undefined ? {} : { pictureUrl: identity.pictureUrl }),
       email: identity.email,
       emailVerified: identity.emailVerified,
       updatedAt: new Date(now()),

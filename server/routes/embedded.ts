@@ -16,6 +16,8 @@ import {
   emailUpdateRequest,
   emailVerifyRequest,
   embeddedLimits,
+  farcasterFinishRequest,
+  farcasterStartRequest,
   opaqueId,
   siteOrigin,
   socialFinishRequest,
@@ -52,9 +54,9 @@ declare module 'fastify' {
   }
 }
 
-/** Whether a project uses the embedded wallet at all: e-mail or social sign-in. */
+/** Whether a project uses the embedded wallet at all: e-mail, social or Farcaster sign-in. */
 export const embeddedWalletOn = (project: Project) =>
-  project.features.email || project.features.socials.length > 0
+  project.features.email || project.features.socials.length > 0 || project.features.farcaster
 
 /** The site the frame reports it is embedded in, sent with every request. */
 const siteHeader = 'x-wallet-site'
@@ -165,6 +167,23 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     const body = parseInput(socialFinishRequest, request.body, 'body')
     return wallet.social.finish(projectOf(request), body, siteOf(request))
   })
+
+  app.post('/embedded/v1/farcaster/start', { bodyLimit }, async (request) => {
+    const body = parseInput(farcasterStartRequest, request.body, 'body')
+    if (siteOf(request) !== body.origin) throw new EmbeddedError(403, 'FORBIDDEN', 'Action not allowed')
+    return wallet.farcaster.start(projectOf(request), body)
+  })
+
+  app.post(
+    '/embedded/v1/farcaster/finish',
+    { bodyLimit },
+    async (request, reply): Promise<SessionResponse> => {
+      const body = parseInput(farcasterFinishRequest, request.body, 'body')
+      const gone = new AbortController()
+      reply.raw.once('close', () => gone.abort())
+      return wallet.farcaster.finish(projectOf(request), body, siteOf(request), gone.signal)
+    },
+  )
 
   app.post('/embedded/v1/email/verify', { bodyLimit }, async (request): Promise<SessionResponse> => {
     const body = parseInput(emailVerifyRequest, request.body, 'body')

@@ -42,6 +42,7 @@ export function clearLoginCache(config: Config): void {
     config.storage.remove(key)
   embeddedState(config).setKey('email', undefined)
   embeddedState(config).setKey('userName', undefined)
+  embeddedState(config).setKey('userImage', undefined)
 }
 
 /**

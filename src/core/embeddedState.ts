@@ -13,6 +13,8 @@ export interface EmbeddedState {
   email: string | undefined
   /** The social username of a social sign-in (SPEC 3), shown on Account when there is no e-mail. */
   userName: string | undefined
+  /** The profile picture of a Farcaster sign-in, shown on Account beside the username. */
+  userImage: string | undefined
   /** The social provider whose sign-in window is open. */
   social: string | undefined
   /** When another code or link may be mailed (ms since the epoch; SPEC 5: 30 s). */
@@ -38,6 +40,7 @@ export function embeddedState(config: Config): MapStore<EmbeddedState> {
       // The address of the last e-mail sign-in, remembered across reloads (SPEC 3).
       email: config.storage.get(StorageKey.email, embeddedEmail),
       userName: config.storage.get(StorageKey.socialUsername, string()),
+      userImage: undefined,
       social: undefined,
       resendAt: 0,
       approval: undefined,

@@ -20,6 +20,7 @@ import {
   embeddedMessages,
   embeddedNetworksResponse,
   embeddedUser,
+  farcasterStartResponse,
   sessionResponse,
   socialStartResponse,
   walletRpcResponse,
@@ -111,6 +112,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
   let newUser = false
   let login: { loginId: string; action: 'VERIFY_OTP' | 'VERIFY_DEVICE' } | undefined
   let social: { loginId: string; provider: string } | undefined
+  let farcaster: { loginId: string } | undefined
   let update: { updateId: string; step: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' } | undefined
   let networks: Promise<{ caipNetworkId: string }[]> | undefined
 
@@ -165,6 +167,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     return {
       email: value.email,
       ...(value.userName === undefined ? {} : { userName: value.userName }),
+      ...(value.userImage === undefined ? {} : { userImage: value.userImage }),
       address: namespace === 'eip155' ? eip155.address : value.accounts.solana.address,
       chainId: chain,
       accounts: [
@@ -324,8 +327,27 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       signedInAs(session)
       return {}
     },
-    async CONNECT_FARCASTER() {
-      throw notAvailable()
+    async CONNECT_FARCASTER({ step }) {
+      if (step === 'start') {
+        const answer = await api.request('POST', 'farcaster/start', farcasterStartResponse, {
+          deviceId: storage.deviceId(),
+          origin: deps.site,
+        })
+        farcaster = { loginId: answer.loginId }
+        return { url: answer.url, expiresAt: answer.expiresAt }
+      }
+      if (!farcaster) throw actionNotAllowed()
+      const { loginId } = farcaster
+      const session = await api
+        .request('POST', 'farcaster/finish', sessionResponse, { loginId, deviceId: storage.deviceId() })
+        .catch((error: unknown) => {
+          // Not approved yet: the modal asks again; anything else ends this channel.
+          if (!(error instanceof ApiError && error.code === 'FARCASTER_PENDING')) farcaster = undefined
+          throw error
+        })
+      farcaster = undefined
+      signedInAs(session)
+      return {}
     },
     async GET_USER({ chainId: requested, preferredAccountType }) {
       const own = await currentUser()
@@ -359,6 +381,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       login = undefined
       update = undefined
       social = undefined
+      farcaster = undefined
       newUser = false
       if (current) await api.request('POST', 'sign-out', undefined, {}, current).catch(() => {})
       return {}

@@ -90,6 +90,10 @@ if (!quick) {
     const { benchSocial, printSocial } = await import('./social.ts')
     printSocial(await benchSocial(10))
   })
+  await optional('farcaster sign-in', async () => {
+    const { benchFarcaster, printFarcaster } = await import('./farcaster.ts')
+    printFarcaster(await benchFarcaster(10))
+  })
   await optional('package', async () => {
     // The package as people install it: its figures are the suite's ℹ lines (install size and
     // package count, React app with and without the elements, the service installed alone).

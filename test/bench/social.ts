@@ -13,27 +13,9 @@
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Page } from 'playwright-core'
-import { launchBrowser, newContext, startTestStack, type TestStack } from '../e2e/harness.ts'
+import { launchBrowser, startTestStack } from '../e2e/harness.ts'
 import { serveDist } from './page.ts'
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
-}
-
-const pageHtml = (stack: TestStack) => `<!doctype html><html><head><meta charset="utf-8">
-<title>social bench</title><script type="module" src="/wallet-elements.js"></script></head>
-<body><wallet-button></wallet-button>
-<wallet-modal networks="eip155:31337" project-id="dev-project" api-url="${stack.urls.service}"
-  frame-url="${stack.urls.frame}" features="socials" socials="google"></wallet-modal>
-</body></html>`
-
-const PROBE = `(() => {
-  const marks = { connects: [] }
-  globalThis.benchMarks = marks
-  document.addEventListener('wallet-connect', () => marks.connects.push(Date.now()))
-})()`
+import { connectedAt, openModal, printMedians, signInPage } from './signIn.ts'
 
 export interface SocialBenchResult {
   runs: number
@@ -42,12 +24,11 @@ export interface SocialBenchResult {
   clickToConnectedMs: number[]
 }
 
-const connects = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as { benchMarks: { connects: number[] } }).benchMarks.connects)
-
 export async function benchSocial(runs = 10): Promise<SocialBenchResult> {
   const [stack, browser] = await Promise.all([startTestStack(), launchBrowser()])
-  const site = await serveDist({ '/social.html': pageHtml(stack) })
+  const site = await serveDist({
+    '/social.html': signInPage(stack, 'social bench', 'features="socials" socials="google"'),
+  })
   const result: SocialBenchResult = {
     runs,
     clickToProviderMs: [],
@@ -56,11 +37,7 @@ export async function benchSocial(runs = 10): Promise<SocialBenchResult> {
   }
   try {
     for (let run = 0; run < runs; run++) {
-      const context = await newContext(browser)
-      await context.addInitScript({ content: PROBE })
-      const page = await context.newPage()
-      await page.goto(`${site.url}social.html`)
-      await page.locator('wallet-button').getByRole('button').and(page.locator(':enabled')).click()
+      const { context, page } = await openModal(browser, `${site.url}social.html`)
       const button = page
         .locator('wallet-modal')
         .getByRole('dialog')
@@ -74,14 +51,10 @@ export async function benchSocial(runs = 10): Promise<SocialBenchResult> {
       await field.fill(`bench.${run}.${Date.now()}@example.com`)
       const signInAt = Date.now()
       await popup.getByRole('button', { name: 'Sign in' }).click()
-      await page.waitForFunction(
-        () =>
-          (globalThis as unknown as { benchMarks: { connects: number[] } }).benchMarks.connects.length > 0,
-      )
-      const connectedAt = (await connects(page))[0] ?? Number.NaN
+      const connected = await connectedAt(page)
       result.clickToProviderMs.push(providerAt - clickedAt)
-      result.signInToConnectedMs.push(connectedAt - signInAt)
-      result.clickToConnectedMs.push(providerAt - clickedAt + (connectedAt - signInAt))
+      result.signInToConnectedMs.push(connected - signInAt)
+      result.clickToConnectedMs.push(providerAt - clickedAt + (connected - signInAt))
       await context.close()
     }
   } finally {
@@ -93,14 +66,11 @@ export async function benchSocial(runs = 10): Promise<SocialBenchResult> {
 }
 
 export function printSocial(result: SocialBenchResult): void {
-  console.log(`\nSocial sign-in (Google through the local stand-in), median of ${result.runs}:`)
-  for (const [label, values] of [
+  printMedians(`Social sign-in (Google through the local stand-in), median of ${result.runs}:`, [
     ['click -> the provider page ready', result.clickToProviderMs],
     ['Sign in at the provider -> connected', result.signInToConnectedMs],
     ['click -> connected (less the time at the provider)', result.clickToConnectedMs],
-  ] as const) {
-    console.log(`  ${label.padEnd(52)} ${median(values).toFixed(0)} ms   (${values.join(', ')})`)
-  }
+  ])
 }
 
 if (import.meta.url === pathToFileURL(resolve(process.argv[1] ?? '')).href) {

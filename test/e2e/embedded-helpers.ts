@@ -1,5 +1,7 @@
 /** Helpers of the embedded wallet's end-to-end tests and bench: the dev inbox, the modal, the frame. */
+import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
+import { type Hex, verifyMessage } from 'viem'
 import type { TestStack } from './harness.ts'
 
 /** Mail the local stack caught for an address, newest first (the dev inbox's JSON). */
@@ -53,3 +55,15 @@ export async function submitEmail(page: Page, email: string) {
 
 /** Matches a route of the embedded-wallet API whatever its query (`?projectId=`), for `context.route`. */
 export const apiRoute = (path: string) => (url: URL) => url.pathname === `/embedded/v1/${path}`
+
+/**
+ * From the page with the modal closed: the site asks `personal_sign`, the person approves in the
+ * frame, and the signature verifies for `address`.
+ */
+export async function signWithApproval(page: Page, address: string, message: string) {
+  const signature = page.evaluate((text) => window.dapp.signMessage(text), message)
+  await modal(page).getByRole('heading', { name: 'Approve request' }).waitFor()
+  await walletFrame(page).getByText(message).waitFor()
+  await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
+  assert.ok(await verifyMessage({ address: address as Hex, message, signature: (await signature) as Hex }))
+}

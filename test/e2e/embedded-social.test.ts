@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { type Hex, verifyMessage } from 'viem'
 import { sweep } from './axe.ts'
-import { apiRoute, connections, modal, walletFrame } from './embedded-helpers.ts'
+import { apiRoute, connections, modal, signWithApproval } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -72,17 +71,7 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
     await page.locator('wallet-button').getByRole('button').click()
     await modal(page).getByText('grace.google@example.com').waitFor()
     await modal(page).getByRole('button', { name: 'Close' }).click()
-    const signature = page.evaluate(() => window.dapp.signMessage('Hello from a social login'))
-    await modal(page).getByRole('heading', { name: 'Approve request' }).waitFor()
-    await walletFrame(page).getByText('Hello from a social login').waitFor()
-    await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
-    assert.ok(
-      await verifyMessage({
-        address: connected.eip155?.address as Hex,
-        message: 'Hello from a social login',
-        signature: (await signature) as Hex,
-      }),
-    )
+    await signWithApproval(page, connected.eip155?.address ?? '', 'Hello from a social login')
   })
 
   it('a closed window and a cancel at the provider each say so; then github signs in', async () => {
@@ -211,6 +200,7 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
     await hiddenPage.getByRole('button', { name: 'Connect Wallet' }).click()
     await modal(hiddenPage).getByRole('button', { name: 'Continue with GitHub' }).waitFor()
     const names = await modal(hiddenPage)
+      .locator('[part="social-logins"]')
       .getByRole('button', { name: /^Continue with / })
       .allTextContents()
     assert.deepEqual(names, ['Continue with GitHub', 'Continue with Discord'])

@@ -91,6 +91,8 @@ export type TestStack = {
   readonly serviceDatabase: ServiceDatabase | undefined
   /** Stops the companion service and starts it again (same port, data folder), `between` while it is down. */
   restartService(between?: () => Promise<void>): Promise<void>
+  /** Moves the Farcaster relay stand-in's clock forward (an expired sign-in channel). */
+  advanceFarcasterClock(ms: number): void
   stop(): Promise<void>
 }
 
@@ -114,11 +116,15 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     'onrampPort',
     'bundlerPort',
     'oidcPort',
+    'farcasterChainPort',
+    'farcasterRelayPort',
+    'farcasterAppPort',
   ] as const satisfies readonly (keyof StackOptions)[])
   const stack = await startStack({
     ...ports,
     serviceDataDir: 'memory://',
     solana: false,
+    farcaster: false,
     logLevel: 'warn',
     ...(options.solana ? { solanaPort: await freePortPair() } : {}),
     ...options,
@@ -131,6 +137,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
       return stack.serviceDatabase
     },
     restartService: stack.restartService,
+    advanceFarcasterClock: stack.advanceFarcasterClock,
     stop: stack.stop,
   }
 }

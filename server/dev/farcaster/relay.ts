@@ -6,6 +6,11 @@
  * `POST /v1/channel/authenticate` (the Farcaster app, with the bearer channel token and the relay key
  * in `X-Farcaster-Auth-Relay-Key`, delivers the signed approval). Channels expire; an unknown or
  * expired channel token is 401, as at the real relay. Loopback only; dev and tests.
+ *
+ * One route is the stand-in's own: `POST /v1/channel/decline` (same credentials as authenticate) marks
+ * the channel `declined`, so the demo app's Decline reaches the page. The real relay has no decline:
+ * a Farcaster app that declines leaves the channel pending until it expires, which the service shows
+ * as an expired code.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -39,7 +44,7 @@ const authenticateRequest = z.object({
 })
 
 interface Channel {
-  state: 'pending' | 'completed'
+  state: 'pending' | 'completed' | 'declined'
   nonce: string
   url: string
   signatureParams: z.infer<typeof createRequest>
@@ -72,12 +77,13 @@ const sameSecret = (given: string, expected: string) => {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
+/** A JSON body of at most `limit` bytes (the stand-ins' requests are small). */
+export async function readJson(request: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   let size = 0
   const chunks: Buffer[] = []
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length
-    if (size > MAX_BODY_BYTES) throw new Error('too large')
+    if (size > limit) throw new Error('too large')
     chunks.push(chunk)
   }
   return JSON.parse(Buffer.concat(chunks).toString('utf8'))
@@ -147,7 +153,7 @@ export async function startFarcasterRelay(options: FarcasterRelayOptions): Promi
     if (request.method === 'GET' && path === '/v1/channel/status') {
       const channel = channelOf(request)
       if (!channel) return send(response, 401, { error: 'Unauthorized' })
-      return send(response, channel.state === 'completed' ? 200 : 202, statusOf(channel))
+      return send(response, channel.state === 'pending' ? 202 : 200, statusOf(channel))
     }
     if (request.method === 'POST' && path === '/v1/channel/authenticate') {
       const key = request.headers['x-farcaster-auth-relay-key']
@@ -157,10 +163,20 @@ export async function startFarcasterRelay(options: FarcasterRelayOptions): Promi
       if (!channel) return send(response, 401, { error: 'Unauthorized' })
       const parsed = authenticateRequest.safeParse(await readJson(request).catch(() => undefined))
       if (!parsed.success) return send(response, 400, { error: 'Validation error' })
-      if (channel.state === 'completed') return send(response, 409, { error: 'Channel already completed' })
+      if (channel.state !== 'pending') return send(response, 409, { error: 'Channel already completed' })
       channel.state = 'completed'
       channel.approval = parsed.data
       return send(response, 201, statusOf(channel))
+    }
+    if (request.method === 'POST' && path === '/v1/channel/decline') {
+      const key = request.headers['x-farcaster-auth-relay-key']
+      if (typeof key !== 'string' || !sameSecret(key, options.relayKey))
+        return send(response, 401, { error: 'Unauthorized' })
+      const channel = channelOf(request)
+      if (!channel) return send(response, 401, { error: 'Unauthorized' })
+      if (channel.state !== 'pending') return send(response, 409, { error: 'Channel already completed' })
+      channel.state = 'declined'
+      return send(response, 200, statusOf(channel))
     }
     return send(response, 404, { error: 'Not found' })
   }

@@ -36,12 +36,16 @@ import {
 /** The frame's states (SPEC 4): not loaded, loading, ready (its ready event), usable 500 ms later, failed. */
 export type FrameStatus = 'idle' | 'loading' | 'ready' | 'usable' | 'failed'
 
-/** App events that time out after 30 s (SPEC 9): the e-mail, device, code, social and redirect-uri requests. */
+/**
+ * App events that time out after 30 s (SPEC 9): the e-mail, device, code, social and redirect-uri
+ * requests, and farcaster's (the service holds a finish at most 20 s).
+ */
 const TIMED: ReadonlySet<AppEventType> = new Set([
   'CONNECT_EMAIL',
   'CONNECT_DEVICE',
   'CONNECT_OTP',
   'CONNECT_SOCIAL',
+  'CONNECT_FARCASTER',
   'GET_SOCIAL_REDIRECT_URI',
 ])
 

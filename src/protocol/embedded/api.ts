@@ -41,6 +41,8 @@ export type EmailUpdateAction = z.infer<typeof emailUpdateAction>
 export const embeddedUser = z.object({
   email: z.nullable(z.string()),
   userName: z.optional(z.string()),
+  /** The profile picture a Farcaster sign-in gave (https). */
+  userImage: z.optional(z.string()),
   accounts: z.object({
     eip155: z.object({ address: z.string(), type: AccountTypeSchema }),
     solana: z.object({ address: z.string(), type: AccountTypeSchema }),
@@ -249,3 +251,22 @@ export const embeddedErrorBody = z.object({
   }),
 })
 export type EmbeddedErrorBody = z.infer<typeof embeddedErrorBody>
+
+/** `POST /embedded/v1/farcaster/start`: a Farcaster sign-in channel for this browser and site. */
+export const farcasterStartRequest = z.object({ deviceId, origin: siteOrigin })
+export type FarcasterStartRequest = z.infer<typeof farcasterStartRequest>
+
+/**
+ * Answer of `POST /embedded/v1/farcaster/start`: the channel's URL (the QR code and the "open in app"
+ * link), the sign-in's id and when the channel expires (ISO 8601).
+ */
+export const farcasterStartResponse = z.object({
+  loginId: opaqueId,
+  url: z.string().check(z.regex(/^https?:\/\//), z.maxLength(2048)),
+  expiresAt: z.string(),
+})
+export type FarcasterStartResponse = z.infer<typeof farcasterStartResponse>
+
+/** `POST /embedded/v1/farcaster/finish`: asks the relay once; the session when the app approved. */
+export const farcasterFinishRequest = z.object({ loginId: opaqueId, deviceId })
+export type FarcasterFinishRequest = z.infer<typeof farcasterFinishRequest>

@@ -22,5 +22,19 @@ export const embeddedErrorCodes = [
   'SOCIAL_UNAVAILABLE',
   /** The provider's callback has not come yet. */
   'SOCIAL_PENDING',
+  /** The visitor has not approved in their Farcaster app yet. */
+  'FARCASTER_PENDING',
+  /** The Farcaster sign-in channel expired: a fresh code is needed. */
+  'FARCASTER_EXPIRED',
+  /** The visitor declined the request in their Farcaster app. */
+  'FARCASTER_DECLINED',
+  /** The approval was signed for another sign-in request (nonce). */
+  'FARCASTER_WRONG_NONCE',
+  /** The approval was signed for another site (domain). */
+  'FARCASTER_WRONG_DOMAIN',
+  /** The approval was not signed by the fid's custody or auth address. */
+  'FARCASTER_WRONG_SIGNER',
+  /** The approval did not verify otherwise, or the relay or registry failed. */
+  'FARCASTER_FAILED',
 ] as const
 export type EmbeddedErrorCode = (typeof embeddedErrorCodes)[number]

@@ -37,8 +37,7 @@ export const dappMetadata = z.object({
 const typedCode = z.string().check(z.maxLength(64))
 
 /**
- * Payload of each app event (SPEC section 7). Social, farcaster and smart-account events are part of
- * the protocol already; the frame answers them "not available" until parts 2 and 3.
+ * Payload of each app event (SPEC section 7).
  */
 export const appEventPayloads = {
   SWITCH_NETWORK: z.object({ chainId: CaipNetworkIdSchema }),
@@ -46,7 +45,11 @@ export const appEventPayloads = {
   CONNECT_DEVICE: empty,
   CONNECT_OTP: z.object({ otp: typedCode }),
   CONNECT_SOCIAL: z.object({ provider: SocialProviderSchema, uri: z.optional(z.string()) }),
-  CONNECT_FARCASTER: empty,
+  /**
+   * `start` opens a Farcaster sign-in channel (answer: its URL for the QR code and when it expires);
+   * `finish` waits (up to 20 s) for the visitor's approval in their Farcaster app and connects.
+   */
+  CONNECT_FARCASTER: z.object({ step: z.enum(['start', 'finish']) }),
   GET_USER: z.object({
     chainId: z.optional(CaipNetworkIdSchema),
     preferredAccountType: z.optional(AccountTypeSchema),
@@ -96,6 +99,8 @@ export const WalletUserSchema = z.object({
   chainId: z.union([z.number(), z.string()]),
   accounts: z.array(z.object({ address: z.string(), type: AccountTypeSchema })),
   userName: z.optional(z.string()),
+  /** The profile picture of a Farcaster sign-in (https). */
+  userImage: z.optional(z.string()),
   preferredAccountType: z.optional(AccountTypeSchema),
   smartAccountDeployed: z.boolean(),
 })
@@ -122,7 +127,14 @@ export const frameSuccessPayloads = {
   CONNECT_DEVICE: empty,
   CONNECT_OTP: empty,
   CONNECT_SOCIAL: empty,
-  CONNECT_FARCASTER: empty,
+  /** `start`: the channel; `finish`: connected (nothing to say). */
+  CONNECT_FARCASTER: z.union([
+    z.object({
+      url: z.string().check(z.regex(/^https?:\/\//), z.maxLength(2048)),
+      expiresAt: z.string().check(z.maxLength(64)),
+    }),
+    empty,
+  ]),
   GET_USER: frameUser,
   GET_SOCIAL_REDIRECT_URI: z.object({ uri: z.string() }),
   SIGN_OUT: empty,

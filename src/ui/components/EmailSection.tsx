@@ -1,3 +1,4 @@
+import { navigate } from '../../core/actions/navigate.ts'
 import type { Config } from '../../core/createConfig.ts'
 import { EmailLoginDependencyError } from '../../errors/embedded.ts'
 import { socialProviders } from '../../protocol/api/catalogue.ts'
@@ -41,6 +42,16 @@ function EmailSectionBody({ config, takeFocus }: EmailSectionProps) {
       ) : null}
       {features.socials ? (
         <SocialButtons config={config} providers={socials.length > 0 ? socials : socialProviders} />
+      ) : null}
+      {features.farcaster ? (
+        <button
+          type="button"
+          className="secondary"
+          part="farcaster-login"
+          onClick={() => navigate(config, 'ConnectingFarcaster')}
+        >
+          {t('continueWithProvider', { provider: 'Farcaster' })}
+        </button>
       ) : null}
       <p className="divider" aria-hidden="true">
         {t('orUseAWallet')}

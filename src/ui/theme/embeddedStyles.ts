@@ -16,4 +16,5 @@ export const embeddedStyles = `
 .identity .label { color: var(--_muted); }
 .social-list .secondary { width: 100%; }
 .identity .value { font-weight: 600; overflow-wrap: anywhere; text-align: end; }
+.identity .user-image { border-radius: 50%; margin-inline-start: auto; }
 `

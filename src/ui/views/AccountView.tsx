@@ -25,12 +25,16 @@ import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
 const loadActivity = () => import('../components/ActivityList.tsx')
 
 /** The embedded wallet's e-mail on Account, in its words (inside `EmbeddedScope`), and the update's notice. */
-function EmailRow({ email, updated }: { email: string; updated: boolean }) {
+function EmailRow({ email, image, updated }: { email: string; image?: string; updated: boolean }) {
   const { t } = useStrings()
   return (
     <>
       <div className="identity" part="email">
         <span className="label">{t('signedInWith')}</span>
+        {/* A Farcaster sign-in's profile picture, beside its username (the name says who it is). */}
+        {image ? (
+          <img className="user-image" part="user-image" src={image} alt="" width={20} height={20} />
+        ) : null}
         <bdi className="value" data-email={email}>
           {email}
         </bdi>
@@ -189,6 +193,7 @@ function Account({ config }: ViewProps) {
               an e-mail shows its username (SPEC 3). */}
           <EmailRow
             email={(embedded.email || embedded.userName) as string}
+            {...(embedded.email || !embedded.userImage ? {} : { image: embedded.userImage })}
             updated={modal.router.data?.notice === 'emailUpdated'}
           />
         </EmbeddedScope>

@@ -90,7 +90,9 @@ export default function ConnectView({ config }: ViewProps) {
   // would (a phone's keyboard should not pop up unasked); it arrives after the first render, so the
   // focus is kept for it meanwhile (see EmailForm's takeFocus).
   const emailOn =
-    (options.features.email || options.features.socials) && options.frameUrl && options.projectId
+    (options.features.email || options.features.socials || options.features.farcaster) &&
+    options.frameUrl &&
+    options.projectId
   const EmailSection = useModule(emailOn ? loadEmailSection : undefined)
   const emailTakesFocus = !!emailOn && !recentEntries.length && !browser.length
   if (emailTakesFocus) takesFocus()

@@ -68,6 +68,7 @@ describe('loadConfig', () => {
         kekPrevious: [],
         kekFile: '.data/wallet-kek',
         social: { credentials: {}, apple: null, redirectBase: 'http://127.0.0.1:8788', providerUrl: null },
+        farcaster: { relayUrl: 'https://relay.farcaster.xyz', rpcUrl: 'https://mainnet.optimism.io' },
       },
       nameSuffix: 'wallet.test',
       nameGatewayKey: null,
@@ -95,6 +96,20 @@ describe('loadConfig', () => {
         'eip155:8453': [`0x${'c'.repeat(40)}`],
       },
     })
+  })
+
+  test('args: Farcaster: the relay and the chain-10 RPC, real ones by default; a bad URL is not quoted', () => {
+    const farcaster = loadConfig({
+      FARCASTER_RELAY_URL: 'http://127.0.0.1:8792/',
+      FARCASTER_RPC_URL: 'http://127.0.0.1:8791',
+    }).embedded.farcaster
+    assert.deepEqual(farcaster, { relayUrl: 'http://127.0.0.1:8792', rpcUrl: 'http://127.0.0.1:8791' })
+    assert.throws(
+      () => loadConfig({ FARCASTER_RPC_URL: 'ftp://secret-key@rpc.example' }),
+      (error: Error) =>
+        /FARCASTER_RPC_URL must be an http\(s\) URL/.test(error.message) &&
+        !error.message.includes('secret-key'),
+    )
   })
 
   test('args: social providers: credentials in pairs, Apple from its key, the redirect base and the stand-in', () => {
@@ -156,6 +171,7 @@ describe('loadConfig', () => {
       kekPrevious: ['a', 'b'],
       kekFile: '/secrets/kek',
       social: { credentials: {}, apple: null, redirectBase: 'https://wallet.example.com', providerUrl: null },
+      farcaster: { relayUrl: 'https://relay.farcaster.xyz', rpcUrl: 'https://mainnet.optimism.io' },
     })
     assert.equal(loadConfig({ FRAME_PORT: 'off' }).embedded.framePort, null)
     assert.throws(

@@ -5,6 +5,12 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
 import {
+  approveChannel,
+  channelRequest,
+  declineChannel,
+  type FarcasterApproval,
+} from '../../../server/dev/farcaster/app.ts'
+import {
   FARCASTER_CHAIN_ID,
   type FarcasterRegistries,
   installFarcasterRegistries,
@@ -12,8 +18,17 @@ import {
 import { type FarcasterRelay, startFarcasterRelay } from '../../../server/dev/farcaster/relay.ts'
 import { EmbeddedError } from '../../../server/embedded/errors.ts'
 import { createFarcasterVerifier, type FarcasterVerifier } from '../../../server/embedded/farcaster.ts'
-import { sessionResponse } from '../../../src/protocol/embedded/index.ts'
-import { type EmbeddedTestApp, newDeviceId, SITE, startEmbeddedTestApp } from './embedded-helpers.ts'
+import { createFarcasterService } from '../../../server/embedded/farcasterLogin.ts'
+import { createProject, getProject, updateProject } from '../../../server/projects/store.ts'
+import { farcasterStartResponse, sessionResponse } from '../../../src/protocol/embedded/index.ts'
+import {
+  type EmbeddedTestApp,
+  frameWallet,
+  newDeviceId,
+  SITE,
+  clock as serviceClock,
+  startEmbeddedTestApp,
+} from './embedded-helpers.ts'
 import { freePort, openTestDatabase, type TestDatabase } from './helpers.ts'
 
 /**
@@ -43,13 +58,15 @@ before(async () => {
   await registries.register(custody.address, FID)
   await registries.addAuthAddress(FID, authAddress.address)
   verify = createFarcasterVerifier({ rpcUrl: chain.url, domain: DOMAIN })
-  testDb = await openTestDatabase('embedded_farcaster')
-  t = await startEmbeddedTestApp(testDb, 'farcaster-project')
   relay = await startFarcasterRelay({
     port: 0,
     appUrl: 'http://127.0.0.1:9/farcaster-app',
     relayKey: RELAY_KEY,
     now: () => clock.now,
+  })
+  testDb = await openTestDatabase('embedded_farcaster')
+  t = await startEmbeddedTestApp(testDb, 'farcaster-project', {
+    farcaster: { relayUrl: relay.url, rpcUrl: chain.url },
   })
 })
 after(async () => {
@@ -241,5 +258,212 @@ describe('the relay stand-in', () => {
       headers: { authorization: 'Bearer nope' },
     })
     assert.equal(unknown.status, 401)
+  })
+})
+
+describe('the service signs in with Farcaster through the relay', () => {
+  const account = {
+    custody,
+    fid: Number(FID),
+    username: 'alice',
+    pfpUrl: 'https://example.com/alice.png',
+  }
+  const approval = (overrides: Partial<FarcasterApproval['account']> = {}) => ({
+    relayUrl: relay.url,
+    relayKey: RELAY_KEY,
+    rpcUrl: chain.url,
+    account: { ...account, ...overrides },
+  })
+  async function start(deviceId = newDeviceId()) {
+    const { status, body } = await t.call('/embedded/v1/farcaster/start', { deviceId, origin: SITE })
+    assert.equal(status, 200, JSON.stringify(body))
+    const answer = farcasterStartResponse.parse(body)
+    const request = channelRequest.parse(Object.fromEntries(new URL(answer.url).searchParams))
+    assert.equal(request.domain, DOMAIN, 'the channel names our domain')
+    return { ...answer, request, deviceId }
+  }
+  const finish = (loginId: string, deviceId: string, extra: Record<string, unknown> = {}) =>
+    t.call('/embedded/v1/farcaster/finish', { loginId, deviceId, ...extra })
+  const errorOf = (body: Record<string, unknown>) => body.error as { code: string; message: string }
+
+  test('pending until the app approves; then a session for the fid, with its username and picture, once', async () => {
+    const login = await start()
+    const waiting = await finish(login.loginId, login.deviceId)
+    assert.equal(waiting.status, 409)
+    assert.equal(errorOf(waiting.body).code, 'FARCASTER_PENDING')
+
+    await approveChannel(login.request, approval())
+    const done = await finish(login.loginId, login.deviceId)
+    assert.equal(done.status, 200, JSON.stringify(done.body))
+    const session = sessionResponse.parse(done.body)
+    assert.equal(session.user.userName, 'alice')
+    assert.equal(session.user.userImage, 'https://example.com/alice.png')
+    assert.equal(session.user.email, null)
+    assert.match(session.user.accounts.eip155.address, /^0x[0-9a-fA-F]{40}$/)
+    assert.ok(session.user.accounts.solana.address)
+
+    const replay = await finish(login.loginId, login.deviceId)
+    assert.equal(replay.status, 403, 'a completed channel is used once')
+
+    const again = await start()
+    await approveChannel(again.request, approval({ username: 'alice2' }))
+    const second = sessionResponse.parse((await finish(again.loginId, again.deviceId)).body)
+    assert.equal(
+      second.user.accounts.eip155.address,
+      session.user.accounts.eip155.address,
+      'one wallet per fid',
+    )
+    assert.equal(second.user.userName, 'alice2', 'the newest username is kept')
+  })
+
+  test('a declined request says so and ends the sign-in', async () => {
+    const login = await start()
+    await declineChannel(login.request.channelToken, { relayUrl: relay.url, relayKey: RELAY_KEY })
+    const declined = await finish(login.loginId, login.deviceId)
+    assert.equal(declined.status, 400)
+    assert.deepEqual(errorOf(declined.body), {
+      code: 'FARCASTER_DECLINED',
+      message: 'The request was declined in the Farcaster app',
+    })
+    assert.equal((await finish(login.loginId, login.deviceId)).status, 403)
+  })
+
+  test('an approval with another nonce, for another domain or by another key has its own code', async () => {
+    const cases = [
+      [{ nonce: 'theirNonce12345678' }, {}, 'FARCASTER_WRONG_NONCE'],
+      [{ domain: 'evil.example' }, {}, 'FARCASTER_WRONG_DOMAIN'],
+      [{}, { custody: stranger }, 'FARCASTER_WRONG_SIGNER'],
+    ] as const
+    for (const [request, signer, code] of cases) {
+      const login = await start()
+      await approveChannel({ ...login.request, ...request }, approval(signer))
+      const refused = await finish(login.loginId, login.deviceId)
+      assert.equal(refused.status, 400, code)
+      assert.equal(errorOf(refused.body).code, code)
+      assert.equal((await finish(login.loginId, login.deviceId)).status, 403, `${code}: not retried`)
+    }
+  })
+
+  test('as an attacker: a forged id, someone else’s channel, a smuggled channel token, oversized input', async () => {
+    const victim = await start()
+    const attacker = await start()
+    await approveChannel(attacker.request, approval())
+
+    assert.equal((await finish('forgedLoginId1234567890', victim.deviceId)).status, 403)
+    assert.equal((await finish(victim.loginId, attacker.deviceId)).status, 403, 'another browser')
+    const otherSite = await t.call(
+      '/embedded/v1/farcaster/finish',
+      { loginId: victim.loginId, deviceId: victim.deviceId },
+      { site: 'https://evil.example' },
+    )
+    assert.equal(otherSite.status, 403, 'another site')
+    // The relay's token is the service's own: one sent along is not read.
+    const smuggled = await finish(victim.loginId, victim.deviceId, {
+      channelToken: attacker.request.channelToken,
+    })
+    assert.equal(errorOf(smuggled.body).code, 'FARCASTER_PENDING')
+    const otherOrigin = await t.call(
+      '/embedded/v1/farcaster/start',
+      { deviceId: newDeviceId(), origin: SITE },
+      { origin: 'https://evil.example' },
+    )
+    assert.equal(otherOrigin.status, 403, 'only the frame calls these routes')
+    const mismatched = await t.call('/embedded/v1/farcaster/start', {
+      deviceId: newDeviceId(),
+      origin: 'https://other.example',
+    })
+    assert.equal(mismatched.status, 403, 'the origin must be the site the frame is on')
+
+    assert.equal((await finish('x'.repeat(65), victim.deviceId)).status, 400)
+    assert.equal((await finish(victim.loginId, 'bad id with spaces!')).status, 400)
+    const huge = await finish(victim.loginId, victim.deviceId, { padding: 'x'.repeat(300_000) })
+    assert.equal(huge.status, 413)
+    assert.equal(errorOf((await finish(victim.loginId, victim.deviceId)).body).code, 'FARCASTER_PENDING')
+  })
+
+  test('a relay that does not answer, or a project without farcaster: clear errors, no URL in them', async () => {
+    const project = await getProject(testDb.database.db, t.projectId)
+    assert.ok(project)
+    const unreachable = createFarcasterService({
+      db: testDb.database.db,
+      login: t.wallet.login,
+      social: t.wallet.social,
+      config: { relayUrl: 'http://127.0.0.1:9', rpcUrl: chain.url },
+      frameUrl: `http://${DOMAIN}`,
+    })
+    const down = await unreachable.start(project, { deviceId: newDeviceId(), origin: SITE }).catch((e) => e)
+    assert.ok(down instanceof EmbeddedError)
+    assert.equal(down.statusCode, 502)
+    assert.equal(down.code, 'FARCASTER_FAILED')
+    assert.equal(down.message, 'Could not reach Farcaster: try again')
+    const off = await unreachable
+      .start(
+        { ...project, features: { ...project.features, farcaster: false } },
+        { deviceId: newDeviceId(), origin: SITE },
+      )
+      .catch((e) => e)
+    assert.equal(off.statusCode, 403)
+    assert.equal(off.message, 'Farcaster sign-in is off for this project')
+  })
+
+  test('a site with only Farcaster on has the embedded wallet (its frame and its routes)', async () => {
+    const db = testDb.database.db
+    await createProject(db, { id: 'farcaster-only', name: 'Farcaster only', origins: [SITE] })
+    await updateProject(db, 'farcaster-only', { features: { email: false, socials: [], farcaster: true } })
+    const started = await t.call(
+      '/embedded/v1/farcaster/start',
+      { deviceId: newDeviceId(), origin: SITE },
+      { project: 'farcaster-only' },
+    )
+    assert.equal(started.status, 200, JSON.stringify(started.body))
+    const frame = await t.app.inject({ method: 'GET', url: '/?projectId=farcaster-only' })
+    assert.equal(frame.statusCode, 200)
+  })
+
+  test('an expired channel asks for a new code', async () => {
+    const login = await start()
+    clock.now += 5 * 60_000 + 1
+    serviceClock.now += 5 * 60_000 + 1
+    const gone = await finish(login.loginId, login.deviceId)
+    assert.equal(gone.status, 410)
+    assert.deepEqual(errorOf(gone.body), {
+      code: 'FARCASTER_EXPIRED',
+      message: 'This Farcaster code expired: get a new one',
+    })
+  })
+})
+
+describe('the frame’s CONNECT_FARCASTER', () => {
+  test('start gives the channel URL; finish says pending, then connects the fid with username and picture', async () => {
+    const base = await t.app.listen({ host: '127.0.0.1', port: 0 })
+    const frame = frameWallet(t, base)
+    const started = await frame.ask('CONNECT_FARCASTER', { step: 'start' })
+    assert.equal(started.type, 'CONNECT_FARCASTER_SUCCESS')
+    const { url } = started.payload as { url: string; expiresAt: string }
+    const request = channelRequest.parse(Object.fromEntries(new URL(url).searchParams))
+
+    const pending = await frame.ask('CONNECT_FARCASTER', { step: 'finish' })
+    assert.deepEqual(pending, {
+      type: 'CONNECT_FARCASTER_ERROR',
+      payload: { message: 'Waiting for approval in the Farcaster app', code: 'FARCASTER_PENDING' },
+    })
+    await approveChannel(request, {
+      relayUrl: relay.url,
+      relayKey: RELAY_KEY,
+      rpcUrl: chain.url,
+      account: { custody, fid: Number(FID), username: 'alice', pfpUrl: 'https://example.com/a.png' },
+    })
+    assert.deepEqual(await frame.ask('CONNECT_FARCASTER', { step: 'finish' }), {
+      type: 'CONNECT_FARCASTER_SUCCESS',
+      payload: {},
+    })
+    const user = await frame.ask('GET_USER', {})
+    assert.equal(user.type, 'GET_USER_SUCCESS')
+    const payload = user.payload as { userName?: string; userImage?: string; accounts: unknown[] }
+    assert.equal(payload.userName, 'alice')
+    assert.equal(payload.userImage, 'https://example.com/a.png')
+    assert.equal(payload.accounts.length, 2, 'EVM and Solana')
+    const after = await frame.ask('CONNECT_FARCASTER', { step: 'finish' })
+    assert.equal((after.payload as { message?: string }).message, 'Action not allowed')
   })
 })

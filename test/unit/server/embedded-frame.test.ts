@@ -110,7 +110,7 @@ describe('the frame’s wallet, against the service', () => {
       CONNECT_DEVICE: {},
       CONNECT_OTP: { otp: '000000' },
       CONNECT_SOCIAL: { provider: 'github' },
-      CONNECT_FARCASTER: {},
+      CONNECT_FARCASTER: { step: 'finish' },
       GET_USER: {},
       GET_SOCIAL_REDIRECT_URI: { provider: 'google' },
       SIGN_OUT: {},
@@ -144,8 +144,6 @@ describe('the frame’s wallet, against the service', () => {
     }
     assert.equal(frame.answers.length, Object.keys(payloads).length)
     const byType = Object.fromEntries(frame.answers.map((answer) => [answer.type, answer.payload]))
-    // Farcaster is in the protocol and answers "not available" for now.
-    assert.deepEqual(byType.CONNECT_FARCASTER_ERROR, { message: 'Not available', code: 4200 })
     // This service has no bundler: no smart account networks.
     assert.deepEqual(byType.GET_SMART_ACCOUNT_ENABLED_NETWORKS_SUCCESS, { smartAccountEnabledNetworks: [] })
     // A provider without credentials on this service: not available here.
@@ -156,6 +154,7 @@ describe('the frame’s wallet, against the service', () => {
     // Out of order, or signed out: Action not allowed.
     for (const type of [
       'CONNECT_SOCIAL',
+      'CONNECT_FARCASTER',
       'CONNECT_DEVICE',
       'GET_USER',
       'INIT_SMART_ACCOUNT',

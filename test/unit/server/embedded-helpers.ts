@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import type { ServiceConfig, SocialConfig } from '../../../server/config.ts'
+import type { FarcasterConfig, ServiceConfig, SocialConfig } from '../../../server/config.ts'
 import { type CaughtMail, type MailSink, startMailSink } from '../../../server/dev/mail/index.ts'
 import { createEmbeddedWallet, type EmbeddedWallet } from '../../../server/embedded/index.ts'
 import { kekRing } from '../../../server/embedded/kek.ts'
@@ -100,6 +100,10 @@ export async function startEmbeddedTestApp(
     smtpUrl?: string | null
     /** The social providers (default: none configured). */
     social?: SocialConfig
+    /** The Farcaster relay and chain-10 RPC (default: the config's). */
+    farcaster?: FarcasterConfig
+    /** How long a Farcaster finish waits (default 0: it asks the relay once). */
+    farcasterWaitMs?: number
   } = {},
 ): Promise<EmbeddedTestApp> {
   const frameDir = await frameFixture()
@@ -117,6 +121,7 @@ export async function startEmbeddedTestApp(
       frameDir,
       framePublicUrl: FRAME_ORIGIN,
       ...(overrides.social ? { social: overrides.social } : {}),
+      ...(overrides.farcaster ? { farcaster: overrides.farcaster } : {}),
     },
   }
   await createProject(testDb.database.db, { id: projectId, name: projectId, origins: [SITE] })
@@ -129,6 +134,7 @@ export async function startEmbeddedTestApp(
     keks: kekRing([randomBytes(32)], 'memory'),
     now,
     deviceWaitMs: overrides.deviceWaitMs ?? 1_500,
+    farcasterWaitMs: overrides.farcasterWaitMs ?? 0,
   })
   const app = await buildFrameApp(config, { wallet, database: testDb.database, logger: testLogger, now })
   return {

@@ -79,6 +79,16 @@ const ar: EmbeddedMessages = {
   'error.socialDenied': 'ألغيت تسجيل الدخول في {provider}',
   'error.socialFailed': 'تعذّر على {provider} تسجيل دخولك: حاول مرة أخرى',
   'error.socialUnavailable': 'تسجيل الدخول باستخدام {provider} غير متاح هنا',
+  farcasterQrLabel: 'رمز QR لتسجيل الدخول باستخدام Farcaster',
+  farcasterScan: 'امسح هذا الرمز بكاميرا هاتفك، أو افتح الرابط في تطبيق Farcaster، ثم وافق على تسجيل الدخول.',
+  farcasterWaiting: 'في انتظار موافقتك في Farcaster…',
+  farcasterNewCode: 'الحصول على رمز جديد',
+  'error.farcasterExpired': 'انتهت صلاحية هذا الرمز: احصل على رمز جديد',
+  'error.farcasterDeclined': 'لقد رفضت تسجيل الدخول في Farcaster',
+  'error.farcasterWrongNonce': 'هذه الموافقة تخص طلب تسجيل دخول آخر: ابدأ من جديد',
+  'error.farcasterWrongDomain': 'تمت هذه الموافقة لموقع آخر',
+  'error.farcasterWrongSigner': 'لم يوقّع هذه الموافقة الحساب الذي تذكره',
+  'error.farcasterFailed': 'تعذّر على Farcaster تسجيل دخولك: حاول مرة أخرى',
 }
 
 export default ar

@@ -78,6 +78,17 @@ const de: EmbeddedMessages = {
   'error.socialDenied': 'Du hast die Anmeldung bei {provider} abgebrochen',
   'error.socialFailed': '{provider} konnte dich nicht anmelden: Versuche es erneut',
   'error.socialUnavailable': 'Die Anmeldung mit {provider} ist hier nicht verfügbar',
+  farcasterQrLabel: 'QR-Code zur Anmeldung mit Farcaster',
+  farcasterScan:
+    'Scannen Sie diesen Code mit der Kamera Ihres Telefons oder öffnen Sie den Link in der Farcaster-App und bestätigen Sie die Anmeldung.',
+  farcasterWaiting: 'Warten auf Ihre Bestätigung in Farcaster…',
+  farcasterNewCode: 'Neuen Code anfordern',
+  'error.farcasterExpired': 'Dieser Code ist abgelaufen: Fordern Sie einen neuen an',
+  'error.farcasterDeclined': 'Sie haben die Anmeldung in Farcaster abgelehnt',
+  'error.farcasterWrongNonce': 'Diese Bestätigung gehört zu einer anderen Anmeldung: Beginnen Sie erneut',
+  'error.farcasterWrongDomain': 'Diese Bestätigung wurde für eine andere Website erteilt',
+  'error.farcasterWrongSigner': 'Diese Bestätigung wurde nicht von dem Konto signiert, das sie nennt',
+  'error.farcasterFailed': 'Farcaster konnte Sie nicht anmelden: Versuchen Sie es erneut',
 }
 
 export default de

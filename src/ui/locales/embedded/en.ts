@@ -78,6 +78,17 @@ const embedded = {
   'error.socialDenied': 'You cancelled the sign-in at {provider}',
   'error.socialFailed': '{provider} could not sign you in: try again',
   'error.socialUnavailable': 'Sign-in with {provider} is not available here',
+  farcasterQrLabel: 'QR code to sign in with Farcaster',
+  farcasterScan:
+    'Scan this code with your phone’s camera, or open the link in the Farcaster app, and approve the sign-in.',
+  farcasterWaiting: 'Waiting for your approval in Farcaster…',
+  farcasterNewCode: 'Get a new code',
+  'error.farcasterExpired': 'This code expired: get a new one',
+  'error.farcasterDeclined': 'You declined the sign-in in Farcaster',
+  'error.farcasterWrongNonce': 'This approval is for another sign-in request: start again',
+  'error.farcasterWrongDomain': 'This approval was made for another site',
+  'error.farcasterWrongSigner': 'This approval was not signed by the account it names',
+  'error.farcasterFailed': 'Farcaster could not sign you in: try again',
 }
 
 export type EmbeddedMessageKey = keyof typeof embedded

@@ -78,6 +78,17 @@ const es: EmbeddedMessages = {
   'error.socialDenied': 'Cancelaste el inicio de sesión en {provider}',
   'error.socialFailed': '{provider} no pudo iniciar tu sesión: inténtalo de nuevo',
   'error.socialUnavailable': 'El inicio de sesión con {provider} no está disponible aquí',
+  farcasterQrLabel: 'Código QR para iniciar sesión con Farcaster',
+  farcasterScan:
+    'Escanea este código con la cámara del teléfono o abre el enlace en la app de Farcaster y aprueba el inicio de sesión.',
+  farcasterWaiting: 'Esperando tu aprobación en Farcaster…',
+  farcasterNewCode: 'Obtener un código nuevo',
+  'error.farcasterExpired': 'Este código ha caducado: obtén uno nuevo',
+  'error.farcasterDeclined': 'Rechazaste el inicio de sesión en Farcaster',
+  'error.farcasterWrongNonce': 'Esta aprobación es de otra solicitud de inicio de sesión: empieza de nuevo',
+  'error.farcasterWrongDomain': 'Esta aprobación se hizo para otro sitio',
+  'error.farcasterWrongSigner': 'Esta aprobación no la firmó la cuenta que indica',
+  'error.farcasterFailed': 'Farcaster no pudo iniciar tu sesión: inténtalo de nuevo',
 }
 
 export default es

@@ -80,6 +80,17 @@ const fr: EmbeddedMessages = {
   'error.socialDenied': 'Vous avez annulé la connexion sur {provider}',
   'error.socialFailed': '{provider} n’a pas pu vous connecter : réessayez',
   'error.socialUnavailable': 'La connexion avec {provider} n’est pas disponible ici',
+  farcasterQrLabel: 'Code QR pour se connecter avec Farcaster',
+  farcasterScan:
+    'Scannez ce code avec l’appareil photo de votre téléphone, ou ouvrez le lien dans l’app Farcaster, puis approuvez la connexion.',
+  farcasterWaiting: 'En attente de votre approbation dans Farcaster…',
+  farcasterNewCode: 'Obtenir un nouveau code',
+  'error.farcasterExpired': 'Ce code a expiré : demandez-en un nouveau',
+  'error.farcasterDeclined': 'Vous avez refusé la connexion dans Farcaster',
+  'error.farcasterWrongNonce': 'Cette approbation concerne une autre demande de connexion : recommencez',
+  'error.farcasterWrongDomain': 'Cette approbation a été donnée pour un autre site',
+  'error.farcasterWrongSigner': 'Cette approbation n’a pas été signée par le compte qu’elle indique',
+  'error.farcasterFailed': 'Farcaster n’a pas pu vous connecter : réessayez',
 }
 
 export default fr

@@ -78,6 +78,17 @@ const it: EmbeddedMessages = {
   'error.socialDenied': 'Hai annullato l’accesso su {provider}',
   'error.socialFailed': '{provider} non è riuscito a farti accedere: riprova',
   'error.socialUnavailable': 'L’accesso con {provider} non è disponibile qui',
+  farcasterQrLabel: 'Codice QR per accedere con Farcaster',
+  farcasterScan:
+    'Scansiona questo codice con la fotocamera del telefono, oppure apri il link nell’app Farcaster, e approva l’accesso.',
+  farcasterWaiting: 'In attesa della tua approvazione in Farcaster…',
+  farcasterNewCode: 'Ottieni un nuovo codice',
+  'error.farcasterExpired': 'Questo codice è scaduto: richiedine uno nuovo',
+  'error.farcasterDeclined': 'Hai rifiutato l’accesso in Farcaster',
+  'error.farcasterWrongNonce': 'Questa approvazione riguarda un’altra richiesta di accesso: ricomincia',
+  'error.farcasterWrongDomain': 'Questa approvazione è stata data per un altro sito',
+  'error.farcasterWrongSigner': 'Questa approvazione non è stata firmata dall’account che indica',
+  'error.farcasterFailed': 'Farcaster non è riuscito a farti accedere: riprova',
 }
 
 export default it

@@ -78,6 +78,17 @@ const ja: EmbeddedMessages = {
   'error.socialDenied': '{provider}でのサインインをキャンセルしました',
   'error.socialFailed': '{provider}でサインインできませんでした。もう一度お試しください',
   'error.socialUnavailable': '{provider}でのサインインはここでは利用できません',
+  farcasterQrLabel: 'Farcasterでサインインするための QR コード',
+  farcasterScan:
+    'スマートフォンのカメラでこのコードを読み取るか、Farcasterアプリでリンクを開いて、サインインを承認してください。',
+  farcasterWaiting: 'Farcasterでの承認を待っています…',
+  farcasterNewCode: '新しいコードを取得',
+  'error.farcasterExpired': 'このコードは期限切れです。新しいコードを取得してください',
+  'error.farcasterDeclined': 'Farcasterでサインインを拒否しました',
+  'error.farcasterWrongNonce': 'この承認は別のサインイン要求のものです。最初からやり直してください',
+  'error.farcasterWrongDomain': 'この承認は別のサイト向けに行われました',
+  'error.farcasterWrongSigner': 'この承認は記載されたアカウントによって署名されていません',
+  'error.farcasterFailed': 'Farcasterでサインインできませんでした。もう一度お試しください',
 }
 
 export default ja

@@ -76,6 +76,16 @@ const ko: EmbeddedMessages = {
   'error.socialDenied': '{provider}에서 로그인을 취소했습니다',
   'error.socialFailed': '{provider}에서 로그인하지 못했습니다: 다시 시도하세요',
   'error.socialUnavailable': '여기서는 {provider} 로그인을 사용할 수 없습니다',
+  farcasterQrLabel: 'Farcaster로 로그인하는 QR 코드',
+  farcasterScan: '휴대폰 카메라로 이 코드를 스캔하거나 Farcaster 앱에서 링크를 열고 로그인을 승인하세요.',
+  farcasterWaiting: 'Farcaster에서 승인을 기다리는 중…',
+  farcasterNewCode: '새 코드 받기',
+  'error.farcasterExpired': '이 코드가 만료되었습니다. 새 코드를 받으세요',
+  'error.farcasterDeclined': 'Farcaster에서 로그인을 거절했습니다',
+  'error.farcasterWrongNonce': '이 승인은 다른 로그인 요청에 대한 것입니다. 다시 시작하세요',
+  'error.farcasterWrongDomain': '이 승인은 다른 사이트를 위한 것입니다',
+  'error.farcasterWrongSigner': '이 승인은 명시된 계정이 서명하지 않았습니다',
+  'error.farcasterFailed': 'Farcaster로 로그인하지 못했습니다. 다시 시도하세요',
 }
 
 export default ko

@@ -77,6 +77,17 @@ const ptBR: EmbeddedMessages = {
   'error.socialDenied': 'Você cancelou a entrada em {provider}',
   'error.socialFailed': '{provider} não conseguiu fazer sua entrada: tente de novo',
   'error.socialUnavailable': 'A entrada com {provider} não está disponível aqui',
+  farcasterQrLabel: 'Código QR para entrar com o Farcaster',
+  farcasterScan:
+    'Escaneie este código com a câmera do celular ou abra o link no app Farcaster e aprove a entrada.',
+  farcasterWaiting: 'Aguardando sua aprovação no Farcaster…',
+  farcasterNewCode: 'Obter um novo código',
+  'error.farcasterExpired': 'Este código expirou: obtenha um novo',
+  'error.farcasterDeclined': 'Você recusou a entrada no Farcaster',
+  'error.farcasterWrongNonce': 'Esta aprovação é de outra solicitação de entrada: comece de novo',
+  'error.farcasterWrongDomain': 'Esta aprovação foi feita para outro site',
+  'error.farcasterWrongSigner': 'Esta aprovação não foi assinada pela conta que ela indica',
+  'error.farcasterFailed': 'O Farcaster não conseguiu fazer sua entrada: tente de novo',
 }
 
 export default ptBR

@@ -79,6 +79,17 @@ const ru: EmbeddedMessages = {
   'error.socialDenied': 'Вы отменили вход в {provider}',
   'error.socialFailed': '{provider} не удалось выполнить вход: попробуйте снова',
   'error.socialUnavailable': 'Вход через {provider} здесь недоступен',
+  farcasterQrLabel: 'QR-код для входа через Farcaster',
+  farcasterScan:
+    'Отсканируйте этот код камерой телефона или откройте ссылку в приложении Farcaster и подтвердите вход.',
+  farcasterWaiting: 'Ожидаем вашего подтверждения в Farcaster…',
+  farcasterNewCode: 'Получить новый код',
+  'error.farcasterExpired': 'Срок действия кода истёк: получите новый',
+  'error.farcasterDeclined': 'Вы отклонили вход в Farcaster',
+  'error.farcasterWrongNonce': 'Это подтверждение относится к другому запросу на вход: начните заново',
+  'error.farcasterWrongDomain': 'Это подтверждение было дано для другого сайта',
+  'error.farcasterWrongSigner': 'Это подтверждение подписано не тем аккаунтом, который в нём указан',
+  'error.farcasterFailed': 'Farcaster не смог выполнить вход: попробуйте ещё раз',
 }
 
 export default ru

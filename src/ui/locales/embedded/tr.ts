@@ -79,6 +79,17 @@ const tr: EmbeddedMessages = {
   'error.socialDenied': '{provider} girişini iptal ettin',
   'error.socialFailed': '{provider} girişini yapamadı: tekrar dene',
   'error.socialUnavailable': '{provider} ile giriş burada kullanılamıyor',
+  farcasterQrLabel: 'Farcaster ile giriş yapmak için QR kodu',
+  farcasterScan:
+    'Bu kodu telefonunuzun kamerasıyla tarayın ya da bağlantıyı Farcaster uygulamasında açın ve girişi onaylayın.',
+  farcasterWaiting: 'Farcaster’da onayınız bekleniyor…',
+  farcasterNewCode: 'Yeni kod al',
+  'error.farcasterExpired': 'Bu kodun süresi doldu: yeni bir kod alın',
+  'error.farcasterDeclined': 'Farcaster’da girişi reddettiniz',
+  'error.farcasterWrongNonce': 'Bu onay başka bir giriş isteğine ait: baştan başlayın',
+  'error.farcasterWrongDomain': 'Bu onay başka bir site için verildi',
+  'error.farcasterWrongSigner': 'Bu onay, belirttiği hesap tarafından imzalanmadı',
+  'error.farcasterFailed': 'Farcaster girişinizi yapamadı: tekrar deneyin',
 }
 
 export default tr

@@ -74,6 +74,16 @@ const zhCN: EmbeddedMessages = {
   'error.socialDenied': '你在 {provider} 取消了登录',
   'error.socialFailed': '{provider} 无法让你登录：请重试',
   'error.socialUnavailable': '此处无法使用 {provider} 登录',
+  farcasterQrLabel: '用于通过 Farcaster 登录的二维码',
+  farcasterScan: '用手机相机扫描此二维码，或在 Farcaster 应用中打开链接，然后批准登录。',
+  farcasterWaiting: '正在等待你在 Farcaster 中批准…',
+  farcasterNewCode: '获取新的二维码',
+  'error.farcasterExpired': '此二维码已过期：请获取新的二维码',
+  'error.farcasterDeclined': '你在 Farcaster 中拒绝了登录',
+  'error.farcasterWrongNonce': '此批准属于另一个登录请求：请重新开始',
+  'error.farcasterWrongDomain': '此批准是为另一个网站做出的',
+  'error.farcasterWrongSigner': '此批准并非由其所称的账号签名',
+  'error.farcasterFailed': 'Farcaster 无法让你登录：请重试',
 }
 
 export default zhCN

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { focused, sweep } from './axe.ts'
+import { connections, modal, signWithApproval } from './embedded-helpers.ts'
+import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
+
+/**
+ * Sign In With Farcaster end to end on the local stack: "Continue with Farcaster" on Connect shows the
+ * sign-in channel's QR code and "Open Farcaster" link; the demo Farcaster app opens that link and
+ * approves with its dev custody key (its fid registered in the IdRegistry stand-in on the local chain
+ * with id 10); the service verifies the approval and the modal is connected on EVM and Solana with
+ * the Farcaster username on Account; a message is then signed with approval. A decline and an
+ * expired code each show their message, and the view offers a fresh code.
+ */
+describe('embedded wallet (farcaster)', { timeout: 240_000 }, () => {
+  let stack: TestStack
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+
+  before(async () => {
+    ;[stack, browser] = await Promise.all([
+      startTestStack({ solana: true, farcaster: true }),
+      launchBrowser(),
+    ])
+  })
+  after(async () => {
+    await browser?.close()
+    await stack?.stop()
+  })
+
+  const dappUrl = () => new URL('/dapp.html', stack.urls.demo).href
+
+  /** Opens ConnectingFarcaster from Connect; answers the link of the channel it shows. */
+  async function openFarcaster(): Promise<string> {
+    await page.goto(dappUrl())
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await modal(page).getByRole('button', { name: 'Continue with Farcaster' }).click()
+    return await channelLink()
+  }
+
+  async function channelLink(): Promise<string> {
+    await modal(page).getByRole('img', { name: 'QR code to sign in with Farcaster' }).waitFor()
+    const href = await modal(page).getByRole('link', { name: 'Open Farcaster' }).getAttribute('href')
+    assert.ok(href?.startsWith(stack.urls.farcasterApp), `the link opens the Farcaster app: ${href}`)
+    return href as string
+  }
+
+  /** The demo Farcaster app on the channel's link: Approve or Decline. */
+  async function answerInApp(link: string, answer: 'Approve' | 'Decline') {
+    const app = await context.newPage()
+    await app.goto(link)
+    await app.getByRole('button', { name: answer }).click()
+    await app
+      .getByRole('status')
+      .filter({ hasText: answer === 'Approve' ? 'Approved' : 'Declined' })
+      .waitFor()
+    await app.close()
+  }
+
+  it('approved in the Farcaster app: connected on EVM and Solana, the username on Account; a message signed with approval', async () => {
+    context = await newContext(browser)
+    page = await context.newPage()
+    const link = await openFarcaster()
+    // Focus moves to the view; the wait is announced.
+    assert.match(await focused(page), /Open Farcaster|Copy link/)
+    await modal(page)
+      .getByRole('status')
+      .filter({ hasText: 'Waiting for your approval in Farcaster' })
+      .waitFor()
+    assert.deepEqual(await sweep(page, 'ConnectingFarcaster'), [])
+    await answerInApp(link, 'Approve')
+    await modal(page).waitFor({ state: 'detached' })
+    const connected = await connections(page)
+    assert.equal(connected.eip155?.status, 'connected')
+    assert.equal(connected.solana?.status, 'connected')
+    assert.match(connected.eip155?.address ?? '', /^0x[0-9a-fA-F]{40}$/)
+    assert.equal(
+      await page.evaluate(
+        () => Object.entries(localStorage).find(([key]) => key.endsWith('social-username'))?.[1],
+      ),
+      JSON.stringify('devcaster'),
+    )
+    await page.locator('wallet-button').getByRole('button').click()
+    await modal(page).getByText('devcaster', { exact: true }).waitFor()
+    const picture = await modal(page).locator('[part="user-image"]').getAttribute('src')
+    assert.equal(picture, `${stack.urls.farcasterApp}pfp.svg`)
+    await modal(page).getByRole('button', { name: 'Close' }).click()
+    await signWithApproval(page, connected.eip155?.address ?? '', 'Hello from Farcaster')
+  })
+
+  it('declined in the app, then an expired code: each says so, and a fresh code still signs in', async () => {
+    await context.close()
+    context = await newContext(browser)
+    page = await context.newPage()
+    const declined = await openFarcaster()
+    await answerInApp(declined, 'Decline')
+    await modal(page)
+      .getByRole('alert')
+      .filter({ hasText: 'You declined the sign-in in Farcaster' })
+      .waitFor()
+    assert.deepEqual(await sweep(page, 'ConnectingFarcaster, declined'), [])
+    await modal(page).getByRole('button', { name: 'Try again' }).click()
+    const stale = await channelLink()
+    assert.notEqual(stale, declined, 'a new channel')
+
+    // The relay lets the channel lapse (its 5 minutes pass): the view offers a new code.
+    stack.advanceFarcasterClock(5 * 60_000 + 1_000)
+    await modal(page).getByRole('alert').filter({ hasText: 'This code expired: get a new one' }).waitFor()
+    await modal(page).getByRole('button', { name: 'Get a new code' }).click()
+    const fresh = await channelLink()
+    assert.notEqual(fresh, stale)
+    await answerInApp(fresh, 'Approve')
+    await modal(page).waitFor({ state: 'detached' })
+    assert.equal((await connections(page)).eip155?.status, 'connected')
+  })
+})
