@@ -47,7 +47,8 @@ describe('the wallet catalogue in the modal', { timeout: 120_000 }, () => {
     ownDb = await openTestDatabase('e2e_catalogue')
     await cli('create', '--id', 'locked', '--name', 'Locked', '--origin', 'https://example.com')
     return startService({
-      env: {},
+      // The wallet frame on a free port: 8788 may be another stack's (suites run side by side).
+      env: { FRAME_PORT: '0' },
       config: { ...ownDb.config(), port: 0, devOrigins: [] },
       database: ownDb.database,
       logger: testLogger,
