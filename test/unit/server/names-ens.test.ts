@@ -28,7 +28,11 @@ import { buildApp } from '../../../server/app.ts'
 import { compileContracts } from '../../../server/dev/chain/compile.ts'
 import { deployEns, type LocalEns } from '../../../server/dev/chain/ens.ts'
 import { type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
-import { apiErrorBody, nameRegistrationMessage } from '../../../src/protocol/api/index.ts'
+import {
+  apiErrorBody,
+  avatarUpdateMessage,
+  nameRegistrationMessage,
+} from '../../../src/protocol/api/index.ts'
 import { freePort, openTestDatabase, sdk, type TestDatabase, testLogger } from './helpers.ts'
 
 const alice = mnemonicToAccount('test test test test test test test test test test test junk', {
@@ -36,6 +40,7 @@ const alice = mnemonicToAccount('test test test test test test test test test te
 })
 const site = 'http://localhost:5173'
 const gatewayKey = generatePrivateKey()
+const demoAvatar = 'https://images.example.com/demo-user.png'
 
 let testDb: TestDatabase
 let app: FastifyInstance
@@ -84,6 +89,27 @@ before(async () => {
     }),
   })
   assert.equal(registered.statusCode, 200, registered.body)
+  const avatarMessage = avatarUpdateMessage({
+    domain: 'localhost:5173',
+    name: 'demo-user.wallet.test',
+    avatar: demoAvatar,
+    address: alice.address,
+    chainId: 'eip155:31337',
+    issuedAt: new Date(Date.now() + 1_000).toISOString(),
+  })
+  const avatarSet = await app.inject({
+    method: 'POST',
+    url: `/names/v1/avatar?${sdk()}`,
+    headers: { origin: site, 'content-type': 'application/json' },
+    payload: JSON.stringify({
+      address: alice.address,
+      chainId: 'eip155:31337',
+      avatar: demoAvatar,
+      message: avatarMessage,
+      signature: await alice.signMessage({ message: avatarMessage }),
+    }),
+  })
+  assert.equal(avatarSet.statusCode, 200, avatarSet.body)
 })
 
 after(async () => {
@@ -123,6 +149,20 @@ describe('ENS resolution of registered names (viem, local chain)', () => {
     })
     // ENSIP-9 answers raw bytes, which viem returns as they are (lower-case hex).
     assert.equal(byCoinType, alice.address.toLowerCase())
+  })
+
+  test("getEnsText reads the profile image as the name's avatar record (ENSIP-12)", async () => {
+    const parameters = { name: 'demo-user.wallet.test', universalResolverAddress: ens.universalResolver }
+    assert.equal(await client.getEnsText({ ...parameters, key: 'avatar', strict: true }), demoAvatar)
+    assert.equal(await client.getEnsText({ ...parameters, key: 'com.twitter' }), null)
+    assert.equal(
+      await client.getEnsText({
+        name: 'nobody-here.wallet.test',
+        key: 'avatar',
+        universalResolverAddress: ens.universalResolver,
+      }),
+      null,
+    )
   })
 
   test('an unregistered name resolves to null', async () => {
