@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { createPublicClient, erc20Abi, http, parseEther, parseUnits } from 'viem'
 import { devAccount } from '../../server/dev/chain/index.ts'
+import { avatarUpdateMessage } from '../../src/protocol/api/avatars.ts'
 import { nameRegistrationMessage } from '../../src/protocol/api/names.ts'
 import { axeClean, focusIs, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
@@ -118,6 +119,54 @@ describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
         universalResolverAddress: stack.ens.universalResolver,
       }),
       demo.address,
+    )
+    // And back: getEnsName reads addr.reverse through the gateway and checks the name forward.
+    assert.equal(
+      await chain().getEnsName({
+        address: demo.address,
+        universalResolverAddress: stack.ens.universalResolver,
+      }),
+      'demo-user.wallet.test',
+    )
+
+    // The account sets its profile image (a signed update); the button and Account show it, ENS has it.
+    const image = 'https://images.example.com/demo-user.png'
+    const avatarMessage = avatarUpdateMessage({
+      domain: new URL(stack.urls.demo).host,
+      name: 'demo-user.wallet.test',
+      avatar: image,
+      address: demo.address,
+      chainId: 'eip155:31337',
+      issuedAt: new Date().toISOString(),
+    })
+    const avatarSet = await fetch(
+      `${stack.urls.service}/names/v1/avatar?projectId=dev-project&st=test&sv=1`,
+      {
+        method: 'POST',
+        headers: { origin: new URL(stack.urls.demo).origin, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          address: demo.address,
+          chainId: 'eip155:31337',
+          avatar: image,
+          message: avatarMessage,
+          signature: await demo.signMessage({ message: avatarMessage }),
+        }),
+      },
+    )
+    assert.equal(avatarSet.status, 200, await avatarSet.text())
+    await page.reload()
+    await page.locator('wallet-button').locator(`img.avatar[src="${image}"]`).waitFor({ state: 'attached' })
+    await page.locator('wallet-button').getByRole('button').click()
+    await modal(page).locator(`.account img.avatar[src="${image}"]`).waitFor({ state: 'attached' })
+    await axeClean(page, 'Account with a profile image')
+    await page.keyboard.press('Escape')
+    assert.equal(
+      await chain().getEnsText({
+        name: 'demo-user.wallet.test',
+        key: 'avatar',
+        universalResolverAddress: stack.ens.universalResolver,
+      }),
+      image,
     )
 
     // Send to a name: the first address of its addresses list receives the ETH.
