@@ -41,6 +41,9 @@ describe('keyboard, screen reader and languages on the local stack', { timeout: 
   it('keyboard only: connect the Demo Wallet, send, switch network, disconnect, with focus after each step', async () => {
     const { page, context } = await openDemo()
     await walletButton(page).waitFor()
+    // An extension injects before the page runs; the Demo Wallet is a module script of the page, so the
+    // test waits for it to have announced, as a visitor's extension would have, before opening Connect.
+    await page.waitForFunction(() => window.demoWallet !== undefined)
     await page.keyboard.press('Tab')
     await focusIs(page, { inButton: true, name: 'Connect Wallet' }, 'Tab to the wallet button')
 

@@ -132,10 +132,10 @@ ${WALLET}<script type="module" src="/wallet-elements.js"></script></head>
   test('behavior: the pointer reaching the button asks for the catalogue once; opening asks for nothing more', async () => {
     const { page, button, requests } = await idlePage('service.html')
     assert.equal(catalogueRequests(requests).length, 0, 'nothing asked before the pointer comes')
+    // Listening before the pointer moves: on loopback the answer can be in before hover() returns.
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/getWallets')
     await button.hover()
-    await page.waitForResponse((response) => new URL(response.url()).pathname === '/getWallets', {
-      timeout: 10_000,
-    })
+    await answered
     await page.mouse.move(0, 0)
     await button.hover()
     assert.equal(catalogueRequests(requests).length, 1, 'hovering again asks nothing more')
@@ -160,10 +160,9 @@ ${WALLET}<script type="module" src="/wallet-elements.js"></script></head>
   test('behavior: focus reaching the button by keyboard asks for the catalogue once, and Enter opens without asking again', async () => {
     const { page, requests } = await idlePage('service.html')
     await page.getByLabel('Before the button').focus()
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/getWallets')
     await page.keyboard.press('Tab')
-    await page.waitForResponse((response) => new URL(response.url()).pathname === '/getWallets', {
-      timeout: 10_000,
-    })
+    await answered
     assert.equal(catalogueRequests(requests).length, 1)
     await page.keyboard.press('Enter')
     await page
