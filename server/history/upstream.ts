@@ -146,10 +146,21 @@ export function etherscanHistorySource(options: EtherscanSourceOptions): History
       ...(apiKey ? { apikey: apiKey } : {}),
     }
     for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value)
-    let response: Response
+    let text: string
     try {
-      response = await fetch(url, { signal, headers: { accept: 'application/json' }, redirect: 'error' })
+      const response = await fetch(url, {
+        signal,
+        headers: { accept: 'application/json' },
+        redirect: 'error',
+      })
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => {})
+        throw bad(chainId, `answered HTTP ${response.status}`, { status: response.status })
+      }
+      text = await readLimited(response, UPSTREAM_MAX_BYTES, chainId)
     } catch (error) {
+      if (error instanceof UpstreamError) throw error
+      // Aborted while waiting for the headers or the body: the page's time is up.
       if (signal.aborted)
         throw new UpstreamError(
           'timeout',
@@ -162,11 +173,6 @@ export function etherscanHistorySource(options: EtherscanSourceOptions): History
         summarizeUpstreamFailure(error, [options.url, url.toString()]),
       )
     }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => {})
-      throw bad(chainId, `answered HTTP ${response.status}`, { status: response.status })
-    }
-    const text = await readLimited(response, UPSTREAM_MAX_BYTES, chainId)
     let json: unknown
     try {
       json = JSON.parse(text)

@@ -410,6 +410,12 @@ describe('A bad or hostile upstream', () => {
     const started = Date.now()
     await refused(504, 'UPSTREAM_TIMEOUT', /did not answer within 400 ms/)
     assert.ok(Date.now() - started < 5_000)
+    // Headers at once, then a body that never ends.
+    answer = (response) => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.write('{"status":"1","message":"OK","result":[')
+    }
+    await refused(504, 'UPSTREAM_TIMEOUT', /did not answer within 400 ms/)
     answer = (response) => response.socket?.destroy()
     await refused(502, 'UPSTREAM_ERROR', /could not be reached/)
   })
