@@ -48,7 +48,7 @@ export interface BlockchainRouteOptions {
 
 /**
  * The blockchain data API (`/blockchain/v1/*`): token lists with prices, token prices, gas price, an
- * account's transactions (from the history indexer's tables), and swaps (quote, allowance, build approve, build transaction). Project routes (project id, origin), each
+ * account's transactions (from the history indexer's tables, or the network's upstream source), and swaps (quote, allowance, build approve, build transaction). Project routes (project id, origin), each
  * request taken from the client's `data` rate limit. Upstream failures answer 502 or 504 without the
  * upstream's URL.
  *
