@@ -14,16 +14,7 @@ export function Avatar({
   className?: string
 }) {
   if (image?.startsWith('https://'))
-    return (
-      <img
-        className={className}
-       
-        src={image}
-        alt=""
-        referrerPolicy="no-referrer"
-        loading="lazy"
-      />
-    )
+    return <img className={className} src={image} alt="" referrerPolicy="no-referrer" loading="lazy" />
   let hash = 0
   for (const char of address.toLowerCase()) hash = (hash * 31 + char.charCodeAt(0)) >>> 0
   const a = hash % 360
