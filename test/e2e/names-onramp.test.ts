@@ -3,14 +3,14 @@ import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { createPublicClient, erc20Abi, http, parseEther, parseUnits } from 'viem'
 import { devAccount } from '../../server/dev/chain/index.ts'
-import { avatarUpdateMessage } from '../../src/protocol/api/avatars.ts'
 import { nameRegistrationMessage } from '../../src/protocol/api/names.ts'
 import { axeClean, focusIs, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
  * Issue 17, names and the on-ramp, end to end: the Demo Wallet registers a name (a taken one offers
- * suggestions, `abc` breaks the SPEC rule), the button and Account show it, Send takes a receiver by
- * name (and viem's `getEnsAddress` finds it on the local chain), and 50 USD of USDC is bought through the local on-ramp stand-in's checkout and arrives on chain.
+ * suggestions, `abc` breaks the SPEC rule) and sets its profile image on the success view (a
+ * `javascript:` link refused), the button and Account show both, Send takes a receiver by name (and
+ * viem's `getEnsAddress`, `getEnsName` and `getEnsText` find them on the local chain), and 50 USD of USDC is bought through the local on-ramp stand-in's checkout and arrives on chain.
  */
 describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
   let stack: TestStack
@@ -99,18 +99,37 @@ describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
     await focusIs(page, { inModal: true, name: 'Done' }, 'RegisterAccountNameSuccess takes focus on Done')
     await axeClean(page, 'RegisterAccountNameSuccess')
 
+    // The account sets its profile image there: a javascript: link is refused, an https one signed for.
+    const image = 'https://images.example.com/demo-user.png'
+    const imageField = modal(page).getByLabel('Profile image link (https://)')
+    await imageField.fill('javascript:alert(1)')
+    await modal(page).getByRole('button', { name: 'Set image' }).click()
+    await modal(page)
+      .getByRole('alert')
+      .getByText('Profile image: an https:// URL of at most 512 characters')
+      .waitFor()
+    assert.equal(await imageField.getAttribute('aria-invalid'), 'true')
+    await imageField.fill(image)
+    await modal(page).getByRole('button', { name: 'Set image' }).click()
+    await approveInWallet(page)
+    await modal(page).getByText('Your profile image is set').waitFor()
+    await axeClean(page, 'RegisterAccountNameSuccess with the image set')
+
     await modal(page).getByRole('button', { name: 'Done' }).click()
     await modal(page).locator('[part="profile-name"]').getByText('demo-user.wallet.test').waitFor()
+    await modal(page).locator(`.account img.avatar[src="${image}"]`).waitFor({ state: 'attached' })
+    await axeClean(page, 'Account with a profile image')
     await page
       .locator('wallet-button')
       .getByRole('button', { name: /^demo-user\.wallet\.test.*, Account$/ })
       .waitFor()
-    // A fresh page reads it from the service (the identity cache is per page).
+    // A fresh page reads the name and image from the service (the identity cache is per page).
     await page.reload()
     await page
       .locator('wallet-button')
       .getByRole('button', { name: /^demo-user\.wallet\.test.*, Account$/ })
       .waitFor()
+    await page.locator('wallet-button').locator(`img.avatar[src="${image}"]`).waitFor({ state: 'attached' })
 
     // Standard ENS tooling finds it too: viem, the local universal resolver, the service's gateway.
     assert.equal(
@@ -129,37 +148,7 @@ describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
       'demo-user.wallet.test',
     )
 
-    // The account sets its profile image (a signed update); the button and Account show it, ENS has it.
-    const image = 'https://images.example.com/demo-user.png'
-    const avatarMessage = avatarUpdateMessage({
-      domain: new URL(stack.urls.demo).host,
-      name: 'demo-user.wallet.test',
-      avatar: image,
-      address: demo.address,
-      chainId: 'eip155:31337',
-      issuedAt: new Date().toISOString(),
-    })
-    const avatarSet = await fetch(
-      `${stack.urls.service}/names/v1/avatar?projectId=dev-project&st=test&sv=1`,
-      {
-        method: 'POST',
-        headers: { origin: new URL(stack.urls.demo).origin, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          address: demo.address,
-          chainId: 'eip155:31337',
-          avatar: image,
-          message: avatarMessage,
-          signature: await demo.signMessage({ message: avatarMessage }),
-        }),
-      },
-    )
-    assert.equal(avatarSet.status, 200, await avatarSet.text())
-    await page.reload()
-    await page.locator('wallet-button').locator(`img.avatar[src="${image}"]`).waitFor({ state: 'attached' })
-    await page.locator('wallet-button').getByRole('button').click()
-    await modal(page).locator(`.account img.avatar[src="${image}"]`).waitFor({ state: 'attached' })
-    await axeClean(page, 'Account with a profile image')
-    await page.keyboard.press('Escape')
+    // ENS has the image as the name's avatar record.
     assert.equal(
       await chain().getEnsText({
         name: 'demo-user.wallet.test',
