@@ -11,6 +11,7 @@ import type { ServiceConfig } from './config.ts'
 import { createDatabase, type ServiceDatabase } from './db/database.ts'
 import type { MailSink } from './dev/mail/index.ts'
 import { type HistoryIndexer, startHistoryIndexer } from './history/indexer.ts'
+import { historyNetworkOf, historySourcesOf } from './history/sources.ts'
 import { registerAccess } from './http/access.ts'
 import { registerErrorHandling } from './http/errorHandler.ts'
 import { createRateLimiter, rateLimitRules } from './http/rateLimit.ts'
@@ -177,19 +178,13 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
         db: database.db,
         tokenLists: config.tokenLists,
         reader,
+        historySources: historySourcesOf(config),
       }),
     )
     const historyIndexer = startHistoryIndexer({
       db: database.db,
       reader,
-      networks: config.historyNetworks.map((chainId) => {
-        const router = config.tokenLists[chainId]?.uniswapV2?.router
-        return {
-          chainId,
-          onrampSenders: config.onramp.senderAddresses[chainId] ?? [],
-          ...(router === undefined ? {} : { swapRouter: router }),
-        }
-      }),
+      networks: config.historyNetworks.map((chainId) => historyNetworkOf(config, chainId)),
       pollMs: config.historyPollMs,
       // Ten rounds without renewal: a holder that stopped renewing is gone.
       leaseMs: Math.max(1_000, 10 * config.historyPollMs),

@@ -103,6 +103,13 @@ export interface ServiceConfig {
   historyNetworks: string[]
   /** How often the history indexer looks for new blocks, in ms (`HISTORY_POLL_MS`). */
   historyPollMs: number
+  /**
+   * EVM networks whose history is read from an Etherscan-compatible account API instead of indexed
+   * (`HISTORY_UPSTREAMS`, `eip155:1=https://api.etherscan.io/v2/api, ...`); none by default.
+   */
+  historyUpstreams: Record<string, string>
+  /** The upstreams' API key (`HISTORY_UPSTREAM_KEY`), sent as `apikey`; never logged. */
+  historyUpstreamKey: string | null
   /** How long each instance reuses a project (with its origins) and a catalogue page, in ms (0: no cache). */
   cacheMs: number
   /** Trust `X-Forwarded-*` from this many proxies in front (0: none). */
@@ -212,6 +219,8 @@ export type ServiceEnv = Partial<
     | 'CACHE_MS'
     | 'HISTORY_NETWORKS'
     | 'HISTORY_POLL_MS'
+    | 'HISTORY_UPSTREAMS'
+    | 'HISTORY_UPSTREAM_KEY'
     | 'TRUST_PROXY_HOPS'
     | 'RATE_LIMIT_RPC'
     | 'RATE_LIMIT_RPC_ENTRIES'
@@ -407,6 +416,8 @@ const envSchema = z.object({
       .optional(),
   ),
   HISTORY_POLL_MS: integer('HISTORY_POLL_MS', 50, 60_000, 1_000),
+  HISTORY_UPSTREAMS: upstreamMap('HISTORY_UPSTREAMS'),
+  HISTORY_UPSTREAM_KEY: z.preprocess(blankToUndefined, z.string().max(200).optional()),
   TRUST_PROXY_HOPS: integer('TRUST_PROXY_HOPS', 0, 100, 0),
   RATE_LIMIT_RPC: integer('RATE_LIMIT_RPC', 0, 1_000_000, defaultRateLimits.rpcPerSecond),
   RATE_LIMIT_RPC_ENTRIES: integer(
@@ -566,6 +577,18 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
       unreachable.map((chainId) => `HISTORY_NETWORKS: ${chainId} has no RPC upstream (RPC_UPSTREAMS)`),
     )
   }
+  const historyUpstreams = values.HISTORY_UPSTREAMS ?? {}
+  const doubled = (values.HISTORY_NETWORKS ?? []).filter((chainId) => historyUpstreams[chainId] !== undefined)
+  const notEvm = Object.keys(historyUpstreams).filter((chainId) => !/^eip155:[1-9]\d{0,15}$/.test(chainId))
+  if (doubled.length > 0 || notEvm.length > 0) {
+    throw new ConfigError([
+      ...doubled.map(
+        (chainId) =>
+          `HISTORY_UPSTREAMS: ${chainId} is in HISTORY_NETWORKS too; a network with an upstream is not indexed`,
+      ),
+      ...notEvm.map((chainId) => `HISTORY_UPSTREAMS: ${chainId} is not an EVM network (eip155:N)`),
+    ])
+  }
   const environment =
     values.NODE_ENV === 'development' || values.NODE_ENV === 'test' ? 'development' : 'production'
   const devProjectId = values.DEV_PROJECT_ID ?? (environment === 'development' ? 'dev-project' : '')
@@ -588,6 +611,8 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     priceSourceUrl: values.PRICE_SOURCE_URL ?? null,
     historyNetworks: values.HISTORY_NETWORKS ?? [],
     historyPollMs: values.HISTORY_POLL_MS,
+    historyUpstreams,
+    historyUpstreamKey: values.HISTORY_UPSTREAM_KEY ?? null,
     cacheMs: values.CACHE_MS,
     trustProxyHops: values.TRUST_PROXY_HOPS,
     rateLimits: {
@@ -687,8 +712,14 @@ function embeddedConfig(values: z.output<typeof envSchema>, env: ServiceEnv): Em
   }
 }
 
-/** `CAIP-2-id=URL, ...` (RPC_UPSTREAMS, BUNDLER_UPSTREAMS); problems never quote a URL. */
-function upstreamMap(name: 'RPC_UPSTREAMS' | 'BUNDLER_UPSTREAMS') {
+const upstreamExamples = {
+  RPC_UPSTREAMS: 'eip155:31337=http://127.0.0.1:8545',
+  BUNDLER_UPSTREAMS: 'eip155:31337=http://127.0.0.1:4337',
+  HISTORY_UPSTREAMS: 'eip155:1=https://api.etherscan.io/v2/api',
+}
+
+/** `CAIP-2-id=URL, ...` (RPC_UPSTREAMS, BUNDLER_UPSTREAMS, HISTORY_UPSTREAMS); problems never quote a URL. */
+function upstreamMap(name: 'RPC_UPSTREAMS' | 'BUNDLER_UPSTREAMS' | 'HISTORY_UPSTREAMS') {
   return z.preprocess(
     (value) => (typeof value === 'string' ? value : undefined),
     z
@@ -703,7 +734,7 @@ function upstreamMap(name: 'RPC_UPSTREAMS' | 'BUNDLER_UPSTREAMS') {
           if (!isCaip2(chainId)) {
             context.addIssue({
               code: 'custom',
-              message: `${name} entry ${index + 1}: expected CAIP-2-id=URL such as eip155:31337=http://127.0.0.1:${name === 'BUNDLER_UPSTREAMS' ? 4337 : 8545}`,
+              message: `${name} entry ${index + 1}: expected CAIP-2-id=URL such as ${upstreamExamples[name]}`,
             })
           } else if (!isHttpUrl(url)) {
             context.addIssue({

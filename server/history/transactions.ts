@@ -29,7 +29,26 @@ export function formatBaseUnits(amount: string, decimals: number): string {
   return fraction === '' ? whole : `${whole}.${fraction}`
 }
 
-type TransferRow = typeof historyTransfers.$inferSelect
+/** A stored transfer; the upstream history sources map their answers into the same rows. */
+export type TransferRow = typeof historyTransfers.$inferSelect
+
+/** The network's listed tokens by lower-case address: transfers of any other token are spam. */
+export function listedTokens(tokenLists: TokenLists, chainId: string): Map<string, ConfiguredToken> {
+  return new Map((tokenLists[chainId]?.tokens ?? []).map((token) => [token.address.toLowerCase(), token]))
+}
+
+/** Rows ordered newest first, a transaction's rows together, grouped by transaction. */
+export function groupByTransaction(rows: readonly TransferRow[]): TransferRow[][] {
+  const groups: TransferRow[][] = []
+  let lastKey = ''
+  for (const row of rows) {
+    const key = row.txHash
+    if (key === lastKey) groups[groups.length - 1]?.push(row)
+    else groups.push([row])
+    lastKey = key
+  }
+  return groups
+}
 
 /**
  * A page of an account's history on one network from what the indexer stored: newest first, a
@@ -48,9 +67,7 @@ export async function transactionsPage(
 ): Promise<TransactionsResponse> {
   const account = query.account.toLowerCase()
   const limit = query.limit === undefined ? defaultTransactionsPageSize : Number(query.limit)
-  const listed = new Map<string, ConfiguredToken>(
-    (tokenLists[query.chainId]?.tokens ?? []).map((token) => [token.address.toLowerCase(), token]),
-  )
+  const listed = listedTokens(tokenLists, query.chainId)
   const t = historyTransfers
   const conditions = [
     eq(t.chainId, query.chainId),
@@ -84,14 +101,7 @@ export async function transactionsPage(
     .innerJoin(t, and(base, eq(t.blockNumber, keys.keyBlock), eq(t.txIndex, keys.keyIndex)))
     .orderBy(desc(t.blockNumber), desc(t.txIndex), t.logIndex)
   // Rows come grouped by transaction, newest first; the (limit + 1)th transaction only says there is more.
-  const groups: TransferRow[][] = []
-  let lastKey = ''
-  for (const { transfer } of rows) {
-    const key = `${transfer.blockNumber}-${transfer.txIndex}`
-    if (key === lastKey) groups[groups.length - 1]?.push(transfer)
-    else groups.push([transfer])
-    lastKey = key
-  }
+  const groups = groupByTransaction(rows.map(({ transfer }) => transfer))
   const page = groups.slice(0, limit)
   const last = page[page.length - 1]?.[0]
   return {
@@ -100,7 +110,8 @@ export async function transactionsPage(
   }
 }
 
-function toTransaction(
+/** One transaction of the account's history from its transfer rows (SPEC 3's Transaction shape). */
+export function toTransaction(
   chainId: string,
   account: string,
   rows: readonly TransferRow[],

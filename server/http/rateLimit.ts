@@ -187,8 +187,8 @@ export interface RateLimitRules {
   signIn: (route: 'nonce' | 'authenticate' | 'sign-out') => RateLimitRule
   /** The embedded wallet's routes that write, each its own counter. */
   wallet: (route: string) => RateLimitRule
-  /** Name registrations and on-ramp checkouts (`RATE_LIMIT_SIGN_IN` a minute), each its own counter. */
-  writes: (route: 'names:register' | 'onramp:url') => RateLimitRule
+  /** Name registrations, profile images and on-ramp checkouts (`RATE_LIMIT_SIGN_IN` a minute), each its own counter. */
+  writes: (route: 'names:register' | 'names:avatar' | 'onramp:url') => RateLimitRule
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`

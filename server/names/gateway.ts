@@ -3,7 +3,10 @@
  * call `resolve(bytes name, bytes data)` the resolver contract sends it, from the name registry, as
  * `abi.encode(bytes result, uint64 expires, bytes signature)`, signed by the gateway key over
  * `keccak256(0x1900 ‖ resolver ‖ expires ‖ keccak256(request) ‖ keccak256(result))` as the resolver
- * (server/dev/chain/contracts/DevEns.sol) checks. Only the selectors below are answered.
+ * (server/dev/chain/contracts/DevEns.sol) checks. Only the selectors below are answered: `addr` of a
+ * registered name, `text(node, "avatar")` (the profile's avatar; other keys are empty) and `name` of the
+ * ENSIP-19 reverse name `<address>.addr.reverse` (the address's registered name, which the universal
+ * resolver then checks forward).
  */
 import {
   type Address,
@@ -59,10 +62,32 @@ const recordAbi = [
     ],
     outputs: [{ name: '', type: 'bytes' }],
   },
+  {
+    name: 'text',
+    type: 'function',
+    stateMutability: 'view',
+    inputs: [
+      { name: 'node', type: 'bytes32' },
+      { name: 'key', type: 'string' },
+    ],
+    outputs: [{ name: '', type: 'string' }],
+  },
+  {
+    name: 'name',
+    type: 'function',
+    stateMutability: 'view',
+    inputs: [{ name: 'node', type: 'bytes32' }],
+    outputs: [{ name: '', type: 'string' }],
+  },
 ] as const
 
 const RESOLVE_SELECTOR = '0x9061b923'
-const RECORD_SELECTORS = new Set(['0x3b3b57de', '0xf1cb7e06'])
+/** addr(bytes32), addr(bytes32,uint256), text(bytes32,string), name(bytes32). */
+const RECORD_SELECTORS = new Set(['0x3b3b57de', '0xf1cb7e06', '0x59d1d43c', '0x691f3431'])
+/** ENSIP-19's reverse names of Ethereum addresses (coin type 60). */
+const REVERSE_NAME = /^([0-9a-f]{40})\.addr\.reverse$/
+/** The one text record answered (ENSIP-12). */
+const AVATAR_KEY = 'avatar'
 
 export interface NameGatewayOptions {
   registry: NameRegistry
@@ -129,7 +154,7 @@ export function createNameGateway(options: NameGatewayOptions): NameGateway {
     const fullName = dnsDecode(hexToBytes(name))
     if (fullName === null) throw refuse('The name is not a DNS-encoded name')
     if (!RECORD_SELECTORS.has(inner.slice(0, 10).toLowerCase()))
-      throw refuse('Only addr(bytes32) and addr(bytes32,uint256) are answered')
+      throw refuse('Only addr, text and name records are answered')
     let call: ReturnType<typeof decodeFunctionData<typeof recordAbi>>
     try {
       call = decodeFunctionData({ abi: recordAbi, data: inner })
@@ -138,8 +163,18 @@ export function createNameGateway(options: NameGatewayOptions): NameGateway {
     }
     if (call.args[0] !== namehash(fullName)) throw refuse("The record's node is not the name's")
 
+    if (call.functionName === 'name') {
+      const reversed = REVERSE_NAME.exec(fullName.toLowerCase())
+      if (!reversed) throw refuse('name(bytes32) is answered for <address>.addr.reverse only')
+      const [primary] = await registry.reverse(`0x${reversed[1]}`)
+      return encodeAbiParameters([{ type: 'string' }], [primary ?? ''])
+    }
     // The registry compares names case-blind; the node above is that of the name as sent.
     const record = await registry.resolve(fullName)
+    if (call.functionName === 'text') {
+      const avatar = call.args[1] === AVATAR_KEY ? (record?.avatar ?? '') : ''
+      return encodeAbiParameters([{ type: 'string' }], [avatar])
+    }
     const evm = record?.addresses.find((entry) => entry.chainId.startsWith('eip155:'))
     if (call.args.length === 1)
       return encodeAbiParameters(

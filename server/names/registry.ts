@@ -5,6 +5,7 @@
  */
 import { and, eq, inArray } from 'drizzle-orm'
 import type {
+  AvatarUpdateBody,
   NameCheckResponse,
   NameRecord,
   NameRegisterBody,
@@ -13,6 +14,7 @@ import type {
 import {
   NAME_MAX_LENGTH,
   NAME_MESSAGE_TTL_MS,
+  parseAvatarUpdateMessage,
   parseNameRegistrationMessage,
 } from '../../src/protocol/api/index.ts'
 import type { SignatureChecker } from '../auth/signatures.ts'
@@ -35,6 +37,12 @@ export interface NameRegistry {
   check(label: string): Promise<NameCheckResponse>
   /** Registers (or moves) the account's name; 409 `NAME_TAKEN` when another account holds it. */
   register(project: Project, body: NameRegisterBody): Promise<NameRecord>
+  /**
+   * Sets (or clears) the profile image of the account's name; 404 `NAME_NOT_FOUND` when it has none,
+   * 400 `NAME_MESSAGE_INVALID` for a message that is not this update's, or not newer than the account's
+   * last signed one (a replay).
+   */
+  setAvatar(project: Project, body: AvatarUpdateBody): Promise<NameRecord>
   /** The name's record; null when nobody holds it. */
   resolve(fullName: string): Promise<NameRecord | null>
   /** The address's names under this suffix (at most one). */
@@ -115,6 +123,52 @@ export function createNameRegistry(db: Db, options: NameRegistryOptions): NameRe
     return row
   }
 
+  /**
+   * Checks a signed message's fields against the request and the project: the account and network,
+   * the domain (one of the project's origins), the time (within 10 minutes), then the signature
+   * (sign-in's checker: keys, EIP-1271 and EIP-6492 alike). Resolves to its `Issued At` in ms.
+   */
+  async function checkSigned(
+    project: Project,
+    fields: { domain: string; address: string; chainId: string; issuedAt: string },
+    body: { address: string; chainId: string; message: string; signature: string },
+  ): Promise<number> {
+    if (
+      normalizeAddress(fields.address) !== normalizeAddress(body.address) ||
+      fields.chainId !== body.chainId
+    ) {
+      throw nameError(400, 'NAME_MESSAGE_INVALID', 'The message is for another account or network', 'message')
+    }
+    const allowed = ['https', 'http'].some((scheme) =>
+      isOriginAllowed(project.origins, `${scheme}://${fields.domain}`),
+    )
+    if (!allowed) {
+      throw nameError(
+        403,
+        'NAME_MESSAGE_INVALID',
+        `The message domain ${fields.domain} is not on the project's allowed origins`,
+        'message',
+      )
+    }
+    const issuedAt = Date.parse(fields.issuedAt)
+    const time = now()
+    if (!Number.isFinite(issuedAt) || issuedAt > time + 60_000 || issuedAt < time - NAME_MESSAGE_TTL_MS) {
+      throw nameError(
+        400,
+        'NAME_MESSAGE_INVALID',
+        'The message was issued more than 10 minutes ago, or in the future',
+        'message',
+      )
+    }
+    await options.signatures.verify({
+      chainId: body.chainId,
+      address: body.address,
+      message: body.message,
+      signature: body.signature,
+    })
+    return issuedAt
+  }
+
   return {
     suffix,
 
@@ -143,43 +197,8 @@ export function createNameRegistry(db: Db, options: NameRegistryOptions): NameRe
           'message',
         )
       }
-      if (normalizeAddress(fields.address) !== address || fields.chainId !== body.chainId) {
-        throw nameError(
-          400,
-          'NAME_MESSAGE_INVALID',
-          'The message is for another account or network',
-          'message',
-        )
-      }
-      const allowed = ['https', 'http'].some((scheme) =>
-        isOriginAllowed(project.origins, `${scheme}://${fields.domain}`),
-      )
-      if (!allowed) {
-        throw nameError(
-          403,
-          'NAME_MESSAGE_INVALID',
-          `The message domain ${fields.domain} is not on the project's allowed origins`,
-          'message',
-        )
-      }
-      const issuedAt = Date.parse(fields.issuedAt)
+      const issuedAt = await checkSigned(project, fields, body)
       const time = now()
-      if (!Number.isFinite(issuedAt) || issuedAt > time + 60_000 || issuedAt < time - NAME_MESSAGE_TTL_MS) {
-        throw nameError(
-          400,
-          'NAME_MESSAGE_INVALID',
-          'The message was issued more than 10 minutes ago, or in the future',
-          'message',
-        )
-      }
-      // Sign-in's checker: keys (EIP-191, ed25519) and smart accounts (EIP-1271, EIP-6492) alike.
-      await options.signatures.verify({
-        chainId: body.chainId,
-        address: body.address,
-        message: body.message,
-        signature: body.signature,
-      })
-
       return db
         .transaction(async (tx) => {
           const [held] = await tx
@@ -225,6 +244,42 @@ export function createNameRegistry(db: Db, options: NameRegistryOptions): NameRe
           }
           throw error
         })
+    },
+
+    async setAvatar(project, body) {
+      const fields = parseAvatarUpdateMessage(body.message)
+      if (fields === null)
+        throw nameError(400, 'NAME_MESSAGE_INVALID', 'The message is not a profile image message', 'message')
+      if (fields.avatar !== body.avatar)
+        throw nameError(400, 'NAME_MESSAGE_INVALID', 'The message sets another image', 'message')
+      const issuedAt = await checkSigned(project, fields, body)
+      const address = normalizeAddress(body.address)
+      return db.transaction(async (tx) => {
+        const [mine] = await tx
+          .select()
+          .from(names)
+          .where(and(eq(names.suffix, suffix), eq(names.address, address)))
+          .for('update')
+        if (!mine)
+          throw nameError(404, 'NAME_NOT_FOUND', 'The account has no name: register one first', 'address')
+        if (fields.name.toLowerCase() !== full(mine.label))
+          throw nameError(
+            400,
+            'NAME_MESSAGE_INVALID',
+            `The message is for ${fields.name}, not ${full(mine.label)}`,
+            'message',
+          )
+        // The account's signed messages (registrations and images) only move forward: older is a replay.
+        if (mine.issuedAt.getTime() >= issuedAt)
+          throw nameError(400, 'NAME_MESSAGE_INVALID', 'A newer message of this account exists', 'message')
+        const [row] = await tx
+          .update(names)
+          .set({ avatar: body.avatar, issuedAt: new Date(issuedAt), updatedAt: new Date(now()) })
+          .where(eq(names.id, mine.id))
+          .returning()
+        if (!row) throw new Error('The image was not written')
+        return toRecord(row)
+      })
     },
 
     async resolve(fullName) {

@@ -27,6 +27,7 @@ import type { Db } from '../db/database.ts'
 import { ServiceError } from '../errors.ts'
 import { solanaTransactionsPage } from '../history/solana.ts'
 import { transactionsPage } from '../history/transactions.ts'
+import type { HistorySource } from '../history/upstream.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
 import type { Project } from '../projects/store.ts'
@@ -41,11 +42,13 @@ export interface BlockchainRouteOptions {
   tokenLists: TokenLists
   /** Solana history is read from the network itself (`getSignaturesForAddress`, `getTransaction`). */
   reader: ChainReader
+  /** Networks whose history comes from an upstream data source (`HISTORY_UPSTREAMS`), not the tables. */
+  historySources?: Readonly<Record<string, HistorySource>>
 }
 
 /**
  * The blockchain data API (`/blockchain/v1/*`): token lists with prices, token prices, gas price, an
- * account's transactions (from the history indexer's tables), and swaps (quote, allowance, build approve, build transaction). Project routes (project id, origin), each
+ * account's transactions (from the history indexer's tables, or the network's upstream source), and swaps (quote, allowance, build approve, build transaction). Project routes (project id, origin), each
  * request taken from the client's `data` rate limit. Upstream failures answer 502 or 504 without the
  * upstream's URL.
  *
@@ -53,7 +56,7 @@ export interface BlockchainRouteOptions {
  * await app.register(async (scope) => registerBlockchainRoutes(scope, { data, limits }))
  */
 export function registerBlockchainRoutes(app: FastifyInstance, options: BlockchainRouteOptions): void {
-  const { data, limits, db, tokenLists, reader } = options
+  const { data, limits, db, tokenLists, reader, historySources = {} } = options
 
   /**
    * A GET route: checks the query, takes from the rate limit, answers what `handle` resolves to. Swap
@@ -104,7 +107,7 @@ export function registerBlockchainRoutes(app: FastifyInstance, options: Blockcha
     (query): Promise<TransactionsResponse> =>
       query.chainId.startsWith('solana:')
         ? solanaTransactionsPage(reader, tokenLists, query)
-        : transactionsPage(db, tokenLists, query),
+        : (historySources[query.chainId]?.page(query) ?? transactionsPage(db, tokenLists, query)),
   )
 
   route('gas-price', chainQuery, (query): Promise<GasPriceResponse> => data.gasPrice(query.chainId))

@@ -3,6 +3,7 @@ import type { Address, Hex } from 'viem'
 import * as z from 'zod/mini'
 import type { NameCheckResponse, NameRecord, ProfileResponse } from '../../src/protocol/api/index.ts'
 import {
+  avatarUpdateBody,
   nameAddressQuery,
   nameCheckQuery,
   nameRegisterBody,
@@ -28,7 +29,8 @@ function projectOf(request: FastifyRequest): Project {
 }
 
 /**
- * The name registry's API (`/names/v1/*`): check, register, resolve, reverse and profile. Project
+ * The name registry's API (`/names/v1/*`): check, register, set the profile image, resolve, reverse and
+ * profile. Project
  * routes (project id, origin); lookups take from the client's `data` rate limit, registrations from
  * their own per-minute counter. Answers are `no-store`: the modal keeps its own 5-minute caches.
  *
@@ -58,6 +60,13 @@ export function registerNameRoutes(app: FastifyInstance, options: NameRouteOptio
     await take(request, limits.rules.writes('names:register'))
     reply.header('cache-control', 'no-store')
     return registry.register(projectOf(request), body)
+  })
+
+  app.post('/names/v1/avatar', { config }, async (request, reply): Promise<NameRecord> => {
+    const body = parseInput(avatarUpdateBody, request.body, 'body')
+    await take(request, limits.rules.writes('names:avatar'))
+    reply.header('cache-control', 'no-store')
+    return registry.setAvatar(projectOf(request), body)
   })
 
   app.get('/names/v1/resolve', { config }, async (request, reply): Promise<NameRecord> => {

@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors/index.ts'
+import { avatarUpdateMessage } from '../protocol/api/avatars.ts'
 import type { NameCheckResponse, NameRecord } from '../protocol/api/names.ts'
 import {
   nameCheckResponse,
@@ -115,30 +116,62 @@ export async function checkName(config: Config, label: string): Promise<NameChec
  * const record = await registerName(config, 'alice.wallet.test')
  */
 export async function registerName(config: Config, fullName: string): Promise<NameRecord> {
+  const record = await signAndSend(config, '/names/v1/register', (fields) => ({
+    name: fullName.split('.')[0],
+    message: nameRegistrationMessage({ ...fields, name: fullName }),
+  }))
+  resolved.get(config)?.delete(record.name)
+  return record
+}
+
+/**
+ * Sets (or, with null, clears) the connected account's profile image: an `https://` URL (see
+ * `isAvatarUrl`). The wallet signs the update for the account's name as it signed the registration;
+ * the profile is updated at once, so the button and Account show the image.
+ *
+ * @example
+ * await setProfileImage(config, 'https://example.com/me.png')
+ */
+export async function setProfileImage(config: Config, avatar: string | null): Promise<NameRecord> {
+  const account = config.$account.get()
+  const name = account && config.$profiles.get()[account.address]?.name
+  if (!name) throw new Error('Register a name first')
+  return signAndSend(config, '/names/v1/avatar', (fields) => ({
+    avatar,
+    message: avatarUpdateMessage({ ...fields, name, avatar }),
+  }))
+}
+
+/**
+ * Builds a message for the connected account (`build` gets its domain, address, network and time and
+ * answers the body's own fields with the message), has the wallet sign it, posts it to `path`, and
+ * keeps the answered record as the account's profile.
+ */
+async function signAndSend(
+  config: Config,
+  path: string,
+  build: (fields: { domain: string; address: string; chainId: string; issuedAt: string }) => {
+    message: string
+  } & Record<string, unknown>,
+): Promise<NameRecord> {
   const http = client(config)
   const account = config.$account.get()
   const network = config.$network.get()
   const win = config.platform.window
   if (!http || !account || !network || !win) throw new Error('Connect a wallet first')
-  const message = nameRegistrationMessage({
+  const fields = {
     domain: win.location.host,
-    name: fullName,
     address: account.address,
     chainId: network.caipNetworkId,
     issuedAt: new Date(config.platform.now()).toISOString(),
-  })
+  }
+  const { message, ...rest } = build(fields)
   const { signText } = await import('./actions/signIn.ts')
   const signature = await signText(config, account, message)
   const record = await http.request(
     'POST',
-    '/names/v1/register',
-    {
-      name: fullName.split('.')[0],
-      address: account.address,
-      chainId: network.caipNetworkId,
-      message,
-      signature,
-    },
+    path,
+    { ...rest, address: account.address, chainId: network.caipNetworkId, message, signature },
     nameRecord,
   )
   if (!record) throw new Error('No answer')
@@ -147,6 +180,5 @@ export async function registerName(config: Config, fullName: string): Promise<Na
     avatar: record.avatar,
     fetchedAt: config.platform.now(),
   })
-  resolved.get(config)?.delete(record.name)
   return record
 }

@@ -1,5 +1,5 @@
 /**
- * ENS resolution benchmark: viem's `getEnsAddress` of a name registered in the service, through the
+ * ENS resolution benchmark: viem's `getEnsAddress` (and `getEnsName`, reverse) of a name registered in the service, through the
  * universal resolver and the offchain resolver deployed on a local Hardhat chain, the service's
  * EIP-3668 gateway answering over loopback (PGlite in memory). One first resolve, then 100 sequential
  * ones on a transport without retries, then 20 on viem's default one (Hardhat answers a reverting
@@ -25,6 +25,8 @@ export interface EnsBenchResult {
   resolveWithRetries: { calls: number; p50: number; p99: number }
   /** The gateway's part of each resolve: viem's CCIP-read request to the service. */
   gateway: { p50: number; p99: number }
+  /** `getEnsName` (reverse, then the name checked forward: two CCIP-read lookups), no retries. */
+  reverse: { p50: number; p99: number }
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -99,6 +101,17 @@ export async function benchEns(options: { calls?: number } = {}): Promise<EnsBen
       return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) }
     }
     const gateway = figures(gatewayTimes)
+    const reverseTimes: number[] = []
+    for (let index = 0; index < calls; index += 1) {
+      const start = performance.now()
+      const name = await client.getEnsName({
+        address: holder,
+        universalResolverAddress: ens.universalResolver,
+        strict: true,
+      })
+      if (name !== `bench-user.${config.nameSuffix}`) throw new Error(`benchEns: reverse gave ${name}`)
+      reverseTimes.push(performance.now() - start)
+    }
     const withRetries: number[] = []
     const defaults = timed()
     for (let index = 0; index < 20; index += 1) withRetries.push(await resolve(defaults))
@@ -108,6 +121,7 @@ export async function benchEns(options: { calls?: number } = {}): Promise<EnsBen
       resolve: figures(times),
       resolveWithRetries: { calls: withRetries.length, ...figures(withRetries) },
       gateway,
+      reverse: figures(reverseTimes),
     }
   } finally {
     await app.close()
@@ -129,6 +143,9 @@ export function printEns(result: EnsBenchResult): void {
   )
   console.log(
     `  of which the gateway request: p50 ${result.gateway.p50.toFixed(2)} ms, p99 ${result.gateway.p99.toFixed(2)} ms`,
+  )
+  console.log(
+    `  ${result.calls} sequential reverse lookups (getEnsName, checked forward): p50 ${result.reverse.p50.toFixed(2)} ms, p99 ${result.reverse.p99.toFixed(2)} ms`,
   )
 }
 

@@ -8,8 +8,9 @@ import { axeClean, focusIs, launchBrowser, newContext, startTestStack, type Test
 
 /**
  * Issue 17, names and the on-ramp, end to end: the Demo Wallet registers a name (a taken one offers
- * suggestions, `abc` breaks the SPEC rule), the button and Account show it, Send takes a receiver by
- * name (and viem's `getEnsAddress` finds it on the local chain), and 50 USD of USDC is bought through the local on-ramp stand-in's checkout and arrives on chain.
+ * suggestions, `abc` breaks the SPEC rule) and sets its profile image on the success view (a
+ * `javascript:` link refused), the button and Account show both, Send takes a receiver by name (and
+ * viem's `getEnsAddress`, `getEnsName` and `getEnsText` find them on the local chain), and 50 USD of USDC is bought through the local on-ramp stand-in's checkout and arrives on chain.
  */
 describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
   let stack: TestStack
@@ -98,18 +99,37 @@ describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
     await focusIs(page, { inModal: true, name: 'Done' }, 'RegisterAccountNameSuccess takes focus on Done')
     await axeClean(page, 'RegisterAccountNameSuccess')
 
+    // The account sets its profile image there: a javascript: link is refused, an https one signed for.
+    const image = 'https://images.example.com/demo-user.png'
+    const imageField = modal(page).getByLabel('Profile image link (https://)')
+    await imageField.fill('javascript:alert(1)')
+    await modal(page).getByRole('button', { name: 'Set image' }).click()
+    await modal(page)
+      .getByRole('alert')
+      .getByText('Profile image: an https:// URL of at most 512 characters')
+      .waitFor()
+    assert.equal(await imageField.getAttribute('aria-invalid'), 'true')
+    await imageField.fill(image)
+    await modal(page).getByRole('button', { name: 'Set image' }).click()
+    await approveInWallet(page)
+    await modal(page).getByText('Your profile image is set').waitFor()
+    await axeClean(page, 'RegisterAccountNameSuccess with the image set')
+
     await modal(page).getByRole('button', { name: 'Done' }).click()
     await modal(page).locator('[part="profile-name"]').getByText('demo-user.wallet.test').waitFor()
+    await modal(page).locator(`.account img.avatar[src="${image}"]`).waitFor({ state: 'attached' })
+    await axeClean(page, 'Account with a profile image')
     await page
       .locator('wallet-button')
       .getByRole('button', { name: /^demo-user\.wallet\.test.*, Account$/ })
       .waitFor()
-    // A fresh page reads it from the service (the identity cache is per page).
+    // A fresh page reads the name and image from the service (the identity cache is per page).
     await page.reload()
     await page
       .locator('wallet-button')
       .getByRole('button', { name: /^demo-user\.wallet\.test.*, Account$/ })
       .waitFor()
+    await page.locator('wallet-button').locator(`img.avatar[src="${image}"]`).waitFor({ state: 'attached' })
 
     // Standard ENS tooling finds it too: viem, the local universal resolver, the service's gateway.
     assert.equal(
@@ -118,6 +138,24 @@ describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
         universalResolverAddress: stack.ens.universalResolver,
       }),
       demo.address,
+    )
+    // And back: getEnsName reads addr.reverse through the gateway and checks the name forward.
+    assert.equal(
+      await chain().getEnsName({
+        address: demo.address,
+        universalResolverAddress: stack.ens.universalResolver,
+      }),
+      'demo-user.wallet.test',
+    )
+
+    // ENS has the image as the name's avatar record.
+    assert.equal(
+      await chain().getEnsText({
+        name: 'demo-user.wallet.test',
+        key: 'avatar',
+        universalResolverAddress: stack.ens.universalResolver,
+      }),
+      image,
     )
 
     // Send to a name: the first address of its addresses list receives the ETH.

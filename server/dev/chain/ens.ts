@@ -1,7 +1,7 @@
 /**
  * ENS on the local chain (issue 17): a registry, an offchain resolver for the service's name suffix
  * whose reads go to the service's EIP-3668 gateway, and the universal resolver viem's `getEnsAddress`
- * calls (contracts/DevEns.sol, compiled by compile.ts). Deployed from an account of its own (the test
+ * and `getEnsName` call (contracts/DevEns.sol, compiled by compile.ts). Deployed from an account of its own (the test
  * mnemonic's index 10, funded and impersonated on the node), so the market's addresses do not move.
  */
 import {
@@ -35,6 +35,9 @@ export interface DeployEnsParameters {
   /** The address of the gateway's signing key. */
   signer: Address
 }
+
+/** Where the reverse names of Ethereum addresses live (ENSIP-19, coin type 60). */
+const REVERSE_DOMAIN = 'addr.reverse'
 
 const deployer = () => devAccount(DEV_ACCOUNT_COUNT).address
 
@@ -92,25 +95,28 @@ export async function deployEns({ url, suffix, gatewayUrl, signer }: DeployEnsPa
     }),
   })
   // The deployer owns the root; it takes each label of the suffix, from the top, then sets its resolver.
-  const parts = suffix.split('.')
-  for (let index = parts.length - 1; index >= 0; index--) {
-    await send(`taking ${parts.slice(index).join('.')}`, {
+  // `addr.reverse` (ENSIP-19 reverse names of Ethereum addresses) goes to the same resolver.
+  for (const domain of [suffix, REVERSE_DOMAIN]) {
+    const parts = domain.split('.')
+    for (let index = parts.length - 1; index >= 0; index--) {
+      await send(`taking ${parts.slice(index).join('.')}`, {
+        to: plan.registry,
+        data: encodeFunctionData({
+          abi: DevEnsRegistry.abi,
+          functionName: 'setSubnodeOwner',
+          args: [namehash(parts.slice(index + 1).join('.')), labelhash(parts[index] ?? ''), from],
+        }),
+      })
+    }
+    await send(`setting the resolver of ${domain}`, {
       to: plan.registry,
       data: encodeFunctionData({
         abi: DevEnsRegistry.abi,
-        functionName: 'setSubnodeOwner',
-        args: [namehash(parts.slice(index + 1).join('.')), labelhash(parts[index] ?? ''), from],
+        functionName: 'setResolver',
+        args: [namehash(domain), plan.resolver],
       }),
     })
   }
-  await send(`setting the resolver of ${suffix}`, {
-    to: plan.registry,
-    data: encodeFunctionData({
-      abi: DevEnsRegistry.abi,
-      functionName: 'setResolver',
-      args: [namehash(suffix), plan.resolver],
-    }),
-  })
   await rpc('hardhat_stopImpersonatingAccount', [from])
   await assertMined(rpc, hashes, 'deployEns')
   return plan

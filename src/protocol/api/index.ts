@@ -9,6 +9,7 @@
  */
 export * from './analytics.ts'
 export * from './auth.ts'
+export * from './avatars.ts'
 export * from './blockchain.ts'
 export * from './catalogue.ts'
 export * from './common.ts'

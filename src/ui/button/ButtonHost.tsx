@@ -102,7 +102,8 @@ function ConnectedButton(props: {
   const balance = account && chainId ? balances[balanceKey(chainId, account.address)] : undefined
   const busy = status === 'connecting' || status === 'reconnecting'
   // The account's registered name (fetched with its balance), shown in place of the address.
-  const name = account && profiles[account.address]?.name
+  const profile = account && profiles[account.address]
+  const name = profile?.name
   const common = {
     type: 'button',
     className: 'button',
@@ -129,7 +130,7 @@ function ConnectedButton(props: {
       ) : account ? (
         // The accessible name starts with the visible text (WCAG 2.5.3): address, balance, then "Account".
         <button {...common} data-connected="">
-          <Avatar address={account.address} />
+          <Avatar address={account.address} image={profile?.avatar} />
           <span part="address">
             <bdi>{name ?? shortAddress(account.address)}</bdi>
           </span>

@@ -106,7 +106,8 @@ function Account({ config }: ViewProps) {
   }, [config])
 
   if (!account) return null
-  const name = options.features.names ? profiles[account.address]?.name : undefined
+  const profile = options.features.names ? profiles[account.address] : undefined
+  const name = profile?.name
   const balance = network ? balances[balanceKey(network.caipNetworkId, account.address)] : undefined
   const rows =
     balance?.value === undefined
@@ -142,7 +143,7 @@ function Account({ config }: ViewProps) {
   return (
     <>
       <div className="account" part="account">
-        <Avatar address={account.address} />
+        <Avatar address={account.address} image={profile?.avatar} />
         {name ? (
           // The registered name, fetched with the balance (core/names.ts).
           <bdi part="profile-name" data-name={name}>

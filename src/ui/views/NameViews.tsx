@@ -1,12 +1,13 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { navigate } from '../../core/actions/navigate.ts'
 import type { View } from '../../core/modal/router.ts'
-import { checkName, registerName } from '../../core/names.ts'
+import { checkName, registerName, setProfileImage } from '../../core/names.ts'
 import type { OnrampSelection } from '../../core/onramp.ts'
 import { buyOnramp, loadOnramp, onrampState, quoteOnramp } from '../../core/onramp.ts'
 import type { ErrorSummary } from '../../errors/base.ts'
 import { summarizeError } from '../../errors/base.ts'
 import { toBaseError } from '../../errors/unknown.ts'
+import { isAvatarUrl } from '../../protocol/api/avatars.ts'
 import type { NameCheckResponse } from '../../protocol/api/names.ts'
 import { isNameLabel } from '../../protocol/api/names.ts'
 import { withinLimits } from '../../protocol/api/onramp.ts'
@@ -154,17 +155,79 @@ function RegisterAccountNameView({ config }: ViewProps) {
   )
 }
 
-/** RegisterAccountNameSuccess (SPEC 2): the name is the account's; Done goes back to Account. */
+/**
+ * RegisterAccountNameSuccess (SPEC 2): the name is the account's; it may set its profile image (an
+ * https:// link the wallet signs for); Done goes back to Account.
+ */
 function RegisterAccountNameSuccessView({ config }: ViewProps) {
-  const { t } = useStrings()
+  const { t, error: errorText } = useStrings()
   const autoFocus = useAutoFocus()
   const name = String(useStore(config.$modal).router.data?.name ?? '')
+  const id = useId()
+  const ids = { input: `${id}image`, error: `${id}error` }
+  const input = useRef<HTMLInputElement>(null)
+  const [image, setImage] = useState('')
+  const [error, setError] = useState<string | undefined>()
+  const [state, setState] = useState<'idle' | 'busy' | 'set'>('idle')
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (state === 'busy') return
+    const url = image.trim()
+    if (!isAvatarUrl(url)) {
+      setError(t('imageRuleError'))
+      input.current?.focus()
+      return
+    }
+    setError(undefined)
+    setState('busy')
+    try {
+      await setProfileImage(config, url)
+      setState('set')
+    } catch (thrown) {
+      setState('idle')
+      setError(errorText(summarizeError(toBaseError(thrown))))
+      input.current?.focus()
+    }
+  }
+
   return (
     <div className="center" part="register-name-success">
       <div role="status">
         <h3 className="success-name">{t('nameRegistered', { name })}</h3>
         <p className="hint">{t('nameRegisteredHint', { name })}</p>
       </div>
+      <form className="form" part="profile-image" noValidate onSubmit={(event) => void submit(event)}>
+        <div className="field">
+          <label htmlFor={ids.input}>{t('imageField')}</label>
+          <input
+            ref={input}
+            id={ids.input}
+            name="image"
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            dir="ltr"
+            value={image}
+            readOnly={state === 'busy'}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? ids.error : undefined}
+            onChange={(event) => {
+              setImage(event.target.value)
+              if (state === 'set') setState('idle')
+            }}
+          />
+          <Alert id={ids.error} text={error} />
+          <div className="status" role="status">
+            {state === 'busy' ? t('signInWallet') : state === 'set' ? t('imageSet') : ''}
+          </div>
+        </div>
+        <button type="submit" className="secondary" aria-disabled={state === 'busy' || undefined}>
+          {t('setImage')}
+        </button>
+      </form>
       <button
         type="button"
         className="primary"

@@ -45,6 +45,8 @@ describe('loadConfig', () => {
       tokenLists: {},
       historyNetworks: [],
       historyPollMs: 1000,
+      historyUpstreams: {},
+      historyUpstreamKey: null,
       priceSourceUrl: null,
       cacheMs: 5000,
       trustProxyHops: 0,

@@ -18,6 +18,7 @@ import {
   namehash,
   type PublicClient,
   recoverAddress,
+  toFunctionSelector,
   toHex,
   zeroAddress,
 } from 'viem'
@@ -27,7 +28,11 @@ import { buildApp } from '../../../server/app.ts'
 import { compileContracts } from '../../../server/dev/chain/compile.ts'
 import { deployEns, type LocalEns } from '../../../server/dev/chain/ens.ts'
 import { type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
-import { apiErrorBody, nameRegistrationMessage } from '../../../src/protocol/api/index.ts'
+import {
+  apiErrorBody,
+  avatarUpdateMessage,
+  nameRegistrationMessage,
+} from '../../../src/protocol/api/index.ts'
 import { freePort, openTestDatabase, sdk, type TestDatabase, testLogger } from './helpers.ts'
 
 const alice = mnemonicToAccount('test test test test test test test test test test test junk', {
@@ -35,6 +40,7 @@ const alice = mnemonicToAccount('test test test test test test test test test te
 })
 const site = 'http://localhost:5173'
 const gatewayKey = generatePrivateKey()
+const demoAvatar = 'https://images.example.com/demo-user.png'
 
 let testDb: TestDatabase
 let app: FastifyInstance
@@ -83,6 +89,27 @@ before(async () => {
     }),
   })
   assert.equal(registered.statusCode, 200, registered.body)
+  const avatarMessage = avatarUpdateMessage({
+    domain: 'localhost:5173',
+    name: 'demo-user.wallet.test',
+    avatar: demoAvatar,
+    address: alice.address,
+    chainId: 'eip155:31337',
+    issuedAt: new Date(Date.now() + 1_000).toISOString(),
+  })
+  const avatarSet = await app.inject({
+    method: 'POST',
+    url: `/names/v1/avatar?${sdk()}`,
+    headers: { origin: site, 'content-type': 'application/json' },
+    payload: JSON.stringify({
+      address: alice.address,
+      chainId: 'eip155:31337',
+      avatar: demoAvatar,
+      message: avatarMessage,
+      signature: await alice.signMessage({ message: avatarMessage }),
+    }),
+  })
+  assert.equal(avatarSet.statusCode, 200, avatarSet.body)
 })
 
 after(async () => {
@@ -122,6 +149,20 @@ describe('ENS resolution of registered names (viem, local chain)', () => {
     })
     // ENSIP-9 answers raw bytes, which viem returns as they are (lower-case hex).
     assert.equal(byCoinType, alice.address.toLowerCase())
+  })
+
+  test("getEnsText reads the profile image as the name's avatar record (ENSIP-12)", async () => {
+    const parameters = { name: 'demo-user.wallet.test', universalResolverAddress: ens.universalResolver }
+    assert.equal(await client.getEnsText({ ...parameters, key: 'avatar', strict: true }), demoAvatar)
+    assert.equal(await client.getEnsText({ ...parameters, key: 'com.twitter' }), null)
+    assert.equal(
+      await client.getEnsText({
+        name: 'nobody-here.wallet.test',
+        key: 'avatar',
+        universalResolverAddress: ens.universalResolver,
+      }),
+      null,
+    )
   })
 
   test('an unregistered name resolves to null', async () => {
@@ -191,6 +232,92 @@ describe('ENS resolution of registered names (viem, local chain)', () => {
   })
 })
 
+describe('ENS reverse resolution (viem getEnsName, local chain)', () => {
+  const bob = mnemonicToAccount('test test test test test test test test test test test junk', {
+    addressIndex: 1,
+  })
+
+  test('getEnsName finds the registered name of an address, checked forward', async () => {
+    const name = await client.getEnsName({
+      address: alice.address,
+      universalResolverAddress: ens.universalResolver,
+      strict: true,
+    })
+    assert.equal(name, 'demo-user.wallet.test')
+  })
+
+  test('an address without a name has none', async () => {
+    const name = await client.getEnsName({
+      address: bob.address,
+      universalResolverAddress: ens.universalResolver,
+    })
+    assert.equal(name, null)
+  })
+
+  test("a reverse record naming another account's name is refused (ReverseAddressMismatch)", async () => {
+    const { DevUniversalResolver, DevOffchainResolver } = await compileContracts()
+    assert.ok(DevUniversalResolver && DevOffchainResolver)
+    // A genuine, signed forward answer for demo-user (alice) ...
+    const request = resolveCall('demo-user.wallet.test')
+    const answered = await app.inject({ url: `/names/v1/gateway/${ens.resolver}/${request}.json` })
+    assert.equal(answered.statusCode, 200, answered.body)
+    const response = encodeAbiParameters(
+      [{ type: 'bool[]' }, { type: 'bytes[]' }],
+      [[false], [JSON.parse(answered.body).data as Hex]],
+    )
+    const resolveWithProof = toFunctionSelector('resolveWithProof(bytes,bytes)')
+    // ... checked against bob, as if bob's reverse record had said demo-user.wallet.test.
+    const carry = encodeAbiParameters(
+      [{ type: 'string' }, { type: 'bytes' }, { type: 'address' }],
+      ['demo-user.wallet.test', bob.address, ens.resolver],
+    )
+    const extraData = encodeAbiParameters(
+      [{ type: 'address' }, { type: 'bytes4' }, { type: 'bytes' }, { type: 'bytes' }],
+      [ens.resolver, resolveWithProof, request, carry],
+    )
+    await assert.rejects(
+      client.readContract({
+        address: ens.universalResolver,
+        abi: DevUniversalResolver.abi,
+        functionName: 'forwardCallback',
+        args: [response, extraData],
+      }),
+      /ReverseAddressMismatch/,
+    )
+    // The same answer checked against alice passes: the refusal above is the address check.
+    const [name] = (await client.readContract({
+      address: ens.universalResolver,
+      abi: DevUniversalResolver.abi,
+      functionName: 'forwardCallback',
+      args: [
+        response,
+        encodeAbiParameters(
+          [{ type: 'address' }, { type: 'bytes4' }, { type: 'bytes' }, { type: 'bytes' }],
+          [
+            ens.resolver,
+            resolveWithProof,
+            request,
+            encodeAbiParameters(
+              [{ type: 'string' }, { type: 'bytes' }, { type: 'address' }],
+              ['demo-user.wallet.test', alice.address, ens.resolver],
+            ),
+          ],
+        ),
+      ],
+    })) as [string, string, string]
+    assert.equal(name, 'demo-user.wallet.test')
+  })
+
+  test('the gateway answers name(node) of <address>.addr.reverse, signed', async () => {
+    const reverseName = `${alice.address.slice(2).toLowerCase()}.addr.reverse`
+    const request = resolveCall(reverseName, `0x691f3431${namehash(reverseName).slice(2)}` as Hex)
+    const response = await app.inject({ url: `/names/v1/gateway/${ens.resolver}/${request}.json` })
+    assert.equal(response.statusCode, 200, response.body)
+    const [result] = decodeAbiParameters([{ type: 'bytes' }], JSON.parse(response.body).data as Hex)
+    assert.deepEqual(decodeAbiParameters([{ type: 'string' }], result), ['demo-user.wallet.test'])
+  })
+})
+
 describe('The EIP-3668 gateway (as an attacker would call it)', () => {
   const sender = '0x1111111111111111111111111111111111111111'
   const get = (data: string, from = sender) =>
@@ -257,11 +384,17 @@ describe('The EIP-3668 gateway (as an attacker would call it)', () => {
     refused(await get(resolveCall('demo-user.wallet.test'), '0x1234'), /Invalid path parameter sender/)
     refused(await get(`0xdeadbeef${'00'.repeat(64)}`), /Only resolve\(bytes,bytes\) is answered/)
     refused(await get(`${resolveCall('demo-user.wallet.test').slice(0, 74)}`), /not a valid resolve/)
-    // text(bytes32,string): a selector off the allow-list.
-    const text = `0x59d1d43c${namehash('demo-user.wallet.test').slice(2)}` as Hex
+    // contenthash(bytes32): a selector off the allow-list.
+    const contenthash = `0xbc1c58d1${namehash('demo-user.wallet.test').slice(2)}` as Hex
     refused(
-      await get(resolveCall('demo-user.wallet.test', text)),
-      /Only addr\(bytes32\) and addr\(bytes32,uint256\)/,
+      await get(resolveCall('demo-user.wallet.test', contenthash)),
+      /Only addr, text and name records are answered/,
+    )
+    // name(bytes32) of a forward name: reverse records live under addr.reverse only.
+    const nameOfForward = `0x691f3431${namehash('demo-user.wallet.test').slice(2)}` as Hex
+    refused(
+      await get(resolveCall('demo-user.wallet.test', nameOfForward)),
+      /answered for <address>.addr.reverse only/,
     )
     refused(
       await get(resolveCall('demo-user.wallet.test', addrCall('other.wallet.test'))),

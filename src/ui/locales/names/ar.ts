@@ -25,6 +25,10 @@ const names: NamesMessages = {
   amountRangeError: 'أدخل مبلغًا من {min} إلى {max} {currency}',
   onrampUnavailable: 'شراء العملات المشفرة غير متاح هنا',
   failedWith: 'لم ينجح ذلك: {message}',
+  imageField: 'رابط صورة الملف الشخصي (https://)',
+  setImage: 'تعيين الصورة',
+  imageSet: 'تم تعيين صورة ملفك الشخصي',
+  imageRuleError: 'صورة الملف الشخصي: عنوان https:// لا يتجاوز 512 حرفًا',
 }
 
 export default names

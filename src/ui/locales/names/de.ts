@@ -26,6 +26,10 @@ const names: NamesMessages = {
   amountRangeError: 'Gib einen Betrag von {min} bis {max} {currency} ein',
   onrampUnavailable: 'Krypto kaufen ist hier nicht verfügbar',
   failedWith: 'Das hat nicht geklappt: {message}',
+  imageField: 'Link zum Profilbild (https://)',
+  setImage: 'Bild festlegen',
+  imageSet: 'Dein Profilbild ist festgelegt',
+  imageRuleError: 'Profilbild: eine https://-URL mit höchstens 512 Zeichen',
 }
 
 export default names

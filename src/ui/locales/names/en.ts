@@ -25,6 +25,10 @@ const names = {
   amountRangeError: 'Enter an amount from {min} to {max} {currency}',
   onrampUnavailable: 'Buying crypto is not available here',
   failedWith: 'That did not work: {message}',
+  imageField: 'Profile image link (https://)',
+  setImage: 'Set image',
+  imageSet: 'Your profile image is set',
+  imageRuleError: 'Profile image: an https:// URL of at most 512 characters',
 }
 
 export type NamesMessageKey = keyof typeof names

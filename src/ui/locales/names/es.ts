@@ -25,6 +25,10 @@ const names: NamesMessages = {
   amountRangeError: 'Introduce un importe de {min} a {max} {currency}',
   onrampUnavailable: 'Comprar cripto no está disponible aquí',
   failedWith: 'No funcionó: {message}',
+  imageField: 'Enlace de la imagen de perfil (https://)',
+  setImage: 'Usar imagen',
+  imageSet: 'Tu imagen de perfil está lista',
+  imageRuleError: 'Imagen de perfil: una URL https:// de 512 caracteres como máximo',
 }
 
 export default names

@@ -26,6 +26,10 @@ const names: NamesMessages = {
   amountRangeError: 'Saisissez un montant de {min} à {max} {currency}',
   onrampUnavailable: 'L’achat de cryptos n’est pas disponible ici',
   failedWith: 'Cela n’a pas fonctionné : {message}',
+  imageField: 'Lien de l’image de profil (https://)',
+  setImage: 'Définir l’image',
+  imageSet: 'Votre image de profil est définie',
+  imageRuleError: 'Image de profil : une URL https:// de 512 caractères au plus',
 }
 
 export default names

@@ -26,6 +26,10 @@ const names: NamesMessages = {
   amountRangeError: 'Inserisci un importo da {min} a {max} {currency}',
   onrampUnavailable: 'L’acquisto di cripto non è disponibile qui',
   failedWith: 'Non ha funzionato: {message}',
+  imageField: 'Link dell’immagine del profilo (https://)',
+  setImage: 'Imposta immagine',
+  imageSet: 'La tua immagine del profilo è impostata',
+  imageRuleError: 'Immagine del profilo: un URL https:// di al massimo 512 caratteri',
 }
 
 export default names

@@ -25,6 +25,10 @@ const names: NamesMessages = {
   amountRangeError: '{min} から {max} {currency} の金額を入力してください',
   onrampUnavailable: 'ここでは暗号資産を購入できません',
   failedWith: 'うまくいきませんでした: {message}',
+  imageField: 'プロフィール画像のリンク (https://)',
+  setImage: '画像を設定',
+  imageSet: 'プロフィール画像を設定しました',
+  imageRuleError: 'プロフィール画像: 512 文字以内の https:// URL',
 }
 
 export default names

@@ -25,6 +25,10 @@ const names: NamesMessages = {
   amountRangeError: '{min}에서 {max} {currency} 사이의 금액을 입력하세요',
   onrampUnavailable: '여기서는 암호화폐를 구매할 수 없습니다',
   failedWith: '실패했습니다: {message}',
+  imageField: '프로필 이미지 링크 (https://)',
+  setImage: '이미지 설정',
+  imageSet: '프로필 이미지가 설정되었습니다',
+  imageRuleError: '프로필 이미지: 512자 이하의 https:// URL',
 }
 
 export default names

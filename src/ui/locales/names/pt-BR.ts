@@ -26,6 +26,10 @@ const names: NamesMessages = {
   amountRangeError: 'Informe um valor de {min} a {max} {currency}',
   onrampUnavailable: 'Comprar cripto não está disponível aqui',
   failedWith: 'Não funcionou: {message}',
+  imageField: 'Link da imagem de perfil (https://)',
+  setImage: 'Definir imagem',
+  imageSet: 'Sua imagem de perfil foi definida',
+  imageRuleError: 'Imagem de perfil: uma URL https:// de no máximo 512 caracteres',
 }
 
 export default names

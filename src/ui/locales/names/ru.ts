@@ -25,6 +25,10 @@ const names: NamesMessages = {
   amountRangeError: 'Введите сумму от {min} до {max} {currency}',
   onrampUnavailable: 'Покупка криптовалюты здесь недоступна',
   failedWith: 'Не получилось: {message}',
+  imageField: 'Ссылка на изображение профиля (https://)',
+  setImage: 'Установить изображение',
+  imageSet: 'Изображение профиля установлено',
+  imageRuleError: 'Изображение профиля: адрес https:// не длиннее 512 символов',
 }
 
 export default names

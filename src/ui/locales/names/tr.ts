@@ -25,6 +25,10 @@ const names: NamesMessages = {
   amountRangeError: '{min} ile {max} {currency} arasında bir tutar gir',
   onrampUnavailable: 'Burada kripto satın alınamıyor',
   failedWith: 'Olmadı: {message}',
+  imageField: 'Profil resmi bağlantısı (https://)',
+  setImage: 'Resmi ayarla',
+  imageSet: 'Profil resminiz ayarlandı',
+  imageRuleError: 'Profil resmi: en fazla 512 karakterlik bir https:// URL’si',
 }
 
 export default names

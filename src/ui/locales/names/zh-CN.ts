@@ -25,6 +25,10 @@ const names: NamesMessages = {
   amountRangeError: '请输入 {min} 到 {max} {currency} 之间的金额',
   onrampUnavailable: '此处无法购买加密货币',
   failedWith: '操作失败：{message}',
+  imageField: '头像图片链接 (https://)',
+  setImage: '设置图片',
+  imageSet: '头像已设置',
+  imageRuleError: '头像：不超过 512 个字符的 https:// 网址',
 }
 
 export default names
