@@ -157,6 +157,8 @@ export type Stack = {
    * running `between` (if given) while it is down.
    */
   restartService(between?: () => Promise<void>): Promise<void>
+  /** Stops the ERC-4337 bundler and starts it again on the same port, running `between` while it is down. */
+  restartBundler(between?: () => Promise<void>): Promise<void>
   /** Moves the Farcaster relay stand-in's clock forward (tests of an expired sign-in channel). */
   advanceFarcasterClock(ms: number): void
   /** Stops every service in reverse order; safe to call twice. */
@@ -204,6 +206,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   let serviceDatabase: ServiceDatabase | undefined
   let restartService: Stack['restartService'] = async () => {
     throw new Error('stack: the service did not start')
+  }
+  let restartBundler: Stack['restartBundler'] = async () => {
+    throw new Error('stack: the bundler did not start')
   }
   const solanaPort = options.solanaPort ?? portFromEnv('SOLANA_PORT', 8899)
   const serviceDataDir = options.serviceDataDir ?? (process.env.SERVICE_DATA_DIR || '.data/service')
@@ -267,13 +272,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       name: 'bundler',
       dependsOn: ['chain'],
       start: async () => {
-        const bundler = await startBundler({
-          rpcUrl: chainUrl,
-          chainId: 31337,
-          host: HOST,
-          port: bundlerPort,
-        })
-        return { url: bundler.url, detail: 'ERC-4337 on eip155:31337', stop: bundler.stop }
+        const launch = () => startBundler({ rpcUrl: chainUrl, chainId: 31337, host: HOST, port: bundlerPort })
+        let bundler = await launch()
+        // Down and up again on the same port (tests of a bundler outage).
+        restartBundler = async (between) => {
+          await bundler.stop()
+          await between?.()
+          bundler = await launch()
+        }
+        return { url: bundler.url, detail: 'ERC-4337 on eip155:31337', stop: () => bundler.stop() }
       },
     },
     {
@@ -490,6 +497,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       return serviceDatabase
     },
     restartService: (between) => restartService(between),
+    restartBundler: (between) => restartBundler(between),
     stop: running.stop,
   }
 }

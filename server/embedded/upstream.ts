@@ -41,7 +41,9 @@ export function createUpstream(options: {
           body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
         }))
       } catch (error) {
-        if (error instanceof UpstreamError) throw new EmbeddedError(502, 'UPSTREAM_ERROR', error.message)
+        // EIP-1474's "resource unavailable": without an RPC code the page would read it as a rejection.
+        if (error instanceof UpstreamError)
+          throw new EmbeddedError(502, 'UPSTREAM_ERROR', error.message, { rpcCode: -32002 })
         throw error
       }
       const answer = JSON.parse(body) as {

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core'
 import {
   createPublicClient,
   encodeFunctionData,
+  erc20Abi,
   type Hex,
   http,
   isErc6492Signature,
@@ -29,6 +30,9 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
   let stack: TestStack
   let browser: Browser
   let page: Page
+  // The signed-in smart account of the SIWX test, deployed and funded, reused by the batch tests.
+  let siwxPage: Page
+  let smartAddress: Hex
 
   before(async () => {
     ;[stack, browser] = await Promise.all([startTestStack(), launchBrowser()])
@@ -126,7 +130,7 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
 
   it('sign-in (SIWX) with a smart account: EIP-6492 before deployment, EIP-1271 after the first send; the service and viem accept both; eth_sendUserOperation approved in the frame', async () => {
     const context = await newContext(browser)
-    const siwxPage = await context.newPage()
+    siwxPage = await context.newPage()
     const chain = createPublicClient({ transport: http(stack.urls.chain, { retryCount: 0 }) })
     // Before the page's scripts, on every load: required sign-in, smart accounts for new users.
     await context.addInitScript(() => {
@@ -218,6 +222,146 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     )
       await new Promise((resolve) => setTimeout(resolve, 100))
     assert.equal((await chain.getBalance({ address: receiver })) - receivedBefore, 11n)
-    await context.close()
+    smartAddress = address
+  })
+
+  /** `wallet_sendCalls` from the page's EIP-1193 provider (the batch's id, or the error it is refused with). */
+  const sendCalls = (calls: { to: Hex; value?: Hex; data?: Hex }[]) =>
+    siwxPage.evaluate(
+      ([from, batch]) =>
+        document
+          .querySelector('wallet-modal')
+          ?.getProvider('eip155')
+          .request({
+            method: 'wallet_sendCalls',
+            params: [{ version: '2.0.0', from, atomicRequired: true, calls: batch }],
+          })
+          .then(
+            (answer) => ({ id: (answer as { id: string }).id }),
+            (error: { code?: number; message?: string }) => ({ code: error.code, message: error.message }),
+          ),
+      [smartAddress, calls] as const,
+    )
+  /** `wallet_getCallsStatus` until the batch is no longer pending (100). */
+  const settledStatus = async (id: string) => {
+    for (let poll = 0; poll < 100; poll++) {
+      const status = (await siwxPage.evaluate(
+        (batch) =>
+          document
+            .querySelector('wallet-modal')
+            ?.getProvider('eip155')
+            .request({ method: 'wallet_getCallsStatus', params: [batch] }),
+        id,
+      )) as { status: number; atomic: boolean; receipts: { status: string; transactionHash: string }[] }
+      if (status.status !== 100) return status
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    throw new Error(`The batch ${id} stayed pending`)
+  }
+
+  it('wallet_sendCalls of an ETH transfer and a USDC approval: the frame shows both calls, the batch lands atomically and is confirmed with receipts; a failing second call reverts the first', async () => {
+    const chain = createPublicClient({ transport: http(stack.urls.chain, { retryCount: 0 }) })
+    const usdc = stack.market.tokens.USDC.address
+    const [receiver, spender] = [devAccount(8).address, devAccount(3).address]
+    const allowance = () =>
+      chain.readContract({
+        address: usdc,
+        abi: erc20Abi,
+        functionName: 'allowance',
+        args: [smartAddress, spender],
+      })
+    const receivedBefore = await chain.getBalance({ address: receiver })
+    assert.equal(await allowance(), 0n)
+
+    const sent = sendCalls([
+      { to: receiver, value: toHex(parseEther('0.02')) },
+      {
+        to: usdc,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, 1_234_567n] }),
+      },
+    ])
+    await walletFrame(siwxPage).getByRole('heading', { name: 'Approve calls' }).waitFor()
+    for (const [index, text] of [
+      [1, receiver],
+      [2, usdc],
+    ] as const) {
+      await walletFrame(siwxPage)
+        .getByRole('heading', { name: `Call ${index}` })
+        .waitFor()
+      await walletFrame(siwxPage).getByText(text).waitFor()
+    }
+    await walletFrame(siwxPage).getByText('0.02 ETH').waitFor()
+    await walletFrame(siwxPage).getByText('68 bytes of contract data').waitFor()
+    await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+    const { id } = (await sent) as { id: string }
+    assert.match(String(id), /^0x[0-9a-f]{64}$/)
+    const confirmed = await settledStatus(id)
+    assert.deepEqual([confirmed.status, confirmed.atomic, confirmed.receipts.length], [200, true, 1])
+    assert.equal(confirmed.receipts[0]?.status, '0x1')
+    assert.equal((await chain.getBalance({ address: receiver })) - receivedBefore, parseEther('0.02'))
+    assert.equal(await allowance(), 1_234_567n)
+
+    // Both or neither: the second call (a USDC transfer the account cannot cover) reverts, and the first
+    // call's ETH stays where it was.
+    const receivedBetween = await chain.getBalance({ address: receiver })
+    const failing = sendCalls([
+      { to: receiver, value: toHex(parseEther('0.03')) },
+      {
+        to: usdc,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [receiver, 1_000_000n] }),
+      },
+    ])
+    await walletFrame(siwxPage).getByRole('heading', { name: 'Call 2' }).waitFor()
+    await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+    // Refused before it reaches the chain, with the reason (the token's ERC20InsufficientBalance).
+    assert.deepEqual(await failing, {
+      code: -32521,
+      message: "The UserOperation's calls revert: call 1 of the batch: error 0xe450d38c",
+    })
+    assert.equal(await chain.getBalance({ address: receiver }), receivedBetween)
+    assert.equal(await allowance(), 1_234_567n)
+  })
+
+  it('error: the bundler being down: the page’s send fails with a clear message, the modal stays usable, nothing is lost; once it is back a send works', async () => {
+    const chain = createPublicClient({ transport: http(stack.urls.chain, { retryCount: 0 }) })
+    const receiver = devAccount(9).address
+    const receivedBefore = await chain.getBalance({ address: receiver })
+    const balanceBefore = await chain.getBalance({ address: smartAddress })
+    await stack.restartBundler(async () => {
+      const sent = siwxPage.evaluate(
+        ([from, to]) =>
+          document
+            .querySelector('wallet-modal')
+            ?.getProvider('eip155')
+            .request({ method: 'eth_sendTransaction', params: [{ from, to, value: '0x8e1bc9bf040000' }] })
+            .then(
+              () => 'sent',
+              (error: { code?: number; message?: string }) => ({ code: error.code, message: error.message }),
+            ),
+        [smartAddress, receiver] as const,
+      )
+      await walletFrame(siwxPage).getByText('0.04 ETH').waitFor()
+      await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+      // A clear error, not a rejection (EIP-1474 resource unavailable), and nothing left the account.
+      const failed = await sent
+      assert.ok(typeof failed === 'object', 'the send failed')
+      assert.equal(failed.code, -32002)
+      assert.match(String(failed.message), /The bundler for eip155:31337 is unreachable/)
+      assert.equal(await chain.getBalance({ address: receiver }), receivedBefore)
+      assert.equal(await chain.getBalance({ address: smartAddress }), balanceBefore)
+      // The modal still opens on Account, the smart account shown.
+      await siwxPage.locator('wallet-button').getByRole('button').click()
+      await modal(siwxPage)
+        .locator('[part="account-type"]')
+        .getByText('Smart account', { exact: true })
+        .waitFor()
+      await modal(siwxPage).getByRole('button', { name: 'Close' }).click()
+      await modal(siwxPage).waitFor({ state: 'detached' })
+    })
+    const sent = siwxPage.evaluate((to) => window.dapp.sendEth(to, '0.04'), receiver)
+    await walletFrame(siwxPage).getByText('0.04 ETH').waitFor()
+    await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+    assert.equal((await sent).status, 'success')
+    assert.equal((await chain.getBalance({ address: receiver })) - receivedBefore, parseEther('0.04'))
   })
 })

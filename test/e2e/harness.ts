@@ -91,6 +91,8 @@ export type TestStack = {
   readonly serviceDatabase: ServiceDatabase | undefined
   /** Stops the companion service and starts it again (same port, data folder), `between` while it is down. */
   restartService(between?: () => Promise<void>): Promise<void>
+  /** Stops the ERC-4337 bundler and starts it again (same port), `between` while it is down. */
+  restartBundler(between?: () => Promise<void>): Promise<void>
   /** Moves the Farcaster relay stand-in's clock forward (an expired sign-in channel). */
   advanceFarcasterClock(ms: number): void
   stop(): Promise<void>
@@ -137,6 +139,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
       return stack.serviceDatabase
     },
     restartService: stack.restartService,
+    restartBundler: stack.restartBundler,
     advanceFarcasterClock: stack.advanceFarcasterClock,
     stop: stack.stop,
   }
