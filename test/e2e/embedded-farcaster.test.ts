@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { devAccount } from '../../server/dev/chain/index.ts'
 import { focused, sweep } from './axe.ts'
-import { connections, modal, signWithApproval } from './embedded-helpers.ts'
+import { connections, fundEth, modal, sendWithApproval, signWithApproval } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -10,7 +11,7 @@ import { launchBrowser, newContext, startTestStack, type TestStack } from './har
  * sign-in channel's QR code and "Open Farcaster" link; the demo Farcaster app opens that link and
  * approves with its dev custody key (its fid registered in the IdRegistry stand-in on the local chain
  * with id 10); the service verifies the approval and the modal is connected on EVM and Solana with
- * the Farcaster username on Account; a message is then signed with approval. A decline and an
+ * the Farcaster username on Account; a message is then signed and ETH sent with approval. A decline and an
  * expired code each show their message, and the view offers a fresh code.
  */
 describe('embedded wallet (farcaster)', { timeout: 240_000 }, () => {
@@ -59,7 +60,7 @@ describe('embedded wallet (farcaster)', { timeout: 240_000 }, () => {
     await app.close()
   }
 
-  it('approved in the Farcaster app: connected on EVM and Solana, the username on Account; a message signed with approval', async () => {
+  it('approved in the Farcaster app: connected on EVM and Solana, the username on Account; a message signed and ETH sent with approval', async () => {
     context = await newContext(browser)
     page = await context.newPage()
     const link = await openFarcaster()
@@ -88,6 +89,9 @@ describe('embedded wallet (farcaster)', { timeout: 240_000 }, () => {
     assert.equal(picture, `${stack.urls.farcasterApp}pfp.svg`)
     await modal(page).getByRole('button', { name: 'Close' }).click()
     await signWithApproval(page, connected.eip155?.address ?? '', 'Hello from Farcaster')
+    // Then ETH sent from the page, approved in the frame.
+    await fundEth(stack, connected.eip155?.address ?? '', '1')
+    await sendWithApproval(page, stack, devAccount(6).address, '0.25')
   })
 
   it('declined in the app, then an expired code: each says so, and a fresh code still signs in', async () => {

@@ -1,7 +1,8 @@
 /** Helpers of the embedded wallet's end-to-end tests and bench: the dev inbox, the modal, the frame. */
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
-import { type Hex, verifyMessage } from 'viem'
+import { createPublicClient, createWalletClient, type Hex, http, parseEther, verifyMessage } from 'viem'
+import { devAccount } from '../../server/dev/chain/index.ts'
 import type { TestStack } from './harness.ts'
 
 /** Mail the local stack caught for an address, newest first (the dev inbox's JSON). */
@@ -66,4 +67,32 @@ export async function signWithApproval(page: Page, address: string, message: str
   await walletFrame(page).getByText(message).waitFor()
   await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
   assert.ok(await verifyMessage({ address: address as Hex, message, signature: (await signature) as Hex }))
+}
+
+/** Sends `ether` ETH from dev account 0 to `address` on the stack's first chain, and waits for its receipt. */
+export async function fundEth(stack: TestStack, address: string, ether: string) {
+  const transport = http(stack.urls.chain)
+  const funder = createWalletClient({ account: devAccount(0), transport })
+  const hash = await funder.sendTransaction({ to: address as Hex, value: parseEther(ether), chain: null })
+  await createPublicClient({ transport }).waitForTransactionReceipt({ hash })
+}
+
+/**
+ * From the page with the modal closed: the site sends `ether` ETH to `receiver` with viem
+ * (`window.dapp.sendEth`), the frame shows the amount, the receiver and the network, the person
+ * approves, the receipt on the local chain succeeds and the receiver's balance moved by the amount.
+ */
+export async function sendWithApproval(page: Page, stack: TestStack, receiver: string, ether: string) {
+  const chain = createPublicClient({ transport: http(stack.urls.chain) })
+  const before = await chain.getBalance({ address: receiver as Hex })
+  const sent = page.evaluate(([to, amount]) => window.dapp.sendEth(to as Hex, amount), [
+    receiver,
+    ether,
+  ] as const)
+  await walletFrame(page).getByText(`${ether} ETH`).waitFor()
+  await walletFrame(page).getByText(receiver).waitFor()
+  await walletFrame(page).getByText('Local Chain').waitFor()
+  await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
+  assert.equal((await sent).status, 'success')
+  assert.equal(await chain.getBalance({ address: receiver as Hex }), before + parseEther(ether))
 }

@@ -1,15 +1,23 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { devAccount } from '../../server/dev/chain/index.ts'
 import { sweep } from './axe.ts'
-import { apiRoute, connections, modal, signWithApproval } from './embedded-helpers.ts'
+import {
+  apiRoute,
+  connections,
+  fundEth,
+  modal,
+  sendWithApproval,
+  signWithApproval,
+} from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
  * Social sign-in end to end on the local stack: a click on "Continue with Google" (or GitHub) opens
  * the sign-in window at once, the local `oidc-provider` stand-in's page takes an e-mail, the provider
  * sends the person back to the frame's origin, and the modal is connected on EVM and Solana with the
- * username kept; a message is then signed with approval in the frame. A closed window and a cancel at
+ * username kept; a message is then signed and ETH sent with approval in the frame. A closed window and a cancel at
  * the provider each show their message, and the buttons stay usable.
  */
 describe('embedded wallet (social)', { timeout: 240_000 }, () => {
@@ -44,7 +52,7 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
     await Promise.all([popup.waitForEvent('close'), popup.getByRole('button', { name: 'Sign in' }).click()])
   }
 
-  it('google: connected on EVM and Solana from a click, the username on Account; a message signed with approval', async () => {
+  it('google: connected on EVM and Solana from a click, the username on Account; a message signed and ETH sent with approval', async () => {
     context = await newContext(browser)
     page = await context.newPage()
     await page.goto(dappUrl())
@@ -72,6 +80,9 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
     await modal(page).getByText('grace.google@example.com').waitFor()
     await modal(page).getByRole('button', { name: 'Close' }).click()
     await signWithApproval(page, connected.eip155?.address ?? '', 'Hello from a social login')
+    // Then ETH sent from the page, approved in the frame.
+    await fundEth(stack, connected.eip155?.address ?? '', '1')
+    await sendWithApproval(page, stack, devAccount(5).address, '0.25')
   })
 
   it('a closed window and a cancel at the provider each say so; then github signs in', async () => {

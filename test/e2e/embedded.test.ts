@@ -1,11 +1,21 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { createPublicClient, createWalletClient, type Hex, http, parseEther, verifyMessage } from 'viem'
+import { type Hex, verifyMessage } from 'viem'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import { devKeypair } from '../../server/dev/solana/keys.ts'
 import { axeFindings, focused, sweep } from './axe.ts'
-import { codeOf, connections, inbox, modal, nextMail, submitEmail, walletFrame } from './embedded-helpers.ts'
+import {
+  codeOf,
+  connections,
+  fundEth,
+  inbox,
+  modal,
+  nextMail,
+  sendWithApproval,
+  submitEmail,
+  walletFrame,
+} from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -45,7 +55,6 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
   }
   const lamports = async (address: string) =>
     ((await solanaRpc('getBalance', [address, { commitment: 'confirmed' }])) as { value: number }).value
-  const evm = () => createPublicClient({ transport: http(stack.urls.chain) })
 
   it('signs in with a code from the dev inbox: connected on EVM and Solana, the e-mail on Account', async () => {
     context = await newContext(browser)
@@ -99,10 +108,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
   })
 
   it('signs a message and sends 1 ETH and 0.5 SOL with viem and web3.js, each approved in the frame', async () => {
-    const funder = createWalletClient({ account: devAccount(0), transport: http(stack.urls.chain) })
-    await evm().waitForTransactionReceipt({
-      hash: await funder.sendTransaction({ to: evmAddress, value: parseEther('3'), chain: null }),
-    })
+    await fundEth(stack, evmAddress, '3')
     await solanaRpc('requestAirdrop', [solanaAddress, 2_000_000_000])
     for (let attempt = 0; attempt < 50 && (await lamports(solanaAddress)) === 0; attempt++)
       await new Promise((resolve) => setTimeout(resolve, 100))
@@ -138,15 +144,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     await modal(page).waitFor({ state: 'detached' })
 
     // 1 ETH: receiver, amount and network in plain words.
-    const receiver = devAccount(5).address
-    const before = await evm().getBalance({ address: receiver })
-    const sent = page.evaluate((to) => window.dapp.sendEth(to, '1'), receiver)
-    await walletFrame(page).getByText('1 ETH').waitFor()
-    await walletFrame(page).getByText(receiver).waitFor()
-    await walletFrame(page).getByText('Local Chain').waitFor()
-    await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
-    assert.equal((await sent).status, 'success')
-    assert.equal(await evm().getBalance({ address: receiver }), before + parseEther('1'))
+    await sendWithApproval(page, stack, devAccount(5).address, '1')
 
     // 0.5 SOL with web3.js.
     const solReceiver = devKeypair(1).publicKey.toBase58()
