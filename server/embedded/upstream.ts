@@ -41,9 +41,9 @@ export function createUpstream(options: {
           body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
         }))
       } catch (error) {
-        // EIP-1474's "resource unavailable": without an RPC code the page would read it as a rejection.
+        // -32603 as the RPC proxy answers it: without an RPC code the page would read it as a rejection (5000).
         if (error instanceof UpstreamError)
-          throw new EmbeddedError(502, 'UPSTREAM_ERROR', error.message, { rpcCode: -32002 })
+          throw new EmbeddedError(502, 'UPSTREAM_ERROR', error.message, { rpcCode: -32603 })
         throw error
       }
       const answer = JSON.parse(body) as {
