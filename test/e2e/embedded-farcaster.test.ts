@@ -3,7 +3,15 @@ import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import { focused, sweep } from './axe.ts'
-import { connections, fundEth, modal, sendWithApproval, signWithApproval } from './embedded-helpers.ts'
+import {
+  connectedOnBoth,
+  connections,
+  fundEth,
+  keptUsername,
+  modal,
+  sendWithApproval,
+  signWithApproval,
+} from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -73,24 +81,16 @@ describe('embedded wallet (farcaster)', { timeout: 240_000 }, () => {
     assert.deepEqual(await sweep(page, 'ConnectingFarcaster'), [])
     await answerInApp(link, 'Approve')
     await modal(page).waitFor({ state: 'detached' })
-    const connected = await connections(page)
-    assert.equal(connected.eip155?.status, 'connected')
-    assert.equal(connected.solana?.status, 'connected')
-    assert.match(connected.eip155?.address ?? '', /^0x[0-9a-fA-F]{40}$/)
-    assert.equal(
-      await page.evaluate(
-        () => Object.entries(localStorage).find(([key]) => key.endsWith('social-username'))?.[1],
-      ),
-      JSON.stringify('devcaster'),
-    )
+    const address = await connectedOnBoth(page)
+    assert.equal(await keptUsername(page), JSON.stringify('devcaster'))
     await page.locator('wallet-button').getByRole('button').click()
     await modal(page).getByText('devcaster', { exact: true }).waitFor()
     const picture = await modal(page).locator('[part="user-image"]').getAttribute('src')
     assert.equal(picture, `${stack.urls.farcasterApp}pfp.svg`)
     await modal(page).getByRole('button', { name: 'Close' }).click()
-    await signWithApproval(page, connected.eip155?.address ?? '', 'Hello from Farcaster')
+    await signWithApproval(page, address, 'Hello from Farcaster')
     // Then ETH sent from the page, approved in the frame.
-    await fundEth(stack, connected.eip155?.address ?? '', '1')
+    await fundEth(stack, address, '1')
     await sendWithApproval(page, stack, devAccount(6).address, '0.25')
   })
 

@@ -47,6 +47,22 @@ export const connections = (page: Page) =>
     ) as Record<string, { status: string; address: string | undefined }>
   })
 
+/**
+ * After a sign-in: the modal is connected on EVM and on Solana; answers the EVM address. `label` names
+ * the sign-in in a failure (a loop over providers).
+ */
+export async function connectedOnBoth(page: Page, label?: string): Promise<string> {
+  const connected = await connections(page)
+  assert.equal(connected.eip155?.status, 'connected', label)
+  assert.equal(connected.solana?.status, 'connected', label)
+  assert.match(connected.eip155?.address ?? '', /^0x[0-9a-fA-F]{40}$/, label)
+  return connected.eip155?.address ?? ''
+}
+
+/** The social username the modal keeps (SPEC 3 storage key), as stored. */
+export const keptUsername = (page: Page) =>
+  page.evaluate(() => Object.entries(localStorage).find(([key]) => key.endsWith('social-username'))?.[1])
+
 /** From the page with the modal closed: Connect, the e-mail, Continue. */
 export async function submitEmail(page: Page, email: string) {
   await page.getByRole('button', { name: 'Connect Wallet' }).click()

@@ -5,8 +5,10 @@ import { devAccount } from '../../server/dev/chain/index.ts'
 import { sweep } from './axe.ts'
 import {
   apiRoute,
+  connectedOnBoth,
   connections,
   fundEth,
+  keptUsername,
   modal,
   sendWithApproval,
   signWithApproval,
@@ -66,22 +68,14 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
       .waitFor()
     await signInAt(popup, 'grace.google@example.com')
     await modal(page).waitFor({ state: 'detached' })
-    const connected = await connections(page)
-    assert.equal(connected.eip155?.status, 'connected')
-    assert.equal(connected.solana?.status, 'connected')
-    assert.match(connected.eip155?.address ?? '', /^0x[0-9a-fA-F]{40}$/)
-    assert.equal(
-      await page.evaluate(
-        () => Object.entries(localStorage).find(([key]) => key.endsWith('social-username'))?.[1],
-      ),
-      JSON.stringify('grace.google'),
-    )
+    const address = await connectedOnBoth(page)
+    assert.equal(await keptUsername(page), JSON.stringify('grace.google'))
     await page.locator('wallet-button').getByRole('button').click()
     await modal(page).getByText('grace.google@example.com').waitFor()
     await modal(page).getByRole('button', { name: 'Close' }).click()
-    await signWithApproval(page, connected.eip155?.address ?? '', 'Hello from a social login')
+    await signWithApproval(page, address, 'Hello from a social login')
     // Then ETH sent from the page, approved in the frame.
-    await fundEth(stack, connected.eip155?.address ?? '', '1')
+    await fundEth(stack, address, '1')
     await sendWithApproval(page, stack, devAccount(5).address, '0.25')
   })
 
@@ -131,9 +125,7 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
       await page.getByRole('button', { name: 'Connect Wallet' }).click()
       await signInAt(await openProvider(name), user)
       await modal(page).waitFor({ state: 'detached' })
-      const connected = await connections(page)
-      assert.equal(connected.eip155?.status, 'connected', name)
-      assert.equal(connected.solana?.status, 'connected', name)
+      await connectedOnBoth(page, name)
       // X gives no e-mail: Account shows the username.
       if (name === 'X') {
         await page.locator('wallet-button').getByRole('button').click()
