@@ -20,9 +20,9 @@ function install(env: Record<string, string>) {
 }
 
 describe('npm test on a fresh machine (scripts/install-chromium.sh)', () => {
-  test('default: `npm test` installs Chromium first (its pretest), so the README needs no third command', () => {
+  test('default: `npm test` installs Chromium and builds what the suites serve first (its pretest), so the README needs no third command', () => {
     const scripts = JSON.parse(readFileSync('package.json', 'utf8')).scripts
-    assert.equal(scripts.pretest, 'bash scripts/install-chromium.sh')
+    assert.equal(scripts.pretest, 'bash scripts/install-chromium.sh && tsx scripts/ensure-built.ts')
   })
 
   test('error: without Chromium and without apt it stops with one line saying what to do', () => {

@@ -54,7 +54,22 @@ describe('dev relay with @walletconnect/sign-client', { timeout: 30_000 }, () =>
   let dapp: Client
   let wallet: Client
 
+  // sign-client answers a message that arrives for a session it has just deleted (the peer's ack of
+  // the disconnect, late on a loaded machine) with a rejection nobody awaits: "Record was recently
+  // deleted". That is the library's own bookkeeping after the test's last assertion; any other
+  // unhandled rejection still fails the suite.
+  const unexpected: unknown[] = []
+  const onUnhandled = (reason: unknown) => {
+    if (
+      reason instanceof Error &&
+      reason.message.startsWith('Missing or invalid. Record was recently deleted')
+    )
+      return
+    unexpected.push(reason)
+  }
+
   before(async () => {
+    process.on('unhandledRejection', onUnhandled)
     relay = await startRelay({ port: 0 })
     ;[dapp, wallet] = await Promise.all([initClient(relay, 'dapp'), initClient(relay, 'wallet')])
   })
@@ -62,6 +77,8 @@ describe('dev relay with @walletconnect/sign-client', { timeout: 30_000 }, () =>
   after(async () => {
     await Promise.all([dapp, wallet].filter(Boolean).map(closeClient))
     await relay.stop()
+    process.off('unhandledRejection', onUnhandled)
+    assert.deepEqual(unexpected, [])
   })
 
   test('behavior: pair, approve, personal_sign and a wallet-side disconnect', async () => {
