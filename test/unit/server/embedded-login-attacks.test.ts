@@ -18,6 +18,7 @@ import {
   clock,
   codeIn,
   type EmbeddedTestApp,
+  frameWallet,
   newDeviceId,
   SITE,
   startEmbeddedTestApp,
@@ -26,6 +27,7 @@ import { openTestDatabase, type TestDatabase } from './helpers.ts'
 
 let testDb: TestDatabase
 let t: EmbeddedTestApp
+let base = ''
 let counter = 0
 const freshEmail = () => `target${++counter}.${Date.now()}@example.com`
 const seconds = (n: number) => {
@@ -37,6 +39,7 @@ const linkIn = (text: string | undefined) => /device#([A-Za-z0-9_-]{43})/.exec(t
 before(async () => {
   testDb = await openTestDatabase('embedded_login_attacks')
   t = await startEmbeddedTestApp(testDb, 'attacks-project')
+  base = await t.app.listen({ host: '127.0.0.1', port: 0 })
 })
 after(async () => {
   await t?.close()
@@ -267,5 +270,35 @@ describe('issue 23 item 5: codes, mail and buckets', () => {
     // A real project's bucket is its own: the same client still reaches it.
     const real = await connect(freshEmail(), newDeviceId(), ip)
     assert.equal(real.status, 200)
+  })
+})
+
+describe('issue 23 items 1 and 5: the frame follows', () => {
+  test('behavior: the frame answers VERIFY_OTP for a known address on a new browser, then VERIFY_DEVICE with the compare code from CONNECT_OTP; CONNECT_DEVICE connects once the code is typed on the link page', async () => {
+    const email = freshEmail()
+    const home = frameWallet(t, base)
+    await home.ask('CONNECT_EMAIL', { email })
+    await home.ask('CONNECT_OTP', { otp: codeIn(t.mailTo(email)[0]) })
+    const address = ((await home.ask('GET_USER', {})).payload as { address: string }).address
+    seconds(31)
+
+    const fresh = frameWallet(t, base)
+    const asked = await fresh.ask('CONNECT_EMAIL', { email })
+    assert.deepEqual(asked, {
+      type: 'CONNECT_EMAIL_SUCCESS',
+      payload: { action: 'VERIFY_OTP', resendAfterSeconds: 30 },
+    })
+    // Before the code, the device step cannot be waited on.
+    assert.equal((await fresh.ask('CONNECT_DEVICE', {})).type, 'CONNECT_DEVICE_ERROR')
+    const proven = await fresh.ask('CONNECT_OTP', { otp: codeIn(t.mailTo(email)[0]) })
+    assert.equal(proven.type, 'CONNECT_OTP_SUCCESS')
+    const { action, compareCode } = proven.payload as { action?: string; compareCode?: string }
+    assert.equal(action, 'VERIFY_DEVICE')
+    assert.match(compareCode ?? '', /^[A-HJ-NP-Z2-9]{6}$/)
+    const token = linkIn(t.mailTo(email)[0]?.text) ?? ''
+    const approved = await t.call('/embedded/v1/device/approve', { token, code: compareCode })
+    assert.equal(deviceDetailsResponse.parse(approved.body).status, 'approved')
+    assert.deepEqual(await fresh.ask('CONNECT_DEVICE', {}), { type: 'CONNECT_DEVICE_SUCCESS', payload: {} })
+    assert.equal(((await fresh.ask('GET_USER', {})).payload as { address: string }).address, address)
   })
 })
