@@ -135,9 +135,10 @@ export function createLoginService(deps: LoginDependencies) {
   }
 
   /**
-   * Sends one mail within the address's throttle; the slot is given back if sending fails. Sign-in
-   * mails (codes and approval links) share one cooldown per address; e-mail-update codes, which only a
-   * signed-in wallet can ask for, have their own, so changing the address right after signing in works.
+   * Sends one mail within the address's throttle and the project's hourly budget; both are given back
+   * if sending fails. Sign-in codes have one cooldown per address; approval links (sent only right after
+   * a proven code) and e-mail-update codes (only a signed-in wallet asks for them) each have their own,
+   * so the link follows its code at once and changing the address right after signing in works.
    */
   async function mail(projectId: string, address: string, message: MailMessage, kind: string): Promise<void> {
     // The device link follows a proven code at once: its own cooldown, or the code's would refuse it.
