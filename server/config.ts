@@ -166,8 +166,13 @@ export interface EmbeddedConfig {
   kek: string | null
   /** Earlier keys still read during a rotation (`WALLET_KEK_PREVIOUS`, comma separated). */
   kekPrevious: string[]
-  /** Where a development KEK is generated when `WALLET_KEK` is unset (`WALLET_KEK_FILE`); production needs `WALLET_KEK`. */
+  /**
+   * Where a development KEK is generated when `WALLET_KEK` is unset (`WALLET_KEK_FILE`,
+   * `.secrets/wallet-kek`; never in or beside `DATA_DIR`); production needs `WALLET_KEK`.
+   */
   kekFile: string
+  /** Sign-in mails one project may send an hour, every address and client together (`WALLET_MAILS_PER_HOUR`, 1000; 0 is no budget). */
+  mailsPerHour: number
   /** Social sign-in (docs/EMBEDDED-WALLET.md, "Social providers"). */
   social: SocialConfig
   /** Sign In With Farcaster (docs/EMBEDDED-WALLET.md, "Farcaster"). */
@@ -240,6 +245,7 @@ export type ServiceEnv = Partial<
     | 'WALLET_KEK'
     | 'WALLET_KEK_PREVIOUS'
     | 'WALLET_KEK_FILE'
+    | 'WALLET_MAILS_PER_HOUR'
     | 'NAME_SUFFIX'
     | 'NAME_GATEWAY_KEY'
     | 'ONRAMP_PROVIDER_URL'
@@ -539,7 +545,9 @@ const envSchema = z.object({
     (value) => (typeof value === 'string' ? value : ''),
     z.string().transform(commaItems),
   ),
-  WALLET_KEK_FILE: z.preprocess(blankToUndefined, z.string().default('.data/wallet-kek')),
+  // Not in `.data` (the database's folder): one copy of it must not hold both (issue 23 item 7).
+  WALLET_KEK_FILE: z.preprocess(blankToUndefined, z.string().default('.secrets/wallet-kek')),
+  WALLET_MAILS_PER_HOUR: integer('WALLET_MAILS_PER_HOUR', 0, 1_000_000, 1000),
 })
 
 /**
@@ -709,6 +717,7 @@ function embeddedConfig(values: z.output<typeof envSchema>, env: ServiceEnv): Em
     kek: values.WALLET_KEK ?? null,
     kekPrevious: values.WALLET_KEK_PREVIOUS,
     kekFile: values.WALLET_KEK_FILE,
+    mailsPerHour: values.WALLET_MAILS_PER_HOUR,
   }
 }
 

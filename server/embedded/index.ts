@@ -63,6 +63,7 @@ export async function createEmbeddedWallet(
       { ...config.embedded, production: config.environment === 'production' },
       {
         memory: config.dataDir === 'memory://' && config.databaseUrl === null,
+        ...(config.databaseUrl === null ? { dataDir: config.dataDir } : {}),
         ...(deps.logger ? { logger: deps.logger } : {}),
       },
     ))
@@ -86,6 +87,7 @@ export async function createEmbeddedWallet(
     throttle: createEmailThrottle(db),
     mailer,
     frameUrl: config.embedded.framePublicUrl,
+    projectMailsPerHour: config.embedded.mailsPerHour,
     ...(deps.deviceWaitMs === undefined ? {} : { deviceWaitMs: deps.deviceWaitMs }),
   })
   const social = createSocialService({

@@ -2,12 +2,14 @@
  * The key-encryption keys (KEK) of the embedded wallet's custody. The KEK wraps each user's data key;
  * it never enters the database, so a database dump opens nothing without it. Production takes it from
  * `WALLET_KEK` (and earlier ones from `WALLET_KEK_PREVIOUS` during a rotation); development generates
- * one at first start into `WALLET_KEK_FILE`, outside the database folder and outside git.
+ * one at first start into `WALLET_KEK_FILE` (`.secrets/wallet-kek`), outside git and away from the
+ * database: not in `DATA_DIR` nor beside it (issue 23 item 7), so one copy of the data folder (a
+ * backup, a zip sent for a bug report) never holds both the wrapped keys and the key that opens them.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { dirname, relative, resolve, sep } from 'node:path'
 import type { EmbeddedConfig } from '../config.ts'
 import type { ServiceLogger } from '../logger.ts'
 
@@ -93,7 +95,7 @@ async function readKekFile(path: string): Promise<Buffer[]> {
  * Writes the development key file (owner-only), keys newest first.
  *
  * @example
- * await writeKekFile('.data/wallet-kek', [newKekText(), ...old])
+ * await writeKekFile('.secrets/wallet-kek', [newKekText(), ...old])
  */
 export async function writeKekFile(path: string, keys: readonly string[]): Promise<void> {
   const file = resolve(path)
@@ -110,6 +112,31 @@ export async function writeKekFile(path: string, keys: readonly string[]): Promi
   await chmod(file, 0o600)
 }
 
+/** Where development KEK files were generated before issue 23 (inside `.data`, beside the database). */
+export const legacyKekFile = '.data/wallet-kek'
+
+/**
+ * Refuses a development key file inside the database folder or beside it (in the folder that holds
+ * it, as `.data/wallet-kek` beside `.data/service`): a copy of that folder would hold both.
+ *
+ * @example
+ * checkKekFileLocation('.secrets/wallet-kek', '.data/service') // fine
+ * checkKekFileLocation('.data/wallet-kek', '.data/service') // throws KekError
+ */
+export function checkKekFileLocation(kekFile: string, dataDir: string): void {
+  const file = resolve(kekFile)
+  const data = resolve(dataDir)
+  const within = (folder: string) => {
+    const path = relative(folder, file)
+    return path !== '' && !path.startsWith(`..${sep}`) && path !== '..'
+  }
+  if (within(data) || dirname(file) === dirname(data)) {
+    throw new KekError(
+      `WALLET_KEK_FILE (${kekFile}) must not be in or beside the database folder DATA_DIR (${dataDir}): a copy of that folder would hold both the wrapped keys and the key that opens them`,
+    )
+  }
+}
+
 /**
  * Loads the KEK ring the configuration names: `WALLET_KEK` (+ `WALLET_KEK_PREVIOUS`); else, outside
  * production, the development key file, created with a new key on first start; with an in-memory
@@ -120,7 +147,12 @@ export async function writeKekFile(path: string, keys: readonly string[]): Promi
  */
 export async function loadKekRing(
   config: Pick<EmbeddedConfig, 'kek' | 'kekPrevious' | 'kekFile'> & { production: boolean },
-  options: { memory?: boolean; logger?: ServiceLogger } = {},
+  options: {
+    memory?: boolean
+    logger?: ServiceLogger
+    /** The PGlite data folder, when the database is one: the key file must live elsewhere. */
+    dataDir?: string
+  } = {},
 ): Promise<KekRing> {
   if (config.kek !== null) {
     return kekRing(
@@ -137,7 +169,22 @@ export async function loadKekRing(
     )
   }
   if (options.memory) return kekRing([randomBytes(32)], 'memory')
+  if (options.dataDir !== undefined) checkKekFileLocation(config.kekFile, options.dataDir)
   const path = resolve(config.kekFile)
+  const legacy = resolve(legacyKekFile)
+  if (!existsSync(path) && existsSync(legacy) && legacy !== path) {
+    // A development key made before the key file moved out of `.data`: moved, so its wallets still open.
+    await mkdir(dirname(path), { recursive: true })
+    await writeKekFile(
+      path,
+      (await readKekFile(legacy)).map((key) => key.toString('base64')),
+    )
+    await rm(legacy)
+    options.logger?.warn(
+      { from: legacy, file: path },
+      'Moved the development key-encryption key out of the data folder',
+    )
+  }
   if (!existsSync(path)) {
     await writeKekFile(path, [newKekText()])
     options.logger?.warn(

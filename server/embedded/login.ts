@@ -2,11 +2,17 @@
  * Sign-in to the embedded wallet by e-mail (SPEC 4): one-time codes, approval of a new browser by a
  * mailed link, the frame's sessions, and changing the e-mail address with a code to each address.
  * Every limit is enforced here, in the database, so it holds for concurrent requests and across
- * instances: the 30 s cooldown and hourly cap per address, codes of 6 digits valid 10 minutes and
- * once, 5 wrong tries void a code.
+ * instances: the 30 s cooldown and hourly cap per address, a mail budget per project, codes of 6
+ * digits valid 10 minutes and once, one live code per address, 5 wrong tries void a code.
+ *
+ * The order (issue 23, items 1 and 5): every address gets the same answer, a code, whether it has a
+ * wallet or not; the code is bound to the browser that asked and checked against it before it is
+ * spent; only once the code is proven does a known address on a new browser take the device step, a
+ * mailed link whose page shows the site, browser and time and approves only with the short code shown
+ * in the browser that is signing in.
  */
-import { randomUUID } from 'node:crypto'
-import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm'
+import { randomUUID, timingSafeEqual } from 'node:crypto'
+import { and, eq, gt, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm'
 import type {
   DeviceDetailsResponse,
   DeviceWaitRequest,
@@ -14,10 +20,11 @@ import type {
   EmailConnectRequest,
   EmailConnectResponse,
   EmailVerifyRequest,
+  EmailVerifyResponse,
   EmbeddedUser,
   SessionResponse,
 } from '../../src/protocol/embedded/index.ts'
-import { embeddedLimits } from '../../src/protocol/embedded/index.ts'
+import { compareCodeAlphabet, embeddedLimits } from '../../src/protocol/embedded/index.ts'
 import type { Db } from '../db/database.ts'
 import {
   walletCodes,
@@ -65,6 +72,11 @@ export interface LoginDependencies {
   logger?: ServiceLogger
   /** How long a device wait is held open (`embeddedLimits.deviceWaitMs`; shorter in tests). */
   deviceWaitMs?: number
+  /**
+   * Sign-in mails one project may send an hour, all addresses and clients together
+   * (`WALLET_MAILS_PER_HOUR`; 0 turns the budget off).
+   */
+  projectMailsPerHour?: number
 }
 
 type UserRow = { id: string; email: string | null; createdAt: Date }
@@ -123,12 +135,18 @@ export function createLoginService(deps: LoginDependencies) {
   }
 
   /**
-   * Sends one mail within the address's throttle; the slot is given back if sending fails. Sign-in
-   * mails (codes and approval links) share one cooldown per address; e-mail-update codes, which only a
-   * signed-in wallet can ask for, have their own, so changing the address right after signing in works.
+   * Sends one mail within the address's throttle and the project's hourly budget; both are given back
+   * if sending fails. Sign-in codes have one cooldown per address; approval links (sent only right after
+   * a proven code) and e-mail-update codes (only a signed-in wallet asks for them) each have their own,
+   * so the link follows its code at once and changing the address right after signing in works.
    */
   async function mail(projectId: string, address: string, message: MailMessage, kind: string): Promise<void> {
-    const throttleKey = kind.startsWith('update-') ? `update:${address}` : address
+    // The device link follows a proven code at once: its own cooldown, or the code's would refuse it.
+    const throttleKey = kind.startsWith('update-')
+      ? `update:${address}`
+      : kind === 'device-approval'
+        ? `device:${address}`
+        : address
     if (!mailer) {
       throw new EmbeddedError(
         503,
@@ -137,11 +155,20 @@ export function createLoginService(deps: LoginDependencies) {
       )
     }
     const slot = await throttle.take(projectId, throttleKey, now())
+    // The project's budget after the address's: a refused address costs the project nothing.
+    let budget: Date | undefined
+    try {
+      budget = await throttle.takeProject(projectId, deps.projectMailsPerHour ?? 0, now())
+    } catch (error) {
+      await throttle.release(projectId, throttleKey, slot).catch(() => {})
+      throw error
+    }
     try {
       await mailer.send(message)
       logger?.info({ projectId, kind }, 'Sign-in mail sent')
     } catch (error) {
       await throttle.release(projectId, throttleKey, slot).catch(() => {})
+      if (budget) await throttle.releaseProject(projectId, budget).catch(() => {})
       logger?.error({ projectId, kind, problem: (error as Error).message }, 'Sign-in mail failed')
       throw new EmbeddedError(502, 'MAIL_FAILED', 'The e-mail could not be sent: try again')
     }
@@ -178,8 +205,18 @@ export function createLoginService(deps: LoginDependencies) {
     codeId: string,
     purpose: 'login' | 'update-primary' | 'update-secondary',
     otp: string,
+    deviceId?: string,
   ) {
     const time = new Date(now())
+    if (deviceId !== undefined) {
+      // The browser first: a code asked for by another browser is refused without a try or its use.
+      const [bound] = await db
+        .select({ deviceId: walletCodes.deviceId })
+        .from(walletCodes)
+        .where(and(eq(walletCodes.id, codeId), eq(walletCodes.projectId, projectId)))
+        .limit(1)
+      if (bound && bound.deviceId !== deviceId) throw actionNotAllowed()
+    }
     const [row] = await db
       .update(walletCodes)
       .set({ attempts: sql`${walletCodes.attempts} + 1` })
@@ -188,6 +225,7 @@ export function createLoginService(deps: LoginDependencies) {
           eq(walletCodes.id, codeId),
           eq(walletCodes.projectId, projectId),
           eq(walletCodes.purpose, purpose),
+          ...(deviceId === undefined ? [] : [eq(walletCodes.deviceId, deviceId)]),
           isNull(walletCodes.usedAt),
           isNull(walletCodes.voidedAt),
           gt(walletCodes.expiresAt, time),
@@ -349,6 +387,26 @@ export function createLoginService(deps: LoginDependencies) {
     }
   }
 
+  /**
+   * The short code a device approval shows in the browser that is signing in, derived from the
+   * approval's id with the one-time-code key (nothing more to store; unknown without that key).
+   */
+  function compareCodeOf(approvalId: string): string {
+    const bytes = codes.hash(approvalId, 'compare-code')
+    let code = ''
+    for (let index = 0; index < embeddedLimits.compareCodeLength; index++) {
+      code += compareCodeAlphabet[(bytes[index] ?? 0) % compareCodeAlphabet.length]
+    }
+    return code
+  }
+
+  /** Whether a typed compare code (any case, spaces and dashes ignored) is `expected`. */
+  function sameCode(typed: string, expected: string): boolean {
+    const a = Buffer.from(typed.replace(/[\s-]/g, '').toUpperCase())
+    const b = Buffer.from(expected)
+    return a.length === b.length && timingSafeEqual(a, b)
+  }
+
   /** The approval row of a link's secret. */
   async function approvalOf(token: string) {
     const [row] = await db
@@ -380,9 +438,38 @@ export function createLoginService(deps: LoginDependencies) {
     }
   }
 
-  async function decide(token: string, decision: 'approve' | 'deny'): Promise<DeviceDetailsResponse> {
+  async function decide(
+    token: string,
+    decision: 'approve' | 'deny',
+    typed?: string,
+  ): Promise<DeviceDetailsResponse> {
     const row = await approvalOf(token)
     const time = new Date(now())
+    // Approving needs the code the signing-in browser shows: the mailbox alone approves nothing, and
+    // one wrong code denies that browser (a guess gets one try in 32^6).
+    const matches = typed !== undefined && sameCode(typed, compareCodeOf(row.approval.id))
+    if (decision === 'approve' && !matches) {
+      const denied = await db
+        .update(walletDeviceApprovals)
+        .set({ deniedAt: time })
+        .where(
+          and(
+            eq(walletDeviceApprovals.id, row.approval.id),
+            isNull(walletDeviceApprovals.approvedAt),
+            isNull(walletDeviceApprovals.deniedAt),
+            gt(walletDeviceApprovals.expiresAt, time),
+          ),
+        )
+        .returning({ id: walletDeviceApprovals.id })
+      if (denied.length === 0) return detailsOf(row)
+      logger?.info({}, 'New browser denied: the code did not match')
+      throw new EmbeddedError(
+        400,
+        'INVALID_CODE',
+        'The code does not match: that browser was not approved. Sign in again from it for a new link.',
+        { attemptsLeft: 0 },
+      )
+    }
     const updated = await db
       .update(walletDeviceApprovals)
       .set(decision === 'approve' ? { approvedAt: time } : { deniedAt: time })
@@ -462,6 +549,51 @@ export function createLoginService(deps: LoginDependencies) {
     return row
   }
 
+  /** Mails the approval link of a new browser (after its code was proven) and answers VERIFY_DEVICE. */
+  async function startDeviceApproval(
+    project: Project,
+    user: UserRow,
+    email: string,
+    deviceId: string,
+    site: string,
+    context: { userAgent?: string | undefined },
+  ): Promise<EmailVerifyResponse> {
+    const id = newId()
+    const token = newSecret()
+    const time = now()
+    const browser = browserLabel(context.userAgent)
+    const link = `${deps.frameUrl}/device#${token}`
+    await db.insert(walletDeviceApprovals).values({
+      id,
+      userId: user.id,
+      deviceId,
+      tokenHash: secretHash(token),
+      site,
+      browser,
+      createdAt: new Date(time),
+      expiresAt: new Date(time + embeddedLimits.deviceApprovalTtlMs),
+    })
+    try {
+      await mail(
+        project.id,
+        email,
+        deviceApprovalMail({
+          to: email,
+          link,
+          site,
+          browser,
+          requestedAt: new Date(time),
+          minutes: minutes(embeddedLimits.deviceApprovalTtlMs),
+        }),
+        'device-approval',
+      )
+    } catch (error) {
+      await db.delete(walletDeviceApprovals).where(eq(walletDeviceApprovals.id, id))
+      throw error
+    }
+    return { action: 'VERIFY_DEVICE', loginId: id, compareCode: compareCodeOf(id) }
+  }
+
   return {
     sessionOf,
     userRow,
@@ -476,7 +608,12 @@ export function createLoginService(deps: LoginDependencies) {
       return session
     },
 
-    /** `POST /email/connect`: CONNECT (this frame is signed in as that address), VERIFY_DEVICE or VERIFY_OTP. */
+    /**
+     * `POST /email/connect`: CONNECT (this frame is signed in as that address) or VERIFY_OTP. Every
+     * other address gets the same answer and the same mail, whether it has a wallet or not: nothing
+     * before a proven code tells a wallet exists (the device step comes after the code). A new code
+     * voids the older codes of the address: one live code at a time.
+     */
     async connectEmail(
       project: Project,
       body: EmailConnectRequest,
@@ -488,50 +625,6 @@ export function createLoginService(deps: LoginDependencies) {
       if (current && current.email === email && current.deviceId === body.deviceId)
         return { action: 'CONNECT' }
       const resendAfterSeconds = Math.ceil(embeddedLimits.emailCooldownMs / 1000)
-      const user = await userRow(project.id, email)
-      if (user) {
-        const [known] = await db
-          .select()
-          .from(walletDevices)
-          .where(and(eq(walletDevices.userId, user.id), eq(walletDevices.deviceId, body.deviceId)))
-          .limit(1)
-        if (!known) {
-          // A browser this user never approved: the mailbox approves it by link (on the frame's origin).
-          const id = newId()
-          const token = newSecret()
-          const time = now()
-          const browser = browserLabel(context.userAgent)
-          const link = `${deps.frameUrl}/device#${token}`
-          await db.insert(walletDeviceApprovals).values({
-            id,
-            userId: user.id,
-            deviceId: body.deviceId,
-            tokenHash: secretHash(token),
-            site: body.origin,
-            browser,
-            createdAt: new Date(time),
-            expiresAt: new Date(time + embeddedLimits.deviceApprovalTtlMs),
-          })
-          try {
-            await mail(
-              project.id,
-              email,
-              deviceApprovalMail({
-                to: email,
-                link,
-                site: body.origin,
-                browser,
-                minutes: minutes(embeddedLimits.deviceApprovalTtlMs),
-              }),
-              'device-approval',
-            )
-          } catch (error) {
-            await db.delete(walletDeviceApprovals).where(eq(walletDeviceApprovals.id, id))
-            throw error
-          }
-          return { action: 'VERIFY_DEVICE', loginId: id, resendAfterSeconds }
-        }
-      }
       const code = await insertCode({
         projectId: project.id,
         email,
@@ -554,14 +647,45 @@ export function createLoginService(deps: LoginDependencies) {
         await db.delete(walletCodes).where(eq(walletCodes.id, code.id))
         throw error
       }
+      await db
+        .update(walletCodes)
+        .set({ voidedAt: new Date(now()) })
+        .where(
+          and(
+            eq(walletCodes.projectId, project.id),
+            eq(walletCodes.email, email),
+            eq(walletCodes.purpose, 'login'),
+            ne(walletCodes.id, code.id),
+            isNull(walletCodes.usedAt),
+            isNull(walletCodes.voidedAt),
+          ),
+        )
       return { action: 'VERIFY_OTP', loginId: code.id, resendAfterSeconds }
     },
 
-    /** `POST /email/verify`: the code; on success a session for this browser (and a new user's keys). */
-    async verifyCode(project: Project, body: EmailVerifyRequest, site: string): Promise<SessionResponse> {
-      const row = await checkCode(project.id, body.loginId, 'login', body.otp)
-      if (row.deviceId !== null && row.deviceId !== body.deviceId) throw actionNotAllowed()
-      const user = await findOrCreateUser(project.id, row.email)
+    /**
+     * `POST /email/verify`: the code, checked against the browser that asked for it before it is
+     * spent. A new address, or a browser its user approved: a session. A known address on a browser
+     * it never approved: VERIFY_DEVICE, with the approval link mailed and the short code this browser
+     * shows, which the person types on the link's page.
+     */
+    async verifyCode(
+      project: Project,
+      body: EmailVerifyRequest,
+      site: string,
+      context: { userAgent?: string | undefined } = {},
+    ): Promise<EmailVerifyResponse> {
+      const row = await checkCode(project.id, body.loginId, 'login', body.otp, body.deviceId)
+      const existing = await userRow(project.id, row.email)
+      if (existing) {
+        const [known] = await db
+          .select()
+          .from(walletDevices)
+          .where(and(eq(walletDevices.userId, existing.id), eq(walletDevices.deviceId, body.deviceId)))
+          .limit(1)
+        if (!known) return startDeviceApproval(project, existing, row.email, body.deviceId, site, context)
+      }
+      const user = existing ?? (await findOrCreateUser(project.id, row.email))
       return openSession(user, project.id, body.deviceId, site)
     },
 
@@ -610,7 +734,7 @@ export function createLoginService(deps: LoginDependencies) {
       return detailsOf(await approvalOf(token))
     },
 
-    approveDevice: (token: string) => decide(token, 'approve'),
+    approveDevice: (token: string, code: string) => decide(token, 'approve', code),
     denyDevice: (token: string) => decide(token, 'deny'),
 
     /** The signed-in user. */

@@ -5,13 +5,17 @@ import { walletEmailThrottle } from '../db/schema.ts'
 import { emailCooldown } from './errors.ts'
 
 const HOUR_MS = 60 * 60_000
+/** The key of a project's own budget row: not an address (addresses always have an `@`). */
+const PROJECT_KEY = '#project'
 
 /**
  * The sign-in mail throttle, kept in the database so it holds across instances and under concurrent
  * requests: one address gets at most one mail per 30 s (SPEC 5, 9) and `emailsPerHour` per hour.
  * `take` claims a slot atomically (one upsert whose update only applies when the address may be
  * mailed), or throws `Please try again after N seconds`; `release` gives the slot back when the mail
- * could not be sent.
+ * could not be sent. `takeProject` does the same for the project's hourly budget of sign-in mails, all
+ * addresses together (issue 23 item 5: many clients mailing many addresses), on a row of the same
+ * table whose key is no address.
  *
  * @example
  * const sentAt = await throttle.take(project.id, email, now())
@@ -47,6 +51,52 @@ export function createEmailThrottle(db: Db) {
       if (cooldownLeft > 0) throw emailCooldown(cooldownLeft / 1000)
       // Over the hourly number: the same message, with the wait until the hour's window ends.
       throw emailCooldown(((row ? row.windowStart.getTime() + HOUR_MS : time + 1000) - time) / 1000)
+    },
+
+    /**
+     * Counts one mail against the project's hourly budget (`perHour`; 0 is no budget, answered with
+     * `undefined`), or throws `Please try again after N seconds` until the hour's window ends.
+     */
+    async takeProject(projectId: string, perHour: number, time: number): Promise<Date | undefined> {
+      if (perHour <= 0) return undefined
+      const sentAt = new Date(time)
+      const hourAgo = new Date(time - HOUR_MS)
+      const table = walletEmailThrottle
+      const claimed = await db
+        .insert(table)
+        .values({ projectId, email: PROJECT_KEY, lastSentAt: sentAt, windowStart: sentAt, windowCount: 1 })
+        .onConflictDoUpdate({
+          target: [table.projectId, table.email],
+          set: {
+            lastSentAt: sentAt,
+            windowStart: sql`case when ${table.windowStart} <= ${hourAgo} then ${sentAt} else ${table.windowStart} end`,
+            windowCount: sql`case when ${table.windowStart} <= ${hourAgo} then 1 else ${table.windowCount} + 1 end`,
+          },
+          setWhere: sql`${table.windowStart} <= ${hourAgo} or ${table.windowCount} < ${perHour}`,
+        })
+        .returning({ windowStart: table.windowStart })
+      if (claimed.length > 0) return sentAt
+      const [row] = await db
+        .select()
+        .from(table)
+        .where(and(eq(table.projectId, projectId), eq(table.email, PROJECT_KEY)))
+        .limit(1)
+      throw emailCooldown(((row ? row.windowStart.getTime() + HOUR_MS : time + 1000) - time) / 1000)
+    },
+
+    /** Gives back one mail of the project's budget (the mail taken at `sentAt` failed). */
+    async releaseProject(projectId: string, sentAt: Date): Promise<void> {
+      const table = walletEmailThrottle
+      await db
+        .update(table)
+        .set({ windowCount: sql`greatest(${table.windowCount} - 1, 0)` })
+        .where(
+          and(
+            eq(table.projectId, projectId),
+            eq(table.email, PROJECT_KEY),
+            sql`${table.windowStart} <= ${sentAt}`,
+          ),
+        )
     },
 
     /** Gives back a slot taken at `sentAt` (the mail failed), unless a later one was taken since. */

@@ -35,6 +35,8 @@ export interface RateLimiter {
   ): Promise<void>
   /** Deletes buckets idle long enough to be full again. */
   sweep(): Promise<number>
+  /** How many buckets exist and the characters of their keys, together (bounded memory is tested). */
+  size(): Promise<{ buckets: number; keyChars: number }>
 }
 
 /** One bucket to take from: `cost` tokens of `capacity`, refilled `perMs` a millisecond. */
@@ -50,6 +52,7 @@ interface BucketStore {
   take(charges: readonly Charge[], now: number): Promise<number[]>
   /** Deletes buckets idle long enough to be full again; resolves to how many. */
   sweep(now: number): Promise<number>
+  size(): Promise<{ buckets: number; keyChars: number }>
 }
 
 /** Buckets untouched this long are full whatever their rule (the longest period is a minute). */
@@ -83,6 +86,13 @@ function databaseBuckets(db: Db): BucketStore {
         .where(lt(rateLimits.updatedAt, now - idleMs))
         .returning({ key: rateLimits.key })
       return deleted.length
+    },
+    async size() {
+      const result = await db.execute(
+        sql`select count(*)::int as "buckets", coalesce(sum(length("key")), 0)::int as "keyChars" from ${rateLimits}`,
+      )
+      const row = (result as unknown as { rows: { buckets: number; keyChars: number }[] }).rows[0]
+      return { buckets: Number(row?.buckets ?? 0), keyChars: Number(row?.keyChars ?? 0) }
     },
   }
 }
@@ -127,6 +137,11 @@ function memoryBuckets(): BucketStore {
       return waits
     },
     sweep,
+    async size() {
+      let keyChars = 0
+      for (const key of buckets.keys()) keyChars += key.length
+      return { buckets: buckets.size, keyChars }
+    },
   }
 }
 
@@ -174,6 +189,7 @@ export function createRateLimiter(
       }
     },
     sweep: () => buckets.sweep(Math.floor(now())),
+    size: () => buckets.size(),
   }
 }
 

@@ -59,22 +59,26 @@ export function loginCodeMail(input: {
 }
 
 /**
- * The new-browser approval mail: a link to the frame's origin.
+ * The new-browser approval mail: a link to the frame's origin, sent once the sign-in code was proven.
+ * The page it opens approves only with the short code the signing-in browser shows, so the mail says
+ * where the request came from and that the code is on that browser, never in the mail.
  *
  * @example
- * deviceApprovalMail({ to, link: 'https://wallet.example/device#…', site, browser: 'Chrome on Linux', minutes: 15 })
+ * deviceApprovalMail({ to, link: 'https://wallet.example/device#…', site, browser: 'Chrome on Linux', requestedAt: new Date(), minutes: 15 })
  */
 export function deviceApprovalMail(input: {
   to: string
   link: string
   site: string
   browser: string
+  requestedAt: Date
   minutes: number
 }): MailMessage {
   const host = hostOf(input.site)
+  const when = `${input.requestedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`
   const lines = [
-    `Someone is signing in to your wallet on ${host} from a browser it has not seen before (${input.browser}).`,
-    `If it was you, open the link and approve it within ${input.minutes} minutes. If it was not you, do not open it.`,
+    `Someone is signing in to your wallet on ${host} from a browser it has not seen before (${input.browser}), at ${when}.`,
+    `If it was you, open the link within ${input.minutes} minutes and type the code that browser shows. If it was not you, do not open it: nothing is approved without that code.`,
   ]
   return {
     to: input.to,

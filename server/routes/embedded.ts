@@ -1,15 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import * as z from 'zod/mini'
+import { projectIdPattern } from '../../src/protocol/api/common.ts'
 import type {
   DeviceDetailsResponse,
   DeviceWaitResponse,
   EmailConnectResponse,
+  EmailVerifyResponse,
   EmbeddedErrorBody,
   SessionResponse,
 } from '../../src/protocol/embedded/index.ts'
 import {
   accountTypeRequest,
   deviceApprovalRequest,
+  deviceApproveRequest,
   deviceWaitRequest,
   emailConnectRequest,
   emailUpdateOtpRequest,
@@ -57,6 +60,9 @@ declare module 'fastify' {
 /** Whether a project uses the embedded wallet at all: e-mail, social or Farcaster sign-in. */
 export const embeddedWalletOn = (project: Project) =>
   project.features.email || project.features.socials.length > 0 || project.features.farcaster
+
+/** The one rate-limit bucket (per client) of every project id that names no project. */
+const unknownProject = '?'
 
 /** The site the frame reports it is embedded in, sent with every request. */
 const siteHeader = 'x-wallet-site'
@@ -109,13 +115,21 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     const route = request.routeOptions.url ?? ''
     const kind = request.routeOptions.config.walletLimit
     const rule = kind === 'rpc' ? limits.rules.rpc : kind === 'none' ? undefined : limits.rules.wallet(route)
+    const charge = async (limitedProject: string) => {
+      if (rule) await limits.limiter.take({ projectId: limitedProject, address: request.ip }, [[rule, 1]])
+    }
     // The approval page has no project: its routes count per client only.
     const approvalPage = route.startsWith('/embedded/v1/device/') && !route.endsWith('/wait')
-    const limitedProject = approvalPage || typeof projectId !== 'string' ? '-' : projectId
-    if (rule) await limits.limiter.take({ projectId: limitedProject, address: request.ip }, [[rule, 1]])
-    if (approvalPage) return
+    if (approvalPage) return charge('-')
+    // The project is resolved before any bucket is made (issue 23 item 5): a bucket is named by a
+    // project that exists, and every id that is none (malformed, or unknown) shares one, so made-up
+    // ids cost no memory. The resolver's cache is bounded and only sees well-formed ids.
+    const project =
+      typeof projectId === 'string' && projectIdPattern.test(projectId)
+        ? await projects.resolve(projectId)
+        : null
+    await charge(project ? project.id : unknownProject)
     if (typeof projectId !== 'string' || projectId === '') throw projectIdNotConfigured()
-    const project = await projects.resolve(projectId)
     if (!project) throw invalidProjectId()
     if (!embeddedWalletOn(project))
       throw new EmbeddedError(403, 'FORBIDDEN', 'The embedded wallet is off for this project')
@@ -185,9 +199,11 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     },
   )
 
-  app.post('/embedded/v1/email/verify', { bodyLimit }, async (request): Promise<SessionResponse> => {
+  app.post('/embedded/v1/email/verify', { bodyLimit }, async (request): Promise<EmailVerifyResponse> => {
     const body = parseInput(emailVerifyRequest, request.body, 'body')
-    return wallet.login.verifyCode(projectOf(request), body, siteOf(request))
+    return wallet.login.verifyCode(projectOf(request), body, siteOf(request), {
+      userAgent: request.headers['user-agent'],
+    })
   })
 
   app.post('/embedded/v1/device/wait', { bodyLimit }, async (request, reply): Promise<DeviceWaitResponse> => {
@@ -204,12 +220,10 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     async (request): Promise<DeviceDetailsResponse> =>
       wallet.login.deviceDetails(parseInput(deviceApprovalRequest, request.body, 'body').token),
   )
-  app.post(
-    '/embedded/v1/device/approve',
-    { bodyLimit },
-    async (request): Promise<DeviceDetailsResponse> =>
-      wallet.login.approveDevice(parseInput(deviceApprovalRequest, request.body, 'body').token),
-  )
+  app.post('/embedded/v1/device/approve', { bodyLimit }, async (request): Promise<DeviceDetailsResponse> => {
+    const body = parseInput(deviceApproveRequest, request.body, 'body')
+    return wallet.login.approveDevice(body.token, body.code)
+  })
   app.post(
     '/embedded/v1/device/deny',
     { bodyLimit },

@@ -21,6 +21,11 @@ export interface EmbeddedState {
   resendAt: number
   /** While the frame shows a request for approval: the height it needs. */
   approval: { height: number } | undefined
+  /**
+   * A new browser for a known address (VERIFY_DEVICE, after its code was proven): the code this
+   * browser shows, which the person types on the mailed link's page to approve it.
+   */
+  compareCode: string | undefined
 }
 
 const states = new WeakMap<Config, MapStore<EmbeddedState>>()
@@ -44,6 +49,7 @@ export function embeddedState(config: Config): MapStore<EmbeddedState> {
       social: undefined,
       resendAt: 0,
       approval: undefined,
+      compareCode: undefined,
     })
     states.set(config, state)
   }

@@ -1,6 +1,7 @@
 /**
  * The page a mailed approval link opens (`/device#secret`, on the frame's origin, never framed):
- * who is signing in, where and from which browser, then Approve or Deny. In the browser's language.
+ * who is signing in, where, from which browser and when, then the code that browser shows and
+ * Approve, or Deny. A wrong code denies that browser. In the browser's language.
  */
 import './frame.css'
 import { type DeviceDetailsResponse, deviceDetailsResponse } from '../protocol/embedded/api.ts'
@@ -48,22 +49,67 @@ function page(strings: Strings) {
     if (details.status === 'approved') return show(el('p', { role: 'status' }, t('deviceApproved', { site })))
     if (details.status === 'denied') return show(el('p', { role: 'status' }, t('deviceDenied')))
     if (details.status === 'expired') return problem(t('deviceExpired'))
-    const approve = el('button', { type: 'button', class: 'primary' }, t('deviceApprove'))
+    // The code the signing-in browser shows: without it nothing is approved, so a person who opens a
+    // link someone else caused cannot approve that someone by a click (issue 23 item 1).
+    const input = el('input', {
+      id: 'device-code',
+      name: 'code',
+      type: 'text',
+      inputmode: 'text',
+      autocomplete: 'off',
+      autocapitalize: 'characters',
+      spellcheck: 'false',
+      maxlength: '16',
+      'aria-describedby': 'device-code-hint',
+      class: 'code-input',
+    }) as HTMLInputElement
+    const label = el('label', { for: 'device-code' }, t('deviceCodeLabel'))
+    const hint = el(
+      'p',
+      { id: 'device-code-hint', class: 'muted' },
+      t('deviceCodeHint', { browser: details.browser }),
+    )
+    const approve = el('button', { type: 'submit', class: 'primary' }, t('deviceApprove'))
     const deny = el('button', { type: 'button', class: 'secondary' }, t('deviceDeny'))
-    const decide = (path: 'device/approve' | 'device/deny') => async () => {
-      if (approve.hasAttribute('aria-disabled')) return
+    const busy = () => approve.hasAttribute('aria-disabled')
+    const send = async (path: 'device/approve' | 'device/deny', body: Record<string, string>) => {
       approve.setAttribute('aria-disabled', 'true')
       deny.setAttribute('aria-disabled', 'true')
       try {
-        render(await api.request('POST', path, deviceDetailsResponse, { token: secret }))
+        render(await api.request('POST', path, deviceDetailsResponse, body))
       } catch (error) {
         problem(
-          error instanceof ApiError && error.status === 404 ? t('deviceInvalid') : t('error.UnknownError'),
+          error instanceof ApiError && error.status === 404
+            ? t('deviceInvalid')
+            : error instanceof ApiError && error.code === 'INVALID_CODE'
+              ? t('deviceCodeMismatch')
+              : t('error.UnknownError'),
         )
       }
     }
-    approve.addEventListener('click', decide('device/approve'))
-    deny.addEventListener('click', decide('device/deny'))
+    const form = el(
+      'form',
+      { class: 'form', novalidate: '' },
+      label,
+      input,
+      hint,
+      el('div', { class: 'actions' }, deny, approve),
+    )
+    form.addEventListener('submit', (event) => {
+      event.preventDefault()
+      if (busy() || !secret) return
+      const code = input.value.trim()
+      if (code === '') {
+        input.setAttribute('aria-invalid', 'true')
+        input.focus()
+        return
+      }
+      void send('device/approve', { token: secret, code })
+    })
+    deny.addEventListener('click', () => {
+      if (busy() || !secret) return
+      void send('device/deny', { token: secret })
+    })
     show(
       el('p', {}, t('deviceIntro', { email: details.email, site, browser: details.browser })),
       el(
@@ -72,7 +118,7 @@ function page(strings: Strings) {
         t('deviceRequested', { time: strings.date(new Date(details.requestedAt)) }),
       ),
       el('p', { class: 'warning' }, t('deviceWarning')),
-      el('div', { class: 'actions' }, deny, approve),
+      form,
     )
   }
 

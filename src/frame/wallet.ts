@@ -17,6 +17,7 @@ import {
   emailConnectResponse,
   emailUpdatedResponse,
   emailUpdateResponse,
+  emailVerifyResponse,
   embeddedMessages,
   embeddedNetworksResponse,
   embeddedUser,
@@ -305,12 +306,18 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     },
     async CONNECT_OTP({ otp }) {
       if (login?.action !== 'VERIFY_OTP') throw actionNotAllowed()
-      const session = await api.request('POST', 'email/verify', sessionResponse, {
+      const answer = await api.request('POST', 'email/verify', emailVerifyResponse, {
         loginId: login.loginId,
         otp: otp.replace(/\s/g, ''),
         deviceId: storage.deviceId(),
       })
-      signedInAs(session)
+      if ('action' in answer) {
+        // The code was right, this browser is new for the address: approved by the mailed link's page,
+        // with the code the modal shows.
+        login = { loginId: answer.loginId, action: 'VERIFY_DEVICE' }
+        return { action: answer.action, compareCode: answer.compareCode }
+      }
+      signedInAs(answer)
       return {}
     },
     async CONNECT_SOCIAL({ provider }) {

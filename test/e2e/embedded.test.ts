@@ -22,7 +22,7 @@ import { launchBrowser, newContext, startTestStack, type TestStack } from './har
  * The embedded wallet end to end on the local stack: e-mail, code from the dev inbox, connected on
  * EVM and Solana, a message signed and 1 ETH and 0.5 SOL sent on the local chains with approval in the
  * frame, a rejection answering 4001, a reload that stays connected, a fresh browser that has to be
- * approved by the mailed link, an e-mail update with both codes, and disconnect. On the way every view
+ * approved by the mailed link (with the code it shows), an e-mail update with both codes, and disconnect. On the way every view
  * is checked as a person meets it: focus moves to it, errors are announced, axe finds nothing in light
  * and dark, on a desktop and at 375 px, and at 200 % zoom it fits (`sweep`).
  */
@@ -184,7 +184,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     assert.equal((await inbox(stack, email)).length, mails)
   })
 
-  it('a fresh browser gets VERIFY_DEVICE: the mailed link on the frame origin approves it', async () => {
+  it('a fresh browser: the code first, then VERIFY_DEVICE: the mailed link on the frame origin approves it with the code this browser shows', async () => {
     const other = await newContext(browser)
     const fresh = await other.newPage()
     await fresh.goto(dappUrl())
@@ -194,18 +194,28 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     const cooldown = modal(fresh)
       .getByRole('alert')
       .filter({ hasText: /^Please try again after \d+ seconds$/ })
-    const heading = modal(fresh).getByRole('heading', { name: 'Approve this browser' })
-    await cooldown.or(heading).waitFor()
+    // Before a code is proven every address gets the same answer: a code (issue 23 item 5).
+    const codeHeading = modal(fresh).getByRole('heading', { name: 'Enter the code' })
+    await cooldown.or(codeHeading).waitFor()
     if (await cooldown.isVisible()) {
       const seconds = Number(/(\d+)/.exec((await cooldown.textContent()) ?? '')?.[1])
       assert.ok(seconds > 0 && seconds <= 30)
       await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
       await modal(fresh).getByRole('button', { name: 'Continue', exact: true }).click()
     }
+    await codeHeading.waitFor()
+    const codeMail = await nextMail(stack, email, seen)
+    assert.match(codeMail.subject, /^\d{6} is your sign-in code$/)
+    await modal(fresh).getByLabel('Code').fill(codeOf(codeMail))
+    const heading = modal(fresh).getByRole('heading', { name: 'Approve this browser' })
     await heading.waitFor()
     assert.match(await focused(fresh), /Approve this browser/)
     assert.deepEqual(await sweep(fresh, 'EmailVerifyDevice'), [])
-    const mail = await nextMail(stack, email, seen)
+    const compare = ((await modal(fresh).locator('.compare-code strong').textContent()) ?? '').trim()
+    assert.match(compare, /^[A-HJ-NP-Z2-9]{6}$/)
+    const mail = await nextMail(stack, email, seen + 1)
+    assert.match(mail.subject, /^Approve a new browser for /)
+    assert.ok(!mail.text.includes(compare), 'the code to type is on the browser signing in, not in the mail')
     const link = /(http:\/\/127\.0\.0\.1:\d+\/device#[A-Za-z0-9_-]{43})/.exec(mail.text)?.[1]
     assert.ok(link?.startsWith(stack.urls.frame), 'the link opens on the frame origin')
     if (!link) return
@@ -214,6 +224,11 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     await approval.goto(link)
     await approval.getByText(/is signing in to 127\.0\.0\.1/).waitFor()
     assert.deepEqual(await axeFindings(approval, 'body'), [])
+    // A click alone approves nothing: the page wants the code that browser shows.
+    const field = approval.getByLabel('Code shown on the browser that is signing in')
+    await approval.getByRole('button', { name: 'Approve this browser' }).click()
+    assert.equal(await field.getAttribute('aria-invalid'), 'true')
+    await field.fill(compare.toLowerCase())
     await approval.getByRole('button', { name: 'Approve this browser' }).click()
     await approval.getByText(/Approved/).waitFor()
     await approval.close()

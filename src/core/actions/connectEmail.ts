@@ -17,9 +17,11 @@ export type ConnectEmailErrorType = BaseError
 
 /**
  * Starts (or resends) an e-mail sign-in to the embedded wallet (SPEC 4): the frame answers
- * `VERIFY_OTP` (a code was mailed: the code view shows), `VERIFY_DEVICE` (a known address on a new
- * browser: an approval link was mailed) or `CONNECT` (this browser is signed in as that address: the
- * connection completes). A second mail within 30 s fails with `Please try again after N seconds`.
+ * `VERIFY_OTP` (a code was mailed: the code view shows; every address gets it, with a wallet or not)
+ * or `CONNECT` (this browser is signed in as that address: the connection completes). A known address
+ * on a new browser meets `VERIFY_DEVICE` after its code, from `verifyEmailCode`; an older frame that
+ * still answers it here gets the device view. A second mail within 30 s fails with
+ * `Please try again after N seconds`.
  *
  * @example
  * const { action } = await connectEmail(config, { email: 'ada@example.com' })

@@ -3,7 +3,7 @@ import { CaipNetworkIdSchema } from '../caip.ts'
 import { AccountTypeSchema } from '../entities.ts'
 import { SocialProviderSchema } from '../rules.ts'
 import { embeddedEmail } from './email.ts'
-import { embeddedLimits } from './limits.ts'
+import { compareCodeAlphabet, embeddedLimits } from './limits.ts'
 
 // The embedded-wallet API: what the frame asks of the service on its own origin (`/embedded/v1/*`).
 // The host page never reaches these routes (they answer the frame's origin only) and never sees a token.
@@ -26,7 +26,11 @@ export const siteOrigin = z
   .string()
   .check(z.regex(/^https?:\/\/[^/\s?#]+$/, 'Invalid origin'), z.maxLength(255))
 
-/** Which way a sign-in continues (SPEC 4): approve this browser by e-mail link, type a code, or done. */
+/**
+ * Which way a sign-in continues (SPEC 4): approve this browser by e-mail link, type a code, or done.
+ * `email/connect` answers VERIFY_OTP or CONNECT only (nothing tells whether an address has a wallet);
+ * VERIFY_DEVICE comes from `email/verify`, once the code is proven.
+ */
 export const emailConnectAction = z.enum(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT'])
 export type EmailConnectAction = z.infer<typeof emailConnectAction>
 
@@ -82,6 +86,25 @@ export const sessionResponse = z.object({
 })
 export type SessionResponse = z.infer<typeof sessionResponse>
 
+/**
+ * The code a device approval shows in the browser that is signing in; the person types it on the
+ * mailed link's page, which approves nothing without it.
+ */
+export const compareCode = z
+  .string()
+  .check(z.regex(new RegExp(`^[${compareCodeAlphabet}]{${embeddedLimits.compareCodeLength}}$`)))
+
+/**
+ * Answer of `POST /embedded/v1/email/verify`: a session, or (a known address on a browser it never
+ * approved, after the code was proven) VERIFY_DEVICE with the approval's id and the code to type on
+ * the mailed link's page.
+ */
+export const emailVerifyResponse = z.union([
+  sessionResponse,
+  z.object({ action: z.literal('VERIFY_DEVICE'), loginId: opaqueId, compareCode }),
+])
+export type EmailVerifyResponse = z.infer<typeof emailVerifyResponse>
+
 /** `POST /embedded/v1/device/wait`: waits (up to 25 s) for the person to approve this browser. */
 export const deviceWaitRequest = z.object({ loginId: opaqueId, deviceId })
 export type DeviceWaitRequest = z.infer<typeof deviceWaitRequest>
@@ -97,8 +120,17 @@ export type DeviceWaitResponse = z.infer<typeof deviceWaitResponse>
 /** The secret of an approval link (`/device#…`), 43 URL-safe characters. */
 export const approvalToken = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid approval link'))
 
-/** `POST /embedded/v1/device/details` and `…/approve`, `…/deny`: the link's secret. */
+/** `POST /embedded/v1/device/details` and `…/deny`: the link's secret. */
 export const deviceApprovalRequest = z.object({ token: approvalToken })
+
+/**
+ * `POST /embedded/v1/device/approve`: the link's secret and the code the signing-in browser shows, as
+ * typed (any case, spaces and dashes ignored; the service checks it, one try).
+ */
+export const deviceApproveRequest = z.object({
+  token: approvalToken,
+  code: z.string().check(z.minLength(1, 'Enter the code'), z.maxLength(32)),
+})
 
 /** What the approval page shows before the person approves a new browser. */
 export const deviceDetailsResponse = z.object({

@@ -2,7 +2,7 @@ import * as z from 'zod/mini'
 import { CaipNetworkIdSchema } from '../caip.ts'
 import { AccountTypeSchema } from '../entities.ts'
 import { AccentSchema, SocialProviderSchema, ThemeModeSchema } from '../rules.ts'
-import { emailConnectAction, emailUpdateAction, embeddedEmail } from './api.ts'
+import { compareCode, emailConnectAction, emailUpdateAction, embeddedEmail } from './api.ts'
 
 // Messages between the modal (the "app") and the embedded-wallet frame (SPEC section 7). One window
 // message starts a load's channel (the handshake); everything after goes over its MessageChannel port.
@@ -125,7 +125,14 @@ export const frameSuccessPayloads = {
   SWITCH_NETWORK: z.object({ chainId: CaipNetworkIdSchema }),
   CONNECT_EMAIL: z.object({ action: emailConnectAction, resendAfterSeconds: z.optional(z.number()) }),
   CONNECT_DEVICE: empty,
-  CONNECT_OTP: empty,
+  /**
+   * Connected (nothing to say), or VERIFY_DEVICE: the code was right but this browser is new for that
+   * address; the modal shows `compareCode`, which the person types on the mailed link's page.
+   */
+  CONNECT_OTP: z.object({
+    action: z.optional(z.literal('VERIFY_DEVICE')),
+    compareCode: z.optional(compareCode),
+  }),
   CONNECT_SOCIAL: empty,
   /** `start`: the channel; `finish`: connected (nothing to say). */
   CONNECT_FARCASTER: z.union([

@@ -12,6 +12,9 @@ export const EMBEDDED_REQUEST_TIMEOUT_MS = 30_000
 /** Version of the embedded-wallet SDK, sent to the frame as `version` (SPEC 7, 9). */
 export const EMBEDDED_SDK_VERSION = 4
 
+/** The characters of a device approval's compare code: 32 (no 0/O, 1/I), so each is 5 unbiased bits. */
+export const compareCodeAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+
 /**
  * Limits of the embedded wallet, shared by the modal, the frame and the service so all three agree
  * (docs/EMBEDDED-WALLET.md lists them). Durations are milliseconds.
@@ -30,6 +33,8 @@ export const embeddedLimits = {
   emailCooldownMs: EMAIL_LOGIN_COOLDOWN_MS,
   /** Sign-in e-mails one address may receive per hour (codes and device links together). */
   emailsPerHour: 10,
+  /** Characters of the code a device approval shows in the browser signing in (typed on the link's page). */
+  compareCodeLength: 6,
   /** A device-approval link is valid this long. */
   deviceApprovalTtlMs: 15 * 60_000,
   /** How long the service holds a device-wait request open before answering "still pending". */

@@ -8,6 +8,9 @@ export const embeddedStyles = `
 .hint-text { margin: 0; color: var(--_muted); font-size: 14px; overflow-wrap: anywhere; }
 .divider { display: flex; align-items: center; gap: 8px; margin: 0; color: var(--_muted); font-size: 13px; }
 .divider::before, .divider::after { content: ''; flex: 1; border-top: 1px solid var(--_border); }
+.compare-code { display: flex; flex-direction: column; align-items: center; gap: 4px; margin: 0; padding: 12px;
+  border-radius: 12px; background: var(--_surface); }
+.compare-code strong { font-size: 28px; letter-spacing: 0.3em; font-family: ui-monospace, monospace; }
 .code-input { font-size: 24px; letter-spacing: 0.4em; text-align: center; font-variant-numeric: tabular-nums; }
 /* Shrinks to the dialog's room (the frame scrolls inside): a long batch keeps Approve within reach. */
 .frame-area { width: 100%; border-radius: 12px; background: var(--_surface); flex: 0 1 auto; min-height: 160px; }

@@ -10,9 +10,10 @@ import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useStrings } from '../modal/viewContext.ts'
 
 /**
- * EmailVerifyDevice: a known address on a new browser (SPEC 4: VERIFY_DEVICE). The mailed link
- * approves this browser; the view waits for it and continues by itself. Focus goes to its heading: the
- * one control (a new link) waits out the cooldown first.
+ * EmailVerifyDevice: a known address on a new browser (SPEC 4: VERIFY_DEVICE), after its code was
+ * proven. The mailed link's page shows where the request came from and approves this browser only with
+ * the code shown here; the view waits for it and continues by itself. Focus goes to its heading: the
+ * one control (a new code, which starts again) waits out the cooldown first.
  */
 export default function EmailVerifyDeviceView({ config }: ViewProps) {
   const strings = useStrings()
@@ -20,19 +21,16 @@ export default function EmailVerifyDeviceView({ config }: ViewProps) {
   const state = useStore(embeddedState(config))
   const email = state.email ?? ''
   const [error, setError] = useState<ErrorSummary | undefined>()
-  const [sent, setSent] = useState(false)
-  const [attempt, setAttempt] = useState(0)
   const [clock, setClock] = useState(config.platform.now())
   const waitSeconds = Math.max(0, Math.ceil((state.resendAt - clock) / 1000))
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new link (attempt) restarts the wait.
   useEffect(() => {
     const controller = new AbortController()
     void waitForDevice(config, { signal: controller.signal }).catch((thrown: unknown) => {
       if (!controller.signal.aborted) setError(summaryOf(thrown))
     })
     return () => controller.abort()
-  }, [config, attempt])
+  }, [config])
 
   useEffect(() => {
     if (waitSeconds <= 0) return
@@ -40,13 +38,12 @@ export default function EmailVerifyDeviceView({ config }: ViewProps) {
     return () => clearInterval(timer)
   }, [waitSeconds, config])
 
+  // A new code starts the sign-in again (the code view shows); the approval link comes after it.
   const resend = async () => {
     if (waitSeconds > 0) return
     setError(undefined)
     try {
       await connectEmail(config, { email })
-      setSent(true)
-      setAttempt((count) => count + 1)
     } catch (thrown) {
       setError(summaryOf(thrown))
     }
@@ -56,11 +53,17 @@ export default function EmailVerifyDeviceView({ config }: ViewProps) {
   return (
     <div className="form" part="device-approval">
       <p className="hint-text">{t('verifyDeviceHint', { email })}</p>
+      {state.compareCode ? (
+        <p className="compare-code">
+          <span className="hint-text">{t('compareCodeLabel')}</span>{' '}
+          <strong translate="no">{state.compareCode}</strong>
+        </p>
+      ) : null}
       <div role="alert">{error ? <ErrorMessage>{strings.error(error)}</ErrorMessage> : null}</div>
       <div className="status" role="status">
         {error ? null : (
           <>
-            <span className="spinner" aria-hidden="true" /> {sent ? t('linkSent') : t('waitingForApproval')}
+            <span className="spinner" aria-hidden="true" /> {t('waitingForApproval')}
           </>
         )}
       </div>
@@ -70,7 +73,7 @@ export default function EmailVerifyDeviceView({ config }: ViewProps) {
         aria-disabled={waitSeconds > 0 || undefined}
         onClick={() => void resend()}
       >
-        {waitSeconds > 0 ? t('resendIn', { seconds: waitSeconds }) : t('resendLink')}
+        {waitSeconds > 0 ? t('resendIn', { seconds: waitSeconds }) : t('resendCode')}
       </button>
     </div>
   )

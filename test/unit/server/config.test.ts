@@ -68,7 +68,9 @@ describe('loadConfig', () => {
         mailFrom: 'wallet-elements <wallet@localhost>',
         kek: null,
         kekPrevious: [],
-        kekFile: '.data/wallet-kek',
+        // Not in .data beside the database (issue 23 item 7).
+        kekFile: '.secrets/wallet-kek',
+        mailsPerHour: 1000,
         social: { credentials: {}, apple: null, redirectBase: 'http://127.0.0.1:8788', providerUrl: null },
         farcaster: { relayUrl: 'https://relay.farcaster.xyz', rpcUrl: 'https://mainnet.optimism.io' },
       },
@@ -162,6 +164,7 @@ describe('loadConfig', () => {
       WALLET_KEK: kek,
       WALLET_KEK_PREVIOUS: 'a, b',
       WALLET_KEK_FILE: '/secrets/kek',
+      WALLET_MAILS_PER_HOUR: '250',
     })
     assert.deepEqual(config.embedded, {
       framePort: 9788,
@@ -172,6 +175,7 @@ describe('loadConfig', () => {
       kek,
       kekPrevious: ['a', 'b'],
       kekFile: '/secrets/kek',
+      mailsPerHour: 250,
       social: { credentials: {}, apple: null, redirectBase: 'https://wallet.example.com', providerUrl: null },
       farcaster: { relayUrl: 'https://relay.farcaster.xyz', rpcUrl: 'https://mainnet.optimism.io' },
     })

@@ -104,6 +104,8 @@ export async function startEmbeddedTestApp(
     farcaster?: FarcasterConfig
     /** How long a Farcaster finish waits (default 0: it asks the relay once). */
     farcasterWaitMs?: number
+    /** The project's hourly budget of sign-in mails (`WALLET_MAILS_PER_HOUR`; default the config's). */
+    mailsPerHour?: number
   } = {},
 ): Promise<EmbeddedTestApp> {
   const frameDir = await frameFixture()
@@ -120,6 +122,7 @@ export async function startEmbeddedTestApp(
       ...base.embedded,
       frameDir,
       framePublicUrl: FRAME_ORIGIN,
+      ...(overrides.mailsPerHour === undefined ? {} : { mailsPerHour: overrides.mailsPerHour }),
       ...(overrides.social ? { social: overrides.social } : {}),
       ...(overrides.farcaster ? { farcaster: overrides.farcaster } : {}),
     },

@@ -6,6 +6,7 @@ import {
   deviceDetailsResponse,
   deviceWaitResponse,
   emailConnectResponse,
+  emailVerifyResponse,
   embeddedErrorBody,
   embeddedUser,
   sessionResponse,
@@ -263,28 +264,56 @@ describe('e-mail sign-in: mail', () => {
   })
 })
 
+const chromeOnLinux =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36'
+
+/** A POST as the frame sends it, with a browser's User-Agent. */
+async function callAs(userAgent: string, path: string, body: unknown) {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `${path}?projectId=${t.projectId}`,
+    headers: {
+      origin: FRAME_ORIGIN,
+      'x-wallet-site': SITE,
+      'content-type': 'application/json',
+      'user-agent': userAgent,
+    },
+    payload: JSON.stringify(body),
+  })
+  return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown> }
+}
+
+/** A known address's code proven on a new browser: the device step (VERIFY_DEVICE) and its mailed link. */
+async function deviceStep(email: string, browser: string) {
+  const started = emailConnectResponse.parse(
+    (await callAs(chromeOnLinux, '/embedded/v1/email/connect', { email, deviceId: browser, origin: SITE }))
+      .body,
+  )
+  assert.equal(started.action, 'VERIFY_OTP')
+  const verified = await callAs(chromeOnLinux, '/embedded/v1/email/verify', {
+    loginId: started.loginId,
+    otp: codeIn(t.mailTo(email)[0]),
+    deviceId: browser,
+  })
+  assert.equal(verified.status, 200, JSON.stringify(verified.body))
+  const answer = emailVerifyResponse.parse(verified.body)
+  assert.ok('action' in answer && answer.action === 'VERIFY_DEVICE', JSON.stringify(verified.body))
+  const token = /device#([A-Za-z0-9_-]{43})/.exec(t.mailTo(email)[0]?.text ?? '')?.[1] ?? ''
+  return { loginId: answer.loginId, compareCode: answer.compareCode, token }
+}
+
 describe('e-mail sign-in: a new browser', () => {
-  test('default: a known address on a new browser gets VERIFY_DEVICE; the mailed link on the frame origin approves it', async () => {
+  test('default: a known address on a new browser gets VERIFY_DEVICE once its code is proven; the mailed link on the frame origin approves it with the code that browser shows', async () => {
     const { email } = await signIn()
     seconds(31)
     const newBrowser = newDeviceId()
-    const started = await t.app.inject({
-      method: 'POST',
-      url: `/embedded/v1/email/connect?projectId=${t.projectId}`,
-      headers: {
-        origin: FRAME_ORIGIN,
-        'x-wallet-site': SITE,
-        'content-type': 'application/json',
-        'user-agent':
-          'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36',
-      },
-      payload: JSON.stringify({ email, deviceId: newBrowser, origin: SITE }),
-    })
-    const { action, loginId } = emailConnectResponse.parse(JSON.parse(started.body))
-    assert.equal(action, 'VERIFY_DEVICE')
+    const { loginId, compareCode } = await deviceStep(email, newBrowser)
+    assert.match(compareCode, /^[A-HJ-NP-Z2-9]{6}$/)
     const [mail] = t.mailTo(email)
     assert.match(mail?.subject ?? '', /^Approve a new browser for shop\.example$/)
     assert.match(mail?.text ?? '', /Chrome on Linux/)
+    // The code to type is on the browser signing in, never in the mail.
+    assert.ok(!(mail?.text ?? '').includes(compareCode))
     const link = /(http:\/\/127\.0\.0\.1:8788\/device#[A-Za-z0-9_-]{43})/.exec(mail?.text ?? '')?.[1]
     assert.ok(link, 'the link goes to the frame origin')
     const token = link.split('#')[1]
@@ -298,8 +327,10 @@ describe('e-mail sign-in: a new browser', () => {
       { email: details.email, site: details.site, browser: details.browser, status: details.status },
       { email, site: SITE, browser: 'Chrome on Linux', status: 'pending' },
     )
+    // Typed as people type: lower case, with a space.
+    const typed = `${compareCode.slice(0, 3).toLowerCase()} ${compareCode.slice(3)}`
     const approved = deviceDetailsResponse.parse(
-      (await t.call('/embedded/v1/device/approve', { token })).body,
+      (await t.call('/embedded/v1/device/approve', { token, code: typed })).body,
     )
     assert.equal(approved.status, 'approved')
     const done = deviceWaitResponse.parse(
@@ -310,17 +341,23 @@ describe('e-mail sign-in: a new browser', () => {
     // The approval opens one session only.
     const replay = await t.call('/embedded/v1/device/wait', { loginId, deviceId: newBrowser })
     assert.equal(errorOf(replay.body).message, 'Action not allowed')
-    // The browser is known now: the next sign-in asks for a code.
+    // The browser is known now: the next sign-in's code opens a session at once.
     seconds(31)
-    assert.equal(emailConnectResponse.parse((await connect(email, newBrowser)).body).action, 'VERIFY_OTP')
+    const next = emailConnectResponse.parse((await connect(email, newBrowser)).body)
+    assert.equal(next.action, 'VERIFY_OTP')
+    const session = await t.call('/embedded/v1/email/verify', {
+      loginId: next.loginId,
+      otp: codeIn(t.mailTo(email)[0]),
+      deviceId: newBrowser,
+    })
+    assert.equal(sessionResponse.parse(session.body).user.email, email)
   })
 
   test('error: a denied link answers denied; an expired one cannot be approved; another browser cannot wait on it', async () => {
     const { email } = await signIn()
     seconds(31)
     const browser = newDeviceId()
-    const { loginId } = emailConnectResponse.parse((await connect(email, browser)).body)
-    const token = /device#([A-Za-z0-9_-]{43})/.exec(t.mailTo(email)[0]?.text ?? '')?.[1] ?? ''
+    const { loginId, token } = await deviceStep(email, browser)
     const stranger = await t.call('/embedded/v1/device/wait', { loginId, deviceId: newDeviceId() })
     assert.equal(stranger.status, 403)
     assert.equal(
@@ -335,12 +372,12 @@ describe('e-mail sign-in: a new browser', () => {
     )
 
     seconds(31)
-    const second = emailConnectResponse.parse((await connect(email, browser)).body)
-    const token2 = /device#([A-Za-z0-9_-]{43})/.exec(t.mailTo(email)[0]?.text ?? '')?.[1] ?? ''
+    const second = await deviceStep(email, browser)
     seconds(16 * 60)
     assert.equal(
-      deviceDetailsResponse.parse((await t.call('/embedded/v1/device/approve', { token: token2 })).body)
-        .status,
+      deviceDetailsResponse.parse(
+        (await t.call('/embedded/v1/device/approve', { token: second.token, code: second.compareCode })).body,
+      ).status,
       'expired',
     )
     const late = await t.call('/embedded/v1/device/wait', { loginId: second.loginId, deviceId: browser })

@@ -13,10 +13,9 @@ const de: EmbeddedMessages = {
   resendIn: 'Einen neuen Code kannst du in {seconds, plural, one {# Sekunde} other {# Sekunden}} anfordern',
   codeSent: 'Ein neuer Code ist unterwegs',
   verifyDeviceHint:
-    'Dieser Browser ist neu für {email}. Wir haben dorthin einen Link gesendet: Öffne ihn und bestätige, dann bist du hier angemeldet.',
+    'Dein Code stimmt, und dieser Browser ist neu für {email}. Wir haben dorthin einen Link gesendet: Öffne ihn, prüfe, woher die Anfrage kommt, und gib den Code unten ein, um diesen Browser zu bestätigen.',
+  compareCodeLabel: 'Code für die Bestätigungsseite',
   waitingForApproval: 'Warte auf deine Bestätigung…',
-  resendLink: 'Neuen Link senden',
-  linkSent: 'Ein neuer Link ist unterwegs',
   approveInFrame: 'Die Anfrage, wie deine Wallet sie zeigt',
   newEmail: 'Neue E-Mail-Adresse',
   updateEmailHint: 'Wir senden zuerst einen Code an deine aktuelle Adresse, dann einen an die neue Adresse.',
@@ -56,6 +55,11 @@ const de: EmbeddedMessages = {
   deviceDenied: 'Abgelehnt. Dieser Browser kann sich mit diesem Link nicht anmelden.',
   deviceExpired: 'Dieser Link ist abgelaufen. Melde dich erneut an, um einen neuen zu erhalten.',
   deviceInvalid: 'Dieser Link ist ungültig.',
+  deviceCodeLabel: 'Code, den der anmeldende Browser zeigt',
+  deviceCodeHint:
+    'Gib den Code ein, den der anmeldende Browser ({browser}) zeigt. Wenn du dich dort nicht gerade anmeldest, lehne ab.',
+  deviceCodeMismatch:
+    'Der Code stimmte nicht, daher wurde dieser Browser nicht bestätigt. Melde dich dort erneut an, um einen neuen Link zu erhalten.',
   'error.InvalidCodeError': 'Falscher Code: noch {attemptsLeft, plural, one {# Versuch} other {# Versuche}}',
   'error.CodeExpiredError': 'Dieser Code gilt nicht mehr: Fordere einen neuen an',
   'error.invalidEmail': 'Ungültige E-Mail-Adresse',

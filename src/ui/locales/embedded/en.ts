@@ -15,10 +15,9 @@ const embedded = {
   resendIn: 'You can ask for a new one in {seconds, plural, one {# second} other {# seconds}}',
   codeSent: 'A new code is on its way',
   verifyDeviceHint:
-    'This browser is new for {email}. We sent a link there: open it and approve, and you are signed in here.',
+    'Your code was right, and this browser is new for {email}. We sent a link there: open it, check where the request comes from, and type the code below to approve this browser.',
+  compareCodeLabel: 'Code to type on the approval page',
   waitingForApproval: 'Waiting for your approval…',
-  resendLink: 'Send a new link',
-  linkSent: 'A new link is on its way',
   approveInFrame: 'The request, as your wallet shows it',
   newEmail: 'New e-mail address',
   updateEmailHint: 'We send a code to your current address first, then one to the new address.',
@@ -58,6 +57,11 @@ const embedded = {
   deviceDenied: 'Denied. That browser cannot sign in with this link.',
   deviceExpired: 'This link has expired. Sign in again to get a new one.',
   deviceInvalid: 'This link is not valid.',
+  deviceCodeLabel: 'Code shown on the browser that is signing in',
+  deviceCodeHint:
+    'Type the code that the browser signing in ({browser}) shows. If you are not signing in there right now, deny.',
+  deviceCodeMismatch:
+    'The code did not match, so that browser was not approved. Sign in again from it for a new link.',
   'error.InvalidCodeError': 'Invalid code: {attemptsLeft, plural, one {# try} other {# tries}} left',
   'error.CodeExpiredError': 'This code no longer works: ask for a new one',
   'error.invalidEmail': 'Invalid email address',

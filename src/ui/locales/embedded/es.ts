@@ -13,10 +13,9 @@ const es: EmbeddedMessages = {
   resendIn: 'Puedes pedir otro en {seconds, plural, one {# segundo} other {# segundos}}',
   codeSent: 'Un código nuevo va en camino',
   verifyDeviceHint:
-    'Este navegador es nuevo para {email}. Enviamos un enlace a esa dirección: ábrelo y aprueba, y habrás iniciado sesión aquí.',
+    'Tu código era correcto y este navegador es nuevo para {email}. Enviamos un enlace a esa dirección: ábrelo, comprueba de dónde viene la solicitud y escribe el código de abajo para aprobar este navegador.',
+  compareCodeLabel: 'Código para escribir en la página de aprobación',
   waitingForApproval: 'Esperando tu aprobación…',
-  resendLink: 'Enviar un enlace nuevo',
-  linkSent: 'Un enlace nuevo va en camino',
   approveInFrame: 'La solicitud, tal como la muestra tu billetera',
   newEmail: 'Nueva dirección de correo',
   updateEmailHint: 'Primero enviamos un código a tu dirección actual y luego otro a la nueva.',
@@ -56,6 +55,11 @@ const es: EmbeddedMessages = {
   deviceDenied: 'Denegado. Ese navegador no puede iniciar sesión con este enlace.',
   deviceExpired: 'Este enlace ha caducado. Inicia sesión de nuevo para recibir otro.',
   deviceInvalid: 'Este enlace no es válido.',
+  deviceCodeLabel: 'Código que muestra el navegador que inicia sesión',
+  deviceCodeHint:
+    'Escribe el código que muestra el navegador que inicia sesión ({browser}). Si no estás iniciando sesión allí ahora mismo, rechaza.',
+  deviceCodeMismatch:
+    'El código no coincide, así que ese navegador no se aprobó. Vuelve a iniciar sesión desde él para recibir un enlace nuevo.',
   'error.InvalidCodeError':
     'Código incorrecto: {attemptsLeft, plural, one {queda # intento} other {quedan # intentos}}',
   'error.CodeExpiredError': 'Este código ya no sirve: pide uno nuevo',

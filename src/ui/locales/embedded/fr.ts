@@ -14,10 +14,9 @@ const fr: EmbeddedMessages = {
   resendIn: 'Vous pourrez en demander un autre dans {seconds, plural, one {# seconde} other {# secondes}}',
   codeSent: 'Un nouveau code est en route',
   verifyDeviceHint:
-    'Ce navigateur est nouveau pour {email}. Nous y avons envoyé un lien : ouvrez-le et approuvez, et vous serez connecté ici.',
+    'Votre code était correct, et ce navigateur est nouveau pour {email}. Nous y avons envoyé un lien : ouvrez-le, vérifiez d’où vient la demande et saisissez le code ci-dessous pour approuver ce navigateur.',
+  compareCodeLabel: 'Code à saisir sur la page d’approbation',
   waitingForApproval: 'En attente de votre approbation…',
-  resendLink: 'Envoyer un nouveau lien',
-  linkSent: 'Un nouveau lien est en route',
   approveInFrame: 'La demande, telle que votre portefeuille l’affiche',
   newEmail: 'Nouvelle adresse e-mail',
   updateEmailHint:
@@ -58,6 +57,11 @@ const fr: EmbeddedMessages = {
   deviceDenied: 'Refusé. Ce navigateur ne peut pas se connecter avec ce lien.',
   deviceExpired: 'Ce lien a expiré. Connectez-vous de nouveau pour en recevoir un autre.',
   deviceInvalid: 'Ce lien n’est pas valide.',
+  deviceCodeLabel: 'Code affiché par le navigateur qui se connecte',
+  deviceCodeHint:
+    'Saisissez le code qu’affiche le navigateur qui se connecte ({browser}). Si vous n’êtes pas en train de vous y connecter, refusez.',
+  deviceCodeMismatch:
+    'Le code ne correspond pas : ce navigateur n’a pas été approuvé. Reconnectez-vous depuis celui-ci pour recevoir un nouveau lien.',
   'error.InvalidCodeError':
     'Code incorrect : {attemptsLeft, plural, one {# essai restant} other {# essais restants}}',
   'error.CodeExpiredError': 'Ce code n’est plus valable : demandez-en un nouveau',

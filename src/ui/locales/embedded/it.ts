@@ -13,10 +13,9 @@ const it: EmbeddedMessages = {
   resendIn: 'Potrai chiederne un altro tra {seconds, plural, one {# secondo} other {# secondi}}',
   codeSent: 'Un nuovo codice è in arrivo',
   verifyDeviceHint:
-    'Questo browser è nuovo per {email}. Abbiamo inviato un link a quell’indirizzo: aprilo e approva, e avrai effettuato l’accesso qui.',
+    'Il codice era giusto e questo browser è nuovo per {email}. Abbiamo inviato un link a quell’indirizzo: aprilo, controlla da dove arriva la richiesta e digita il codice qui sotto per approvare questo browser.',
+  compareCodeLabel: 'Codice da digitare nella pagina di approvazione',
   waitingForApproval: 'In attesa della tua approvazione…',
-  resendLink: 'Invia un nuovo link',
-  linkSent: 'Un nuovo link è in arrivo',
   approveInFrame: 'La richiesta, come la mostra il tuo wallet',
   newEmail: 'Nuovo indirizzo e-mail',
   updateEmailHint: 'Prima inviamo un codice al tuo indirizzo attuale, poi uno al nuovo indirizzo.',
@@ -56,6 +55,11 @@ const it: EmbeddedMessages = {
   deviceDenied: 'Negato. Quel browser non può accedere con questo link.',
   deviceExpired: 'Questo link è scaduto. Accedi di nuovo per riceverne uno nuovo.',
   deviceInvalid: 'Questo link non è valido.',
+  deviceCodeLabel: 'Codice mostrato dal browser che sta accedendo',
+  deviceCodeHint:
+    'Digita il codice mostrato dal browser che sta accedendo ({browser}). Se non stai accedendo lì in questo momento, rifiuta.',
+  deviceCodeMismatch:
+    'Il codice non corrisponde, quindi quel browser non è stato approvato. Accedi di nuovo da lì per ricevere un nuovo link.',
   'error.InvalidCodeError':
     'Codice errato: {attemptsLeft, plural, one {resta # tentativo} other {restano # tentativi}}',
   'error.CodeExpiredError': 'Questo codice non vale più: chiedine uno nuovo',

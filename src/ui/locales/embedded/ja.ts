@@ -13,10 +13,9 @@ const ja: EmbeddedMessages = {
   resendIn: '{seconds, plural, other {# 秒後に新しいコードをリクエストできます}}',
   codeSent: '新しいコードを送信しました',
   verifyDeviceHint:
-    'このブラウザは {email} にとって新しいブラウザです。そのアドレスにリンクを送信しました。リンクを開いて承認すると、ここでサインインされます。',
+    'コードは正しく、このブラウザは {email} にとって新しいブラウザです。そのアドレスにリンクを送信しました。リンクを開いてリクエストの送信元を確認し、下のコードを入力するとこのブラウザが承認されます。',
+  compareCodeLabel: '承認ページで入力するコード',
   waitingForApproval: '承認を待っています…',
-  resendLink: '新しいリンクを送信',
-  linkSent: '新しいリンクを送信しました',
   approveInFrame: 'ウォレットが表示するリクエスト',
   newEmail: '新しいメールアドレス',
   updateEmailHint: 'まず現在のアドレスにコードを送り、次に新しいアドレスにもコードを送ります。',
@@ -57,6 +56,11 @@ const ja: EmbeddedMessages = {
   deviceExpired:
     'このリンクは有効期限が切れています。もう一度サインインして新しいリンクを受け取ってください。',
   deviceInvalid: 'このリンクは無効です。',
+  deviceCodeLabel: 'サインイン中のブラウザに表示されているコード',
+  deviceCodeHint:
+    'サインイン中のブラウザ（{browser}）に表示されているコードを入力してください。今そこでサインインしていない場合は拒否してください。',
+  deviceCodeMismatch:
+    'コードが一致しなかったため、そのブラウザは承認されませんでした。新しいリンクを受け取るには、そのブラウザからもう一度サインインしてください。',
   'error.InvalidCodeError': 'コードが正しくありません（残り {attemptsLeft, plural, other {# 回}}）',
   'error.CodeExpiredError': 'このコードはもう使えません。新しいコードをリクエストしてください',
   'error.invalidEmail': 'メールアドレスが正しくありません',

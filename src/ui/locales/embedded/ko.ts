@@ -13,10 +13,9 @@ const ko: EmbeddedMessages = {
   resendIn: '{seconds, plural, other {#초 후에 새 코드를 요청할 수 있습니다}}',
   codeSent: '새 코드를 보냈습니다',
   verifyDeviceHint:
-    '이 브라우저는 {email}에 처음 사용하는 브라우저입니다. 해당 주소로 링크를 보냈습니다. 링크를 열어 승인하면 여기에서 로그인됩니다.',
+    '코드가 맞았으며 이 브라우저는 {email}에 처음 사용하는 브라우저입니다. 해당 주소로 링크를 보냈습니다. 링크를 열어 요청이 어디에서 왔는지 확인하고 아래 코드를 입력하면 이 브라우저가 승인됩니다.',
+  compareCodeLabel: '승인 페이지에 입력할 코드',
   waitingForApproval: '승인을 기다리는 중…',
-  resendLink: '새 링크 보내기',
-  linkSent: '새 링크를 보냈습니다',
   approveInFrame: '지갑에 표시된 요청',
   newEmail: '새 이메일 주소',
   updateEmailHint: '먼저 현재 주소로 코드를 보내고, 그다음 새 주소로 코드를 보냅니다.',
@@ -56,6 +55,11 @@ const ko: EmbeddedMessages = {
   deviceDenied: '거부했습니다. 해당 브라우저는 이 링크로 로그인할 수 없습니다.',
   deviceExpired: '이 링크는 만료되었습니다. 다시 로그인하여 새 링크를 받으세요.',
   deviceInvalid: '유효하지 않은 링크입니다.',
+  deviceCodeLabel: '로그인 중인 브라우저에 표시된 코드',
+  deviceCodeHint:
+    '로그인 중인 브라우저({browser})에 표시된 코드를 입력하세요. 지금 그곳에서 로그인하는 중이 아니라면 거부하세요.',
+  deviceCodeMismatch:
+    '코드가 일치하지 않아 해당 브라우저는 승인되지 않았습니다. 새 링크를 받으려면 그 브라우저에서 다시 로그인하세요.',
   'error.InvalidCodeError':
     '코드가 올바르지 않습니다. {attemptsLeft, plural, other {#번}} 더 시도할 수 있습니다',
   'error.CodeExpiredError': '이 코드는 더 이상 사용할 수 없습니다. 새 코드를 요청하세요',

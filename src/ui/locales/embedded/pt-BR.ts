@@ -13,10 +13,9 @@ const ptBR: EmbeddedMessages = {
   resendIn: 'Você pode pedir outro em {seconds, plural, one {# segundo} other {# segundos}}',
   codeSent: 'Um novo código está a caminho',
   verifyDeviceHint:
-    'Este navegador é novo para {email}. Enviamos um link para esse endereço: abra-o e aprove, e você estará conectado aqui.',
+    'Seu código estava certo, e este navegador é novo para {email}. Enviamos um link para esse endereço: abra-o, confira de onde vem a solicitação e digite o código abaixo para aprovar este navegador.',
+  compareCodeLabel: 'Código para digitar na página de aprovação',
   waitingForApproval: 'Aguardando sua aprovação…',
-  resendLink: 'Enviar um novo link',
-  linkSent: 'Um novo link está a caminho',
   approveInFrame: 'A solicitação, como sua carteira a mostra',
   newEmail: 'Novo endereço de e-mail',
   updateEmailHint: 'Primeiro enviamos um código para seu endereço atual e depois outro para o novo endereço.',
@@ -56,6 +55,11 @@ const ptBR: EmbeddedMessages = {
   deviceDenied: 'Recusado. Esse navegador não pode entrar com este link.',
   deviceExpired: 'Este link expirou. Entre novamente para receber outro.',
   deviceInvalid: 'Este link não é válido.',
+  deviceCodeLabel: 'Código mostrado pelo navegador que está entrando',
+  deviceCodeHint:
+    'Digite o código que o navegador que está entrando ({browser}) mostra. Se você não estiver entrando nele agora, recuse.',
+  deviceCodeMismatch:
+    'O código não confere, então esse navegador não foi aprovado. Entre de novo por ele para receber um novo link.',
   'error.InvalidCodeError':
     'Código incorreto: {attemptsLeft, plural, one {resta # tentativa} other {restam # tentativas}}',
   'error.CodeExpiredError': 'Este código não vale mais: peça um novo',

@@ -14,10 +14,9 @@ const tr: EmbeddedMessages = {
   resendIn: '{seconds, plural, one {# saniye} other {# saniye}} sonra yeni bir kod isteyebilirsiniz',
   codeSent: 'Yeni bir kod yolda',
   verifyDeviceHint:
-    'Bu tarayıcı {email} için yeni. O adrese bir bağlantı gönderdik: bağlantıyı açıp onaylayın, burada oturumunuz açılsın.',
+    'Kodunuz doğruydu ve bu tarayıcı {email} için yeni. O adrese bir bağlantı gönderdik: bağlantıyı açın, isteğin nereden geldiğini kontrol edin ve bu tarayıcıyı onaylamak için aşağıdaki kodu yazın.',
+  compareCodeLabel: 'Onay sayfasına yazılacak kod',
   waitingForApproval: 'Onayınız bekleniyor…',
-  resendLink: 'Yeni bağlantı gönder',
-  linkSent: 'Yeni bir bağlantı yolda',
   approveInFrame: 'Cüzdanınızın gösterdiği haliyle istek',
   newEmail: 'Yeni e-posta adresi',
   updateEmailHint: 'Önce mevcut adresinize, ardından yeni adrese birer kod göndeririz.',
@@ -57,6 +56,11 @@ const tr: EmbeddedMessages = {
   deviceDenied: 'Reddedildi. O tarayıcı bu bağlantıyla oturum açamaz.',
   deviceExpired: 'Bu bağlantının süresi doldu. Yeni bir bağlantı almak için tekrar oturum açın.',
   deviceInvalid: 'Bu bağlantı geçerli değil.',
+  deviceCodeLabel: 'Oturum açan tarayıcının gösterdiği kod',
+  deviceCodeHint:
+    'Oturum açan tarayıcının ({browser}) gösterdiği kodu yazın. Şu anda orada oturum açmıyorsanız reddedin.',
+  deviceCodeMismatch:
+    'Kod eşleşmedi, bu yüzden o tarayıcı onaylanmadı. Yeni bir bağlantı için oradan yeniden oturum açın.',
   'error.InvalidCodeError':
     'Kod yanlış: {attemptsLeft, plural, one {# deneme hakkı kaldı} other {# deneme hakkı kaldı}}',
   'error.CodeExpiredError': 'Bu kod artık geçerli değil: yeni bir kod isteyin',
