@@ -45,6 +45,8 @@ after(async () => {
 function fakePage(clock: () => number = () => Date.now()) {
   const target = new EventTarget()
   const requests: { method: string; url: URL }[] = []
+  /** Paths whose answer has arrived (the tracker reads it right after). */
+  const answered: string[] = []
   const beacons: { url: URL; body: string }[] = []
   const pending: Promise<unknown>[] = []
   const win = Object.assign(target, {
@@ -62,8 +64,12 @@ function fakePage(clock: () => number = () => Date.now()) {
     window: win as unknown as Window,
     storage: undefined,
     fetch: (input, init) => {
-      requests.push({ method: init?.method ?? 'GET', url: new URL(String(input)) })
-      return fetch(input, init)
+      const url = new URL(String(input))
+      requests.push({ method: init?.method ?? 'GET', url })
+      return fetch(input, init).then((response) => {
+        answered.push(url.pathname)
+        return response
+      })
     },
     now: clock,
     isMobile: () => false,
@@ -72,6 +78,7 @@ function fakePage(clock: () => number = () => Date.now()) {
   return {
     platform,
     requests,
+    answered,
     beacons,
     pageHide: async () => {
       win.dispatchEvent(new Event('pagehide'))
@@ -123,12 +130,13 @@ describe('analytics in the modal', () => {
   })
 
   test('project with analytics on: the batch leaves on pagehide by sendBeacon, and the service stores it', async () => {
-    const { requests, config, stop, pageHide, beacons } = modal('loud', true)
+    const { answered, config, stop, pageHide, beacons } = modal('loud', true)
     config.events.emit('open', { view: 'Connect' })
     config.events.emit('close', {})
-    // The first event loads the tracker, which asks the service whether the project has analytics.
-    await settle(() => requests.some((request) => request.url.pathname === '/getAnalyticsConfig'))
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // The first event loads the tracker, which asks the service whether the project has analytics
+    // (waited for by its answer, not by a fixed time: a loaded machine answers late).
+    await settle(() => answered.includes('/getAnalyticsConfig'))
+    await new Promise((resolve) => setTimeout(resolve, 100))
     await pageHide()
     assert.equal(beacons.length, 1)
     const beacon = beacons[0]!
@@ -195,7 +203,7 @@ describe('analytics in the modal', () => {
     first.events.emit('error', { code: 4001, message: 'User rejected the request.' })
     for (let index = 0; index < 4; index++)
       first.events.emit('error', { code: -32000, message: `insufficient funds for ${address} (${index})` })
-    await settle(() => page.requests.some((request) => request.url.pathname === '/getAnalyticsConfig'))
+    await settle(() => page.answered.includes('/getAnalyticsConfig'))
     second.events.emit('error', { code: -32603, message: 'Token Balance Unavailable' })
     second.events.emit('error', { code: -32603, message: 'over the limit' })
     await new Promise((resolve) => setTimeout(resolve, 200))
