@@ -57,6 +57,8 @@ export interface LocalSolana {
   readonly ledger: Ledger
   /** Open WebSocket connections (web3.js closes its socket about 0.5 s after its last subscription ends). */
   readonly connections: number
+  /** Open PubSub subscriptions over all connections (a test waits for its own to arrive). */
+  readonly subscriptions: number
   /** Closes both servers and every connection. */
   stop(): Promise<void>
 }
@@ -189,6 +191,9 @@ export async function startSolana(options: StartSolanaOptions = {}): Promise<Loc
     ledger,
     get connections() {
       return wss.clients.size
+    },
+    get subscriptions() {
+      return pubsub.size
     },
     stop() {
       stopping ??= (async () => {

@@ -208,14 +208,18 @@ describe('local Solana network through @solana/web3.js', { timeout: 30_000 }, ()
   test('account subscriptions notify balance changes', async () => {
     const payer = key(solana, 2)
     const watched = Keypair.generate().publicKey
+    const before = solana.subscriptions
     const changed = new Promise<number>((resolve) => {
       const id = connection.onAccountChange(watched, (info) => {
         void connection.removeAccountChangeListener(id)
         resolve(info.lamports)
       })
     })
-    // Let the subscription reach the server before the transfer lands.
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // The subscription reaches the server before the transfer lands (a fixed wait was too short under load).
+    const deadline = Date.now() + 10_000
+    while (solana.subscriptions <= before && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    assert.ok(solana.subscriptions > before, 'the account subscription reached the server')
     const tx = new Transaction().add(
       SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: watched, lamports: LAMPORTS_PER_SOL }),
     )
