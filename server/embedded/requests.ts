@@ -35,6 +35,8 @@ import type { Custody } from './custody.ts'
 import { actionNotAllowed, EmbeddedError, notAvailable, requestRefused } from './errors.ts'
 import type { WalletSession } from './login.ts'
 import type { EmbeddedNetwork } from './networks.ts'
+import { type ContractReader, decodeEvmCall } from './preview/evmCalls.ts'
+import { solanaInstructionsPreview } from './preview/solanaInstructions.ts'
 import { refuseReservedDomain, typedDataRows } from './preview/typedData.ts'
 import { newId } from './secrets.ts'
 import { signEvmMessage, signEvmTransaction, signEvmTypedData } from './signing.ts'
@@ -51,8 +53,6 @@ import {
 } from './solanaWire.ts'
 import type { Upstream } from './upstream.ts'
 import { checkUserOperation, type PageUserOperation } from './userOperations.ts'
-
-const SYSTEM_PROGRAM = '11111111111111111111111111111111'
 
 function invalidParams(message: string): EmbeddedError {
   return new EmbeddedError(400, 'BAD_REQUEST', message, { rpcCode: -32602, field: 'params' })
@@ -161,13 +161,6 @@ const foreignAccount = () =>
   new EmbeddedError(403, 'FORBIDDEN', 'The request names an account this wallet does not hold', {
     rpcCode: 4100,
   })
-
-/** One row of a preview's transfers: receiver, amount in base units, data size. */
-const transferOf = (to: string, value: string | bigint | undefined, data: string | undefined) => ({
-  to,
-  value: decimal(value),
-  dataBytes: Math.max(0, ((data ?? '0x').length - 2) / 2),
-})
 
 /** A hex quantity as a decimal string. */
 const decimal = (value: string | bigint | undefined) => BigInt(value ?? 0).toString()
@@ -337,19 +330,42 @@ export function createRequestService(deps: RequestDependencies) {
     return { tx, index }
   }
 
-  function solanaPreview(tx: SolanaTransaction) {
-    const keys = tx.staticAccountKeys
-    const transfers: NonNullable<ApprovalPreview['transfers']> = []
-    const programs = new Set<string>()
-    for (const instruction of tx.instructions) {
-      const program = keys[instruction.programIdIndex] ?? 'unknown'
-      const data = Buffer.from(instruction.data)
-      const to = keys[instruction.accountKeyIndexes[1] ?? -1]
-      if (program === SYSTEM_PROGRAM && data.length === 12 && data.readUInt32LE(0) === 2 && to) {
-        transfers.push({ to, value: data.readBigUInt64LE(4).toString(), dataBytes: 0 })
-      } else programs.add(program)
+  /**
+   * The rows of a preview's calls: receiver, amount in base units, data size, and the data decoded
+   * from the bytes that will be sent (token metadata read on the chain).
+   */
+  async function callsPreview(
+    chainId: string,
+    calls: readonly {
+      to?: string | null | undefined
+      value?: string | bigint | undefined
+      data?: string | undefined
+    }[],
+  ): Promise<NonNullable<ApprovalPreview['transfers']>> {
+    const reads = new Map<string, Promise<Hex | undefined>>()
+    const read: ContractReader = (to, data) => {
+      const key = `${to}:${data}`
+      let answer = reads.get(key)
+      if (!answer) {
+        answer = (upstream.call(chainId, 'eth_call', [{ to, data }, 'latest']) as Promise<Hex>).then(
+          (result) => (isHex(result) ? result : undefined),
+          () => undefined,
+        )
+        reads.set(key, answer)
+      }
+      return answer
     }
-    return { transfers, programs: [...programs] }
+    return Promise.all(
+      calls.map(async (call) => {
+        const action = await decodeEvmCall(read, call.to, call.data)
+        return {
+          to: call.to ?? '',
+          value: decimal(call.value),
+          dataBytes: Math.max(0, ((call.data ?? '0x').length - 2) / 2),
+          ...(action ? { action } : {}),
+        }
+      }),
+    )
   }
 
   async function solanaFee(chainId: string, tx: SolanaTransaction): Promise<string | undefined> {
@@ -418,7 +434,7 @@ export function createRequestService(deps: RequestDependencies) {
             preview: {
               ...base,
               from: evm.address,
-              transfers: [transferOf(tx.to ?? '', tx.value, tx.data ?? tx.input)],
+              transfers: await callsPreview(request.chainId, [{ ...tx, data: tx.data ?? tx.input }]),
             },
             prepared: { smartAccount: true },
           }
@@ -429,7 +445,7 @@ export function createRequestService(deps: RequestDependencies) {
           preview: {
             ...base,
             from: own.evm,
-            transfers: [transferOf(tx.to ?? '', tx.value, tx.data ?? tx.input)],
+            transfers: await callsPreview(request.chainId, [{ ...tx, data: tx.data ?? tx.input }]),
             fee: maxFeeOf(prepared).toString(),
           },
           prepared: { transactions: [prepared] },
@@ -449,7 +465,7 @@ export function createRequestService(deps: RequestDependencies) {
             preview: {
               ...base,
               from: evm.address,
-              transfers: batch.calls.map((call) => transferOf(call.to, call.value, call.data)),
+              transfers: await callsPreview(request.chainId, batch.calls),
             },
             prepared: { smartAccount: true },
           }
@@ -480,7 +496,7 @@ export function createRequestService(deps: RequestDependencies) {
           preview: {
             ...base,
             from: own.evm,
-            transfers: batch.calls.map((call) => transferOf(call.to, call.value, call.data)),
+            transfers: await callsPreview(request.chainId, batch.calls),
             fee: transactions.reduce((sum, prepared) => sum + maxFeeOf(prepared), 0n).toString(),
           },
           prepared: { transactions },
@@ -497,7 +513,7 @@ export function createRequestService(deps: RequestDependencies) {
           preview: {
             ...base,
             from: evm.address,
-            transfers: calls.map((call) => transferOf(call.to, call.value, call.data)),
+            transfers: await callsPreview(request.chainId, calls),
             ...(maxCost === undefined ? {} : { fee: maxCost.toString() }),
           },
           prepared: { smartAccount: true, userOperation },
@@ -527,7 +543,12 @@ export function createRequestService(deps: RequestDependencies) {
         const { tx } = solanaTransaction(transaction, own.solana)
         const fee = await solanaFee(request.chainId, tx)
         return {
-          preview: { ...base, from: own.solana, ...solanaPreview(tx), ...(fee === undefined ? {} : { fee }) },
+          preview: {
+            ...base,
+            from: own.solana,
+            ...solanaInstructionsPreview(tx),
+            ...(fee === undefined ? {} : { fee }),
+          },
           prepared: null,
         }
       }

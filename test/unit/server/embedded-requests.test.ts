@@ -587,3 +587,85 @@ describe('attacks on what is shown and what is signed (issue 23, items 2 and 3)'
     }
   })
 })
+
+describe('previews decoded from what will be signed (issue 23 item 2)', () => {
+  const create = (chainId: string, method: string, params: unknown) =>
+    t.call('/embedded/v1/requests', { chainId, method, params }, { token: session.token })
+
+  test('attack: approve(spender, max) is not "To: token, 0 ETH, Data: 68 bytes": it is decoded, unlimited, with a warning; unknown data stays undecoded', async () => {
+    const { encodeFunctionData, erc20Abi, maxUint256 } = await import('viem')
+    const spender = devAccount(2).address
+    const tokenAddress = devAccount(3).address // no code: read as ERC-20 without metadata
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] })
+    const answer = await create(EVM, 'eth_sendTransaction', [{ from: evmAddress(), to: tokenAddress, data }])
+    assert.equal(answer.status, 200, JSON.stringify(answer.body))
+    const { preview } = approvalResponse.parse(answer.body)
+    assert.deepEqual(preview.transfers?.[0]?.action, {
+      standard: 'ERC-20',
+      name: 'approve',
+      contract: tokenAddress,
+      fields: [
+        { label: 'spender', address: spender },
+        { label: 'amount', amount: maxUint256.toString(), unlimited: true },
+      ],
+      warnings: ['unlimitedApproval'],
+    })
+    const unknown = approvalResponse.parse(
+      (
+        await create(EVM, 'eth_sendTransaction', [
+          { from: evmAddress(), to: tokenAddress, data: '0xdeadbeef01' },
+        ])
+      ).body,
+    )
+    assert.equal(unknown.preview.transfers?.[0]?.action, undefined)
+    assert.equal(unknown.preview.transfers?.[0]?.dataBytes, 5)
+  })
+
+  test('attack: an SPL Approve, an SPL SetAuthority, a System Assign and an unknown program are each shown with a warning', async () => {
+    const spl = await import('@solana/spl-token')
+    const { encodeBase58 } = await import('../../../src/protocol/siwx/base58.ts')
+    const { Keypair, TransactionInstruction } = await import('@solana/web3.js')
+    const owner = new PublicKey(solanaAddress())
+    const [tokenAccount, attacker, unknownProgram] = [1, 2, 3].map(() => Keypair.generate().publicKey) as [
+      PublicKey,
+      PublicKey,
+      PublicKey,
+    ]
+    const tx = new Transaction({
+      feePayer: owner,
+      recentBlockhash: encodeBase58(new Uint8Array(32).fill(9)),
+    }).add(
+      spl.createApproveInstruction(tokenAccount, attacker, owner, 2n ** 64n - 1n),
+      spl.createSetAuthorityInstruction(tokenAccount, owner, spl.AuthorityType.AccountOwner, attacker),
+      SystemProgram.assign({ accountPubkey: owner, programId: unknownProgram }),
+      new TransactionInstruction({ programId: unknownProgram, keys: [], data: Buffer.from([1, 2, 3]) }),
+    )
+    const transaction = tx
+      .serialize({ requireAllSignatures: false, verifySignatures: false })
+      .toString('base64')
+    const answer = await create(SOLANA, 'solana_signTransaction', { transaction })
+    assert.equal(answer.status, 200, JSON.stringify(answer.body))
+    const { preview } = approvalResponse.parse(answer.body)
+    assert.deepEqual(
+      preview.instructions?.map((action) => [action.standard, action.name, action.warnings]),
+      [
+        ['SPL Token', 'Approve', ['delegate', 'unlimitedApproval']],
+        ['SPL Token', 'SetAuthority', ['setAuthority']],
+        ['System', 'Assign', ['assign']],
+      ],
+    )
+    const approve = preview.instructions?.[0]
+    assert.deepEqual(approve?.fields, [
+      { label: 'account', address: tokenAccount.toBase58() },
+      { label: 'delegate', address: attacker.toBase58() },
+      { label: 'owner', address: owner.toBase58() },
+      { label: 'amount', amount: (2n ** 64n - 1n).toString(), unlimited: true },
+    ])
+    assert.deepEqual(preview.instructions?.[1]?.fields.slice(2), [
+      { label: 'authorityType', text: 'AccountOwner' },
+      { label: 'newAuthority', address: attacker.toBase58() },
+    ])
+    assert.deepEqual(preview.programs, [unknownProgram.toBase58()])
+    assert.deepEqual(preview.transfers, [])
+  })
+})
