@@ -92,7 +92,8 @@ function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[
     h('div', { class: `row ${className}`.trim() }, h('dt', {}, name), h('dd', {}, value))
   const mono = (text: string, title?: string) =>
     h('bdi', { class: 'mono wrap', ...(title ? { title } : {}) }, text)
-  const action = (decoded: PreviewAction): HTMLElement[] => {
+  // A call's contract is its "To" row already; an instruction's program is shown with it.
+  const action = (decoded: PreviewAction, showContract = true): HTMLElement[] => {
     const symbol = decoded.token?.symbol ?? ''
     const value = (field: PreviewAction['fields'][number]): Child => {
       if (field.unlimited) return h('strong', { 'data-unlimited': '' }, t('frameUnlimited'))
@@ -115,10 +116,7 @@ function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[
         h(
           'dl',
           { class: 'rows' },
-          row(
-            decoded.standard.startsWith('ERC') ? t('frameFieldContract') : t('frameFieldProgram'),
-            mono(decoded.contract),
-          ),
+          showContract && row(t('frameFieldProgram'), mono(decoded.contract)),
           ...decoded.fields.map((field) => row(t(fieldKeys[field.label]), value(field))),
         ),
       ),
@@ -142,7 +140,7 @@ function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[
       transfer.dataBytes > 0 && row(t('frameData'), t('frameDataBytes', { count: transfer.dataBytes })),
     )
     const decoded = transfer.action
-      ? action(transfer.action)
+      ? action(transfer.action, false)
       : transfer.dataBytes > 0
         ? [warning(t('frameWarnUndecoded'))]
         : []

@@ -52,7 +52,6 @@ const ar: EmbeddedMessages = {
   frameYes: 'نعم',
   frameNo: 'لا',
   frameDecoded: '{standard}: {name}',
-  frameFieldContract: 'العقد',
   frameFieldOwner: 'المالك',
   frameFieldSpender: 'المُصرَّح له',
   frameFieldFrom: 'من',

@@ -50,7 +50,6 @@ const de: EmbeddedMessages = {
   frameYes: 'Ja',
   frameNo: 'Nein',
   frameDecoded: '{standard}: {name}',
-  frameFieldContract: 'Vertrag',
   frameFieldOwner: 'Inhaber',
   frameFieldSpender: 'Berechtigter',
   frameFieldFrom: 'Von',

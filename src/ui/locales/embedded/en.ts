@@ -52,7 +52,6 @@ const embedded = {
   frameYes: 'Yes',
   frameNo: 'No',
   frameDecoded: '{standard}: {name}',
-  frameFieldContract: 'Contract',
   frameFieldOwner: 'Owner',
   frameFieldSpender: 'Spender',
   frameFieldFrom: 'From',

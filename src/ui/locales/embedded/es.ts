@@ -50,7 +50,6 @@ const es: EmbeddedMessages = {
   frameYes: 'Sí',
   frameNo: 'No',
   frameDecoded: '{standard}: {name}',
-  frameFieldContract: 'Contrato',
   frameFieldOwner: 'Propietario',
   frameFieldSpender: 'Autorizado',
   frameFieldFrom: 'De',

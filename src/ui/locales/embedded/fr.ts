@@ -52,7 +52,6 @@ const fr: EmbeddedMessages = {
   frameYes: 'Oui',
   frameNo: 'Non',
   frameDecoded: '{standard} : {name}',
-  frameFieldContract: 'Contrat',
   frameFieldOwner: 'Propriétaire',
   frameFieldSpender: 'Bénéficiaire',
   frameFieldFrom: 'De',

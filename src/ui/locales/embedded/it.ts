@@ -50,7 +50,6 @@ const it: EmbeddedMessages = {
   frameYes: 'Sì',
   frameNo: 'No',
   frameDecoded: '{standard}: {name}',
-  frameFieldContract: 'Contratto',
   frameFieldOwner: 'Proprietario',
   frameFieldSpender: 'Autorizzato',
   frameFieldFrom: 'Da',

@@ -50,7 +50,6 @@ const ja: EmbeddedMessages = {
   frameYes: 'はい',
   frameNo: 'いいえ',
   frameDecoded: '{standard}: {name}',
-  frameFieldContract: 'コントラクト',
   frameFieldOwner: '所有者',
   frameFieldSpender: '使用者',
   frameFieldFrom: '送信元',

@@ -50,7 +50,6 @@ const ko: EmbeddedMessages = {
   frameYes: '예',
   frameNo: '아니요',
   frameDecoded: '{standard}: {name}',
-  frameFieldContract: '컨트랙트',
   frameFieldOwner: '소유자',
   frameFieldSpender: '사용자',
   frameFieldFrom: '보내는 곳',

@@ -50,7 +50,6 @@ const ptBR: EmbeddedMessages = {
   frameYes: 'Sim',
   frameNo: 'Não',
   frameDecoded: '{standard}: {name}',
-  frameFieldContract: 'Contrato',
   frameFieldOwner: 'Proprietário',
   frameFieldSpender: 'Autorizado',
   frameFieldFrom: 'De',

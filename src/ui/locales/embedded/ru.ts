@@ -52,7 +52,6 @@ const ru: EmbeddedMessages = {
   frameYes: 'Да',
   frameNo: 'Нет',
   frameDecoded: '{standard}: {name}',
-  frameFieldContract: 'Контракт',
   frameFieldOwner: 'Владелец',
   frameFieldSpender: 'Получатель разрешения',
   frameFieldFrom: 'От',

@@ -51,7 +51,6 @@ const tr: EmbeddedMessages = {
   frameYes: 'Evet',
   frameNo: 'Hayır',
   frameDecoded: '{standard}: {name}',
-  frameFieldContract: 'Sözleşme',
   frameFieldOwner: 'Sahip',
   frameFieldSpender: 'Harcayan',
   frameFieldFrom: 'Gönderen',

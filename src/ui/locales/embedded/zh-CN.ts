@@ -50,7 +50,6 @@ const zhCN: EmbeddedMessages = {
   frameYes: '是',
   frameNo: '否',
   frameDecoded: '{standard}：{name}',
-  frameFieldContract: '合约',
   frameFieldOwner: '所有者',
   frameFieldSpender: '授权对象',
   frameFieldFrom: '发送方',
