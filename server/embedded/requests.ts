@@ -18,7 +18,6 @@ import {
   isHex,
   type TypedDataDefinition,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import * as z from 'zod/mini'
 import type {
   AccountTypeResponse,
@@ -36,17 +35,24 @@ import type { Custody } from './custody.ts'
 import { actionNotAllowed, EmbeddedError, notAvailable, requestRefused } from './errors.ts'
 import type { WalletSession } from './login.ts'
 import type { EmbeddedNetwork } from './networks.ts'
+import { type ContractReader, decodeEvmCall } from './preview/evmCalls.ts'
+import { solanaInstructionsPreview } from './preview/solanaInstructions.ts'
+import { refuseReservedDomain, typedDataRows } from './preview/typedData.ts'
 import { newId } from './secrets.ts'
+import { signEvmMessage, signEvmTransaction, signEvmTypedData } from './signing.ts'
 import {
   type SmartAccountCall,
   type SmartAccounts,
   smartAccountsUnsupportedMessage,
 } from './smartAccounts.ts'
-import { readSolanaTransaction, type SolanaTransaction, writeSolanaTransaction } from './solanaWire.ts'
+import {
+  isSolanaTransactionShaped,
+  readSolanaTransaction,
+  type SolanaTransaction,
+  writeSolanaTransaction,
+} from './solanaWire.ts'
 import type { Upstream } from './upstream.ts'
 import { checkUserOperation, type PageUserOperation } from './userOperations.ts'
-
-const SYSTEM_PROGRAM = '11111111111111111111111111111111'
 
 function invalidParams(message: string): EmbeddedError {
   return new EmbeddedError(400, 'BAD_REQUEST', message, { rpcCode: -32602, field: 'params' })
@@ -117,19 +123,6 @@ function messagePreview(bytes: Uint8Array): ApprovalPreview['message'] {
   return text === undefined ? { hex: bytesToHex(bytes) } : { text }
 }
 
-/** Typed-data fields as rows (`to.wallet`, `items[0]`), 60 at most, values as text. */
-function flatten(value: unknown, prefix: string, rows: { name: string; value: string }[]): void {
-  if (rows.length >= 60) return
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) flatten(item, `${prefix}[${index}]`, rows)
-    if (value.length === 0) rows.push({ name: prefix, value: '[]' })
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) flatten(item, prefix ? `${prefix}.${key}` : key, rows)
-  } else {
-    rows.push({ name: prefix, value: String(value).slice(0, 500) })
-  }
-}
-
 /** The message of `personal_sign`: wallets take [message, address]; a few libraries send [address, message]. */
 function personalSignMessage([first, second]: readonly [string, string]): string {
   return isAddress(first, { strict: false }) && !isAddress(second, { strict: false }) ? second : first
@@ -154,17 +147,20 @@ function base58Bytes(text: string): Uint8Array {
   return bytes
 }
 
+/**
+ * `solana_signMessage` of bytes a Solana transaction could carry as its message: the signature would be
+ * the transaction's, so it is refused (the wallet signs messages as raw ed25519, as Wallet Standard's
+ * `solana:signMessage` verifiers and sign-in with Solana expect).
+ */
+export const transactionAsMessageMessage =
+  'These bytes are a Solana transaction, not a message: use solana_signTransaction'
+const transactionAsMessage = () =>
+  new EmbeddedError(400, 'BAD_REQUEST', transactionAsMessageMessage, { rpcCode: -32602, field: 'params' })
+
 const foreignAccount = () =>
   new EmbeddedError(403, 'FORBIDDEN', 'The request names an account this wallet does not hold', {
     rpcCode: 4100,
   })
-
-/** One row of a preview's transfers: receiver, amount in base units, data size. */
-const transferOf = (to: string, value: string | bigint | undefined, data: string | undefined) => ({
-  to,
-  value: decimal(value),
-  dataBytes: Math.max(0, ((data ?? '0x').length - 2) / 2),
-})
 
 /** A hex quantity as a decimal string. */
 const decimal = (value: string | bigint | undefined) => BigInt(value ?? 0).toString()
@@ -211,6 +207,16 @@ export function createRequestService(deps: RequestDependencies) {
     if (await smart.activeOn(session.userId, chainId))
       return { address: await smart.address(session.userId, chainId), smart: true }
     return { address: (await addresses(session)).evm, smart: false }
+  }
+
+  /**
+   * The person's smart account addresses whose EIP-712 domains the owner key must not sign for a page
+   * (the same address on every network with the factory); none when no network has smart accounts.
+   */
+  async function ownSmartAccounts(session: WalletSession, chainId: string): Promise<Address[]> {
+    const on = smart.supports(chainId) ? chainId : smart.networks()[0]
+    if (!on) return []
+    return [await smart.address(session.userId, on)]
   }
 
   /** A call of a batch or a transaction as a smart account's call; it cannot create a contract. */
@@ -284,7 +290,6 @@ export function createRequestService(deps: RequestDependencies) {
     nonce: number,
   ): Promise<Hex> {
     const signed = await custody.withKey(session.userId, 'secp256k1', (secret) => {
-      const account = privateKeyToAccount(bytesToHex(secret))
       const common = {
         chainId: evmChainId(chainId),
         nonce,
@@ -294,13 +299,16 @@ export function createRequestService(deps: RequestDependencies) {
         ...((tx.data ?? tx.input) ? { data: (tx.data ?? tx.input) as Hex } : {}),
       }
       return 'gasPrice' in prepared
-        ? account.signTransaction({ ...common, type: 'legacy', gasPrice: BigInt(prepared.gasPrice) })
-        : account.signTransaction({
-            ...common,
-            type: 'eip1559',
-            maxFeePerGas: BigInt(prepared.maxFeePerGas),
-            maxPriorityFeePerGas: BigInt(prepared.maxPriorityFeePerGas),
-          })
+        ? signEvmTransaction({ ...common, type: 'legacy', gasPrice: BigInt(prepared.gasPrice) }, secret)
+        : signEvmTransaction(
+            {
+              ...common,
+              type: 'eip1559',
+              maxFeePerGas: BigInt(prepared.maxFeePerGas),
+              maxPriorityFeePerGas: BigInt(prepared.maxPriorityFeePerGas),
+            },
+            secret,
+          )
     })
     return (await upstream.call(chainId, 'eth_sendRawTransaction', [signed])) as Hex
   }
@@ -322,19 +330,42 @@ export function createRequestService(deps: RequestDependencies) {
     return { tx, index }
   }
 
-  function solanaPreview(tx: SolanaTransaction) {
-    const keys = tx.staticAccountKeys
-    const transfers: NonNullable<ApprovalPreview['transfers']> = []
-    const programs = new Set<string>()
-    for (const instruction of tx.instructions) {
-      const program = keys[instruction.programIdIndex] ?? 'unknown'
-      const data = Buffer.from(instruction.data)
-      const to = keys[instruction.accountKeyIndexes[1] ?? -1]
-      if (program === SYSTEM_PROGRAM && data.length === 12 && data.readUInt32LE(0) === 2 && to) {
-        transfers.push({ to, value: data.readBigUInt64LE(4).toString(), dataBytes: 0 })
-      } else programs.add(program)
+  /**
+   * The rows of a preview's calls: receiver, amount in base units, data size, and the data decoded
+   * from the bytes that will be sent (token metadata read on the chain).
+   */
+  async function callsPreview(
+    chainId: string,
+    calls: readonly {
+      to?: string | null | undefined
+      value?: string | bigint | undefined
+      data?: string | undefined
+    }[],
+  ): Promise<NonNullable<ApprovalPreview['transfers']>> {
+    const reads = new Map<string, Promise<Hex | undefined>>()
+    const read: ContractReader = (to, data) => {
+      const key = `${to}:${data}`
+      let answer = reads.get(key)
+      if (!answer) {
+        answer = (upstream.call(chainId, 'eth_call', [{ to, data }, 'latest']) as Promise<Hex>).then(
+          (result) => (isHex(result) ? result : undefined),
+          () => undefined,
+        )
+        reads.set(key, answer)
+      }
+      return answer
     }
-    return { transfers, programs: [...programs] }
+    return Promise.all(
+      calls.map(async (call) => {
+        const action = await decodeEvmCall(read, call.to, call.data)
+        return {
+          to: call.to ?? '',
+          value: decimal(call.value),
+          dataBytes: Math.max(0, ((call.data ?? '0x').length - 2) / 2),
+          ...(action ? { action } : {}),
+        }
+      }),
+    )
   }
 
   async function solanaFee(chainId: string, tx: SolanaTransaction): Promise<string | undefined> {
@@ -379,19 +410,15 @@ export function createRequestService(deps: RequestDependencies) {
           }
         }
         const typed = paramsOf(typedDataShape, json, request.method)
-        const domainChain = typed.domain?.chainId
-        if (domainChain !== undefined && Number(domainChain) !== evmChainId(request.chainId)) {
-          throw invalidParams(`The typed data is for chain ${String(domainChain)}, not the wallet's network`)
-        }
-        const domain: { name: string; value: string }[] = []
-        flatten(typed.domain ?? {}, '', domain)
-        const fields: { name: string; value: string }[] = []
-        flatten(typed.message, '', fields)
+        const typedData = typedDataRows(typed, {
+          chainId: evmChainId(request.chainId),
+          ownAccounts: await ownSmartAccounts(session, request.chainId),
+        })
         return {
           preview: {
             ...base,
             from: from.address,
-            typedData: { domain, primaryType: typed.primaryType, fields },
+            typedData,
           },
           prepared: from.prepared,
         }
@@ -407,7 +434,7 @@ export function createRequestService(deps: RequestDependencies) {
             preview: {
               ...base,
               from: evm.address,
-              transfers: [transferOf(tx.to ?? '', tx.value, tx.data ?? tx.input)],
+              transfers: await callsPreview(request.chainId, [{ ...tx, data: tx.data ?? tx.input }]),
             },
             prepared: { smartAccount: true },
           }
@@ -418,7 +445,7 @@ export function createRequestService(deps: RequestDependencies) {
           preview: {
             ...base,
             from: own.evm,
-            transfers: [transferOf(tx.to ?? '', tx.value, tx.data ?? tx.input)],
+            transfers: await callsPreview(request.chainId, [{ ...tx, data: tx.data ?? tx.input }]),
             fee: maxFeeOf(prepared).toString(),
           },
           prepared: { transactions: [prepared] },
@@ -438,7 +465,7 @@ export function createRequestService(deps: RequestDependencies) {
             preview: {
               ...base,
               from: evm.address,
-              transfers: batch.calls.map((call) => transferOf(call.to, call.value, call.data)),
+              transfers: await callsPreview(request.chainId, batch.calls),
             },
             prepared: { smartAccount: true },
           }
@@ -469,7 +496,7 @@ export function createRequestService(deps: RequestDependencies) {
           preview: {
             ...base,
             from: own.evm,
-            transfers: batch.calls.map((call) => transferOf(call.to, call.value, call.data)),
+            transfers: await callsPreview(request.chainId, batch.calls),
             fee: transactions.reduce((sum, prepared) => sum + maxFeeOf(prepared), 0n).toString(),
           },
           prepared: { transactions },
@@ -486,7 +513,7 @@ export function createRequestService(deps: RequestDependencies) {
           preview: {
             ...base,
             from: evm.address,
-            transfers: calls.map((call) => transferOf(call.to, call.value, call.data)),
+            transfers: await callsPreview(request.chainId, calls),
             ...(maxCost === undefined ? {} : { fee: maxCost.toString() }),
           },
           prepared: { smartAccount: true, userOperation },
@@ -499,8 +526,10 @@ export function createRequestService(deps: RequestDependencies) {
           request.method,
         )
         if (pubkey !== undefined && pubkey !== own.solana) throw foreignAccount()
+        const bytes = base58Bytes(message)
+        if (isSolanaTransactionShaped(bytes)) throw transactionAsMessage()
         return {
-          preview: { ...base, from: own.solana, message: messagePreview(base58Bytes(message)) },
+          preview: { ...base, from: own.solana, message: messagePreview(bytes) },
           prepared: null,
         }
       }
@@ -514,7 +543,12 @@ export function createRequestService(deps: RequestDependencies) {
         const { tx } = solanaTransaction(transaction, own.solana)
         const fee = await solanaFee(request.chainId, tx)
         return {
-          preview: { ...base, from: own.solana, ...solanaPreview(tx), ...(fee === undefined ? {} : { fee }) },
+          preview: {
+            ...base,
+            from: own.solana,
+            ...solanaInstructionsPreview(tx),
+            ...(fee === undefined ? {} : { fee }),
+          },
           prepared: null,
         }
       }
@@ -532,14 +566,17 @@ export function createRequestService(deps: RequestDependencies) {
       case 'personal_sign': {
         const bytes = personalSignBytes(personalSignMessage(params as [string, string]))
         return custody.withKey(session.userId, 'secp256k1', (secret) =>
-          privateKeyToAccount(bytesToHex(secret)).signMessage({ message: { raw: bytes } }),
+          signEvmMessage({ raw: bytes }, secret),
         )
       }
       case 'eth_signTypedData_v4': {
         const typed = storedTypedData(params)
-        return custody.withKey(session.userId, 'secp256k1', (secret) =>
-          privateKeyToAccount(bytesToHex(secret)).signTypedData(typed),
+        // Checked again where the key signs: a stored request never signs for the wallet's own domains.
+        refuseReservedDomain(
+          typed.domain as Record<string, unknown>,
+          await ownSmartAccounts(session, row.chainId),
         )
+        return custody.withKey(session.userId, 'secp256k1', (secret) => signEvmTypedData(typed, secret))
       }
       case 'eth_sendTransaction': {
         const [tx] = params as [TransactionParams]
@@ -583,8 +620,10 @@ export function createRequestService(deps: RequestDependencies) {
       }
       case 'solana_signMessage': {
         const { message } = params as { message: string }
+        const bytes = base58Bytes(message)
+        if (isSolanaTransactionShaped(bytes)) throw transactionAsMessage()
         const signature = await custody.withKey(session.userId, 'ed25519', (secret) =>
-          ed25519.sign(base58Bytes(message), secret),
+          ed25519.sign(bytes, secret),
         )
         return { signature: encodeBase58(signature) }
       }
@@ -619,8 +658,14 @@ export function createRequestService(deps: RequestDependencies) {
       const message = personalSignBytes(personalSignMessage(row.params as [string, string]))
       return smart.sign(session.userId, row.chainId, { message })
     }
-    if (row.method === 'eth_signTypedData_v4')
-      return smart.sign(session.userId, row.chainId, { typedData: storedTypedData(row.params) })
+    if (row.method === 'eth_signTypedData_v4') {
+      const typedData = storedTypedData(row.params)
+      refuseReservedDomain(
+        typedData.domain as Record<string, unknown>,
+        await ownSmartAccounts(session, row.chainId),
+      )
+      return smart.sign(session.userId, row.chainId, { typedData })
+    }
     if (row.method === 'eth_sendUserOperation') {
       const { userOperation } = row.prepared as { userOperation: PageUserOperation }
       return smart.sendOperation(session.userId, row.chainId, userOperation)

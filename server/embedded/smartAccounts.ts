@@ -8,7 +8,6 @@ import { eq } from 'drizzle-orm'
 import {
   type Address,
   BaseError,
-  bytesToHex,
   type Chain,
   createPublicClient,
   custom,
@@ -17,13 +16,13 @@ import {
   type TypedDataDefinition,
 } from 'viem'
 import { createBundlerClient, type UserOperationReceipt } from 'viem/account-abstraction'
-import { privateKeyToAccount } from 'viem/accounts'
 import { readContract } from 'viem/actions'
 import type { AccountType } from '../../src/protocol/entities.ts'
 import type { Db } from '../db/database.ts'
 import { walletUsers } from '../db/schema.ts'
 import type { Custody } from './custody.ts'
 import { EmbeddedError, isEmbeddedError } from './errors.ts'
+import { byteAccount } from './signing.ts'
 import type { Upstream } from './upstream.ts'
 import type { PageUserOperation } from './userOperations.ts'
 import { toWalletAccount, WALLET_ACCOUNT_FACTORY, walletAccountAbi } from './walletAccount.ts'
@@ -119,7 +118,7 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
     const client = publicClient(chainId)
     try {
       return await custody.withKey(userId, 'secp256k1', async (secret) => {
-        const account = await toWalletAccount({ client, owner: privateKeyToAccount(bytesToHex(secret)) })
+        const account = await toWalletAccount({ client, owner: byteAccount(secret) })
         const bundlerClient = createBundlerClient({
           client,
           account,
@@ -197,7 +196,7 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
     ): Promise<Hex> {
       try {
         return await custody.withKey(userId, 'secp256k1', async (secret) => {
-          const owner = privateKeyToAccount(bytesToHex(secret))
+          const owner = byteAccount(secret)
           const account = await toWalletAccount({ client: publicClient(chainId), owner })
           return 'message' in what
             ? account.signMessage({ message: { raw: what.message } })

@@ -146,3 +146,40 @@ export function writeSolanaTransaction(tx: Pick<SolanaTransaction, 'signatures' 
   out.set(tx.message, prefix.length + count * SIGNATURE_BYTES)
   return out
 }
+
+/**
+ * Whether `bytes` start with something the Solana runtime could take as a transaction message (legacy,
+ * or versioned with any version byte), or are a whole serialized transaction. The runtime verifies a
+ * signature over the message bytes (and a packet may carry bytes after them), so a signature over
+ * such bytes "as a message" would be a signature of that transaction: `solana_signMessage` refuses them.
+ * The check is deliberately wider than what lands (version bytes beyond 0, unsanitised indexes).
+ *
+ * @example
+ * if (isSolanaTransactionShaped(bytes)) throw refused()
+ */
+export function isSolanaTransactionShaped(bytes: Uint8Array): boolean {
+  try {
+    readSolanaTransaction(bytes)
+    return true
+  } catch {}
+  try {
+    const input = reader(bytes)
+    const first = input.u8()
+    const required = first & 0x80 ? input.u8() : first
+    const readonlySigned = input.u8()
+    input.u8() // read-only unsigned
+    const keys = input.shortVec()
+    input.take(keys * KEY_BYTES)
+    input.take(KEY_BYTES) // recent blockhash
+    const instructions = input.shortVec()
+    for (let index = 0; index < instructions; index++) {
+      input.u8()
+      input.take(input.shortVec())
+      input.take(input.shortVec())
+    }
+    // A message needs a fee payer among its keys; anything else never lands.
+    return required >= 1 && required <= keys && readonlySigned < required
+  } catch {
+    return false
+  }
+}

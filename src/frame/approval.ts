@@ -1,5 +1,11 @@
-import { formatExact, shortAddress } from '../core/format.ts'
-import type { ApprovalPreview, FrameNotice } from '../protocol/embedded/index.ts'
+import { formatBalance, formatExact, shortAddress } from '../core/format.ts'
+import type {
+  ApprovalPreview,
+  FrameNotice,
+  PreviewAction,
+  PreviewFieldLabel,
+  PreviewWarning,
+} from '../protocol/embedded/index.ts'
 import type { MessageKey } from '../ui/locales/en.ts'
 import type { Strings } from './strings.ts'
 import { type ApprovalUi, userRejected } from './wallet.ts'
@@ -31,6 +37,52 @@ function titleKey(method: string): MessageKey {
   }
 }
 
+/** The catalogue key of each decoded field's label. */
+const fieldKeys: Record<PreviewFieldLabel, MessageKey> = {
+  owner: 'frameFieldOwner',
+  spender: 'frameFieldSpender',
+  from: 'frameFieldFrom',
+  to: 'frameTo',
+  operator: 'frameFieldOperator',
+  allowed: 'frameFieldAllowed',
+  tokenId: 'frameFieldTokenId',
+  amount: 'frameAmount',
+  deadline: 'frameFieldDeadline',
+  account: 'frameAccount',
+  destination: 'frameFieldDestination',
+  mint: 'frameFieldMint',
+  delegate: 'frameFieldDelegate',
+  authority: 'frameFieldAuthority',
+  newAuthority: 'frameFieldNewAuthority',
+  authorityType: 'frameFieldAuthorityType',
+  program: 'frameFieldProgram',
+  space: 'frameFieldSpace',
+}
+
+/** The catalogue key of each warning a decoded action carries. */
+const warningKeys: Record<PreviewWarning, MessageKey> = {
+  unlimitedApproval: 'frameWarnUnlimitedApproval',
+  approvalForAll: 'frameWarnApprovalForAll',
+  assign: 'frameWarnAssign',
+  delegate: 'frameWarnDelegate',
+  setAuthority: 'frameWarnSetAuthority',
+  closeAccount: 'frameWarnCloseAccount',
+}
+
+/** A plain warning the person reads before approving. */
+const warning = (text: string) => h('p', { class: 'warning', 'data-warning': '' }, `⚠ ${text}`)
+
+/**
+ * The fee as the rest of the modal shows amounts (3 decimals, SPEC 9), never "0.000" for a fee that
+ * is not zero.
+ */
+function feeText(fee: bigint, decimals: number, symbol: string, locale: string): string {
+  const shown = formatBalance(fee, decimals, { locale })
+  const smallest = 10n ** BigInt(Math.max(0, decimals - 3))
+  if (fee > 0n && fee < smallest) return `< ${formatBalance(smallest, decimals, { locale })} ${symbol}`
+  return `${shown} ${symbol}`
+}
+
 /** The rows of what a request asks for, in plain words. */
 function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[] {
   const { network } = preview
@@ -40,6 +92,36 @@ function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[
     h('div', { class: `row ${className}`.trim() }, h('dt', {}, name), h('dd', {}, value))
   const mono = (text: string, title?: string) =>
     h('bdi', { class: 'mono wrap', ...(title ? { title } : {}) }, text)
+  // A call's contract is its "To" row already; an instruction's program is shown with it.
+  const action = (decoded: PreviewAction, showContract = true): HTMLElement[] => {
+    const symbol = decoded.token?.symbol ?? ''
+    const value = (field: PreviewAction['fields'][number]): Child => {
+      if (field.unlimited) return h('strong', { 'data-unlimited': '' }, t('frameUnlimited'))
+      if (field.amount !== undefined) {
+        const decimals = decoded.token?.decimals
+        const text =
+          decimals === undefined ? field.amount : formatExact(BigInt(field.amount), decimals, locale)
+        return h('strong', {}, h('bdi', {}, `${text}${symbol ? ` ${symbol}` : ''}`))
+      }
+      if (field.address !== undefined) return mono(field.address)
+      if (field.label === 'allowed') return t(field.text === 'yes' ? 'frameYes' : 'frameNo')
+      return mono(field.text ?? '')
+    }
+    return [
+      h(
+        'section',
+        { class: 'action', 'data-action-name': decoded.name },
+        h('h2', {}, h('bdi', {}, t('frameDecoded', { standard: decoded.standard, name: decoded.name }))),
+        ...decoded.warnings.map((key) => warning(t(warningKeys[key]))),
+        h(
+          'dl',
+          { class: 'rows' },
+          showContract && row(t('frameFieldProgram'), mono(decoded.contract)),
+          ...decoded.fields.map((field) => row(t(fieldKeys[field.label]), value(field))),
+        ),
+      ),
+    ]
+  }
   const sections: HTMLElement[] = [
     h(
       'dl',
@@ -57,16 +139,26 @@ function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[
       row(t('frameAmount'), h('strong', {}, h('bdi', {}, amount(transfer.value))), 'amount'),
       transfer.dataBytes > 0 && row(t('frameData'), t('frameDataBytes', { count: transfer.dataBytes })),
     )
+    const decoded = transfer.action
+      ? action(transfer.action, false)
+      : transfer.dataBytes > 0
+        ? [warning(t('frameWarnUndecoded'))]
+        : []
     sections.push(
-      transfers.length > 1 ? h('section', {}, h('h2', {}, t('frameCall', { index: index + 1 })), rows) : rows,
+      transfers.length > 1
+        ? h('section', {}, h('h2', {}, t('frameCall', { index: index + 1 })), rows, ...decoded)
+        : rows,
     )
+    if (transfers.length === 1) sections.push(...decoded)
   }
+  for (const instruction of preview.instructions ?? []) sections.push(...action(instruction))
   if (preview.programs?.length) {
     sections.push(
       h(
         'section',
         {},
         h('h2', {}, t('framePrograms')),
+        warning(t('frameWarnUnknownProgram')),
         h('ul', { class: 'mono' }, ...preview.programs.map((program) => h('li', {}, program))),
       ),
     )
@@ -92,14 +184,16 @@ function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[
     sections.push(h('section', {}, h('h2', {}, t('frameDomain')), list(domain)))
     sections.push(h('section', {}, h('h2', {}, h('bdi', {}, primaryType)), list(fields)))
   }
-  if (transfers.length > 0 || preview.programs) {
+  if (transfers.length > 0 || preview.programs || preview.instructions) {
     sections.push(
       h(
         'dl',
         { class: 'rows' },
         row(
           t('frameFee'),
-          preview.fee === undefined ? t('frameFeeUnknown') : h('bdi', {}, amount(preview.fee)),
+          preview.fee === undefined
+            ? t('frameFeeUnknown')
+            : h('bdi', {}, feeText(BigInt(preview.fee), network.decimals, network.symbol, locale)),
         ),
       ),
     )

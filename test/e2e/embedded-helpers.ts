@@ -105,7 +105,7 @@ export async function sendWithApproval(page: Page, stack: TestStack, receiver: s
     receiver,
     ether,
   ] as const)
-  await walletFrame(page).getByText(`${ether} ETH`).waitFor()
+  await walletFrame(page).getByText(`${ether} ETH`, { exact: true }).waitFor()
   await walletFrame(page).getByText(receiver).waitFor()
   await walletFrame(page).getByText('Local Chain').waitFor()
   await walletFrame(page).getByRole('button', { name: 'Approve' }).click()

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { type Hex, verifyMessage } from 'viem'
+import { encodeFunctionData, erc20Abi, type Hex, maxUint256, verifyMessage } from 'viem'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import { devKeypair } from '../../server/dev/solana/keys.ts'
 import { axeFindings, focused, sweep } from './axe.ts'
@@ -171,6 +171,34 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     assert.equal(await rejected, 4001)
     await modal(page).waitFor({ state: 'detached' })
     await page.evaluate(() => document.querySelector('wallet-modal')?.removeAttribute('locale'))
+  })
+
+  it('an unlimited token approval is shown decoded in the frame: "Unlimited", the spender and a plain warning (issue 23 item 2)', async () => {
+    const spender = devAccount(6).address
+    const token = devAccount(7).address
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] })
+    type Provider = { request(args: { method: string; params: unknown[] }): Promise<unknown> }
+    const rejected = page.evaluate(
+      ([from, to, input]) =>
+        (document.querySelector('wallet-modal') as unknown as { getProvider(name: string): Provider })
+          .getProvider('eip155')
+          .request({ method: 'eth_sendTransaction', params: [{ from, to, data: input }] })
+          .then(
+            () => 'sent',
+            (error: { code?: number; cause?: { code?: number } }) => error.code ?? error.cause?.code,
+          ),
+      [evmAddress, token, data] as const,
+    )
+    // Not "To: token, 0 ETH, Data: 68 bytes" alone: what the data does, in plain words.
+    await walletFrame(page).getByRole('heading', { name: 'ERC-20: approve' }).waitFor()
+    await walletFrame(page).getByText('Unlimited', { exact: true }).waitFor()
+    await walletFrame(page).getByText(spender).waitFor()
+    await walletFrame(page)
+      .getByText(/Unlimited approval: the spender can take all of this token/)
+      .waitFor()
+    await walletFrame(page).getByRole('button', { name: 'Reject' }).click()
+    assert.equal(await rejected, 4001)
+    await modal(page).waitFor({ state: 'detached' })
   })
 
   it('a reload stays connected with no code', async () => {

@@ -12,9 +12,11 @@ import {
   createPublicClient,
   encodeFunctionData,
   erc20Abi,
+  getAddress,
   type Hex,
   http,
   isErc6492Signature,
+  maxUint256,
   parseEther,
   toHex,
 } from 'viem'
@@ -136,6 +138,19 @@ async function smartUser(name: string) {
 const approve = (spender: Address, amount: bigint): Hex =>
   encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] })
 
+/** The preview of `approve(bob, amount)` on the local USDC: decoded, with the token read on the chain. */
+const usdcApproval = (usdc: Address, amount: string, unlimited = false) => ({
+  standard: 'ERC-20',
+  name: 'approve',
+  contract: getAddress(usdc),
+  token: { symbol: 'USDC', decimals: 6 },
+  fields: [
+    { label: 'spender', address: bob },
+    { label: 'amount', amount, ...(unlimited ? { unlimited } : {}) },
+  ],
+  warnings: unlimited ? ['unlimitedApproval'] : [],
+})
+
 describe('the embedded wallet with a smart account', { timeout: 120_000 }, () => {
   test('default: an EOA until the person switches; the networks list says where smart accounts are', async () => {
     const session = await signIn(t, `eoa.${Date.now()}@example.com`)
@@ -202,7 +217,7 @@ describe('the embedded wallet with a smart account', { timeout: 120_000 }, () =>
     // The approval shows every call of the batch.
     assert.deepEqual(preview.transfers, [
       { to: bob, value: '2000', dataBytes: 0 },
-      { to: USDC, value: '0', dataBytes: 68 },
+      { to: USDC, value: '0', dataBytes: 68, action: usdcApproval(USDC, '7') },
     ])
     assert.equal(answer.status, 200, JSON.stringify(answer.body))
     const { id } = answer.body.result as { id: string }
@@ -410,7 +425,7 @@ describe('the embedded wallet with a smart account', { timeout: 120_000 }, () =>
     assert.equal(preview.from, address)
     assert.deepEqual(preview.transfers, [
       { to: bob, value: '3000', dataBytes: 0 },
-      { to: USDC, value: '0', dataBytes: 68 },
+      { to: USDC, value: '0', dataBytes: 68, action: usdcApproval(USDC, '9') },
     ])
     assert.equal(answer.status, 200, JSON.stringify(answer.body))
     const userOpHash = answer.body.result as Hex
@@ -598,6 +613,61 @@ describe('the embedded wallet with a smart account', { timeout: 120_000 }, () =>
     )
     assert.deepEqual(mine, [], 'nothing stored for approval')
     assert.equal(await client().getCode({ address }), undefined, 'nothing sent')
+  })
+
+  test('attack: typed data for the person’s own smart account (its WalletAccount domain, any name) is refused', async () => {
+    const { session, address } = await smartUser('own-domain')
+    for (const name of ['WalletAccount', 'Innocent Shop']) {
+      const created = await t.call(
+        '/embedded/v1/requests',
+        {
+          chainId: EVM,
+          method: 'eth_signTypedData_v4',
+          params: [
+            address,
+            {
+              domain: { name, version: '1', chainId: 31337, verifyingContract: address },
+              types: { WalletAccountMessage: [{ name: 'hash', type: 'bytes32' }] },
+              primaryType: 'WalletAccountMessage',
+              message: { hash: `0x${'22'.repeat(32)}` },
+            },
+          ],
+        },
+        { token: session.token },
+      )
+      assert.equal(created.status, 403, name)
+      assert.match(errorOf(created.body).message, /wallet's own account or the EntryPoint/)
+    }
+  })
+
+  test('attack: an unlimited approve inside a UserOperation’s executeBatch is shown decoded, as unlimited, with a warning', async () => {
+    const { session, address } = await smartUser('unlimited')
+    const USDC = market.tokens.USDC.address
+    const callData = encodeFunctionData({
+      abi: walletAccountAbi,
+      functionName: 'executeBatch',
+      args: [[{ target: USDC, value: 0n, data: approve(bob, maxUint256) }]],
+    })
+    const created = await t.call(
+      '/embedded/v1/requests',
+      {
+        chainId: EVM,
+        method: 'eth_sendUserOperation',
+        params: [{ sender: address, callData }, entryPoint08Address],
+      },
+      { token: session.token },
+    )
+    assert.equal(created.status, 200, JSON.stringify(created.body))
+    const { id, preview } = approvalResponse.parse(created.body)
+    assert.deepEqual(preview.transfers, [
+      {
+        to: USDC,
+        value: '0',
+        dataBytes: 68,
+        action: usdcApproval(USDC, maxUint256.toString(), true),
+      },
+    ])
+    await t.call(`/embedded/v1/requests/${id}/reject`, {}, { token: session.token })
   })
 
   test('error: the bundler being down: a clear error, the request is not lost from the chain’s view', async () => {

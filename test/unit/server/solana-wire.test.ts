@@ -10,7 +10,11 @@ import {
   TransactionMessage,
   VersionedTransaction,
 } from '@solana/web3.js'
-import { readSolanaTransaction, writeSolanaTransaction } from '../../../server/embedded/solanaWire.ts'
+import {
+  isSolanaTransactionShaped,
+  readSolanaTransaction,
+  writeSolanaTransaction,
+} from '../../../server/embedded/solanaWire.ts'
 
 // Transactions are built with @solana/web3.js (a test-only dependency here) and read by the service's
 // own reader, which must agree with it byte for byte.
@@ -101,5 +105,26 @@ describe('the Solana wire format (server/embedded/solanaWire.ts)', () => {
     assert.throws(() => readSolanaTransaction(oneSignature), /wrong number of signatures/)
     assert.throws(() => readSolanaTransaction(new Uint8Array()), /truncated/)
     assert.throws(() => readSolanaTransaction(Uint8Array.from([0xff, 0xff, 0xff, 0xff])), /malformed/)
+  })
+
+  test('behavior: transaction-shaped bytes (what solana_signMessage refuses) and messages that are not', () => {
+    const legacy = readSolanaTransaction(legacyTransfer())
+    const versioned = versionedWithLookups()
+    const shaped = [
+      legacyTransfer(),
+      legacy.message,
+      Uint8Array.from([...legacy.message, ...new TextEncoder().encode('tail')]),
+      versioned.message.serialize(),
+      versioned.serialize(),
+    ]
+    for (const bytes of shaped) assert.equal(isSolanaTransactionShaped(bytes), true)
+    const messages = [
+      'example.com wants you to sign in with your Solana account:\nBzvW…\n\nURI: https://example.com\nVersion: 1\nNonce: 32891756',
+      'こんにちは、ウォレット',
+      'é'.repeat(600),
+      '',
+    ].map((text) => new TextEncoder().encode(text))
+    for (const bytes of [...messages, new Uint8Array(64), Uint8Array.from({ length: 40 }, (_, i) => i)])
+      assert.equal(isSolanaTransactionShaped(bytes), false)
   })
 })

@@ -45,6 +45,38 @@ const de: EmbeddedMessages = {
   frameApprove: 'Bestätigen',
   frameApproving: 'Wird bestätigt…',
   frameReject: 'Ablehnen',
+  frameUnlimited: 'Unbegrenzt',
+  frameYes: 'Ja',
+  frameNo: 'Nein',
+  frameDecoded: '{standard}: {name}',
+  frameFieldOwner: 'Inhaber',
+  frameFieldSpender: 'Berechtigter',
+  frameFieldFrom: 'Von',
+  frameFieldOperator: 'Operator',
+  frameFieldAllowed: 'Erlaubt',
+  frameFieldTokenId: 'Token-ID',
+  frameFieldDeadline: 'Gültig bis',
+  frameFieldDestination: 'Ziel',
+  frameFieldMint: 'Mint',
+  frameFieldDelegate: 'Delegierter',
+  frameFieldAuthority: 'Berechtigung',
+  frameFieldNewAuthority: 'Neue Berechtigung',
+  frameFieldAuthorityType: 'Art der Berechtigung',
+  frameFieldProgram: 'Programm',
+  frameFieldSpace: 'Speicher (Bytes)',
+  frameWarnUndecoded:
+    'Dieser Aufruf konnte nicht gelesen werden: Die Wallet kann nicht zeigen, was er tut. Bestätige nur, wenn du dieser Website vertraust.',
+  frameWarnUnknownProgram:
+    'Diese Programme kann die Wallet nicht lesen: Sie kann nicht zeigen, was sie tun. Bestätige nur, wenn du dieser Website vertraust.',
+  frameWarnUnlimitedApproval:
+    'Unbegrenzte Freigabe: Der Berechtigte kann dir diesen Token vollständig nehmen, jetzt und später, bis du sie widerrufst.',
+  frameWarnApprovalForAll:
+    'Der Operator kann jeden Token dieser Sammlung bewegen, den du besitzt, jetzt und später.',
+  frameWarnAssign: 'Assign übergibt die Kontrolle über dein Konto an ein anderes Programm.',
+  frameWarnDelegate: 'Der Delegierte kann Token von diesem Konto bewegen.',
+  frameWarnSetAuthority:
+    'Damit geht die Kontrolle über ein Konto oder einen Mint an einen anderen Schlüssel.',
+  frameWarnCloseAccount: 'Damit wird ein Token-Konto geschlossen; was darin bleibt, geht an das Ziel.',
   deviceIntro: '{email} meldet sich bei {site} mit {browser} an.',
   deviceWarning:
     'Bestätige nur, wenn du dich gerade selbst anmeldest. Wen du bestätigst, kann deine Wallet auf dieser Website nutzen.',
