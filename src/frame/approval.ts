@@ -199,12 +199,16 @@ export function createApprovalUi(options: {
       // ./visibility.ts); where the engine cannot tell, only the minimum time since it was shown.
       let armed = false
       let arming: ReturnType<typeof setTimeout> | undefined
+      // Both buttons: Chromium itself drops clicks on a frame that tracks visibility and has just moved
+      // (as it does when the modal lays it out), so neither looks usable before the person can use it.
       const setArmed = (value: boolean) => {
         armed = value
         if (signing) return
         // Kept focusable (aria-disabled) so focus does not fall out of the frame.
-        if (value) approve.removeAttribute('aria-disabled')
-        else approve.setAttribute('aria-disabled', 'true')
+        for (const button of [approve, rejectButton]) {
+          if (value) button.removeAttribute('aria-disabled')
+          else button.setAttribute('aria-disabled', 'true')
+        }
       }
       const onVisibility = (visible: boolean) => {
         clearTimeout(arming)
@@ -213,7 +217,7 @@ export function createApprovalUi(options: {
       }
       setArmed(false)
       rejectButton.addEventListener('click', () => {
-        if (!signing) current?.reject(userRejected())
+        if (!signing && armed) current?.reject(userRejected())
       })
       approve.addEventListener('click', () => {
         if (signing || !armed) return
