@@ -199,8 +199,8 @@ export function createApprovalUi(options: {
       // ./visibility.ts); where the engine cannot tell, only the minimum time since it was shown.
       let armed = false
       let arming: ReturnType<typeof setTimeout> | undefined
-      // Both buttons: Chromium itself drops clicks on a frame that tracks visibility and has just moved
-      // (as it does when the modal lays it out), so neither looks usable before the person can use it.
+      // Both buttons: a click right after the modal laid the frame out was lost in Chromium (most likely
+      // its dropping of input to a visibility-tracking frame that just moved), so neither looks usable early.
       const setArmed = (value: boolean) => {
         armed = value
         if (signing) return
