@@ -8,7 +8,14 @@ import type {
 } from '../protocol/embedded/index.ts'
 import type { MessageKey } from '../ui/locales/en.ts'
 import type { Strings } from './strings.ts'
+import { tracksVisibility, watchVisibility } from './visibility.ts'
 import { type ApprovalUi, userRejected } from './wallet.ts'
+
+/**
+ * How long the approval must have been in full view before Approve takes a click: a page that
+ * uncovers the frame just before a click it provoked gets nothing (clickjacking, issue 23 item 4).
+ */
+export const APPROVAL_ARM_MS = 600
 
 type Child = Node | string | null | undefined | false
 
@@ -202,9 +209,23 @@ function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[
 }
 
 /**
+ * Where the engine cannot say what is drawn (no IOv2: Firefox, Safari): visible while the frame's
+ * document is (a background tab is not), so Approve arms only `APPROVAL_ARM_MS` after the view is
+ * shown or the tab comes back. This stops a click that lands as the view appears; it cannot see a page
+ * that makes the frame transparent (see docs/EMBEDDED-WALLET.md, issue 23 item 4).
+ */
+function watchDocument(onChange: (visible: boolean) => void): () => void {
+  const update = () => onChange(document.visibilityState === 'visible')
+  document.addEventListener('visibilitychange', update)
+  update()
+  return () => document.removeEventListener('visibilitychange', update)
+}
+
+/**
  * The ApproveTransaction view inside the frame (its own origin): what is asked in plain words, and
  * Approve / Reject. The modal shows the frame over its view while this is up; only a click here
- * approves (the page cannot click into another origin's frame).
+ * approves (the page cannot click into another origin's frame), and only once the view has been in
+ * full sight for `APPROVAL_ARM_MS` (the page can still style, cover or move the frame).
  *
  * @example
  * const approvals = createApprovalUi({ root, notify, strings: () => strings, site: () => site })
@@ -219,8 +240,11 @@ export function createApprovalUi(options: {
   let queue: Promise<unknown> = Promise.resolve()
   let current: { reject(error: unknown): void } | undefined
   let observer: ResizeObserver | undefined
+  let stopVisibility: (() => void) | undefined
 
   const hide = () => {
+    stopVisibility?.()
+    stopVisibility = undefined
     observer?.disconnect()
     observer = undefined
     options.root.replaceChildren()
@@ -250,6 +274,7 @@ export function createApprovalUi(options: {
         { type: 'button', class: 'secondary', 'data-action': 'reject' },
         t('frameReject'),
       )
+      const actions = h('div', { class: 'actions' }, rejectButton, approve)
       let host = options.site()
       try {
         host = new URL(host).host
@@ -260,14 +285,39 @@ export function createApprovalUi(options: {
         title,
         h('p', { class: 'site' }, t('frameSite', { host })),
         ...details(preview, strings),
-        h('div', { class: 'actions' }, rejectButton, approve),
+        actions,
       )
       current = { reject: (error) => settle(() => reject(error)) }
+      let signing = false
+      // Approve takes a click only once the person has seen the request: IOv2 in Chromium (see
+      // ./visibility.ts); where the engine cannot tell, only the minimum time since it was shown.
+      let armed = false
+      let arming: ReturnType<typeof setTimeout> | undefined
+      // Both buttons: a click right after the modal laid the frame out was lost in Chromium (most likely
+      // its dropping of input to a visibility-tracking frame that just moved), so neither looks usable early.
+      const setArmed = (value: boolean) => {
+        armed = value
+        if (signing) return
+        // Kept focusable (aria-disabled) so focus does not fall out of the frame.
+        for (const button of [approve, rejectButton]) {
+          if (value) button.removeAttribute('aria-disabled')
+          else button.setAttribute('aria-disabled', 'true')
+        }
+      }
+      const onVisibility = (visible: boolean) => {
+        clearTimeout(arming)
+        setArmed(false)
+        if (visible) arming = setTimeout(() => setArmed(true), APPROVAL_ARM_MS)
+      }
+      setArmed(false)
       rejectButton.addEventListener('click', () => {
-        if (!approve.hasAttribute('aria-disabled')) current?.reject(userRejected())
+        if (!signing && armed) current?.reject(userRejected())
       })
       approve.addEventListener('click', () => {
-        if (approve.hasAttribute('aria-disabled')) return
+        if (signing || !armed) return
+        signing = true
+        stopWatching()
+        clearTimeout(arming)
         // Kept focusable (aria-disabled) so focus does not fall out of the frame while signing.
         approve.setAttribute('aria-disabled', 'true')
         rejectButton.setAttribute('aria-disabled', 'true')
@@ -279,9 +329,17 @@ export function createApprovalUi(options: {
         )
       })
       panel.addEventListener('keydown', (event) => {
-        if (event.key === 'Escape' && !approve.hasAttribute('aria-disabled')) current?.reject(userRejected())
+        if (event.key === 'Escape' && !signing) current?.reject(userRejected())
       })
       options.root.replaceChildren(panel)
+      const win = window
+      const stopWatching = tracksVisibility(win)
+        ? watchVisibility(win, [{ element: panel }, { element: actions, whole: true }], onVisibility)
+        : watchDocument(onVisibility)
+      stopVisibility = () => {
+        stopWatching()
+        clearTimeout(arming)
+      }
       const height = () => Math.ceil(panel.getBoundingClientRect().height)
       options.notify({ type: 'APPROVAL_SHOW', payload: { height: height() } })
       observer = new ResizeObserver(() =>

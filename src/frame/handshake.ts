@@ -18,7 +18,12 @@ export interface HandshakeInput {
   nonce: string | undefined
   /** The project's allow-list (and, in development, localhost), from the frame's server. */
   allowed: readonly string[]
-  /** `location.ancestorOrigins` where the browser has it (Chromium, Safari); undefined elsewhere. */
+  /**
+   * `location.ancestorOrigins` where the browser has it (Chromium, Safari, Firefox from 139);
+   * undefined elsewhere. An entry may be `"null"`: masked (the iframe carries
+   * `referrerpolicy="no-referrer"`, and Firefox follows the HTML rule that hides the ancestors then)
+   * or an opaque origin.
+   */
   ancestorOrigins: readonly string[] | undefined
 }
 
@@ -51,13 +56,30 @@ export function acceptHandshake(
   if (!parsed.success) return { refused: 'not-a-handshake' }
   if (input.nonce === undefined || parsed.data.nonce !== input.nonce) return { refused: 'wrong-nonce' }
   if (!isOriginAllowed(input.allowed, input.origin)) return { refused: 'origin-not-allowed' }
-  if (input.ancestorOrigins !== undefined) {
-    // The first ancestor is the parent; every one of them must be allowed (a nested foreign frame is not).
-    if (input.ancestorOrigins[0] !== input.origin) return { refused: 'ancestor-not-allowed' }
-    if (!input.ancestorOrigins.every((ancestor) => isOriginAllowed(input.allowed, ancestor)))
-      return { refused: 'ancestor-not-allowed' }
+  if (input.ancestorOrigins !== undefined && !ancestorsAllowed(input.ancestorOrigins, input)) {
+    return { refused: 'ancestor-not-allowed' }
   }
   const [port] = input.ports
   if (input.ports.length !== 1 || !port) return { refused: 'no-port' }
   return { port }
+}
+
+/** How `location.ancestorOrigins` names an ancestor it will not (or cannot) tell. */
+const MASKED = 'null'
+
+/**
+ * The ancestors the browser names must be allowed, the first (the parent) being the sender. A
+ * `"null"` entry tells nothing (masked by the iframe's `referrerpolicy`, or an opaque origin): it is
+ * neither trusted nor taken as foreign. What covers it is the page's CSP `frame-ancestors`, which the
+ * browser checks against every real ancestor before the frame runs (an opaque ancestor matches no
+ * source, so a sandboxed ancestor is refused there), and, for the parent, `event.origin` above.
+ */
+function ancestorsAllowed(
+  ancestors: readonly string[],
+  input: Pick<HandshakeInput, 'origin' | 'allowed'>,
+): boolean {
+  const [first] = ancestors
+  if (first === undefined) return false
+  if (first !== MASKED && first !== input.origin) return false
+  return ancestors.every((ancestor) => ancestor === MASKED || isOriginAllowed(input.allowed, ancestor))
 }

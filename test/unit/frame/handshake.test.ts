@@ -73,6 +73,29 @@ describe('acceptHandshake', () => {
     })
   })
 
+  it('behavior: masked ancestors ("null", as Firefox reports behind referrerpolicy="no-referrer") are left to the CSP; named ones are still checked', () => {
+    // Firefox 153 in our iframe: the handshake used to be refused here, locking out every Firefox user.
+    assert.deepEqual(acceptHandshake(input({ ancestorOrigins: ['null'] })), { port })
+    assert.deepEqual(acceptHandshake(input({ ancestorOrigins: ['null', 'null'] })), { port })
+    assert.deepEqual(acceptHandshake(input({ ancestorOrigins: [site, 'null'] })), { port })
+    // A masked entry never lets a named foreign ancestor through, nor a named parent that is not the sender.
+    assert.deepEqual(acceptHandshake(input({ ancestorOrigins: ['null', 'https://evil.example'] })), {
+      refused: 'ancestor-not-allowed',
+    })
+    assert.deepEqual(acceptHandshake(input({ ancestorOrigins: ['https://pr-1.preview.example', 'null'] })), {
+      refused: 'ancestor-not-allowed',
+    })
+    // The sender is still checked on its own: a masked list does not make a foreign parent allowed.
+    assert.deepEqual(acceptHandshake(input({ origin: 'https://evil.example', ancestorOrigins: ['null'] })), {
+      refused: 'origin-not-allowed',
+    })
+    assert.deepEqual(acceptHandshake(input({ origin: 'null', ancestorOrigins: ['null'] })), {
+      refused: 'origin-not-allowed',
+    })
+    // Framed yet no ancestor named at all: not something any engine reports; refused.
+    assert.deepEqual(acceptHandshake(input({ ancestorOrigins: [] })), { refused: 'ancestor-not-allowed' })
+  })
+
   it('error: no port, or more than one: refused', () => {
     assert.deepEqual(acceptHandshake(input({ ports: [] })), { refused: 'no-port' })
     assert.deepEqual(acceptHandshake(input({ ports: [port, port] })), { refused: 'no-port' })

@@ -6,12 +6,17 @@ import { join } from 'node:path'
 import { describe, test } from 'node:test'
 
 /** Runs scripts/install-chromium.sh with only `id` on PATH (so no apt-get) and no Debian chromium. */
-function install(env: Record<string, string>) {
+function install(env: Record<string, string>, script = 'scripts/install-chromium.sh') {
   const bin = mkdtempSync(join(tmpdir(), 'no-apt-'))
   try {
     symlinkSync('/usr/bin/id', join(bin, 'id'))
-    return spawnSync('/bin/bash', ['scripts/install-chromium.sh'], {
-      env: { PATH: bin, CHROMIUM_DEFAULT_PATH: join(bin, 'chromium'), ...env },
+    return spawnSync('/bin/bash', [script], {
+      env: {
+        PATH: bin,
+        CHROMIUM_DEFAULT_PATH: join(bin, 'chromium'),
+        FIREFOX_DEFAULT_PATH: join(bin, 'firefox-esr'),
+        ...env,
+      },
       encoding: 'utf8',
     })
   } finally {
@@ -22,7 +27,11 @@ function install(env: Record<string, string>) {
 describe('npm test on a fresh machine (scripts/install-chromium.sh)', () => {
   test('default: `npm test` installs Chromium and builds what the suites serve first (its pretest), so the README needs no third command', () => {
     const scripts = JSON.parse(readFileSync('package.json', 'utf8')).scripts
-    assert.equal(scripts.pretest, 'bash scripts/install-chromium.sh && tsx scripts/ensure-built.ts')
+    // Chromium, then Firefox (issue 23 item 8, for the Firefox end-to-end test), then the build.
+    assert.equal(
+      scripts.pretest,
+      'bash scripts/install-chromium.sh && bash scripts/install-firefox.sh && tsx scripts/ensure-built.ts',
+    )
   })
 
   test('error: without Chromium and without apt it stops with one line saying what to do', () => {
@@ -38,5 +47,20 @@ describe('npm test on a fresh machine (scripts/install-chromium.sh)', () => {
     const result = install({ CHROME_PATH: process.execPath })
     assert.equal(result.status, 0)
     assert.equal(result.stdout, `Chromium: using CHROME_PATH=${process.execPath}\n`)
+  })
+
+  test('behavior: without Firefox and without apt the run goes on (the Firefox test skips), saying so in one line', () => {
+    const result = install({}, 'scripts/install-firefox.sh')
+    assert.equal(result.status, 0)
+    assert.equal(
+      result.stderr,
+      'No Firefox found: the Firefox test will skip. Install it (sudo apt-get install -y --no-install-recommends firefox-esr) or set FIREFOX_PATH=/path/to/firefox.\n',
+    )
+  })
+
+  test('behavior: an executable FIREFOX_PATH is used as it is', () => {
+    const result = install({ FIREFOX_PATH: process.execPath }, 'scripts/install-firefox.sh')
+    assert.equal(result.status, 0)
+    assert.equal(result.stdout, `Firefox: using FIREFOX_PATH=${process.execPath}\n`)
   })
 })
