@@ -61,6 +61,7 @@ const ar: Messages = {
   disconnect: 'فصل المحفظة',
   swap: 'مبادلة',
   registerName: 'تسجيل اسم',
+  changeName: 'تغيير الاسم',
   buyCrypto: 'شراء عملات مشفرة',
   dismiss: 'إخفاء',
 

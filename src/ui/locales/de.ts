@@ -60,6 +60,7 @@ const de: Messages = {
   disconnect: 'Trennen',
   swap: 'Tauschen',
   registerName: 'Namen registrieren',
+  changeName: 'Namen ändern',
   buyCrypto: 'Krypto kaufen',
   dismiss: 'Ausblenden',
 

@@ -77,6 +77,7 @@ const en = {
   disconnect: 'Disconnect',
   swap: 'Swap',
   registerName: 'Register a name',
+  changeName: 'Change name',
   buyCrypto: 'Buy crypto',
   dismiss: 'Dismiss',
   selectNetwork: 'Select network',

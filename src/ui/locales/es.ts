@@ -60,6 +60,7 @@ const es: Messages = {
   disconnect: 'Desconectar',
   swap: 'Intercambiar',
   registerName: 'Registrar un nombre',
+  changeName: 'Cambiar el nombre',
   buyCrypto: 'Comprar cripto',
   dismiss: 'Descartar',
 

@@ -60,6 +60,7 @@ const fr: Messages = {
   disconnect: 'Se déconnecter',
   swap: 'Échanger',
   registerName: 'Enregistrer un nom',
+  changeName: 'Changer de nom',
   buyCrypto: 'Acheter des cryptos',
   dismiss: 'Masquer',
 

@@ -60,6 +60,7 @@ const it: Messages = {
   disconnect: 'Scollega',
   swap: 'Scambia',
   registerName: 'Registra un nome',
+  changeName: 'Cambia nome',
   buyCrypto: 'Compra cripto',
   dismiss: 'Nascondi',
 

@@ -60,6 +60,7 @@ const ptBR: Messages = {
   disconnect: 'Desconectar',
   swap: 'Trocar',
   registerName: 'Registrar um nome',
+  changeName: 'Alterar o nome',
   buyCrypto: 'Comprar cripto',
   dismiss: 'Dispensar',
 

@@ -60,6 +60,7 @@ const ru: Messages = {
   disconnect: 'Отключить',
   swap: 'Обменять',
   registerName: 'Зарегистрировать имя',
+  changeName: 'Изменить имя',
   buyCrypto: 'Купить криптовалюту',
   dismiss: 'Скрыть',
 

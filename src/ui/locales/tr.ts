@@ -60,6 +60,7 @@ const tr: Messages = {
   disconnect: 'Bağlantıyı kes',
   swap: 'Takas et',
   registerName: 'Ad kaydet',
+  changeName: 'Adı değiştir',
   buyCrypto: 'Kripto satın al',
   dismiss: 'Gizle',
 

@@ -60,6 +60,7 @@ const zhCN: Messages = {
   disconnect: '断开连接',
   swap: '兑换',
   registerName: '注册名称',
+  changeName: '更改名称',
   buyCrypto: '购买加密货币',
   dismiss: '隐藏',
 

@@ -49,20 +49,21 @@ function EmailRow({ email, image, updated }: { email: string; image?: string; up
   )
 }
 
-/** Register a name (when the account has none) and Buy crypto, each behind its feature. */
+/** Register a name (or, with one, change or release it) and Buy crypto, each behind its feature. */
 function NameActions({ config, named }: ViewProps & { named: boolean }) {
   const { t } = useStrings()
   const { features } = useStore(config.$options)
   return (
     <>
-      {features.names && !named ? (
+      {features.names ? (
+        // With a name: change it (the service moves it) or release it, in the same view and signed alike.
         <button
           type="button"
           className="secondary"
-          part="register-name-button"
+          part={named ? 'change-name-button' : 'register-name-button'}
           onClick={() => navigate(config, 'RegisterAccountName')}
         >
-          {t('registerName')}
+          {named ? t('changeName') : t('registerName')}
         </button>
       ) : null}
       {features.onramp ? (
