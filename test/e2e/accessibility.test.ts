@@ -149,6 +149,9 @@ describe('keyboard, screen reader and languages on the local stack', { timeout: 
       await page.evaluate(() => window.demoWallet?.approve())
       await page.waitForTimeout(100)
     }
+    // Back on Account, which opens on its heading (issue 26, item 2); its network is the new one.
+    await focusIs(page, { inModal: true, tag: 'h2', name: 'Account' }, 'switched')
+    await tabTo(page, 'network-button', 'Tab to the network')
     await focusIs(
       page,
       { inModal: true, part: 'network-button', nameMatch: /^Local Chain 2\s*Network$/ },
