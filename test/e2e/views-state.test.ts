@@ -133,6 +133,19 @@ describe('the views keep what the person did and show what is true now', { timeo
     const type = modal(page).locator('[part="account-type"]')
     await modal(page).getByRole('button', { name: 'Switch to a smart account' }).click()
     await type.getByText('Not deployed yet: your first transaction deploys it').waitFor()
+    // The switch is as wide as Account's other buttons, and apart from the row above it (item 6).
+    const layout = await type.evaluate((section) => {
+      const button = section.querySelector('button') as HTMLElement
+      const above = button.previousElementSibling as HTMLElement
+      const send = (section.getRootNode() as ShadowRoot).querySelector('[part="send-button"]') as HTMLElement
+      return {
+        width: button.getBoundingClientRect().width,
+        sendWidth: send.getBoundingClientRect().width,
+        gap: button.getBoundingClientRect().top - above.getBoundingClientRect().bottom,
+      }
+    })
+    assert.ok(Math.abs(layout.width - layout.sendWidth) < 1, JSON.stringify(layout))
+    assert.ok(layout.gap >= 4, JSON.stringify(layout))
     address = (await connections(page)).eip155?.address as Hex
     await fundEth(stack, address, '1')
     await balance().getByText('1.000 ETH').waitFor({ timeout: 6_000 })
