@@ -62,6 +62,7 @@ const ar: Messages = {
   swap: 'مبادلة',
   registerName: 'تسجيل اسم',
   changeName: 'تغيير الاسم',
+  signInWithFarcaster: 'تسجيل الدخول باستخدام Farcaster',
   buyCrypto: 'شراء عملات مشفرة',
   dismiss: 'إخفاء',
 

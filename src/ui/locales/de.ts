@@ -61,6 +61,7 @@ const de: Messages = {
   swap: 'Tauschen',
   registerName: 'Namen registrieren',
   changeName: 'Namen ändern',
+  signInWithFarcaster: 'Mit Farcaster anmelden',
   buyCrypto: 'Krypto kaufen',
   dismiss: 'Ausblenden',
 

@@ -78,6 +78,7 @@ const en = {
   swap: 'Swap',
   registerName: 'Register a name',
   changeName: 'Change name',
+  signInWithFarcaster: 'Sign in with Farcaster',
   buyCrypto: 'Buy crypto',
   dismiss: 'Dismiss',
   selectNetwork: 'Select network',

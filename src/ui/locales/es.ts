@@ -61,6 +61,7 @@ const es: Messages = {
   swap: 'Intercambiar',
   registerName: 'Registrar un nombre',
   changeName: 'Cambiar el nombre',
+  signInWithFarcaster: 'Iniciar sesión con Farcaster',
   buyCrypto: 'Comprar cripto',
   dismiss: 'Descartar',
 

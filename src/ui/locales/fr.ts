@@ -61,6 +61,7 @@ const fr: Messages = {
   swap: 'Échanger',
   registerName: 'Enregistrer un nom',
   changeName: 'Changer de nom',
+  signInWithFarcaster: 'Se connecter avec Farcaster',
   buyCrypto: 'Acheter des cryptos',
   dismiss: 'Masquer',
 

@@ -61,6 +61,7 @@ const it: Messages = {
   swap: 'Scambia',
   registerName: 'Registra un nome',
   changeName: 'Cambia nome',
+  signInWithFarcaster: 'Accedi con Farcaster',
   buyCrypto: 'Compra cripto',
   dismiss: 'Nascondi',
 

@@ -62,6 +62,7 @@ const ja: Messages = {
   swap: 'スワップ',
   registerName: '名前を登録',
   changeName: '名前を変更',
+  signInWithFarcaster: 'Farcaster でサインイン',
   buyCrypto: '暗号資産を購入',
   dismiss: '非表示',
 

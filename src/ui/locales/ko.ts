@@ -61,6 +61,7 @@ const ko: Messages = {
   swap: '스왑',
   registerName: '이름 등록',
   changeName: '이름 변경',
+  signInWithFarcaster: 'Farcaster로 로그인',
   buyCrypto: '암호화폐 구매',
   dismiss: '숨기기',
 

@@ -61,6 +61,7 @@ const ptBR: Messages = {
   swap: 'Trocar',
   registerName: 'Registrar um nome',
   changeName: 'Alterar o nome',
+  signInWithFarcaster: 'Entrar com Farcaster',
   buyCrypto: 'Comprar cripto',
   dismiss: 'Dispensar',
 

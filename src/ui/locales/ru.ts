@@ -61,6 +61,7 @@ const ru: Messages = {
   swap: 'Обменять',
   registerName: 'Зарегистрировать имя',
   changeName: 'Изменить имя',
+  signInWithFarcaster: 'Войти через Farcaster',
   buyCrypto: 'Купить криптовалюту',
   dismiss: 'Скрыть',
 

@@ -61,6 +61,7 @@ const tr: Messages = {
   swap: 'Takas et',
   registerName: 'Ad kaydet',
   changeName: 'Adı değiştir',
+  signInWithFarcaster: 'Farcaster ile giriş yap',
   buyCrypto: 'Kripto satın al',
   dismiss: 'Gizle',
 
