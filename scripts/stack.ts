@@ -25,8 +25,8 @@ import { devAccount, startChain } from '../server/dev/chain/index.ts'
 import {
   deployMarket,
   type LocalMarket,
-  MARKET_DEPLOYER_INDEX,
   marketTokenList,
+  ONRAMP_SENDER_INDEX,
   planMarket,
   writeMarketFile,
 } from '../server/dev/chain/market.ts'
@@ -193,7 +193,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // The stand-in and the service share these for this run only.
   const onrampApiKey = randomBytes(24).toString('hex')
   const onrampWebhookSecret = randomBytes(32).toString('hex')
-  const onrampSender = devAccount(MARKET_DEPLOYER_INDEX)
+  // Its own account (not the market's deployer, which funds every dev account's starting tokens).
+  const onrampSender = devAccount(ONRAMP_SENDER_INDEX)
   const oidcPort = options.oidcPort ?? portFromEnv('OIDC_PORT', 8790)
   const farcasterPorts = {
     chainPort: options.farcasterChainPort ?? portFromEnv('FARCASTER_CHAIN_PORT', 8791),

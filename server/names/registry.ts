@@ -9,6 +9,8 @@ import type {
   NameCheckResponse,
   NameRecord,
   NameRegisterBody,
+  NameReleaseBody,
+  NameReleaseResponse,
   ProfileResponse,
 } from '../../src/protocol/api/index.ts'
 import {
@@ -16,6 +18,7 @@ import {
   NAME_MESSAGE_TTL_MS,
   parseAvatarUpdateMessage,
   parseNameRegistrationMessage,
+  parseNameReleaseMessage,
 } from '../../src/protocol/api/index.ts'
 import type { SignatureChecker } from '../auth/signatures.ts'
 import type { Db } from '../db/database.ts'
@@ -43,12 +46,26 @@ export interface NameRegistry {
    * last signed one (a replay).
    */
   setAvatar(project: Project, body: AvatarUpdateBody): Promise<NameRecord>
+  /**
+   * Releases the account's name (it becomes free for anyone); 404 `NAME_NOT_FOUND` when it has none,
+   * 400 `NAME_MESSAGE_INVALID` for a message that is not this release, or not newer than the account's
+   * last signed one (a replay). The account keeps its place in the registry, with no name, so an older
+   * registration it signed cannot be replayed to take the name back.
+   */
+  release(project: Project, body: NameReleaseBody): Promise<NameReleaseResponse>
   /** The name's record; null when nobody holds it. */
   resolve(fullName: string): Promise<NameRecord | null>
   /** The address's names under this suffix (at most one). */
   reverse(address: string): Promise<string[]>
   profile(address: string): Promise<ProfileResponse>
 }
+
+/**
+ * A released name's row keeps the account's place (its last signed message's time, against replays)
+ * under a label no name can have (labels are letters, digits and hyphens).
+ */
+const RELEASED_PREFIX = '~'
+const isReleased = (label: string) => label.startsWith(RELEASED_PREFIX)
 
 /** EVM addresses are stored and compared lower-cased; Solana's base58 is case-sensitive. */
 export const normalizeAddress = (address: string) =>
@@ -116,6 +133,7 @@ export function createNameRegistry(db: Db, options: NameRegistryOptions): NameRe
   }
 
   async function holder(label: string) {
+    if (isReleased(label)) return undefined
     const [row] = await db
       .select()
       .from(names)
@@ -260,7 +278,7 @@ export function createNameRegistry(db: Db, options: NameRegistryOptions): NameRe
           .from(names)
           .where(and(eq(names.suffix, suffix), eq(names.address, address)))
           .for('update')
-        if (!mine)
+        if (!mine || isReleased(mine.label))
           throw nameError(404, 'NAME_NOT_FOUND', 'The account has no name: register one first', 'address')
         if (fields.name.toLowerCase() !== full(mine.label))
           throw nameError(
@@ -282,6 +300,42 @@ export function createNameRegistry(db: Db, options: NameRegistryOptions): NameRe
       })
     },
 
+    async release(project, body) {
+      const fields = parseNameReleaseMessage(body.message)
+      if (fields === null)
+        throw nameError(400, 'NAME_MESSAGE_INVALID', 'The message is not a name release message', 'message')
+      const issuedAt = await checkSigned(project, fields, body)
+      const address = normalizeAddress(body.address)
+      return db.transaction(async (tx) => {
+        const [mine] = await tx
+          .select()
+          .from(names)
+          .where(and(eq(names.suffix, suffix), eq(names.address, address)))
+          .for('update')
+        if (!mine || isReleased(mine.label))
+          throw nameError(404, 'NAME_NOT_FOUND', 'The account has no name to release', 'address')
+        if (fields.name.toLowerCase() !== full(mine.label))
+          throw nameError(
+            400,
+            'NAME_MESSAGE_INVALID',
+            `The message releases ${fields.name}, not ${full(mine.label)}`,
+            'message',
+          )
+        if (mine.issuedAt.getTime() >= issuedAt)
+          throw nameError(400, 'NAME_MESSAGE_INVALID', 'A newer message of this account exists', 'message')
+        await tx
+          .update(names)
+          .set({
+            label: `${RELEASED_PREFIX}${mine.id}`,
+            avatar: null,
+            issuedAt: new Date(issuedAt),
+            updatedAt: new Date(now()),
+          })
+          .where(eq(names.id, mine.id))
+        return { released: full(mine.label) }
+      })
+    },
+
     async resolve(fullName) {
       const lower = fullName.toLowerCase()
       if (!lower.endsWith(`.${suffix}`)) return null
@@ -295,14 +349,15 @@ export function createNameRegistry(db: Db, options: NameRegistryOptions): NameRe
         .select({ label: names.label })
         .from(names)
         .where(and(eq(names.suffix, suffix), eq(names.address, normalizeAddress(address))))
-      return rows.map((row) => full(row.label))
+      return rows.filter((row) => !isReleased(row.label)).map((row) => full(row.label))
     },
 
     async profile(address) {
-      const [row] = await db
+      const [found] = await db
         .select()
         .from(names)
         .where(and(eq(names.suffix, suffix), eq(names.address, normalizeAddress(address))))
+      const row = found && !isReleased(found.label) ? found : undefined
       return { address, name: row ? full(row.label) : null, avatar: row?.avatar ?? null }
     },
   }

@@ -1,12 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Address, Hex } from 'viem'
 import * as z from 'zod/mini'
-import type { NameCheckResponse, NameRecord, ProfileResponse } from '../../src/protocol/api/index.ts'
+import type {
+  NameCheckResponse,
+  NameRecord,
+  NameReleaseResponse,
+  ProfileResponse,
+} from '../../src/protocol/api/index.ts'
 import {
   avatarUpdateBody,
   nameAddressQuery,
   nameCheckQuery,
   nameRegisterBody,
+  nameReleaseBody,
   nameResolveQuery,
 } from '../../src/protocol/api/index.ts'
 import { ServiceError } from '../errors.ts'
@@ -29,7 +35,7 @@ function projectOf(request: FastifyRequest): Project {
 }
 
 /**
- * The name registry's API (`/names/v1/*`): check, register, set the profile image, resolve, reverse and
+ * The name registry's API (`/names/v1/*`): check, register (or change), release, set the profile image, resolve, reverse and
  * profile. Project
  * routes (project id, origin); lookups take from the client's `data` rate limit, registrations from
  * their own per-minute counter. Answers are `no-store`: the modal keeps its own 5-minute caches.
@@ -60,6 +66,14 @@ export function registerNameRoutes(app: FastifyInstance, options: NameRouteOptio
     await take(request, limits.rules.writes('names:register'))
     reply.header('cache-control', 'no-store')
     return registry.register(projectOf(request), body)
+  })
+
+  // Giving up the name: signed like a registration, counted with them.
+  app.post('/names/v1/release', { config }, async (request, reply): Promise<NameReleaseResponse> => {
+    const body = parseInput(nameReleaseBody, request.body, 'body')
+    await take(request, limits.rules.writes('names:register'))
+    reply.header('cache-control', 'no-store')
+    return registry.release(projectOf(request), body)
   })
 
   app.post('/names/v1/avatar', { config }, async (request, reply): Promise<NameRecord> => {

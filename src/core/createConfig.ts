@@ -124,6 +124,27 @@ export interface SwapState {
   received?: bigint | undefined
   hash?: string | undefined
   error?: ErrorSummary | undefined
+  /**
+   * What the person chose and typed (tokens, amount as typed): kept here, not in the view, so the
+   * form is still there when the wallet's approval view gives the screen back.
+   */
+  form?: SwapForm | undefined
+  /** What the swap in progress (or done) sells, as shown (`0.1 ETH`), for its result. */
+  paid?: string | undefined
+}
+
+/** The Swap view's form: token addresses (`native` for the native currency) and the amount as typed. */
+export interface SwapForm {
+  from: string
+  to: string
+  amount: string
+}
+
+/** The Send view's form, as typed: the token (`native` or its address), the amount and the receiver. */
+export interface SendForm {
+  token: string
+  amount: string
+  receiver: string
 }
 
 export interface SendState {
@@ -131,6 +152,22 @@ export interface SendState {
   error: ErrorSummary | undefined
   /** The transaction hash (EVM) or signature (Solana) once sent. */
   hash: string | undefined
+  /**
+   * What the person typed: kept here, not in the view, so the form (or its result) is still there
+   * when the wallet's approval view gives the screen back. Cleared once sent; kept on an error.
+   */
+  form: SendForm
+  /** What was sent (the amount in whole tokens, the symbol, the receiver as typed), once sent. */
+  sent: { amount: string; symbol: string; receiver: string } | undefined
+}
+
+/** A send not started: the native currency, nothing typed. */
+export const IDLE_SEND: SendState = {
+  status: 'idle',
+  error: undefined,
+  hash: undefined,
+  form: { token: 'native', amount: '', receiver: '' },
+  sent: undefined,
 }
 
 export interface BalanceState {
@@ -437,7 +474,7 @@ export function createConfig(
     $pairing: map<PairingState>(IDLE_PAIRING),
     $siwx: map({ status: 'idle' as const, error: undefined }),
     $session: atom<{ caipAddress: string; session: SiwxSession } | undefined>(undefined),
-    $send: map<SendState>({ status: 'idle', error: undefined, hash: undefined }),
+    $send: map<SendState>(IDLE_SEND),
     $swap: map<SwapState>({ status: 'idle', tokens: [] }),
     $profiles: map({}),
     internal: {

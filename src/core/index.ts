@@ -19,6 +19,8 @@ export type { ConnectErrorType, ConnectParameters, ConnectReturnType } from './a
 export { connect } from './actions/connect.ts'
 export type { DisconnectParameters } from './actions/disconnect.ts'
 export { disconnect } from './actions/disconnect.ts'
+export { editSend, resetSend } from './actions/editSend.ts'
+export { editSwap, resetSwap } from './actions/editSwap.ts'
 export { fetchBalance } from './actions/fetchBalance.ts'
 export type {
   ActivityState,
@@ -64,7 +66,9 @@ export type {
   ModalState,
   NetworkState,
   PairingState,
+  SendForm,
   SendState,
+  SwapForm,
   SwapState,
   SwapToken,
   TokenHolding,
@@ -73,6 +77,7 @@ export type {
 export { createConfig } from './createConfig.ts'
 export type { WalletEventMap, WalletEventName } from './events/types.ts'
 export { formatBalance, shortAddress } from './format.ts'
+export { blockTimeMs, freshBalances } from './freshBalances.ts'
 export * from './modal/router.ts'
 export { canRetryPairing, isPairingExpired, pairingRefreshAt } from './pairing/rules.ts'
 export type { Platform } from './platform.ts'

@@ -5,6 +5,8 @@ import {
   nameCheckResponse,
   nameRecord,
   nameRegistrationMessage,
+  nameReleaseMessage,
+  nameReleaseResponse,
   profileResponse,
 } from '../protocol/api/names.ts'
 import { CACHE_GC_MS, IDENTITY_CACHE_MS, NAME_CACHE_MS } from '../protocol/constants.ts'
@@ -108,7 +110,8 @@ export async function checkName(config: Config, label: string): Promise<NameChec
 }
 
 /**
- * Registers `fullName` (as `checkName` gave it) for the connected account: the wallet signs the
+ * Registers `fullName` (as `checkName` gave it) for the connected account, or moves its name there
+ * when it has one (a change): the wallet signs the
  * registration message (as it signs in: personal_sign, or ed25519 on Solana), the service checks it
  * and keeps the name. The account's profile is updated at once.
  *
@@ -116,12 +119,53 @@ export async function checkName(config: Config, label: string): Promise<NameChec
  * const record = await registerName(config, 'alice.wallet.test')
  */
 export async function registerName(config: Config, fullName: string): Promise<NameRecord> {
+  // A change moves the account's name: the old one no longer resolves to it.
+  const account = config.$account.get()
+  const before = account ? config.$profiles.get()[account.address]?.name : undefined
+  if (before) resolved.get(config)?.delete(before)
   const record = await signAndSend(config, '/names/v1/register', (fields) => ({
     name: fullName.split('.')[0],
     message: nameRegistrationMessage({ ...fields, name: fullName }),
   }))
   resolved.get(config)?.delete(record.name)
   return record
+}
+
+/**
+ * Releases the connected account's name: the wallet signs the release message (as it signed the
+ * registration), the service frees the name for anyone, and the account's profile has no name (nor
+ * image) at once. To change the name instead, {@link registerName} another: the service moves it.
+ *
+ * @example
+ * await releaseName(config) // 'alice.wallet.test'
+ */
+export async function releaseName(config: Config): Promise<string> {
+  const http = client(config)
+  const account = config.$account.get()
+  const network = config.$network.get()
+  const win = config.platform.window
+  const name = account && config.$profiles.get()[account.address]?.name
+  if (!http || !account || !network || !win) throw new Error('Connect a wallet first')
+  if (!name) throw new Error('Register a name first')
+  const message = nameReleaseMessage({
+    domain: win.location.host,
+    name,
+    address: account.address,
+    chainId: network.caipNetworkId,
+    issuedAt: new Date(config.platform.now()).toISOString(),
+  })
+  const { signText } = await import('./actions/signIn.ts')
+  const signature = await signText(config, account, message)
+  const answer = await http.request(
+    'POST',
+    '/names/v1/release',
+    { address: account.address, chainId: network.caipNetworkId, message, signature },
+    nameReleaseResponse,
+  )
+  if (!answer) throw new Error('No answer')
+  config.$profiles.setKey(account.address, { name: null, avatar: null, fetchedAt: config.platform.now() })
+  resolved.get(config)?.delete(answer.released)
+  return answer.released
 }
 
 /**

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
-import { axeClean, focusIs, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
+import {
+  axeClean,
+  focusIs,
+  focusOf,
+  launchBrowser,
+  newContext,
+  startTestStack,
+  type TestStack,
+} from './harness.ts'
 
 /**
  * Keyboard, screen reader and languages on the local stack: the whole journey by keyboard with
@@ -35,6 +43,16 @@ describe('keyboard, screen reader and languages on the local stack', { timeout: 
   const modal = (page: Page) => page.locator('wallet-modal').getByRole('dialog')
   const walletButton = (page: Page) => page.locator('wallet-button').getByRole('button')
   /** The Demo Wallet's own window answers (it stands in for an extension's popup). */
+  /** Presses Tab until a part of the modal has focus (each step stays in the modal), at most 20 times. */
+  const tabTo = async (page: Page, part: string, step: string) => {
+    for (let presses = 0; presses < 20; presses++) {
+      const seen = await focusOf(page)
+      assert.ok(seen.inModal, `${step}: focus left the modal (${JSON.stringify(seen)})`)
+      if (seen.part === part) return
+      await page.keyboard.press('Tab')
+    }
+    assert.fail(`${step}: never reached ${part}`)
+  }
   const approveInWallet = (page: Page) =>
     page.waitForFunction(() => window.demoWallet?.approve() === true, undefined, { polling: 50 })
 
@@ -63,14 +81,17 @@ describe('keyboard, screen reader and languages on the local stack', { timeout: 
     await page.locator('wallet-button').getByText('10,000.000 ETH').waitFor()
 
     await page.keyboard.press('Enter')
-    await focusIs(
-      page,
-      { inModal: true, part: 'network-button', nameMatch: /^Local Chain\s*Network$/ },
-      'Enter opens Account',
-    )
+    // Account opens with the person in view: its heading has focus, nothing scrolled (issue 26, item 2).
+    await focusIs(page, { inModal: true, tag: 'h2', name: 'Account' }, 'Enter opens Account')
     await modal(page).getByText('10,000.000 ETH').waitFor()
     await axeClean(page, 'Account with a balance from the chain')
 
+    await tabTo(page, 'network-button', 'Tab to the network')
+    await focusIs(
+      page,
+      { inModal: true, part: 'network-button', nameMatch: /^Local Chain\s*Network$/ },
+      'Tab to the network',
+    )
     await page.keyboard.press('Shift+Tab')
     await focusIs(page, { inModal: true, part: 'swap-button' }, 'Shift+Tab to Swap')
     await page.keyboard.press('Shift+Tab')
@@ -98,7 +119,8 @@ describe('keyboard, screen reader and languages on the local stack', { timeout: 
     await axeClean(page, 'Send, sent')
 
     await page.keyboard.press('Enter')
-    await focusIs(page, { inModal: true, part: 'network-button' }, 'Done returns to Account')
+    await focusIs(page, { inModal: true, tag: 'h2', name: 'Account' }, 'Done returns to Account')
+    await tabTo(page, 'network-button', 'Tab to the network')
     await page.keyboard.press('Enter')
     await focusIs(
       page,
@@ -127,6 +149,9 @@ describe('keyboard, screen reader and languages on the local stack', { timeout: 
       await page.evaluate(() => window.demoWallet?.approve())
       await page.waitForTimeout(100)
     }
+    // Back on Account, which opens on its heading (issue 26, item 2); its network is the new one.
+    await focusIs(page, { inModal: true, tag: 'h2', name: 'Account' }, 'switched')
+    await tabTo(page, 'network-button', 'Tab to the network')
     await focusIs(
       page,
       { inModal: true, part: 'network-button', nameMatch: /^Local Chain 2\s*Network$/ },

@@ -167,6 +167,39 @@ describe('Activity on Account end to end', { timeout: 240_000 }, () => {
     await axeClean(page, 'Account with Activity')
   })
 
+  it('the starting USDC and DEV of dev account 0 (from the market) are receipts, not purchases (issue 26, item 7)', async () => {
+    await indexed()
+    const query = async (extra: Record<string, string>) => {
+      const url = new URL('/blockchain/v1/transactions', stack.urls.service)
+      url.search = new URLSearchParams({
+        projectId: 'dev-project',
+        st: 'wallet-elements',
+        sv: '0.1.0',
+        chainId: local,
+        account: alice.address,
+        ...extra,
+      }).toString()
+      const response = await fetch(url, { headers: { origin: new URL(stack.urls.demo).origin } })
+      assert.equal(response.status, 200)
+      return transactionsResponse.parse(await response.json())
+    }
+    // Nothing was bought through the on-ramp: its list is empty.
+    assert.deepEqual((await query({ onramp: 'true' })).data, [])
+    // The oldest entries are the market's funding of the account: received, with what came in.
+    const all: TransactionsResponse['data'] = []
+    let cursor: string | null = null
+    do {
+      const page: TransactionsResponse = await query(cursor ? { cursor } : {})
+      all.push(...page.data)
+      cursor = page.next
+    } while (cursor)
+    const funding = all.slice(-2)
+    assert.deepEqual(
+      funding.map((transaction) => transaction.metadata.operationType),
+      ['receive', 'receive'],
+    )
+  })
+
   it('reads the next page by cursor as the list scrolls into view, in the API order, nothing twice', async () => {
     // 40 more sends: the history is three pages of 20.
     const client = wallet()

@@ -51,6 +51,8 @@ describe('embedded wallet (farcaster)', { timeout: 240_000 }, () => {
 
   async function channelLink(): Promise<string> {
     await modal(page).getByRole('img', { name: 'QR code to sign in with Farcaster' }).waitFor()
+    // The view is titled for what it does (issue 26, item 6), not "Connect Wallet".
+    await modal(page).getByRole('heading', { name: 'Sign in with Farcaster', level: 2 }).waitFor()
     const href = await modal(page).getByRole('link', { name: 'Open Farcaster' }).getAttribute('href')
     assert.ok(href?.startsWith(stack.urls.farcasterApp), `the link opens the Farcaster app: ${href}`)
     return href as string

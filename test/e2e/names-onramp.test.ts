@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { createPublicClient, erc20Abi, http, parseEther, parseUnits } from 'viem'
 import { devAccount } from '../../server/dev/chain/index.ts'
+import { MARKET_DEPLOYER_INDEX, ONRAMP_SENDER_INDEX } from '../../server/dev/chain/market.ts'
 import { nameRegistrationMessage } from '../../src/protocol/api/names.ts'
 import { axeClean, focusIs, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
@@ -219,7 +220,10 @@ describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
 
     await modal(page).getByLabel('Pay with').selectOption('card')
     await amount.fill('50')
-    await modal(page).getByText('You get about 49.250000 USDC (fee 0.75 USD)').waitFor()
+    // Amounts to 3 decimals as everywhere else in the modal; the fee as money (issue 26, item 5).
+    await modal(page).getByText('You get about 49.250 USDC (fee $0.75)').waitFor()
+    // One "Buy crypto" heading: the dialog's.
+    assert.equal(await modal(page).getByRole('heading', { name: 'Buy crypto' }).count(), 1)
     await axeClean(page, 'OnRamp with a quote')
 
     const checkoutOpened = context.waitForEvent('page')
@@ -228,7 +232,13 @@ describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
     await checkout.waitForURL(/\/checkout\//)
     assert.ok(checkout.url().startsWith(stack.urls.onramp), checkout.url())
     assert.equal(await checkout.evaluate(() => window.opener), null)
-    await modal(page).getByText('The payment page is open in a new tab.', { exact: false }).waitFor()
+    // Once the payment started, its status is the view's result and Done its main action: no second payment.
+    await modal(page)
+      .locator('[part="onramp-purchase"]')
+      .getByRole('heading', { name: /^The payment page is open in a new tab\./ })
+      .waitFor()
+    assert.equal(await modal(page).getByRole('button', { name: 'Continue to payment' }).count(), 0)
+    assert.equal(await modal(page).getByRole('button', { name: 'Done' }).getAttribute('class'), 'primary')
 
     // A declined card first, then the test card.
     await checkout.getByLabel('Card number').fill('4000 0000 0000 0002')
@@ -242,7 +252,10 @@ describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
     await checkout.getByRole('button', { name: 'Pay 50.00 USD' }).click()
     await checkout.getByRole('heading', { name: 'Payment complete' }).waitFor()
 
-    await modal(page).getByText('49.250000 USDC arrived in your wallet').waitFor()
+    await modal(page)
+      .locator('[part="onramp-purchase"]')
+      .getByRole('heading', { name: '49.250 USDC arrived in your wallet' })
+      .waitFor()
     const after = await chain().readContract({
       address: usdc,
       abi: erc20Abi,
@@ -262,8 +275,10 @@ describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
     const txHash = await checkout.locator('[data-tx]').textContent()
     assert.equal(row?.txHash, txHash)
     const receipt = await chain().getTransactionReceipt({ hash: txHash as `0x${string}` })
-    // Delivered from the configured on-ramp sender (the address the history indexer marks as on-ramp).
-    assert.equal(receipt.from.toLowerCase(), devAccount(9).address.toLowerCase())
+    // Delivered from the configured on-ramp sender (the address the history indexer marks as on-ramp):
+    // its own account, not the market's deployer (issue 26, item 7).
+    assert.equal(receipt.from.toLowerCase(), devAccount(ONRAMP_SENDER_INDEX).address.toLowerCase())
+    assert.notEqual(ONRAMP_SENDER_INDEX, MARKET_DEPLOYER_INDEX)
 
     // In Activity, marked as an on-ramp delivery, once the service's indexer has passed its block.
     const { historyNetworks } = await import('../../server/db/schema.ts')
@@ -281,6 +296,43 @@ describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
     const delivery = modal(page).locator(`[data-transaction="${txHash}"]`)
     await delivery.waitFor()
     assert.equal(await delivery.getAttribute('data-operation'), 'onramp')
+    await context.close()
+  })
+  it('changes and releases the account’s name from the modal, each signed in the wallet (issue 26, item 4)', async () => {
+    const { page, context } = await connect()
+    await page.locator('wallet-button').getByRole('button').click()
+    await modal(page).locator('[part="profile-name"]').getByText('demo-user.wallet.test').waitFor()
+    // With a name, Account offers to change it (not to register one).
+    assert.equal(await modal(page).getByRole('button', { name: 'Register a name' }).count(), 0)
+    await modal(page).getByRole('button', { name: 'Change name' }).click()
+    await modal(page).getByText('Your name is demo-user.wallet.test.', { exact: false }).waitFor()
+    const field = modal(page).getByLabel('Name', { exact: true })
+    // The same rules as a registration.
+    await field.fill('abc')
+    await modal(page)
+      .getByRole('alert')
+      .getByText('Wallet-side name: letters, digits and hyphens, at least 4 characters')
+      .waitFor()
+    await field.fill('demo-renamed')
+    await modal(page).getByText('demo-renamed.wallet.test is available').waitFor()
+    await modal(page).getByRole('button', { name: 'Register demo-renamed.wallet.test' }).click()
+    await approveInWallet(page)
+    await modal(page).getByRole('heading', { name: 'demo-renamed.wallet.test is yours' }).waitFor()
+    await modal(page).getByRole('button', { name: 'Done' }).click()
+    await modal(page).locator('[part="profile-name"]').getByText('demo-renamed.wallet.test').waitFor()
+    const resolve = (name: string) =>
+      fetch(`${stack.urls.service}/names/v1/resolve?projectId=dev-project&st=test&sv=1&name=${name}`, {
+        headers: { origin: new URL(stack.urls.demo).origin },
+      })
+    assert.equal((await resolve('demo-user.wallet.test')).status, 404)
+    assert.equal((await resolve('demo-renamed.wallet.test')).status, 200)
+
+    await modal(page).getByRole('button', { name: 'Change name' }).click()
+    await modal(page).getByRole('button', { name: 'Release demo-renamed.wallet.test' }).click()
+    await approveInWallet(page)
+    await modal(page).getByRole('button', { name: 'Register a name' }).waitFor()
+    assert.equal(await modal(page).locator('[part="profile-name"]').count(), 0)
+    assert.equal((await resolve('demo-renamed.wallet.test')).status, 404)
     await context.close()
   })
 })

@@ -50,6 +50,19 @@ export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a1739
 /** The dev account that deploys the market and provides its liquidity. */
 export const MARKET_DEPLOYER_INDEX = DEV_ACCOUNT_COUNT - 1
 
+/**
+ * The dev account the on-ramp stand-in delivers from: its own, beyond the ten funded ones, so the
+ * market's own transfers (each dev account's starting tokens) are never taken for purchases.
+ */
+export const ONRAMP_SENDER_INDEX = DEV_ACCOUNT_COUNT + 1
+
+/** What the on-ramp stand-in's account holds after the market is deployed (gas in ETH, and what it sells). */
+export const ONRAMP_SENDER_FUNDS = {
+  ETH: parseEther('1000'),
+  USDC: parseUnits('1000000', 6),
+  DEV: parseUnits('1000000', 18),
+} as const
+
 /** What each of the other dev accounts holds after the market is deployed. */
 export const DEV_ACCOUNT_TOKENS = { USDC: parseUnits('10000', 6), DEV: parseUnits('1000', 18) } as const
 
@@ -195,6 +208,15 @@ export async function deployMarket({ url, chainId }: DeployMarketParameters): Pr
       ])
     }
   }
+  // The on-ramp stand-in's own account: what it sells, and gas.
+  const onrampSender = devAccount(ONRAMP_SENDER_INDEX).address
+  for (const symbol of ['USDC', 'DEV'] as const) {
+    await call(`funding the on-ramp sender`, tokens[symbol].address, tokenAbi, 'transfer', [
+      onrampSender,
+      ONRAMP_SENDER_FUNDS[symbol],
+    ])
+  }
+  await rpc('hardhat_setBalance', [onrampSender, toHex(ONRAMP_SENDER_FUNDS.ETH)])
   await rpc('hardhat_setCode', [plan.multicall, DevMulticall.deployedBytecode])
 
   await assertMined(rpc, hashes, 'deployMarket')

@@ -1,6 +1,7 @@
 import type { AccountType } from '../../protocol/entities.ts'
 import type { Config } from '../createConfig.ts'
 import { embeddedConnector } from '../embedded.ts'
+import { networkRpc } from '../rpcUrl.ts'
 
 export interface EmbeddedAccountKind {
   type: AccountType
@@ -9,7 +10,8 @@ export interface EmbeddedAccountKind {
 }
 
 /**
- * The embedded wallet's EVM account type (SPEC 3, 4) and whether a smart account is deployed.
+ * The embedded wallet's EVM account type (SPEC 3, 4) and whether a smart account is deployed (read
+ * from the chain when the sign-in said not yet, so its first transaction shows).
  *
  * @example
  * const { type, deployed } = await embeddedAccountKind(config)
@@ -17,11 +19,18 @@ export interface EmbeddedAccountKind {
 export async function embeddedAccountKind(config: Config): Promise<EmbeddedAccountKind> {
   const connector = await embeddedConnector(config)
   const user = connector.user()
-  const type = user?.accounts.find((account) => account.namespace === 'eip155')?.type ?? 'eoa'
-  return {
-    type,
-    deployed: type === 'smartAccount' && user?.smartAccountDeployed === true,
-  }
+  const account = user?.accounts.find((entry) => entry.namespace === 'eip155')
+  const type = account?.type ?? 'eoa'
+  if (type !== 'smartAccount') return { type, deployed: false }
+  if (user?.smartAccountDeployed === true) return { type, deployed: true }
+  // What the sign-in said may be old: the account's first transaction deploys it. The chain says now.
+  const network = config.$network.get()
+  if (!account || !network?.caipNetworkId.startsWith('eip155:')) return { type, deployed: false }
+  const code = await networkRpc(config, network.caipNetworkId)('eth_getCode', [
+    account.address,
+    'latest',
+  ]).catch(() => undefined)
+  return { type, deployed: typeof code === 'string' && code !== '0x' && code !== '0x0' }
 }
 
 /**

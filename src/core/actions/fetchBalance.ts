@@ -92,7 +92,12 @@ const inFlight = new WeakMap<Config, Map<string, Promise<BalanceState>>>()
  */
 export async function fetchBalance(
   config: Config,
-  parameters: { force?: boolean } = {},
+  parameters: {
+    /** Reads now, whatever the cache, a read in flight or a retry block (after the person's own send). */
+    force?: boolean
+    /** Reads now past the 30 s cache (a new block came), but shares a read in flight and keeps the retry block. */
+    refresh?: boolean
+  } = {},
 ): Promise<BalanceState | undefined> {
   const account = config.$account.get()
   const state = config.$network.get()
@@ -105,8 +110,8 @@ export async function fetchBalance(
   if (config.$options.get().features.names)
     void import('../names.ts').then((names) => names.fetchProfile(config, account.address))
   const cached = config.$balances.get()[key]
-  if (!parameters.force && cached?.status === 'ready' && now - cached.fetchedAt < BALANCE_CACHE_MS)
-    return cached
+  const fresh = parameters.force || parameters.refresh
+  if (!fresh && cached?.status === 'ready' && now - cached.fetchedAt < BALANCE_CACHE_MS) return cached
   if (!parameters.force && (config.internal.balanceBlockedUntil.get(key) ?? 0) > now) return cached
   collect(config, key, now)
   // One read at a time per account and network: a second caller shares it (one toast, not two).

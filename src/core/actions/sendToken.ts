@@ -37,22 +37,40 @@ const invalidEvmAddress = () =>
  * const signature = await sendToken(config, { token: 'native', amount: '0.5', receiver: 'Gh9Z…' })
  */
 export async function sendToken(config: Config, parameters: SendTokenParameters): Promise<string> {
-  config.$send.set({ status: 'sending', error: undefined, hash: undefined })
+  config.$send.set({
+    ...config.$send.get(),
+    status: 'sending',
+    error: undefined,
+    hash: undefined,
+    sent: undefined,
+  })
   try {
-    const hash = await send(config, parameters)
-    config.$send.set({ status: 'sent', error: undefined, hash })
+    const { hash, symbol } = await send(config, parameters)
+    // The result replaces the form, which starts empty again (the token chosen stays).
+    const { form } = config.$send.get()
+    config.$send.set({
+      status: 'sent',
+      error: undefined,
+      hash,
+      form: { ...form, amount: '', receiver: '' },
+      sent: { amount: parameters.amount.trim(), symbol, receiver: parameters.receiver.trim() },
+    })
     void fetchBalance(config, { force: true }).catch(() => {})
     return hash
   } catch (error) {
     const base = toBaseError(error)
-    config.$send.set({ status: 'error', error: summarizeError(base), hash: undefined })
+    // What was typed stays in the form, with the error beside it.
+    config.$send.set({ ...config.$send.get(), status: 'error', error: summarizeError(base), hash: undefined })
     if (base.name !== 'ValidationError')
       config.events.emit('error', { code: base.code, message: base.shortMessage })
     throw base
   }
 }
 
-async function send(config: Config, parameters: SendTokenParameters): Promise<string> {
+async function send(
+  config: Config,
+  parameters: SendTokenParameters,
+): Promise<{ hash: string; symbol: string }> {
   const amountText = parameters.amount.trim()
   const receiver = parameters.receiver.trim()
   if (!amountText || !receiver)
@@ -97,16 +115,23 @@ async function send(config: Config, parameters: SendTokenParameters): Promise<st
     to = address
   }
 
+  const symbol = token?.symbol ?? network.nativeCurrency.symbol
   switch (network.chainNamespace) {
     case 'eip155':
-      return sendEvm(config, { from: account.address, to, amount, token: token?.address })
+      return {
+        hash: await sendEvm(config, { from: account.address, to, amount, token: token?.address }),
+        symbol,
+      }
     case 'solana':
-      return sendSolana(config, network.caipNetworkId, {
-        from: account.address,
-        to,
-        amount,
-        token: token ? { mint: token.address, decimals } : undefined,
-      })
+      return {
+        hash: await sendSolana(config, network.caipNetworkId, {
+          from: account.address,
+          to,
+          amount,
+          token: token ? { mint: token.address, decimals } : undefined,
+        }),
+        symbol,
+      }
     default:
       throw new ValidationError(`Sending on ${network.chainNamespace} is not supported`, {
         messageId: 'sendNotSupported',

@@ -42,6 +42,9 @@ export async function swapTokens(config: Config): Promise<SwapTokensReturnType> 
   }
   if (config.platform.now() > quote.expiresAt) throw await expired()
 
+  // What is sold, for the result (the Swap view may be replaced by the wallet's approval meanwhile).
+  const sold = config.$swap.get().tokens.find((token) => token.address === request.from)
+  config.$swap.setKey('paid', `${request.amount} ${sold?.symbol ?? ''}`.trim())
   try {
     const chainId = quote.chainId
     if (needsApproval) {

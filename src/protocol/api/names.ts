@@ -165,5 +165,63 @@ export function parseNameRegistrationMessage(message: string): NameMessageParame
   return nameRegistrationMessage(parsed) === message ? parsed : null
 }
 
+/**
+ * Body of `POST /names/v1/release`: the account gives up its name by the
+ * {@link nameReleaseMessage} it signs (the same rules as a registration: this site, this account and
+ * network, issued within 10 minutes, newer than the account's last signed message).
+ */
+export const nameReleaseBody = z.object({
+  address: accountAddress,
+  chainId: caip2NetworkId,
+  message: z.string().check(z.maxLength(maxNameMessageBytes)),
+  signature: z.string().check(z.maxLength(20_000)),
+})
+
+export type NameReleaseBody = z.infer<typeof nameReleaseBody>
+
+/** Answer of `POST /names/v1/release`: the name given up; the account's profile has no name now. */
+export const nameReleaseResponse = z.object({ released: z.string() })
+
+export type NameReleaseResponse = z.infer<typeof nameReleaseResponse>
+
+/**
+ * The message an account signs to release its name; the service rebuilds it from the fields it reads
+ * back and accepts only an exact match, as for a registration.
+ *
+ * @example
+ * nameReleaseMessage({ domain: 'example.com', name: 'alice.wallet.test', address, chainId: 'eip155:1', issuedAt })
+ */
+export function nameReleaseMessage(parameters: NameMessageParameters): string {
+  return [
+    `${parameters.domain} asks you to release the name ${parameters.name} of your account:`,
+    parameters.address,
+    '',
+    `Network: ${parameters.chainId}`,
+    `Issued At: ${parameters.issuedAt}`,
+  ].join('\n')
+}
+
+const releasePattern =
+  /^(?<domain>[^\s]{1,253}) asks you to release the name (?<name>[^\s]{1,255}) of your account:\n(?<address>[^\s]{1,64})\n\nNetwork: (?<chainId>[^\s]{1,80})\nIssued At: (?<issuedAt>[^\s]{1,40})$/
+
+/**
+ * Reads a release message back into its fields; null when it is not one.
+ *
+ * @example
+ * const fields = parseNameReleaseMessage(body.message)
+ */
+export function parseNameReleaseMessage(message: string): NameMessageParameters | null {
+  const groups = releasePattern.exec(message)?.groups
+  if (!groups) return null
+  const parsed = {
+    domain: groups.domain ?? '',
+    name: groups.name ?? '',
+    address: groups.address ?? '',
+    chainId: groups.chainId ?? '',
+    issuedAt: groups.issuedAt ?? '',
+  }
+  return nameReleaseMessage(parsed) === message ? parsed : null
+}
+
 /** How long a registration message is good for after its `Issued At`. */
 export const NAME_MESSAGE_TTL_MS = 10 * 60_000

@@ -5,6 +5,8 @@ import {
   setAccountType,
 } from '../../core/actions/accountType.ts'
 import type { Config } from '../../core/createConfig.ts'
+import { freshBalances } from '../../core/freshBalances.ts'
+import { useStore } from '../hooks/useStore.ts'
 import { useStrings } from '../modal/viewContext.ts'
 import { ErrorMessage } from './Message.tsx'
 
@@ -20,7 +22,12 @@ export function AccountTypeSwitch({ config }: { config: Config }) {
   const [busy, setBusy] = useState(false)
   const [failed, setFailed] = useState(false)
 
+  // Read again on each new block while it is not deployed: its first transaction deploys it.
+  const block = useStore(freshBalances(config))
+  const waiting = kind === undefined || (kind.type === 'smartAccount' && !kind.deployed)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new block is the reason to read again.
   useEffect(() => {
+    if (!waiting) return
     let live = true
     void embeddedAccountKind(config)
       .then((next) => live && setKind(next))
@@ -28,7 +35,7 @@ export function AccountTypeSwitch({ config }: { config: Config }) {
     return () => {
       live = false
     }
-  }, [config])
+  }, [config, block, waiting])
 
   if (!kind) return null
   const next = kind.type === 'eoa' ? 'smartAccount' : 'eoa'

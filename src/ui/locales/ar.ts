@@ -61,6 +61,8 @@ const ar: Messages = {
   disconnect: 'فصل المحفظة',
   swap: 'مبادلة',
   registerName: 'تسجيل اسم',
+  changeName: 'تغيير الاسم',
+  signInWithFarcaster: 'تسجيل الدخول باستخدام Farcaster',
   buyCrypto: 'شراء عملات مشفرة',
   dismiss: 'إخفاء',
 

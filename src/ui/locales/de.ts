@@ -60,6 +60,8 @@ const de: Messages = {
   disconnect: 'Trennen',
   swap: 'Tauschen',
   registerName: 'Namen registrieren',
+  changeName: 'Namen ändern',
+  signInWithFarcaster: 'Mit Farcaster anmelden',
   buyCrypto: 'Krypto kaufen',
   dismiss: 'Ausblenden',
 

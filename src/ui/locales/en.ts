@@ -77,6 +77,8 @@ const en = {
   disconnect: 'Disconnect',
   swap: 'Swap',
   registerName: 'Register a name',
+  changeName: 'Change name',
+  signInWithFarcaster: 'Sign in with Farcaster',
   buyCrypto: 'Buy crypto',
   dismiss: 'Dismiss',
   selectNetwork: 'Select network',

@@ -60,6 +60,8 @@ const es: Messages = {
   disconnect: 'Desconectar',
   swap: 'Intercambiar',
   registerName: 'Registrar un nombre',
+  changeName: 'Cambiar el nombre',
+  signInWithFarcaster: 'Iniciar sesión con Farcaster',
   buyCrypto: 'Comprar cripto',
   dismiss: 'Descartar',
 

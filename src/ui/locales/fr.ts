@@ -60,6 +60,8 @@ const fr: Messages = {
   disconnect: 'Se déconnecter',
   swap: 'Échanger',
   registerName: 'Enregistrer un nom',
+  changeName: 'Changer de nom',
+  signInWithFarcaster: 'Se connecter avec Farcaster',
   buyCrypto: 'Acheter des cryptos',
   dismiss: 'Masquer',
 

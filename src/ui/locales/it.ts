@@ -60,6 +60,8 @@ const it: Messages = {
   disconnect: 'Scollega',
   swap: 'Scambia',
   registerName: 'Registra un nome',
+  changeName: 'Cambia nome',
+  signInWithFarcaster: 'Accedi con Farcaster',
   buyCrypto: 'Compra cripto',
   dismiss: 'Nascondi',
 

@@ -61,6 +61,8 @@ const ja: Messages = {
   disconnect: '接続を解除',
   swap: 'スワップ',
   registerName: '名前を登録',
+  changeName: '名前を変更',
+  signInWithFarcaster: 'Farcaster でサインイン',
   buyCrypto: '暗号資産を購入',
   dismiss: '非表示',
 

@@ -60,6 +60,8 @@ const ko: Messages = {
   disconnect: '연결 해제',
   swap: '스왑',
   registerName: '이름 등록',
+  changeName: '이름 변경',
+  signInWithFarcaster: 'Farcaster로 로그인',
   buyCrypto: '암호화폐 구매',
   dismiss: '숨기기',
 

@@ -60,6 +60,8 @@ const ptBR: Messages = {
   disconnect: 'Desconectar',
   swap: 'Trocar',
   registerName: 'Registrar um nome',
+  changeName: 'Alterar o nome',
+  signInWithFarcaster: 'Entrar com Farcaster',
   buyCrypto: 'Comprar cripto',
   dismiss: 'Dispensar',
 

@@ -60,6 +60,8 @@ const ru: Messages = {
   disconnect: 'Отключить',
   swap: 'Обменять',
   registerName: 'Зарегистрировать имя',
+  changeName: 'Изменить имя',
+  signInWithFarcaster: 'Войти через Farcaster',
   buyCrypto: 'Купить криптовалюту',
   dismiss: 'Скрыть',
 

@@ -60,6 +60,8 @@ const tr: Messages = {
   disconnect: 'Bağlantıyı kes',
   swap: 'Takas et',
   registerName: 'Ad kaydet',
+  changeName: 'Adı değiştir',
+  signInWithFarcaster: 'Farcaster ile giriş yap',
   buyCrypto: 'Kripto satın al',
   dismiss: 'Gizle',
 

@@ -60,6 +60,8 @@ const zhCN: Messages = {
   disconnect: '断开连接',
   swap: '兑换',
   registerName: '注册名称',
+  changeName: '更改名称',
+  signInWithFarcaster: '使用 Farcaster 登录',
   buyCrypto: '购买加密货币',
   dismiss: '隐藏',
 

@@ -77,7 +77,7 @@ const titles: Partial<Record<View, MessageKey>> = {
   ApproveTransaction: 'approveRequest',
   UpdateEmailWallet: 'updateEmail',
   UpdateEmailOtp: 'enterCode',
-  ConnectingFarcaster: 'connectWallet',
+  ConnectingFarcaster: 'signInWithFarcaster',
   Swap: 'swap',
   RegisterAccountName: 'registerName',
   RegisterAccountNameSuccess: 'registerName',

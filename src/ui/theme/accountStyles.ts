@@ -22,4 +22,7 @@ export const accountStyles = `
 .quote > div { display: flex; flex-wrap: wrap; justify-content: space-between; column-gap: 12px; }
 .quote dt { color: var(--_muted); }
 .quote dd { margin: 0; font-variant-numeric: tabular-nums; text-align: end; overflow-wrap: anywhere; }
+/* The account type: its rows apart, and its button as wide as Account's other actions. */
+.account-type { display: flex; flex-direction: column; gap: 8px; width: 100%; }
+.account-type > button { width: 100%; }
 `

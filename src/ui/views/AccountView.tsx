@@ -4,8 +4,11 @@ import {
   balanceKey,
   disconnect,
   fetchBalance,
+  freshBalances,
   loadNetworks,
   navigate,
+  resetSend,
+  resetSwap,
   shortAddress,
   tokenImageUrl,
   usdValue,
@@ -19,7 +22,7 @@ import { TokenImage } from '../components/TokenImage.tsx'
 import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import type { ViewProps } from '../modal/ModalShell.tsx'
-import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import { useStrings } from '../modal/viewContext.ts'
 
 /** The Activity list: its own chunk with its own catalogue, fetched when Account shows. */
 const loadActivity = () => import('../components/ActivityList.tsx')
@@ -46,20 +49,21 @@ function EmailRow({ email, image, updated }: { email: string; image?: string; up
   )
 }
 
-/** Register a name (when the account has none) and Buy crypto, each behind its feature. */
+/** Register a name (or, with one, change or release it) and Buy crypto, each behind its feature. */
 function NameActions({ config, named }: ViewProps & { named: boolean }) {
   const { t } = useStrings()
   const { features } = useStore(config.$options)
   return (
     <>
-      {features.names && !named ? (
+      {features.names ? (
+        // With a name: change it (the service moves it) or release it, in the same view and signed alike.
         <button
           type="button"
           className="secondary"
-          part="register-name-button"
+          part={named ? 'change-name-button' : 'register-name-button'}
           onClick={() => navigate(config, 'RegisterAccountName')}
         >
-          {t('registerName')}
+          {named ? t('changeName') : t('registerName')}
         </button>
       ) : null}
       {features.onramp ? (
@@ -78,13 +82,14 @@ function NameActions({ config, named }: ViewProps & { named: boolean }) {
 
 /**
  * Account: the profile name (from the name registry), address (copy), balance, the total in US dollars, the native currency and each held token
- * with its value (where the companion service has a price), Send, Swap, network and Disconnect. When
+ * with its value (where the companion service has a price), Send, Swap, network and Disconnect. It
+ * opens with the person in view: no control takes focus, so the shell gives it to the view's heading
+ * at the top (a control further down would scroll the identity out of view). When
  * balances cannot be read, the shell's toast says so.
  */
 function Account({ config }: ViewProps) {
   const strings = useStrings()
   const { t } = strings
-  const autoFocus = useAutoFocus()
   const account = useStore(config.$account)
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
@@ -92,6 +97,8 @@ function Account({ config }: ViewProps) {
   const embedded = useStore(embeddedState(config))
   const modal = useStore(config.$modal)
   const profiles = useStore(config.$profiles)
+  // While this view is open, balances are read again on each new block (and when the tab shows again).
+  useStore(freshBalances(config))
   const [copied, setCopied] = useState(false)
   // The service has the history of EVM and Solana networks; a page without a service has none to show.
   const namespace = network?.network?.chainNamespace
@@ -235,7 +242,11 @@ function Account({ config }: ViewProps) {
             type="button"
             className="primary"
             part="send-button"
-            onClick={() => navigate(config, 'WalletSend')}
+            onClick={() => {
+              // A new send starts empty; one in flight keeps its state (core/actions/editSend.ts).
+              resetSend(config)
+              navigate(config, 'WalletSend')
+            }}
           >
             {t('send')}
           </button>
@@ -245,7 +256,10 @@ function Account({ config }: ViewProps) {
             type="button"
             className="secondary"
             part="swap-button"
-            onClick={() => navigate(config, 'Swap')}
+            onClick={() => {
+              resetSwap(config)
+              navigate(config, 'Swap')
+            }}
           >
             {t('swap')}
           </button>
@@ -254,7 +268,6 @@ function Account({ config }: ViewProps) {
           type="button"
           className="item"
           part="network-button"
-          autoFocus={autoFocus}
           onClick={() => navigate(config, 'Networks')}
         >
           <span className="name">

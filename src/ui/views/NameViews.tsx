@@ -1,7 +1,8 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { navigate } from '../../core/actions/navigate.ts'
+import { parseAmount } from '../../core/amount.ts'
 import type { View } from '../../core/modal/router.ts'
-import { checkName, registerName, setProfileImage } from '../../core/names.ts'
+import { checkName, registerName, releaseName, setProfileImage } from '../../core/names.ts'
 import type { OnrampSelection } from '../../core/onramp.ts'
 import { buyOnramp, loadOnramp, onrampState, quoteOnramp } from '../../core/onramp.ts'
 import type { ErrorSummary } from '../../errors/base.ts'
@@ -33,6 +34,10 @@ function Alert({ id, text }: { id?: string; text: string | undefined }) {
 function RegisterAccountNameView({ config }: ViewProps) {
   const { t, error: errorText } = useStrings()
   const autoFocus = useAutoFocus()
+  // An account with a name changes it here (a registration of another moves it) or releases it.
+  const account = useStore(config.$account)
+  const profiles = useStore(config.$profiles)
+  const current = account ? (profiles[account.address]?.name ?? undefined) : undefined
   const id = useId()
   const ids = { input: `${id}name`, error: `${id}error`, status: `${id}status` }
   const input = useRef<HTMLInputElement>(null)
@@ -95,11 +100,25 @@ function RegisterAccountNameView({ config }: ViewProps) {
     }
   }
 
+  const release = async () => {
+    if (busy) return
+    setBusy(true)
+    setError(undefined)
+    try {
+      await releaseName(config)
+      navigate(config, 'Account', undefined, 'replace')
+    } catch (thrown) {
+      setError(errorText(summarizeError(toBaseError(thrown))))
+    } finally {
+      setBusy(false)
+    }
+  }
+
   const taken = check && !check.available
   return (
     <form className="form" part="register-name" noValidate onSubmit={(event) => void submit(event)}>
-      <h3>{t('registerName')}</h3>
-      <p className="hint">{t('registerNameHint')}</p>
+      <h3>{current ? t('changeName') : t('registerName')}</h3>
+      <p className="hint">{current ? t('changeNameHint', { name: current }) : t('registerNameHint')}</p>
       <div className="field">
         <label htmlFor={ids.input}>{t('nameField')}</label>
         <input
@@ -151,6 +170,17 @@ function RegisterAccountNameView({ config }: ViewProps) {
         {busy ? <span className="spinner" aria-hidden="true" /> : null}
         {t('register', { name: check?.available ? check.name : label })}
       </button>
+      {current ? (
+        <button
+          type="button"
+          className="secondary danger"
+          part="release-name-button"
+          aria-disabled={busy || undefined}
+          onClick={() => void release()}
+        >
+          {t('releaseName', { name: current })}
+        </button>
+      ) : null}
     </form>
   )
 }
@@ -302,7 +332,7 @@ function OnrampView({ config }: ViewProps) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (!selection || state.loading) return
+    if (!selection || state.loading || state.purchase) return
     const problem = outOfRange()
     setRangeError(problem)
     if (problem) return amountInput.current?.focus()
@@ -310,6 +340,16 @@ function OnrampView({ config }: ViewProps) {
   }
 
   const failure: ErrorSummary | undefined = state.error
+  const purchase = state.purchase
+  /** A token amount as the rest of the modal shows it: 3 decimals, rounded down, in the language's digits. */
+  const tokens3 = (amount: string) => {
+    const value = parseAmount(amount, 18)
+    return value === undefined ? amount : strings.balance(value, 18)
+  }
+  const money = (amount: string, currency: string) => {
+    const value = Number(amount)
+    return Number.isFinite(value) ? strings.currency(value, currency) : `${amount} ${currency}`
+  }
   if (state.options && tokens.length === 0)
     return (
       <div className="center" part="onramp">
@@ -318,7 +358,7 @@ function OnrampView({ config }: ViewProps) {
     )
   return (
     <form className="form" part="onramp" noValidate onSubmit={submit}>
-      <h3>{t('buyCrypto')}</h3>
+      {/* The dialog's heading says "Buy crypto" already. */}
       <div className="field">
         <label htmlFor={ids.token}>{t('buyToken')}</label>
         <select
@@ -368,35 +408,48 @@ function OnrampView({ config }: ViewProps) {
           ? t('quoteLoading')
           : state.quote && !rangeError
             ? t('youGet', {
-                amount: state.quote.purchaseAmount.amount,
+                amount: tokens3(state.quote.purchaseAmount.amount),
                 symbol: state.quote.purchaseAmount.currency,
-                fee: state.quote.fee.amount,
-                currency: state.quote.fee.currency,
+                fee: money(state.quote.fee.amount, state.quote.fee.currency),
               })
             : ''}
       </div>
-      <div className="status" role="status" part="onramp-purchase">
-        {state.purchase?.status === 'pending'
-          ? t('checkoutOpened')
-          : state.purchase?.status === 'completed' && state.quote
-            ? t('purchaseArrived', {
-                amount: state.quote.purchaseAmount.amount,
-                symbol: state.quote.purchaseAmount.currency,
-              })
-            : ''}
+      {/* Once the payment has started, its status is what the person needs: shown as the result, with
+          Done as the main action, so nobody pays twice. */}
+      <div className="purchase" role="status" part="onramp-purchase">
+        {purchase ? (
+          <h3 data-status={purchase.status}>
+            {purchase.status === 'pending'
+              ? t('checkoutOpened')
+              : purchase.status === 'completed' && state.quote
+                ? t('purchaseArrived', {
+                    amount: tokens3(state.quote.purchaseAmount.amount),
+                    symbol: state.quote.purchaseAmount.currency,
+                  })
+                : purchase.status === 'failed'
+                  ? t('purchaseFailed')
+                  : ''}
+          </h3>
+        ) : null}
       </div>
       <Alert
         text={failure && !rangeError ? t('failedWith', { message: strings.error(failure) }) : undefined}
       />
-      <button
-        type="submit"
-        className="primary"
-        part="onramp-submit"
-        aria-disabled={state.loading || undefined}
-      >
-        {state.loading ? <span className="spinner" aria-hidden="true" /> : null}
-        {t('continueToPayment')}
-      </button>
+      {purchase ? (
+        <button type="button" className="primary" part="onramp-done" onClick={() => navigate(config, 'back')}>
+          {t('done')}
+        </button>
+      ) : (
+        <button
+          type="submit"
+          className="primary"
+          part="onramp-submit"
+          aria-disabled={state.loading || undefined}
+        >
+          {state.loading ? <span className="spinner" aria-hidden="true" /> : null}
+          {t('continueToPayment')}
+        </button>
+      )}
     </form>
   )
 }

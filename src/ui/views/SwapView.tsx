@@ -1,13 +1,16 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef } from 'react'
 import type { SwapToken } from '../../core/index.ts'
 import {
   balanceKey,
+  editSwap,
   fetchBalance,
   formatBalance,
+  freshBalances,
   loadNetworks,
   loadSwap,
   navigate,
   quoteSwap,
+  resetSwap,
   swapTokens,
   usdValue,
 } from '../../core/index.ts'
@@ -41,11 +44,15 @@ function Swap({ config }: ViewProps) {
   const account = useStore(config.$account)
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
+  // While this view is open, balances are read again on each new block (and when the tab shows again).
+  useStore(freshBalances(config))
+  // The form, the swap in flight and its result live in the swap store: the wallet's approval view
+  // replaces this one while it asks, and the form (or the result) is still here after it.
   const swap = useStore(config.$swap)
-  const [from, setFrom] = useState('native')
-  const [to, setTo] = useState('')
-  const [amount, setAmount] = useState('')
-  const [paid, setPaid] = useState('')
+  const { from = 'native', to = '', amount = '' } = swap.form ?? {}
+  const setFrom = (value: string) => editSwap(config, { from: value })
+  const setTo = (value: string) => editSwap(config, { to: value })
+  const setAmount = (value: string) => editSwap(config, { amount: value })
   const id = useId()
   const ids = { from: `${id}from`, to: `${id}to`, amount: `${id}amount`, hint: `${id}hint` }
   const refs = {
@@ -54,14 +61,19 @@ function Swap({ config }: ViewProps) {
     amount: useRef<HTMLInputElement>(null),
   }
 
+  // Tokens are loaded for a new swap (Account's Swap clears the store); back from the wallet's
+  // approval, the swap in flight and its form stay as they are.
   useEffect(() => {
-    void loadNetworks(config).then(() => Promise.all([fetchBalance(config), loadSwap(config)]))
+    const fresh = config.$swap.get().tokens.length === 0
+    void loadNetworks(config).then(() =>
+      Promise.all([fetchBalance(config), fresh ? loadSwap(config) : undefined]),
+    )
   }, [config])
 
   // Once the tokens are known, buy the first one that is not sold (the list's first: its stablecoin).
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the list changes.
   useEffect(() => {
-    if (!swap.tokens.some((token) => token.address === to))
+    if (swap.tokens.length > 0 && !swap.tokens.some((token) => token.address === to))
       setTo(swap.tokens.find((token) => token.address !== from)?.address ?? '')
   }, [swap.tokens])
 
@@ -73,6 +85,17 @@ function Swap({ config }: ViewProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: asks again when the request changes.
   useEffect(() => {
     if (!to || swap.tokens.length === 0) return
+    // Back from the approval view: the swap in flight, its result or the quote for this form stay.
+    const { status, request } = config.$swap.get()
+    if (status === 'approving' || status === 'swapping' || status === 'swapped') return
+    if (
+      request &&
+      status !== 'idle' &&
+      request.from === from &&
+      request.to === to &&
+      request.amount === toPlain(amount).trim()
+    )
+      return
     const timer = setTimeout(
       () => void quoteSwap(config, { from, to, amount: toPlain(amount) }),
       amount.trim() ? QUOTE_DEBOUNCE_MS : 0,
@@ -137,8 +160,6 @@ function Swap({ config }: ViewProps) {
     event.preventDefault()
     if (busy || !quote) return
     try {
-      const sold = `${amount.trim()} ${fromToken?.symbol ?? ''}`
-      setPaid(sold)
       // The form stays as it was behind the result, so nothing asks for a new quote.
       await swapTokens(config)
     } catch {
@@ -152,7 +173,7 @@ function Swap({ config }: ViewProps) {
         <div role="status">
           <h3>
             {t('swapped', {
-              paid,
+              paid: (swap.paid ?? '').replace('.', decimalSeparator),
               received:
                 swap.received !== undefined ? amountOf(swap.received, toToken) : (toToken?.symbol ?? ''),
             })}
@@ -162,7 +183,10 @@ function Swap({ config }: ViewProps) {
           type="button"
           className="primary"
           autoFocus={autoFocus}
-          onClick={() => navigate(config, 'back')}
+          onClick={() => {
+            resetSwap(config)
+            navigate(config, 'back')
+          }}
         >
           {t('done')}
         </button>
@@ -183,10 +207,9 @@ function Swap({ config }: ViewProps) {
     if (busy) return
     // Choosing the other side's token switches the two.
     const other = field === 'from' ? to : from
-    if (value === other) {
-      setFrom(field === 'from' ? value : to)
-      setTo(field === 'from' ? from : value)
-    } else if (field === 'from') setFrom(value)
+    if (value === other)
+      editSwap(config, field === 'from' ? { from: value, to: from } : { from: to, to: value })
+    else if (field === 'from') setFrom(value)
     else setTo(value)
   }
   const heldFrom = held(fromToken)
@@ -248,8 +271,7 @@ function Swap({ config }: ViewProps) {
         aria-disabled={busy}
         onClick={() => {
           if (busy) return
-          setFrom(to)
-          setTo(from)
+          editSwap(config, { from: to, to: from })
         }}
       >
         <SwitchIcon />

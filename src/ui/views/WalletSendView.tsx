@@ -1,11 +1,14 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef } from 'react'
 import {
   balanceKey,
+  editSend,
   fetchBalance,
+  freshBalances,
   loadNetworks,
   maxSendAmount,
   NATIVE_TOKEN,
   navigate,
+  resetSend,
   sendToken,
   shortAddress,
   usdValue,
@@ -41,11 +44,15 @@ function WalletSend({ config }: ViewProps) {
   const account = useStore(config.$account)
   const network = useStore(config.$network)
   const balances = useStore(config.$balances)
+  // While this view is open, balances are read again on each new block (and when the tab shows again).
+  useStore(freshBalances(config))
+  // What was typed, the send in flight and its result live in the send store: the wallet's approval
+  // view replaces this one while it asks, and the form (or the result) is still here after it.
   const send = useStore(config.$send)
-  const [token, setToken] = useState<string>(NATIVE_TOKEN)
-  const [amount, setAmount] = useState('')
-  const [receiver, setReceiver] = useState('')
-  const [sentText, setSentText] = useState<string | undefined>()
+  const { token, amount, receiver } = send.form
+  const setToken = (value: string) => editSend(config, { token: value })
+  const setAmount = (value: string) => editSend(config, { amount: value })
+  const setReceiver = (value: string) => editSend(config, { receiver: value })
   const id = useId()
   const ids = { token: `${id}token`, amount: `${id}amount`, receiver: `${id}receiver`, hint: `${id}hint` }
   const refs = {
@@ -55,7 +62,6 @@ function WalletSend({ config }: ViewProps) {
   }
 
   useEffect(() => {
-    config.$send.set({ status: 'idle', error: undefined, hash: undefined })
     void loadNetworks(config).then(() => fetchBalance(config))
   }, [config])
 
@@ -112,25 +118,23 @@ function WalletSend({ config }: ViewProps) {
     if (sending) return
     try {
       await sendToken(config, { token: chosen?.address, amount: toPlain(amount), receiver })
-      setSentText(
-        t('sent', {
-          amount: `${amount.trim()} ${chosen?.symbol ?? ''}`,
-          // A name (`alice.wallet.test`) as typed; an address shortened.
-          receiver: receiver.includes('.') ? receiver.trim() : shortAddress(receiver.trim()),
-        }),
-      )
-      setAmount('')
-      setReceiver('')
     } catch {
       // Shown from $send; what was typed stays.
     }
   }
 
-  if (send.status === 'sent' && sentText) {
+  if (send.status === 'sent' && send.sent) {
+    const { sent } = send
     return (
       <div className="center" part="send-result">
         <div role="status">
-          <h3>{sentText}</h3>
+          <h3>
+            {t('sent', {
+              amount: `${toTyped(sent.amount)} ${sent.symbol}`,
+              // A name (`alice.wallet.test`) as typed; an address shortened.
+              receiver: sent.receiver.includes('.') ? sent.receiver : shortAddress(sent.receiver),
+            })}
+          </h3>
         </div>
         {explorer && send.hash ? (
           <a
@@ -146,7 +150,10 @@ function WalletSend({ config }: ViewProps) {
           type="button"
           className="primary"
           autoFocus={autoFocus}
-          onClick={() => navigate(config, 'back')}
+          onClick={() => {
+            resetSend(config)
+            navigate(config, 'back')
+          }}
         >
           {t('done')}
         </button>

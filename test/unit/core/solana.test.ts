@@ -348,7 +348,13 @@ describe('core actions on Solana against the local network and the Demo Wallet',
     const signature = await sendToken(config, { token: NATIVE_TOKEN, amount: '0.5', receiver: key(1) })
     assert.match(signature, /^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
     assert.equal((await lamports(key(1))) - before, 500_000_000n)
-    assert.deepEqual(config.$send.get(), { status: 'sent', error: undefined, hash: signature })
+    assert.deepEqual(config.$send.get(), {
+      status: 'sent',
+      error: undefined,
+      hash: signature,
+      form: { token: 'native', amount: '', receiver: '' },
+      sent: { amount: '0.5', symbol: 'SOL', receiver: key(1) },
+    })
     const prompt = asked.at(-1)
     assert.equal(prompt?.title, 'Sign a transaction on Local Solana')
     assert.ok(prompt?.details?.includes(`Send 0.5 SOL to ${key(1)}`), String(prompt?.details))

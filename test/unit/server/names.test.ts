@@ -11,6 +11,8 @@ import {
   nameCheckResponse,
   nameRecord,
   nameRegistrationMessage,
+  nameReleaseMessage,
+  nameReleaseResponse,
   profileResponse,
 } from '../../../src/protocol/api/index.ts'
 import { encodeBase58 } from '../../../src/protocol/siwx/index.ts'
@@ -78,6 +80,34 @@ async function register(
       chainId,
       message,
       signature: await signer.sign(message),
+    }),
+  })
+}
+
+async function release(
+  signer: Signer,
+  name: string,
+  overrides: { message?: string; issuedAt?: number; signature?: string } = {},
+) {
+  const chainId = 'eip155:31337'
+  const message =
+    overrides.message ??
+    nameReleaseMessage({
+      domain: 'localhost:5173',
+      name,
+      address: signer.address,
+      chainId,
+      issuedAt: new Date(overrides.issuedAt ?? now).toISOString(),
+    })
+  return app.inject({
+    method: 'POST',
+    url: `/names/v1/release?${sdk()}`,
+    headers: { origin: site, 'content-type': 'application/json' },
+    payload: JSON.stringify({
+      address: signer.address,
+      chainId,
+      message,
+      signature: overrides.signature ?? (await signer.sign(message)),
     }),
   })
 }
@@ -329,5 +359,90 @@ describe('name registry, as an attacker', () => {
       await limited.close()
       await limitedDb.close()
     }
+  })
+})
+
+describe('releasing a name (issue 26, item 4)', () => {
+  const dave = mnemonicToAccount(mnemonic, { addressIndex: 4 })
+  const erin = mnemonicToAccount(mnemonic, { addressIndex: 5 })
+
+  test('default: the account releases its name with a signed message; the name is free and its profile empty', async () => {
+    now += 1000
+    assert.equal((await register(evm(dave), 'dave-name')).statusCode, 200)
+    now += 1000
+    const response = await release(evm(dave), 'dave-name.wallet.test')
+    assert.equal(response.statusCode, 200, response.body)
+    assert.deepEqual(nameReleaseResponse.parse(response.json()), { released: 'dave-name.wallet.test' })
+    assert.equal((await get('/names/v1/resolve?name=dave-name.wallet.test')).statusCode, 404)
+    assert.equal(
+      nameCheckResponse.parse((await get('/names/v1/check?name=dave-name')).json()).available,
+      true,
+    )
+    assert.deepEqual((await get(`/names/v1/reverse?address=${dave.address}`)).json(), { names: [] })
+    assert.deepEqual(profileResponse.parse((await get(`/names/v1/profile?address=${dave.address}`)).json()), {
+      address: dave.address,
+      name: null,
+      avatar: null,
+    })
+    // A released account registers again like any other.
+    now += 1000
+    assert.equal((await register(evm(dave), 'dave-again')).statusCode, 200)
+  })
+
+  test('error: as an attacker, another key cannot release the name, and a release for another name or a replay is refused', async () => {
+    now += 1000
+    const registeredAt = now
+    assert.equal((await register(evm(erin), 'erin-name')).statusCode, 200)
+    now += 1000
+    // Someone else's signature over the account's release.
+    const forged = await release(
+      { address: erin.address, sign: (message) => bob.signMessage({ message }) },
+      'erin-name.wallet.test',
+    )
+    assert.equal(forged.statusCode, 401)
+    assert.equal(errorOf(forged.body).code, 'INVALID_SIGNATURE')
+    // A signed release of another name.
+    const other = await release(evm(erin), 'alice.wallet.test')
+    assert.equal(other.statusCode, 400)
+    assert.equal(
+      errorOf(other.body).message,
+      'The message releases alice.wallet.test, not erin-name.wallet.test',
+    )
+    // A registration message is not a release.
+    const wrongKind = await release(evm(erin), 'erin-name.wallet.test', {
+      message: nameRegistrationMessage({
+        domain: 'localhost:5173',
+        name: 'erin-name.wallet.test',
+        address: erin.address,
+        chainId: 'eip155:31337',
+        issuedAt: new Date(now).toISOString(),
+      }),
+    })
+    assert.equal(errorOf(wrongKind.body).message, 'The message is not a name release message')
+    // A release signed before the account's latest registration is a replay.
+    const stale = await release(evm(erin), 'erin-name.wallet.test', { issuedAt: registeredAt - 1000 })
+    assert.equal(stale.statusCode, 400)
+    assert.equal(errorOf(stale.body).message, 'A newer message of this account exists')
+    assert.equal((await get('/names/v1/resolve?name=erin-name.wallet.test')).statusCode, 200)
+
+    // Released: replaying the account's registration (still within 10 minutes) cannot take it back.
+    const registration = nameRegistrationMessage({
+      domain: 'localhost:5173',
+      name: 'erin-name.wallet.test',
+      address: erin.address,
+      chainId: 'eip155:31337',
+      issuedAt: new Date(registeredAt).toISOString(),
+    })
+    now += 1000
+    assert.equal((await release(evm(erin), 'erin-name.wallet.test')).statusCode, 200)
+    const replay = await register(evm(erin), 'erin-name', { message: registration })
+    assert.equal(replay.statusCode, 400)
+    assert.equal(errorOf(replay.body).message, 'A newer registration of this account exists')
+    assert.equal((await get('/names/v1/resolve?name=erin-name.wallet.test')).statusCode, 404)
+    // Nor can a second release, nor an image update, reach a released account.
+    now += 1000
+    const again = await release(evm(erin), 'erin-name.wallet.test')
+    assert.equal(again.statusCode, 404)
+    assert.equal(errorOf(again.body).code, 'NAME_NOT_FOUND')
   })
 })

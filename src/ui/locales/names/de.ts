@@ -8,6 +8,9 @@ const names: NamesMessages = {
   nameAvailable: '{name} ist frei',
   nameTaken: '{name} ist vergeben. Freie ähnliche Namen:',
   register: '{name} registrieren',
+  changeNameHint:
+    'Dein Name ist {name}. Wähle einen anderen oder gib ihn frei, damit ihn jemand anderes nehmen kann.',
+  releaseName: '{name} freigeben',
   signInWallet: 'Signiere die Nachricht in deiner Wallet…',
   nameRegistered: '{name} gehört dir',
   nameRegisteredHint: 'Andere können jetzt an {name} statt an deine Adresse senden.',
@@ -17,11 +20,12 @@ const names: NamesMessages = {
   ach_bank_account: 'Banküberweisung (ACH)',
   amountIn: 'Betrag in {currency}',
   quoteLoading: 'Angebot wird geladen…',
-  youGet: 'Du erhältst etwa {amount} {symbol} (Gebühr {fee} {currency})',
+  youGet: 'Du erhältst etwa {amount} {symbol} (Gebühr {fee})',
   continueToPayment: 'Weiter zur Zahlung',
   checkoutOpened:
     'Die Zahlungsseite ist in einem neuen Tab geöffnet. Deine Token kommen hier an, sobald du bezahlt hast.',
   purchaseArrived: '{amount} {symbol} sind in deiner Wallet angekommen',
+  purchaseFailed: 'Die Zahlung ist nicht durchgegangen.',
   nameRuleError: 'Wallet-Name: Buchstaben, Ziffern und Bindestriche, mindestens 4 Zeichen',
   amountRangeError: 'Gib einen Betrag von {min} bis {max} {currency} ein',
   onrampUnavailable: 'Krypto kaufen ist hier nicht verfügbar',

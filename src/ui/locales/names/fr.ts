@@ -8,6 +8,9 @@ const names: NamesMessages = {
   nameAvailable: '{name} est disponible',
   nameTaken: '{name} est pris. Noms libres similaires :',
   register: 'Enregistrer {name}',
+  changeNameHint:
+    'Votre nom est {name}. Choisissez-en un autre, ou libérez-le pour que quelqu’un d’autre puisse le prendre.',
+  releaseName: 'Libérer {name}',
   signInWallet: 'Signez le message dans votre wallet…',
   nameRegistered: '{name} est à vous',
   nameRegisteredHint: 'On peut maintenant envoyer à {name} au lieu de votre adresse.',
@@ -17,11 +20,12 @@ const names: NamesMessages = {
   ach_bank_account: 'Virement bancaire (ACH)',
   amountIn: 'Montant en {currency}',
   quoteLoading: 'Obtention d’un devis…',
-  youGet: 'Vous recevez environ {amount} {symbol} (frais {fee} {currency})',
+  youGet: 'Vous recevez environ {amount} {symbol} (frais {fee})',
   continueToPayment: 'Continuer vers le paiement',
   checkoutOpened:
     'La page de paiement est ouverte dans un nouvel onglet. Vos jetons arrivent ici après le paiement.',
   purchaseArrived: '{amount} {symbol} sont arrivés dans votre wallet',
+  purchaseFailed: 'Le paiement n’a pas abouti.',
   nameRuleError: 'Nom du wallet : lettres, chiffres et tirets, au moins 4 caractères',
   amountRangeError: 'Saisissez un montant de {min} à {max} {currency}',
   onrampUnavailable: 'L’achat de cryptos n’est pas disponible ici',
