@@ -18,6 +18,7 @@ import {
 import { createFrameApi } from './api.ts'
 import { createApprovalUi } from './approval.ts'
 import { acceptHandshake } from './handshake.ts'
+import { socialHandovers } from './socialHandover.ts'
 import { frameStorage } from './storage.ts'
 import { loadStrings, type Strings } from './strings.ts'
 import { createFrameWallet } from './wallet.ts'
@@ -79,9 +80,11 @@ function start(): void {
     let strings: Promise<Strings> | undefined
     let language: string | undefined
     const root = document.getElementById('app') ?? document.body
+    const storage = frameStorage(safeLocalStorage(), config.projectId, safeIndexedDb())
     const wallet = createFrameWallet({
-      api: createFrameApi({ projectId: config.projectId, site: () => site }),
-      storage: frameStorage(safeLocalStorage(), config.projectId),
+      api: createFrameApi({ projectId: config.projectId, site: () => site, sessionKey: storage.sessionKey }),
+      storage,
+      socialHandovers: socialHandovers(window),
       approvals: createApprovalUi({
         root,
         notify,
@@ -128,6 +131,14 @@ function start(): void {
     port.start()
     notify({ type: 'FRAME_READY', payload: { nonce: nonce ?? '', version: embeddedLimits.sdkVersion } })
     log('ready', { site })
+  }
+}
+
+function safeIndexedDb(): IDBFactory | undefined {
+  try {
+    return window.indexedDB ?? undefined
+  } catch {
+    return undefined
   }
 }
 

@@ -55,7 +55,8 @@ export const appEventPayloads = {
     preferredAccountType: z.optional(AccountTypeSchema),
   }),
   GET_SOCIAL_REDIRECT_URI: z.object({ provider: SocialProviderSchema }),
-  SIGN_OUT: empty,
+  /** `everywhere`: every session of the person ends, in every browser (issue 23 item 6). */
+  SIGN_OUT: z.object({ everywhere: z.optional(z.boolean()) }),
   IS_CONNECTED: empty,
   GET_CHAIN_ID: empty,
   GET_SMART_ACCOUNT_ENABLED_NETWORKS: empty,
