@@ -18,7 +18,6 @@ import {
 import { createFrameApi } from './api.ts'
 import { createApprovalUi } from './approval.ts'
 import { acceptHandshake } from './handshake.ts'
-import { socialHandovers } from './socialHandover.ts'
 import { frameStorage } from './storage.ts'
 import { loadStrings, type Strings } from './strings.ts'
 import { createFrameWallet } from './wallet.ts'
@@ -84,7 +83,6 @@ function start(): void {
     const wallet = createFrameWallet({
       api: createFrameApi({ projectId: config.projectId, site: () => site, sessionKey: storage.sessionKey }),
       storage,
-      socialHandovers: socialHandovers(window),
       approvals: createApprovalUi({
         root,
         notify,

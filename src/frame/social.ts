@@ -1,15 +1,15 @@
 /**
  * The page a social provider sends the person back to (`/social/callback/<provider>`, on the frame's
  * origin, in the popup the modal opened). The service has already finished the exchange; this page
- * hands the sign-in's handover secret to the wallet frames inside the window that opened it, at the
- * frame's own origin only (issue 23 item 1: the frame that started the sign-in needs it to take the
- * session, so someone who started it elsewhere cannot), then tells that window, at the exact origin of
- * the site that started the sign-in, that it is done (no secret in that message), and says so in the
- * browser's language.
+ * tells the window that opened it, at the exact origin of the site that started the sign-in, that it
+ * is done, with the sign-in's handover secret (issue 23 item 1): the modal passes it to its frame, the
+ * frame that started the sign-in, which needs it and its own binding secret to take the session. So
+ * someone who started the sign-in elsewhere and sent the provider's URL to a victim never gets it:
+ * it stays in the victim's browser. Then the page says so in the browser's language.
  */
 import * as z from 'zod/mini'
 import './frame.css'
-import { bindingSecret, SOCIAL_CALLBACK_MESSAGE, SOCIAL_HANDOVER_MESSAGE } from '../protocol/embedded/api.ts'
+import { bindingSecret, SOCIAL_CALLBACK_MESSAGE } from '../protocol/embedded/api.ts'
 import { loadStrings } from './strings.ts'
 
 const outcomeSchema = z.object({
@@ -30,36 +30,18 @@ function outcome(): Outcome {
   }
 }
 
-/** The frames inside `root` and theirs (a few levels): a cross-origin window still lists them. */
-function framesOf(root: Window, depth = 0): Window[] {
-  const found: Window[] = []
-  let count = 0
-  try {
-    count = root.frames.length
-  } catch {
-    return found
-  }
-  for (let index = 0; index < count && index < 50; index++) {
-    const child = root.frames[index]
-    if (!child) continue
-    found.push(child)
-    if (depth < 3) found.push(...framesOf(child, depth + 1))
-  }
-  return found
-}
-
 const result = outcome()
 // The sign-in's code and state stay out of the address bar and the history.
 history.replaceState(null, '', location.pathname)
 const opener = window.opener as Window | null
 if (result.site && opener) {
   try {
-    // Only documents of our own origin can receive it: the wallet frames, never the site's page.
-    if (result.handover) {
-      const message = { type: SOCIAL_HANDOVER_MESSAGE, handover: result.handover }
-      for (const frame of framesOf(opener)) frame.postMessage(message, location.origin)
+    const message = {
+      type: SOCIAL_CALLBACK_MESSAGE,
+      ...(result.handover ? { handover: result.handover } : {}),
     }
-    opener.postMessage({ type: SOCIAL_CALLBACK_MESSAGE }, result.site)
+    // Only a window at the site that started this sign-in receives it.
+    opener.postMessage(message, result.site)
   } catch {
     // The opener navigated away: nothing to tell.
   }

@@ -27,7 +27,6 @@ import {
   walletRpcResponse,
 } from '../protocol/embedded/index.ts'
 import { ApiError, type FrameApi } from './api.ts'
-import type { SocialHandovers } from './socialHandover.ts'
 import type { FrameStorage } from './storage.ts'
 
 /** The frame's approval view: shows a request and settles once the person decided. */
@@ -95,12 +94,7 @@ export interface FrameWalletDependencies {
   log?: (message: string, details?: Record<string, unknown>) => void
   /** The service ended the session (signed out elsewhere, expired): the app disconnects. */
   onSessionEnded?: () => void
-  /** The social callback page's handovers (issue 23 item 1); without them no social sign-in finishes. */
-  socialHandovers?: SocialHandovers
 }
-
-/** How long CONNECT_SOCIAL waits for the callback page's handover after the page heard it is done. */
-const HANDOVER_WAIT_MS = 10_000
 
 const base64url = (bytes: Uint8Array) =>
   toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
@@ -335,11 +329,10 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       signedInAs(session)
       return {}
     },
-    async CONNECT_SOCIAL({ provider }) {
+    async CONNECT_SOCIAL({ provider, handover }) {
       if (social?.provider !== provider) throw actionNotAllowed()
       const { loginId, binding } = social
-      // The callback page hands this frame the secret of the browser the provider sent back to.
-      const handover = await deps.socialHandovers?.take(HANDOVER_WAIT_MS)
+      // `handover`: what the callback page gave the browser the provider sent back to (via the modal).
       const session = await api
         .request('POST', 'social/finish', sessionResponse, {
           loginId,
@@ -402,7 +395,6 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     },
     async GET_SOCIAL_REDIRECT_URI({ provider }) {
       const binding = await newBinding()
-      deps.socialHandovers?.reset()
       const answer = await api.request('POST', 'social/start', socialStartResponse, {
         provider,
         deviceId: storage.deviceId(),

@@ -158,17 +158,18 @@ export const socialFinishRequest = z.object({
 })
 export type SocialFinishRequest = z.infer<typeof socialFinishRequest>
 
-/** The message the provider's callback page posts to the window that opened it (no secret in it). */
+/** The message the provider's callback page posts to the window that opened it. */
 export const SOCIAL_CALLBACK_MESSAGE = 'wallet-elements:social-callback'
 
 /**
- * The message the callback page posts to the wallet frames inside the window that opened it, at the
- * frame's own origin only: the sign-in's handover secret, which `social/finish` needs.
+ * What the callback page tells the window that opened it, at the exact origin of the site that started
+ * the sign-in: done, with the sign-in's handover secret, which the modal passes to its frame
+ * (CONNECT_SOCIAL) and `social/finish` needs. Alone it is worth nothing: finishing also needs the
+ * binding secret that never leaves the frame that started the sign-in.
  */
-export const SOCIAL_HANDOVER_MESSAGE = 'wallet-elements:social-handover'
-export const socialHandoverMessage = z.object({
-  type: z.literal(SOCIAL_HANDOVER_MESSAGE),
-  handover: bindingSecret,
+export const socialCallbackMessage = z.object({
+  type: z.literal(SOCIAL_CALLBACK_MESSAGE),
+  handover: z.optional(bindingSecret),
 })
 
 /** A JSON-RPC request of the page, as the frame passes it on. */
