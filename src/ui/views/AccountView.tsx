@@ -7,6 +7,7 @@ import {
   loadNetworks,
   navigate,
   shortAddress,
+  signOutEverywhere,
   tokenImageUrl,
   usdValue,
 } from '../../core/index.ts'
@@ -270,6 +271,16 @@ function Account({ config }: ViewProps) {
             onClick={() => navigate(config, 'UpdateEmailWallet')}
           >
             {t('updateEmail')}
+          </button>
+        ) : null}
+        {account.connectorId === 'embedded' ? (
+          <button
+            type="button"
+            className="secondary"
+            part="sign-out-everywhere-button"
+            onClick={() => void signOutEverywhere(config)}
+          >
+            {t('signOutEverywhere')}
           </button>
         ) : null}
         <button
