@@ -262,6 +262,9 @@ function memoryStorage(): Storage {
   }
 }
 
+/** The frame storage (and so the session key) of each browser's storage: loads of one browser share it. */
+const browserStorages = new WeakMap<Storage, ReturnType<typeof frameStorage>>()
+
 /** The person at the approval view, played by the test: approves or rejects what is shown. */
 function person(decision: 'approve' | 'reject', shown: ApprovalPreview[]): ApprovalUi {
   return {
@@ -289,8 +292,9 @@ export function frameWallet(
   options: { decision?: 'approve' | 'reject'; shown?: ApprovalPreview[]; storage?: Storage } = {},
 ) {
   const storage = options.storage ?? memoryStorage()
-  // No IndexedDB in Node: the key lives in memory, as in a browser whose IndexedDB is blocked.
-  const keys = frameStorage(storage, t.projectId)
+  // No IndexedDB in Node: one key per storage, as a browser keeps it for every load of the frame.
+  const keys = browserStorages.get(storage) ?? frameStorage(storage, t.projectId)
+  browserStorages.set(storage, keys)
   const frame = createFrameWallet({
     api: createFrameApi({
       projectId: t.projectId,
