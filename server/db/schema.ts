@@ -364,10 +364,34 @@ export const walletSessions = pgTable(
     site: text('site').notNull(),
     tokenHash: bytea('token_hash').notNull().unique(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** The absolute end (30 days); a week without use ends it sooner (`lastUsedAt`). */
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    /** The last request it authorised (written at most once a minute); null: not used since issued. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * The browser's own ECDSA P-256 public key (SPKI, URL-safe base64): every request of the session
+     * is signed with its non-extractable private key (issue 23 item 6). Null: an older session, refused.
+     */
+    publicKey: text('public_key'),
   },
   (table) => [index('wallet_sessions_user_idx').on(table.userId)],
+)
+
+/** Nonces of signed session requests, kept while their timestamp is acceptable: each is used once. */
+export const walletSessionNonces = pgTable(
+  'wallet_session_nonces',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => walletSessions.id, { onDelete: 'cascade' }),
+    nonce: text('nonce').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.sessionId, table.nonce] }),
+    index('wallet_session_nonces_expires_idx').on(table.expiresAt),
+  ],
 )
 
 /** An e-mail change: a code to the current address, then one to the new address. */
@@ -430,6 +454,10 @@ export const walletSocialLogins = pgTable(
     codeVerifier: text('code_verifier').notNull(),
     deviceId: text('device_id').notNull(),
     site: text('site').notNull(),
+    /** SHA-256 of the starting frame's binding secret: finishing needs the secret. */
+    bindingHash: bytea('binding_hash'),
+    /** SHA-256 of the handover secret the callback page gave the browser the provider sent back. */
+    handoverHash: bytea('handover_hash'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     callbackAt: timestamp('callback_at', { withTimezone: true, mode: 'date' }),
@@ -457,6 +485,8 @@ export const walletFarcasterLogins = pgTable(
     nonce: text('nonce').notNull(),
     deviceId: text('device_id').notNull(),
     site: text('site').notNull(),
+    /** SHA-256 of the starting frame's binding secret: finishing needs the secret. */
+    bindingHash: bytea('binding_hash'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
@@ -620,6 +650,7 @@ export const schema = {
   walletDevices,
   walletDeviceApprovals,
   walletSessions,
+  walletSessionNonces,
   walletEmailUpdates,
   walletRequests,
   walletCallBatches,

@@ -4,7 +4,8 @@
  * the channel's URL for the QR code; `finish` asks the relay about the channel once: pending, expired,
  * declined, or completed with the visitor's approval, which is verified against the ID and key
  * registries before the fid's user (one embedded wallet per fid) gets a session. A channel is used
- * once, by the browser and site that opened it.
+ * once, by the frame that opened it: `finish` needs that frame's binding secret, of which `start` got
+ * only the hash (issue 23 item 1), so knowing the sign-in's ids is not enough to take its session.
  */
 import { randomBytes } from 'node:crypto'
 import { and, eq, isNull } from 'drizzle-orm'
@@ -23,7 +24,7 @@ import type { Project } from '../projects/store.ts'
 import { actionNotAllowed, EmbeddedError } from './errors.ts'
 import { createFarcasterVerifier, type FarcasterVerifier } from './farcaster.ts'
 import type { LoginService } from './login.ts'
-import { newId } from './secrets.ts'
+import { newId, secretHash } from './secrets.ts'
 import type { SocialService } from './social.ts'
 
 /** How long a channel is ours to finish (the relay may keep it longer; we do not). */
@@ -154,6 +155,7 @@ export function createFarcasterService(deps: FarcasterDependencies) {
         nonce,
         deviceId: body.deviceId,
         site: body.origin,
+        bindingHash: Buffer.from(body.bindingHash, 'base64url'),
         createdAt: new Date(time),
         expiresAt,
       })
@@ -169,6 +171,7 @@ export function createFarcasterService(deps: FarcasterDependencies) {
       project: Project,
       body: FarcasterFinishRequest,
       site: string,
+      sessionKey: string,
       gone?: AbortSignal,
     ): Promise<SessionResponse> {
       const mine = and(
@@ -176,6 +179,7 @@ export function createFarcasterService(deps: FarcasterDependencies) {
         eq(walletFarcasterLogins.projectId, project.id),
         eq(walletFarcasterLogins.deviceId, body.deviceId),
         eq(walletFarcasterLogins.site, site),
+        eq(walletFarcasterLogins.bindingHash, secretHash(body.binding)),
         isNull(walletFarcasterLogins.consumedAt),
       )
       const [row] = await db.select().from(walletFarcasterLogins).where(mine).limit(1)
@@ -220,7 +224,7 @@ export function createFarcasterService(deps: FarcasterDependencies) {
         pictureUrl: pictureOf(status.pfpUrl),
       })
       deps.logger?.info({ projectId: row.projectId }, 'Farcaster sign-in')
-      return login.openSession(await login.userById(userId), project.id, body.deviceId, site)
+      return login.openSession(await login.userById(userId), project.id, body.deviceId, site, sessionKey)
     },
   }
 }

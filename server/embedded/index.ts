@@ -28,6 +28,8 @@ export interface EmbeddedWallet {
   farcaster: FarcasterService
   custody: Custody
   keks: KekRing
+  /** The service's clock (tests move it): signed session requests are checked against it. */
+  now: () => number
   /** Closes the mail connections. */
   close(): void
 }
@@ -136,5 +138,15 @@ export async function createEmbeddedWallet(
     networks: embeddedNetworks(Object.keys(config.rpcUpstreams)),
     smart,
   })
-  return { login, requests, smart, social, farcaster, custody, keks, close: () => mailer?.close() }
+  return {
+    login,
+    requests,
+    smart,
+    social,
+    farcaster,
+    custody,
+    keks,
+    now: deps.now ?? Date.now,
+    close: () => mailer?.close(),
+  }
 }

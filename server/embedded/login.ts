@@ -24,7 +24,7 @@ import type {
   EmbeddedUser,
   SessionResponse,
 } from '../../src/protocol/embedded/index.ts'
-import { compareCodeAlphabet, embeddedLimits } from '../../src/protocol/embedded/index.ts'
+import { compareCodeAlphabet, embeddedLimits, SESSION_PROOF_WINDOW_MS } from '../../src/protocol/embedded/index.ts'
 import type { Db } from '../db/database.ts'
 import {
   walletCodes,
@@ -34,6 +34,7 @@ import {
   walletFarcasterLogins,
   walletIdentities,
   walletRequests,
+  walletSessionNonces,
   walletSessions,
   walletSocialLogins,
   walletUsers,
@@ -46,6 +47,7 @@ import type { Custody } from './custody.ts'
 import { actionNotAllowed, EmbeddedError, notSignedIn } from './errors.ts'
 import type { CodeHasher } from './secrets.ts'
 import { browserLabel, newCode, newId, newSecret, secretHash } from './secrets.ts'
+import { checkSessionProof, type SessionProof } from './sessionProof.ts'
 import type { EmailThrottle } from './throttle.ts'
 
 /** A signed-in frame: who, on which project, browser and site. */
@@ -127,6 +129,7 @@ export function createLoginService(deps: LoginDependencies) {
       await db.delete(walletEmailUpdates).where(lt(walletEmailUpdates.expiresAt, dayAgo))
       await db.delete(walletRequests).where(lt(walletRequests.expiresAt, dayAgo))
       await db.delete(walletSessions).where(lt(walletSessions.expiresAt, dayAgo))
+      await db.delete(walletSessionNonces).where(lt(walletSessionNonces.expiresAt, new Date(time)))
       await db.delete(walletSocialLogins).where(lt(walletSocialLogins.expiresAt, dayAgo))
       await db.delete(walletFarcasterLogins).where(lt(walletFarcasterLogins.expiresAt, dayAgo))
     } catch (error) {
@@ -319,11 +322,16 @@ export function createLoginService(deps: LoginDependencies) {
     }
   }
 
+  /**
+   * A new session for this browser: bound to its key (`publicKey`, SPKI), whose signature every request
+   * of the session must carry (issue 23 item 6).
+   */
   async function openSession(
     user: UserRow,
     projectId: string,
     deviceId: string,
     site: string,
+    publicKey: string,
   ): Promise<SessionResponse> {
     const token = newSecret()
     const time = now()
@@ -347,6 +355,8 @@ export function createLoginService(deps: LoginDependencies) {
       tokenHash: secretHash(token),
       createdAt: new Date(time),
       expiresAt,
+      lastUsedAt: new Date(time),
+      publicKey,
     })
     return {
       token,
@@ -356,12 +366,19 @@ export function createLoginService(deps: LoginDependencies) {
     }
   }
 
+  /**
+   * The session of a request: its bearer token names a live session of the project (not revoked, not
+   * past its 30 days, used within the last 7), and the request is signed by the key of the browser the
+   * session was opened in, at a time within 5 minutes of ours, with a nonce never used before. A token
+   * alone (copied out of the browser) is refused like no token.
+   */
   async function sessionOf(
     project: Project,
-    authorization: string | undefined,
+    proof: SessionProof | undefined,
   ): Promise<WalletSession | undefined> {
-    const token = bearer(authorization)
-    if (!token) return undefined
+    const token = bearer(proof?.authorization)
+    if (!token || !proof) return undefined
+    const time = now()
     const [row] = await db
       .select({ session: walletSessions, email: walletUsers.email })
       .from(walletSessions)
@@ -371,12 +388,34 @@ export function createLoginService(deps: LoginDependencies) {
           eq(walletSessions.tokenHash, secretHash(token)),
           eq(walletSessions.projectId, project.id),
           isNull(walletSessions.revokedAt),
-          gt(walletSessions.expiresAt, new Date(now())),
+          gt(walletSessions.expiresAt, new Date(time)),
         ),
       )
       .limit(1)
     if (!row) return undefined
     const { session } = row
+    const lastUsed = (session.lastUsedAt ?? session.createdAt).getTime()
+    if (time - lastUsed > embeddedLimits.sessionIdleMs) return undefined
+    const nonce = session.publicKey ? checkSessionProof(session.publicKey, proof, time) : undefined
+    if (!nonce) {
+      logger?.warn({ projectId: project.id }, 'A session token came without its browser signature')
+      return undefined
+    }
+    const fresh = await db
+      .insert(walletSessionNonces)
+      .values({ sessionId: session.id, nonce, expiresAt: new Date(time + 2 * SESSION_PROOF_WINDOW_MS) })
+      .onConflictDoNothing()
+      .returning({ nonce: walletSessionNonces.nonce })
+    if (fresh.length === 0) {
+      logger?.warn({ projectId: project.id }, 'A signed session request was replayed')
+      return undefined
+    }
+    if (time - lastUsed > 60_000) {
+      await db
+        .update(walletSessions)
+        .set({ lastUsedAt: new Date(time) })
+        .where(eq(walletSessions.id, session.id))
+    }
     return {
       id: session.id,
       userId: session.userId,
@@ -601,9 +640,9 @@ export function createLoginService(deps: LoginDependencies) {
     createUser,
     openSession,
 
-    /** The session of a bearer token, or 401. */
-    async requireSession(project: Project, authorization: string | undefined): Promise<WalletSession> {
-      const session = await sessionOf(project, authorization)
+    /** The session of a signed request (see `sessionOf`), or 401. */
+    async requireSession(project: Project, proof: SessionProof): Promise<WalletSession> {
+      const session = await sessionOf(project, proof)
       if (!session) throw notSignedIn()
       return session
     },
@@ -617,11 +656,11 @@ export function createLoginService(deps: LoginDependencies) {
     async connectEmail(
       project: Project,
       body: EmailConnectRequest,
-      context: { authorization?: string | undefined; userAgent?: string | undefined },
+      context: { proof?: SessionProof | undefined; userAgent?: string | undefined },
     ): Promise<EmailConnectResponse> {
       const email = normalizeEmail(body.email)
       await cleanUp(now())
-      const current = await sessionOf(project, context.authorization)
+      const current = await sessionOf(project, context.proof)
       if (current && current.email === email && current.deviceId === body.deviceId)
         return { action: 'CONNECT' }
       const resendAfterSeconds = Math.ceil(embeddedLimits.emailCooldownMs / 1000)
@@ -673,6 +712,7 @@ export function createLoginService(deps: LoginDependencies) {
       project: Project,
       body: EmailVerifyRequest,
       site: string,
+      sessionKey: string,
       context: { userAgent?: string | undefined } = {},
     ): Promise<EmailVerifyResponse> {
       const row = await checkCode(project.id, body.loginId, 'login', body.otp, body.deviceId)
@@ -686,7 +726,7 @@ export function createLoginService(deps: LoginDependencies) {
         if (!known) return startDeviceApproval(project, existing, row.email, body.deviceId, site, context)
       }
       const user = existing ?? (await findOrCreateUser(project.id, row.email))
-      return openSession(user, project.id, body.deviceId, site)
+      return openSession(user, project.id, body.deviceId, site, sessionKey)
     },
 
     /** `POST /device/wait`: holds up to 25 s for the mailed link to be followed, then answers. */
@@ -694,6 +734,7 @@ export function createLoginService(deps: LoginDependencies) {
       project: Project,
       body: DeviceWaitRequest,
       site: string,
+      sessionKey: string,
       signal?: AbortSignal,
     ): Promise<DeviceWaitResponse> {
       const deadline = Date.now() + (deps.deviceWaitMs ?? embeddedLimits.deviceWaitMs)
@@ -720,7 +761,10 @@ export function createLoginService(deps: LoginDependencies) {
             .where(and(eq(walletDeviceApprovals.id, approval.id), isNull(walletDeviceApprovals.consumedAt)))
             .returning({ id: walletDeviceApprovals.id })
           if (consumed.length === 0) throw actionNotAllowed()
-          return { status: 'approved', session: await openSession(user, project.id, body.deviceId, site) }
+          return {
+            status: 'approved',
+            session: await openSession(user, project.id, body.deviceId, site, sessionKey),
+          }
         }
         if (approval.expiresAt.getTime() <= now())
           throw codeExpired('The approval link has expired: sign in again')
@@ -742,20 +786,26 @@ export function createLoginService(deps: LoginDependencies) {
       return embeddedUserOf(await userById(session.userId))
     },
 
-    /** Ends a session (again is fine). */
-    async signOut(project: Project, authorization: string | undefined): Promise<void> {
-      const token = bearer(authorization)
-      if (!token) return
+    /** `POST /sign-out`: ends this session (a signed request of it, like every other). */
+    async signOut(session: WalletSession): Promise<void> {
       await db
         .update(walletSessions)
         .set({ revokedAt: new Date(now()) })
-        .where(
-          and(
-            eq(walletSessions.tokenHash, secretHash(token)),
-            eq(walletSessions.projectId, project.id),
-            isNull(walletSessions.revokedAt),
-          ),
-        )
+        .where(and(eq(walletSessions.id, session.id), isNull(walletSessions.revokedAt)))
+    },
+
+    /**
+     * `POST /sign-out-everywhere`: ends every session of the person, in every browser, this one too;
+     * answers how many were live.
+     */
+    async signOutEverywhere(session: WalletSession): Promise<{ revoked: number }> {
+      const revoked = await db
+        .update(walletSessions)
+        .set({ revokedAt: new Date(now()) })
+        .where(and(eq(walletSessions.userId, session.userId), isNull(walletSessions.revokedAt)))
+        .returning({ id: walletSessions.id })
+      logger?.info({ projectId: session.projectId, revoked: revoked.length }, 'Signed out everywhere')
+      return { revoked: revoked.length }
     },
 
     /**
@@ -849,6 +899,18 @@ export function createLoginService(deps: LoginDependencies) {
             .update(walletEmailUpdates)
             .set({ completedAt: new Date(now()) })
             .where(eq(walletEmailUpdates.id, update.id))
+          // Whoever held a session by the old address loses it: only this browser, which proved both
+          // addresses, stays signed in (issue 23 item 6).
+          await tx
+            .update(walletSessions)
+            .set({ revokedAt: new Date(now()) })
+            .where(
+              and(
+                eq(walletSessions.userId, session.userId),
+                ne(walletSessions.id, session.id),
+                isNull(walletSessions.revokedAt),
+              ),
+            )
         })
       } catch (error) {
         if (await emailTaken(session.projectId, update.newEmail)) {

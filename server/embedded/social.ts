@@ -4,7 +4,14 @@
  * provider's JWKS) for the OpenID providers (google, apple), the profile endpoints for the OAuth 2
  * ones (github, x, discord, facebook). `openid-client` is the one engine for all six. The callback
  * lands on the frame's origin; the service finishes the exchange there and keeps the outcome for the
- * frame that started the sign-in (same browser, same site), which takes it once.
+ * frame that started the sign-in, which takes it once.
+ *
+ * Issue 23 item 1: knowing a sign-in's ids is never enough to take its session. `finish` needs two
+ * secrets: the binding secret of the frame that started the sign-in (only its hash was sent to
+ * `start`), and the handover secret the callback page received in the browser the provider sent back,
+ * which that page passes only to the wallet frames of the window that opened it, at the frame's own
+ * origin. Someone who calls `start` from their machine and sends a victim the provider's URL holds
+ * the first but never the second: the handover stays in the victim's browser.
  */
 import { createPrivateKey, sign } from 'node:crypto'
 import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm'
@@ -213,6 +220,8 @@ export interface SocialCallbackOutcome {
   /** The site the page tells that it is done; absent when the callback matched no sign-in. */
   site?: string
   ok: boolean
+  /** The handover secret the page passes to the starting frame (absent when nothing matched). */
+  handover?: string
 }
 
 function failed(message: string): EmbeddedError {
@@ -397,6 +406,7 @@ export function createSocialService(deps: SocialDependencies) {
         codeVerifier,
         deviceId: body.deviceId,
         site: body.origin,
+        bindingHash: Buffer.from(body.bindingHash, 'base64url'),
         createdAt: new Date(time),
         expiresAt: new Date(time + SOCIAL_LOGIN_TTL_MS),
       })
@@ -423,9 +433,11 @@ export function createSocialService(deps: SocialDependencies) {
       const state = parameters.get('state') ?? ''
       if (!/^[A-Za-z0-9_-]{43}$/.test(state)) return { ok: false }
       const time = new Date(now())
+      // Only the browser this page opens in learns it; `finish` needs it.
+      const handover = newSecret()
       const [row] = await db
         .update(walletSocialLogins)
-        .set({ callbackAt: time })
+        .set({ callbackAt: time, handoverHash: secretHash(handover) })
         .where(
           and(
             eq(walletSocialLogins.stateHash, secretHash(state)),
@@ -464,7 +476,7 @@ export function createSocialService(deps: SocialDependencies) {
             ? `The sign-in was cancelled at ${provider}`
             : `${provider} could not sign you in: try again`,
         })
-        return { site: row.site, ok: false }
+        return { site: row.site, ok: false, handover }
       }
       try {
         const configuration = await configurationOf(provider)
@@ -479,7 +491,7 @@ export function createSocialService(deps: SocialDependencies) {
         const identity = await identityOf(provider, configuration, tokens)
         const userId = await userOf(row.projectId, provider, identity)
         await settle({ userId, username: identity.username })
-        return { site: row.site, ok: true }
+        return { site: row.site, ok: true, handover }
       } catch (cause) {
         // What went wrong is logged by kind only: never a code, a token or the provider's URL.
         const problem =
@@ -491,38 +503,48 @@ export function createSocialService(deps: SocialDependencies) {
           errorCode: 'SOCIAL_FAILED',
           errorMessage: `${provider} could not sign you in: try again`,
         })
-        return { site: row.site, ok: false }
+        return { site: row.site, ok: false, handover }
       }
     },
 
-    /** `POST /social/finish`: the outcome of this browser's sign-in, once; a session if it worked. */
-    async finish(project: Project, body: SocialFinishRequest, site: string): Promise<SessionResponse> {
-      const [row] = await db
-        .update(walletSocialLogins)
-        .set({ consumedAt: new Date(now()) })
-        .where(
-          and(
-            eq(walletSocialLogins.id, body.loginId),
-            eq(walletSocialLogins.projectId, project.id),
-            eq(walletSocialLogins.deviceId, body.deviceId),
-            eq(walletSocialLogins.site, site),
-            isNotNull(walletSocialLogins.callbackAt),
-            isNull(walletSocialLogins.consumedAt),
-          ),
-        )
-        .returning()
+    /**
+     * `POST /social/finish`: the outcome of this frame's sign-in, once; a session if it worked. Needs
+     * the starting frame's binding secret and the callback page's handover secret (issue 23 item 1).
+     */
+    async finish(
+      project: Project,
+      body: SocialFinishRequest,
+      site: string,
+      sessionKey: string,
+    ): Promise<SessionResponse> {
+      const time = new Date(now())
+      const mine = and(
+        eq(walletSocialLogins.id, body.loginId),
+        eq(walletSocialLogins.projectId, project.id),
+        eq(walletSocialLogins.deviceId, body.deviceId),
+        eq(walletSocialLogins.site, site),
+        eq(walletSocialLogins.bindingHash, secretHash(body.binding)),
+        gt(walletSocialLogins.expiresAt, time),
+      )
+      const [row] = body.handover
+        ? await db
+            .update(walletSocialLogins)
+            .set({ consumedAt: time })
+            .where(
+              and(
+                mine,
+                eq(walletSocialLogins.handoverHash, secretHash(body.handover)),
+                isNotNull(walletSocialLogins.callbackAt),
+                isNull(walletSocialLogins.consumedAt),
+              ),
+            )
+            .returning()
+        : []
       if (!row) {
         const [waiting] = await db
           .select({ id: walletSocialLogins.id })
           .from(walletSocialLogins)
-          .where(
-            and(
-              eq(walletSocialLogins.id, body.loginId),
-              eq(walletSocialLogins.deviceId, body.deviceId),
-              isNull(walletSocialLogins.callbackAt),
-              gt(walletSocialLogins.expiresAt, new Date(now())),
-            ),
-          )
+          .where(and(mine, isNull(walletSocialLogins.callbackAt)))
           .limit(1)
         if (waiting) throw new EmbeddedError(409, 'SOCIAL_PENDING', 'The sign-in has not finished yet')
         throw actionNotAllowed()
@@ -532,7 +554,7 @@ export function createSocialService(deps: SocialDependencies) {
         throw new EmbeddedError(400, code, row.errorMessage ?? 'The sign-in did not finish: try again')
       }
       const user = await login.userById(row.userId)
-      return login.openSession(user, project.id, body.deviceId, site)
+      return login.openSession(user, project.id, body.deviceId, site, sessionKey)
     },
   }
 }

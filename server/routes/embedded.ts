@@ -22,6 +22,10 @@ import {
   farcasterFinishRequest,
   farcasterStartRequest,
   opaqueId,
+  SESSION_KEY_HEADER,
+  SESSION_NONCE_HEADER,
+  SESSION_SIGNATURE_HEADER,
+  SESSION_TIME_HEADER,
   siteOrigin,
   socialFinishRequest,
   socialStartRequest,
@@ -29,6 +33,7 @@ import {
 } from '../../src/protocol/embedded/index.ts'
 import { EmbeddedError, isEmbeddedError } from '../embedded/errors.ts'
 import type { EmbeddedWallet } from '../embedded/index.ts'
+import { type SessionProof, sessionKeyOf } from '../embedded/sessionProof.ts'
 import { invalidProjectId, projectIdNotConfigured } from '../errors.ts'
 import { isSiteAllowed } from '../frame/ancestors.ts'
 import { toServiceError } from '../http/errorHandler.ts'
@@ -80,6 +85,16 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
   const { wallet, projects, limits } = options
 
   app.decorateRequest('walletProject', null)
+  app.decorateRequest('walletRawBody', '')
+
+  // A session's requests are signed over the body's exact text (issue 23 item 6): keep it beside the
+  // parsed body, parsed as Fastify's own JSON parser does (prototype poisoning refused).
+  const json = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    ;(request as FastifyRequest & { walletRawBody: string }).walletRawBody = body as string
+    json(request, body as string, done)
+  })
 
   app.setErrorHandler((error, request, reply) => {
     const serviceError = toServiceError(error, request.routeOptions.bodyLimit)
@@ -101,6 +116,8 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('cache-control', 'no-store')
+    // The service's clock: the frame dates its signed requests by it, whatever its own clock says.
+    reply.header(SESSION_TIME_HEADER, String(wallet.now()))
     // Browsers send Origin on every cross-origin request and on same-origin POSTs: only the frame's.
     const origin = request.headers.origin
     const fetchSite = request.headers['sec-fetch-site']
@@ -156,8 +173,24 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     return site
   }
 
+  const header = (request: FastifyRequest, name: string) => {
+    const value = request.headers[name]
+    return typeof value === 'string' ? value : undefined
+  }
+  /** What a request shows to prove it is its session's browser (see server/embedded/sessionProof.ts). */
+  const proofOf = (request: FastifyRequest): SessionProof => ({
+    authorization: request.headers.authorization,
+    method: request.method,
+    url: request.url,
+    body: (request as FastifyRequest & { walletRawBody: string }).walletRawBody,
+    time: header(request, SESSION_TIME_HEADER),
+    nonce: header(request, SESSION_NONCE_HEADER),
+    signature: header(request, SESSION_SIGNATURE_HEADER),
+  })
+  /** The browser's public key a new session is bound to, or 400. */
+  const keyOf = (request: FastifyRequest) => sessionKeyOf(header(request, SESSION_KEY_HEADER))
   const session = (request: FastifyRequest) =>
-    wallet.login.requireSession(projectOf(request), request.headers.authorization)
+    wallet.login.requireSession(projectOf(request), proofOf(request))
   const bodyLimit = embeddedLimits.maxBodyBytes
 
   app.post('/embedded/v1/email/connect', { bodyLimit }, async (request): Promise<EmailConnectResponse> => {
@@ -166,7 +199,7 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
       throw new EmbeddedError(403, 'FORBIDDEN', 'E-mail sign-in is off for this project')
     if (siteOf(request) !== body.origin) throw new EmbeddedError(403, 'FORBIDDEN', 'Action not allowed')
     return wallet.login.connectEmail(projectOf(request), body, {
-      authorization: request.headers.authorization,
+      proof: proofOf(request),
       userAgent: request.headers['user-agent'],
     })
   })
@@ -179,7 +212,7 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
 
   app.post('/embedded/v1/social/finish', { bodyLimit }, async (request): Promise<SessionResponse> => {
     const body = parseInput(socialFinishRequest, request.body, 'body')
-    return wallet.social.finish(projectOf(request), body, siteOf(request))
+    return wallet.social.finish(projectOf(request), body, siteOf(request), keyOf(request))
   })
 
   app.post('/embedded/v1/farcaster/start', { bodyLimit }, async (request) => {
@@ -195,13 +228,13 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
       const body = parseInput(farcasterFinishRequest, request.body, 'body')
       const gone = new AbortController()
       reply.raw.once('close', () => gone.abort())
-      return wallet.farcaster.finish(projectOf(request), body, siteOf(request), gone.signal)
+      return wallet.farcaster.finish(projectOf(request), body, siteOf(request), keyOf(request), gone.signal)
     },
   )
 
   app.post('/embedded/v1/email/verify', { bodyLimit }, async (request): Promise<EmailVerifyResponse> => {
     const body = parseInput(emailVerifyRequest, request.body, 'body')
-    return wallet.login.verifyCode(projectOf(request), body, siteOf(request), {
+    return wallet.login.verifyCode(projectOf(request), body, siteOf(request), keyOf(request), {
       userAgent: request.headers['user-agent'],
     })
   })
@@ -210,7 +243,7 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     const body = parseInput(deviceWaitRequest, request.body, 'body')
     const gone = new AbortController()
     reply.raw.once('close', () => gone.abort())
-    return wallet.login.waitForDevice(projectOf(request), body, siteOf(request), gone.signal)
+    return wallet.login.waitForDevice(projectOf(request), body, siteOf(request), keyOf(request), gone.signal)
   })
 
   // The approval page (`/device#…`): no project in the query, the link's secret in the body.
@@ -236,9 +269,14 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
   }))
 
   app.post('/embedded/v1/sign-out', {}, async (request, reply: FastifyReply) => {
-    await wallet.login.signOut(projectOf(request), request.headers.authorization)
+    await wallet.login.signOut(await session(request))
     return reply.code(204).send()
   })
+
+  // Issue 23 item 6: every session of the person ends, in every browser (Account's "Sign out everywhere").
+  app.post('/embedded/v1/sign-out-everywhere', {}, async (request) =>
+    wallet.login.signOutEverywhere(await session(request)),
+  )
 
   app.post('/embedded/v1/email/update', { bodyLimit }, async (request) => {
     const body = parseInput(emailUpdateRequest, request.body, 'body')

@@ -1,6 +1,15 @@
 import type * as z from 'zod/mini'
 import { safeParse } from 'zod/mini'
+import { randomId, toBase64 } from '../protocol/base64.ts'
 import { embeddedErrorBody } from '../protocol/embedded/api.ts'
+import {
+  SESSION_KEY_HEADER,
+  SESSION_NONCE_HEADER,
+  SESSION_PROOF_WINDOW_MS,
+  SESSION_SIGNATURE_HEADER,
+  SESSION_TIME_HEADER,
+  sessionProofPayload,
+} from '../protocol/embedded/sessionProof.ts'
 
 /** An answer of the embedded-wallet API that is not a success, with what the frame tells the app. */
 export class ApiError extends Error {
@@ -43,21 +52,64 @@ export interface FrameApi {
   ): Promise<z.output<T>>
 }
 
+const base64url = (bytes: ArrayBuffer) =>
+  toBase64(new Uint8Array(bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+
+const hex = (bytes: ArrayBuffer) =>
+  Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, '0')).join('')
+
 /**
  * The frame's client of the embedded-wallet API: same origin (no CORS involved), the project in the
- * query, the site it is embedded in as `X-Wallet-Site`, the session as a bearer token. Answers are
- * parsed with the shared schemas; a malformed one counts as a failure.
+ * query, the site it is embedded in as `X-Wallet-Site`, the session as a bearer token. Every request
+ * carries this browser's public session key; a session's requests are signed with its private key
+ * (issue 23 item 6), dated by the service's clock (learnt from each answer's `X-Wallet-Time`). Answers
+ * are parsed with the shared schemas; a malformed one counts as a failure.
  *
  * @example
- * const api = createFrameApi({ projectId, site: 'https://shop.example' })
+ * const api = createFrameApi({ projectId, site: () => 'https://shop.example', sessionKey: storage.sessionKey })
  * const { action } = await api.request('POST', 'email/connect', emailConnectResponse, body)
  */
 export function createFrameApi(options: {
   projectId: string
   site: () => string
+  /** This browser's session key pair (see `FrameStorage.sessionKey`); the approval page has none. */
+  sessionKey?: () => Promise<CryptoKeyPair>
   fetch?: typeof fetch
+  /** The frame's clock (tests inject one). */
+  now?: () => number
 }): FrameApi {
   const fetchImpl = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args))
+  const now = options.now ?? Date.now
+  /** The service's clock minus ours, from the last answer. */
+  let skew = 0
+  const publicKeys = new WeakMap<CryptoKey, Promise<string>>()
+  const publicKeyOf = (key: CryptoKey) => {
+    let exported = publicKeys.get(key)
+    if (!exported) {
+      exported = crypto.subtle.exportKey('spki', key).then(base64url)
+      publicKeys.set(key, exported)
+    }
+    return exported
+  }
+
+  /** The proof headers of one request of the session: time, nonce and the signature over both. */
+  async function sign(keys: CryptoKeyPair, method: string, url: string, body: string) {
+    const time = String(Math.round(now() + skew))
+    const nonce = randomId()
+    const bodySha256 = hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body)))
+    const payload = sessionProofPayload({ method, url, bodySha256, time, nonce })
+    const signature = await crypto.subtle.sign(
+      { name: 'ECDSA', hash: 'SHA-256' },
+      keys.privateKey,
+      new TextEncoder().encode(payload),
+    )
+    return {
+      [SESSION_TIME_HEADER]: time,
+      [SESSION_NONCE_HEADER]: nonce,
+      [SESSION_SIGNATURE_HEADER]: base64url(signature),
+    }
+  }
+
   return {
     async request<T extends z.ZodMiniType>(
       method: 'GET' | 'POST',
@@ -66,28 +118,43 @@ export function createFrameApi(options: {
       body?: unknown,
       token?: string,
     ): Promise<z.output<T>> {
-      const headers: Record<string, string> = { 'x-wallet-site': options.site() }
-      if (body !== undefined) headers['content-type'] = 'application/json'
-      if (token) headers.authorization = `Bearer ${token}`
+      const url = `/embedded/v1/${path}?projectId=${encodeURIComponent(options.projectId)}`
+      const text = body === undefined ? undefined : JSON.stringify(body)
+      const send = async () => {
+        const headers: Record<string, string> = { 'x-wallet-site': options.site() }
+        if (text !== undefined) headers['content-type'] = 'application/json'
+        const keys = await options.sessionKey?.()
+        if (keys) headers[SESSION_KEY_HEADER] = await publicKeyOf(keys.publicKey)
+        if (token) headers.authorization = `Bearer ${token}`
+        if (token && keys) {
+          Object.assign(headers, await sign(keys, method, url, text ?? ''))
+        }
+        const skewUsed = skew
+        const answer = await fetchImpl(url, {
+          method,
+          headers,
+          credentials: 'omit',
+          cache: 'no-store',
+          ...(text === undefined ? {} : { body: text }),
+        })
+        const serverTime = Number(answer.headers.get(SESSION_TIME_HEADER))
+        if (Number.isFinite(serverTime) && serverTime > 0) skew = serverTime - now()
+        return { answer, skewMoved: Math.abs(skew - skewUsed) > SESSION_PROOF_WINDOW_MS / 2 }
+      }
       let response: Response
       try {
-        response = await fetchImpl(
-          `/embedded/v1/${path}?projectId=${encodeURIComponent(options.projectId)}`,
-          {
-            method,
-            headers,
-            credentials: 'omit',
-            cache: 'no-store',
-            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          },
-        )
+        let sent = await send()
+        // Signed by a clock the service does not share (the first request of a load): once more, dated
+        // by the service's clock.
+        if (token && sent.answer.status === 401 && sent.skewMoved) sent = await send()
+        response = sent.answer
       } catch {
         throw new ApiError(0, { code: 'NETWORK', message: 'Something went wrong' })
       }
-      const text = await response.text()
+      const answer = await response.text()
       let json: unknown
       try {
-        json = text ? JSON.parse(text) : undefined
+        json = answer ? JSON.parse(answer) : undefined
       } catch {
         json = undefined
       }

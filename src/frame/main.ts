@@ -79,9 +79,10 @@ function start(): void {
     let strings: Promise<Strings> | undefined
     let language: string | undefined
     const root = document.getElementById('app') ?? document.body
+    const storage = frameStorage(safeLocalStorage(), config.projectId, safeIndexedDb())
     const wallet = createFrameWallet({
-      api: createFrameApi({ projectId: config.projectId, site: () => site }),
-      storage: frameStorage(safeLocalStorage(), config.projectId),
+      api: createFrameApi({ projectId: config.projectId, site: () => site, sessionKey: storage.sessionKey }),
+      storage,
       approvals: createApprovalUi({
         root,
         notify,
@@ -128,6 +129,14 @@ function start(): void {
     port.start()
     notify({ type: 'FRAME_READY', payload: { nonce: nonce ?? '', version: embeddedLimits.sdkVersion } })
     log('ready', { site })
+  }
+}
+
+function safeIndexedDb(): IDBFactory | undefined {
+  try {
+    return window.indexedDB ?? undefined
+  } catch {
+    return undefined
   }
 }
 

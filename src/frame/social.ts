@@ -1,22 +1,30 @@
 /**
  * The page a social provider sends the person back to (`/social/callback/<provider>`, on the frame's
  * origin, in the popup the modal opened). The service has already finished the exchange; this page
- * only tells the window that opened it, at the exact origin of the site that started the sign-in,
- * that it is done (no code, token or state in the message), then says so in the browser's language.
+ * tells the window that opened it, at the exact origin of the site that started the sign-in, that it
+ * is done, with the sign-in's handover secret (issue 23 item 1): the modal passes it to its frame, the
+ * frame that started the sign-in, which needs it and its own binding secret to take the session. So
+ * someone who started the sign-in elsewhere and sent the provider's URL to a victim never gets it:
+ * it stays in the victim's browser. Then the page says so in the browser's language.
  */
+import * as z from 'zod/mini'
 import './frame.css'
-import { SOCIAL_CALLBACK_MESSAGE } from '../protocol/embedded/api.ts'
+import { bindingSecret, SOCIAL_CALLBACK_MESSAGE } from '../protocol/embedded/api.ts'
 import { loadStrings } from './strings.ts'
 
-interface Outcome {
-  site?: string
-  ok: boolean
-}
+const outcomeSchema = z.object({
+  site: z.optional(z.string()),
+  ok: z.boolean(),
+  handover: z.optional(bindingSecret),
+})
+type Outcome = z.infer<typeof outcomeSchema>
 
 function outcome(): Outcome {
   try {
-    const parsed = JSON.parse(document.getElementById('wallet-frame-config')?.textContent ?? '') as Outcome
-    return { ok: parsed.ok === true, ...(typeof parsed.site === 'string' ? { site: parsed.site } : {}) }
+    const parsed = outcomeSchema.safeParse(
+      JSON.parse(document.getElementById('wallet-frame-config')?.textContent ?? ''),
+    )
+    return parsed.success ? parsed.data : { ok: false }
   } catch {
     return { ok: false }
   }
@@ -25,9 +33,15 @@ function outcome(): Outcome {
 const result = outcome()
 // The sign-in's code and state stay out of the address bar and the history.
 history.replaceState(null, '', location.pathname)
-if (result.site && window.opener) {
+const opener = window.opener as Window | null
+if (result.site && opener) {
   try {
-    ;(window.opener as Window).postMessage({ type: SOCIAL_CALLBACK_MESSAGE }, result.site)
+    const message = {
+      type: SOCIAL_CALLBACK_MESSAGE,
+      ...(result.handover ? { handover: result.handover } : {}),
+    }
+    // Only a window at the site that started this sign-in receives it.
+    opener.postMessage(message, result.site)
   } catch {
     // The opener navigated away: nothing to tell.
   }

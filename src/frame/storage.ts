@@ -6,17 +6,67 @@ export interface FrameStorage {
   deviceId(): string
   token(): string | undefined
   setToken(token: string | undefined): void
+  /**
+   * This browser's session key (issue 23 item 6): an ECDSA P-256 pair whose private half is
+   * non-extractable, made once and kept in IndexedDB on the frame's origin. Script can ask it to
+   * sign, but nothing can read it out, so a copied token is useless elsewhere.
+   */
+  sessionKey(): Promise<CryptoKeyPair>
 }
 
+const KEY_DATABASE = 'wallet-frame'
+const KEY_STORE = 'keys'
+
+/** Runs one request on the key store; rejects when IndexedDB is missing or blocked. */
+function keyStore<T>(
+  indexedDb: IDBFactory,
+  mode: IDBTransactionMode,
+  run: (store: IDBObjectStore) => IDBRequest<T>,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const open = indexedDb.open(KEY_DATABASE, 1)
+    open.onupgradeneeded = () => open.result.createObjectStore(KEY_STORE)
+    open.onerror = () => reject(open.error)
+    open.onsuccess = () => {
+      const database = open.result
+      try {
+        const request = run(database.transaction(KEY_STORE, mode).objectStore(KEY_STORE))
+        request.onsuccess = () => {
+          database.close()
+          resolve(request.result)
+        }
+        request.onerror = () => {
+          database.close()
+          reject(request.error)
+        }
+      } catch (error) {
+        database.close()
+        reject(error)
+      }
+    }
+  })
+}
+
+const isKeyPair = (value: unknown): value is CryptoKeyPair =>
+  typeof value === 'object' &&
+  value !== null &&
+  (value as CryptoKeyPair).privateKey?.type === 'private' &&
+  (value as CryptoKeyPair).privateKey.extractable === false &&
+  (value as CryptoKeyPair).publicKey?.type === 'public'
+
 /**
- * The session token and device id, kept in the frame origin's storage only: the host page cannot
+ * The session token, device id and session key, kept on the frame's origin only: the host page cannot
  * read another origin's storage, and no message to the page ever carries them. Without storage
  * (blocked), they live in memory for this load.
  *
  * @example
- * const storage = frameStorage(window.localStorage, 'dev-project')
+ * const storage = frameStorage(window.localStorage, 'dev-project', window.indexedDB)
  */
-export function frameStorage(backend: Storage | undefined, projectId: string): FrameStorage {
+export function frameStorage(
+  backend: Storage | undefined,
+  projectId: string,
+  indexedDb?: IDBFactory | undefined,
+): FrameStorage {
   const memory = new Map<string, string>()
   const read = (key: string) => {
     try {
@@ -36,6 +86,25 @@ export function frameStorage(backend: Storage | undefined, projectId: string): F
     }
   }
   const tokenKey = `wallet-frame:${projectId}:session`
+  const keyName = `${projectId}:session-key`
+  let keyPair: Promise<CryptoKeyPair> | undefined
+
+  async function loadOrMakeKey(): Promise<CryptoKeyPair> {
+    if (indexedDb) {
+      const kept = await keyStore(indexedDb, 'readonly', (store) => store.get(keyName)).catch(() => undefined)
+      if (isKeyPair(kept)) return kept
+    }
+    const made = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
+      'sign',
+      'verify',
+    ])
+    if (indexedDb) {
+      // Kept for later loads; if that fails, the key lives for this load (a new sign-in later).
+      await keyStore(indexedDb, 'readwrite', (store) => store.put(made, keyName)).catch(() => undefined)
+    }
+    return made
+  }
+
   return {
     deviceId() {
       const existing = read('wallet-frame:device')
@@ -49,5 +118,12 @@ export function frameStorage(backend: Storage | undefined, projectId: string): F
       return token && /^[A-Za-z0-9_-]{43}$/.test(token) ? token : undefined
     },
     setToken: (token) => write(tokenKey, token),
+    sessionKey() {
+      keyPair ??= loadOrMakeKey().catch((error: unknown) => {
+        keyPair = undefined
+        throw error
+      })
+      return keyPair
+    },
   }
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { toBase64 } from '../protocol/base64.ts'
 import type { CaipNetworkId } from '../protocol/caip.ts'
 import type {
   AppEvent,
@@ -96,6 +97,21 @@ export interface FrameWalletDependencies {
   onSessionEnded?: () => void
 }
 
+const base64url = (bytes: Uint8Array) =>
+  toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+
+/**
+ * A sign-in's binding (issue 23 item 1): a secret this frame keeps in memory and the SHA-256 of it,
+ * which is all `start` sends; `finish` needs the secret, so only this frame can finish the flow.
+ */
+async function newBinding(): Promise<{ secret: string; hash: string }> {
+  const secret = base64url(crypto.getRandomValues(new Uint8Array(32)))
+  const hash = base64url(
+    new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(secret))),
+  )
+  return { secret, hash }
+}
+
 /**
  * The frame's wallet: one handler per app event (SPEC section 7), each settling with exactly one
  * success or error answer. It holds the session token and never lets it out: answers carry addresses,
@@ -112,8 +128,8 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
   /** Signed in for the first time here: the site's default account type is still to apply. */
   let newUser = false
   let login: { loginId: string; action: 'VERIFY_OTP' | 'VERIFY_DEVICE' } | undefined
-  let social: { loginId: string; provider: string } | undefined
-  let farcaster: { loginId: string } | undefined
+  let social: { loginId: string; provider: string; binding: string } | undefined
+  let farcaster: { loginId: string; binding: string } | undefined
   let update: { updateId: string; step: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' } | undefined
   let networks: Promise<{ caipNetworkId: string }[]> | undefined
 
@@ -320,11 +336,17 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       signedInAs(answer)
       return {}
     },
-    async CONNECT_SOCIAL({ provider }) {
+    async CONNECT_SOCIAL({ provider, handover }) {
       if (social?.provider !== provider) throw actionNotAllowed()
-      const { loginId } = social
+      const { loginId, binding } = social
+      // `handover`: what the callback page gave the browser the provider sent back to (via the modal).
       const session = await api
-        .request('POST', 'social/finish', sessionResponse, { loginId, deviceId: storage.deviceId() })
+        .request('POST', 'social/finish', sessionResponse, {
+          loginId,
+          deviceId: storage.deviceId(),
+          binding,
+          ...(handover === undefined ? {} : { handover }),
+        })
         .catch((error: unknown) => {
           // Still waiting for the provider's callback: the sign-in may be asked for again.
           if (!(error instanceof ApiError && error.code === 'SOCIAL_PENDING')) social = undefined
@@ -336,17 +358,23 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     },
     async CONNECT_FARCASTER({ step }) {
       if (step === 'start') {
+        const binding = await newBinding()
         const answer = await api.request('POST', 'farcaster/start', farcasterStartResponse, {
           deviceId: storage.deviceId(),
           origin: deps.site,
+          bindingHash: binding.hash,
         })
-        farcaster = { loginId: answer.loginId }
+        farcaster = { loginId: answer.loginId, binding: binding.secret }
         return { url: answer.url, expiresAt: answer.expiresAt }
       }
       if (!farcaster) throw actionNotAllowed()
-      const { loginId } = farcaster
+      const { loginId, binding } = farcaster
       const session = await api
-        .request('POST', 'farcaster/finish', sessionResponse, { loginId, deviceId: storage.deviceId() })
+        .request('POST', 'farcaster/finish', sessionResponse, {
+          loginId,
+          deviceId: storage.deviceId(),
+          binding,
+        })
         .catch((error: unknown) => {
           // Not approved yet: the modal asks again; anything else ends this channel.
           if (!(error instanceof ApiError && error.code === 'FARCASTER_PENDING')) farcaster = undefined
@@ -373,15 +401,17 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       return await frameUserOf(own, requested)
     },
     async GET_SOCIAL_REDIRECT_URI({ provider }) {
+      const binding = await newBinding()
       const answer = await api.request('POST', 'social/start', socialStartResponse, {
         provider,
         deviceId: storage.deviceId(),
         origin: deps.site,
+        bindingHash: binding.hash,
       })
-      social = { loginId: answer.loginId, provider }
+      social = { loginId: answer.loginId, provider, binding: binding.secret }
       return { uri: answer.uri }
     },
-    async SIGN_OUT() {
+    async SIGN_OUT({ everywhere }) {
       const current = token()
       storage.setToken(undefined)
       user = undefined
@@ -390,7 +420,15 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       social = undefined
       farcaster = undefined
       newUser = false
-      if (current) await api.request('POST', 'sign-out', undefined, {}, current).catch(() => {})
+      // Forgotten here whatever happens; a revoke the service did not confirm is an error the page shows
+      // (`Failed to disconnect`), not a quiet success: that session still works until it idles out.
+      // A 401 means it had already ended.
+      if (current) {
+        const route = everywhere ? 'sign-out-everywhere' : 'sign-out'
+        await api.request('POST', route, undefined, {}, current).catch((error: unknown) => {
+          if (!(error instanceof ApiError && error.status === 401)) throw error
+        })
+      }
       return {}
     },
     async IS_CONNECTED() {

@@ -1,6 +1,6 @@
 import { FrameError } from '../../errors/embedded.ts'
 import type { BaseError } from '../../errors/index.ts'
-import { SOCIAL_CALLBACK_MESSAGE } from '../../protocol/embedded/api.ts'
+import { socialCallbackMessage } from '../../protocol/embedded/api.ts'
 import type { SocialProvider } from '../../protocol/rules.ts'
 import { StorageKey } from '../../protocol/storage.ts'
 import type { Config } from '../createConfig.ts'
@@ -65,15 +65,17 @@ function inWords(error: unknown, provider: SocialProvider): unknown {
 
 /**
  * Waits for the provider's callback page (on the frame's origin, in `popup`) to say it is done, or
- * for the person to close the window.
+ * for the person to close the window; answers the sign-in's handover secret (issue 23 item 1), which
+ * only the frame can use.
  */
 function callbackOf(win: Window, popup: Window, frameOrigin: string, provider: SocialProvider) {
-  return new Promise<void>((resolve, reject) => {
+  return new Promise<string | undefined>((resolve, reject) => {
     const onMessage = (event: MessageEvent) => {
       if (event.source !== popup || event.origin !== frameOrigin) return
-      if ((event.data as { type?: unknown } | null)?.type !== SOCIAL_CALLBACK_MESSAGE) return
+      const message = socialCallbackMessage.safeParse(event.data)
+      if (!message.success) return
       done()
-      resolve()
+      resolve(message.data.handover)
     }
     const timer = win.setInterval(() => {
       if (!popup.closed) return
@@ -122,8 +124,8 @@ async function signIn(
     if (!/^https?:\/\//.test(uri)) throw new FrameError({ reason: 'INVALID_RESPONSE' })
     const called = callbackOf(win, popup, connector.frame.origin, provider)
     popup.location.href = uri
-    await called
-    await connector.frame.request('CONNECT_SOCIAL', { provider })
+    const handover = await called
+    await connector.frame.request('CONNECT_SOCIAL', { provider, ...(handover ? { handover } : {}) })
     popup.close()
     await completeEmbeddedLogin(config, connector)
     const userName = connector.user()?.userName

@@ -42,7 +42,14 @@ export async function disconnect(config: Config, parameters: DisconnectParameter
         // The embedded wallet: forget the cached login first, then sign out, 3 s at most (SPEC 4, 9).
         const { clearLoginCache } = await import('../embedded.ts')
         clearLoginCache(config)
-        const waiting = signingOut.get(connector) ?? bounded(connector.disconnect({ namespace }))
+        // A revoke the wallet did not confirm is reported (issue 23 item 6), once per connector.
+        const waiting =
+          signingOut.get(connector) ??
+          bounded(
+            connector.disconnect({ namespace }).catch((error: unknown) => {
+              reportError(config, new FailedToDisconnectError({ cause: error }))
+            }),
+          )
         signingOut.set(connector, waiting)
         await waiting
       } else await connector?.disconnect({ namespace })

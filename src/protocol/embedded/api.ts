@@ -155,20 +155,54 @@ export const emailUpdateOtpRequest = z.object({ updateId: opaqueId, otp: otpCode
 /** Answer of the last step: the address now stored. */
 export const emailUpdatedResponse = z.object({ email: z.string() })
 
-/** `POST /embedded/v1/social/start`: a social sign-in for this browser and site. */
-export const socialStartRequest = z.object({ provider: SocialProviderSchema, deviceId, origin: siteOrigin })
+/**
+ * A flow's binding secret (issue 23 item 1): 256 random bits the frame that starts a sign-in makes and
+ * keeps in memory; the service keeps only its SHA-256 and finishing the flow needs the secret itself.
+ */
+export const bindingSecret = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid binding'))
+/** The SHA-256 of a binding secret (of its text), URL-safe base64: what a start sends. */
+export const bindingHash = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid binding'))
+
+/** `POST /embedded/v1/social/start`: a social sign-in for this browser and site, bound to this frame. */
+export const socialStartRequest = z.object({
+  provider: SocialProviderSchema,
+  deviceId,
+  origin: siteOrigin,
+  bindingHash,
+})
 export type SocialStartRequest = z.infer<typeof socialStartRequest>
 
 /** Answer of `POST /embedded/v1/social/start`: the provider's authorization URL and the sign-in's id. */
 export const socialStartResponse = z.object({ uri: z.string(), loginId: opaqueId })
 export type SocialStartResponse = z.infer<typeof socialStartResponse>
 
-/** `POST /embedded/v1/social/finish`: after the provider's callback, the session of that sign-in. */
-export const socialFinishRequest = z.object({ loginId: opaqueId, deviceId })
+/**
+ * `POST /embedded/v1/social/finish`: after the provider's callback, the session of that sign-in. It
+ * needs the binding secret of the frame that started it and the handover secret the callback page gave
+ * (in the browser the provider sent back) to that frame; without a handover it only says whether the
+ * callback is still awaited (`SOCIAL_PENDING`).
+ */
+export const socialFinishRequest = z.object({
+  loginId: opaqueId,
+  deviceId,
+  binding: bindingSecret,
+  handover: z.optional(bindingSecret),
+})
 export type SocialFinishRequest = z.infer<typeof socialFinishRequest>
 
-/** The message the provider's callback page posts to the window that opened it (no secret in it). */
+/** The message the provider's callback page posts to the window that opened it. */
 export const SOCIAL_CALLBACK_MESSAGE = 'wallet-elements:social-callback'
+
+/**
+ * What the callback page tells the window that opened it, at the exact origin of the site that started
+ * the sign-in: done, with the sign-in's handover secret, which the modal passes to its frame
+ * (CONNECT_SOCIAL) and `social/finish` needs. Alone it is worth nothing: finishing also needs the
+ * binding secret that never leaves the frame that started the sign-in.
+ */
+export const socialCallbackMessage = z.object({
+  type: z.literal(SOCIAL_CALLBACK_MESSAGE),
+  handover: z.optional(bindingSecret),
+})
 
 /** A JSON-RPC request of the page, as the frame passes it on. */
 export const walletRpcRequest = z.object({
@@ -353,7 +387,7 @@ export const embeddedErrorBody = z.object({
 export type EmbeddedErrorBody = z.infer<typeof embeddedErrorBody>
 
 /** `POST /embedded/v1/farcaster/start`: a Farcaster sign-in channel for this browser and site. */
-export const farcasterStartRequest = z.object({ deviceId, origin: siteOrigin })
+export const farcasterStartRequest = z.object({ deviceId, origin: siteOrigin, bindingHash })
 export type FarcasterStartRequest = z.infer<typeof farcasterStartRequest>
 
 /**
@@ -367,6 +401,9 @@ export const farcasterStartResponse = z.object({
 })
 export type FarcasterStartResponse = z.infer<typeof farcasterStartResponse>
 
-/** `POST /embedded/v1/farcaster/finish`: asks the relay once; the session when the app approved. */
-export const farcasterFinishRequest = z.object({ loginId: opaqueId, deviceId })
+/**
+ * `POST /embedded/v1/farcaster/finish`: asks the relay once; the session when the app approved. Only
+ * with the binding secret of the frame that started it.
+ */
+export const farcasterFinishRequest = z.object({ loginId: opaqueId, deviceId, binding: bindingSecret })
 export type FarcasterFinishRequest = z.infer<typeof farcasterFinishRequest>

@@ -2,7 +2,7 @@ import * as z from 'zod/mini'
 import { CaipNetworkIdSchema } from '../caip.ts'
 import { AccountTypeSchema } from '../entities.ts'
 import { AccentSchema, SocialProviderSchema, ThemeModeSchema } from '../rules.ts'
-import { compareCode, emailConnectAction, emailUpdateAction, embeddedEmail } from './api.ts'
+import { bindingSecret, compareCode, emailConnectAction, emailUpdateAction, embeddedEmail } from './api.ts'
 
 // Messages between the modal (the "app") and the embedded-wallet frame (SPEC section 7). One window
 // message starts a load's channel (the handshake); everything after goes over its MessageChannel port.
@@ -44,7 +44,12 @@ export const appEventPayloads = {
   CONNECT_EMAIL: z.object({ email: embeddedEmail }),
   CONNECT_DEVICE: empty,
   CONNECT_OTP: z.object({ otp: typedCode }),
-  CONNECT_SOCIAL: z.object({ provider: SocialProviderSchema, uri: z.optional(z.string()) }),
+  /** `handover`: the callback page's secret for this sign-in (issue 23 item 1), passed on by the modal. */
+  CONNECT_SOCIAL: z.object({
+    provider: SocialProviderSchema,
+    uri: z.optional(z.string()),
+    handover: z.optional(bindingSecret),
+  }),
   /**
    * `start` opens a Farcaster sign-in channel (answer: its URL for the QR code and when it expires);
    * `finish` waits (up to 20 s) for the visitor's approval in their Farcaster app and connects.
@@ -55,7 +60,8 @@ export const appEventPayloads = {
     preferredAccountType: z.optional(AccountTypeSchema),
   }),
   GET_SOCIAL_REDIRECT_URI: z.object({ provider: SocialProviderSchema }),
-  SIGN_OUT: empty,
+  /** `everywhere`: every session of the person ends, in every browser (issue 23 item 6). */
+  SIGN_OUT: z.object({ everywhere: z.optional(z.boolean()) }),
   IS_CONNECTED: empty,
   GET_CHAIN_ID: empty,
   GET_SMART_ACCOUNT_ENABLED_NETWORKS: empty,

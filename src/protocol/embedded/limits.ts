@@ -39,8 +39,10 @@ export const embeddedLimits = {
   deviceApprovalTtlMs: 15 * 60_000,
   /** How long the service holds a device-wait request open before answering "still pending". */
   deviceWaitMs: 25_000,
-  /** A wallet session (the frame's) lasts this long unless signed out. */
+  /** A wallet session (the frame's) lasts at most this long unless signed out. */
   sessionTtlMs: 30 * 24 * 60 * 60_000,
+  /** A session not used for this long has ended (issue 23 item 6). */
+  sessionIdleMs: 7 * 24 * 60 * 60_000,
   /** A request waiting for approval is forgotten after this long. */
   approvalTtlMs: 10 * 60_000,
   /** Largest body of an embedded-wallet API request, in bytes. */

@@ -75,6 +75,7 @@ const ar: Messages = {
   approveBrowser: 'وافق على هذا المتصفح',
   approveRequest: 'الموافقة على الطلب',
   updateEmail: 'تغيير البريد الإلكتروني',
+  signOutEverywhere: 'تسجيل الخروج من كل مكان',
 
   'error.UnknownError': 'حدث خطأ',
   'error.RequestAbortedError': 'تم إلغاء الطلب',

@@ -74,6 +74,7 @@ const de: Messages = {
   approveBrowser: 'Diesen Browser bestätigen',
   approveRequest: 'Anfrage bestätigen',
   updateEmail: 'E-Mail ändern',
+  signOutEverywhere: 'Überall abmelden',
 
   'error.UnknownError': 'Ein Fehler ist aufgetreten',
   'error.RequestAbortedError': 'Die Anfrage wurde abgebrochen',

@@ -90,6 +90,7 @@ const en = {
   approveBrowser: 'Approve this browser',
   approveRequest: 'Approve request',
   updateEmail: 'Update e-mail',
+  signOutEverywhere: 'Sign out everywhere',
 
   // The error catalogue (src/errors and the chains' errors), by messageId
   'error.UnknownError': 'An error occurred',

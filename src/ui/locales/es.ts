@@ -74,6 +74,7 @@ const es: Messages = {
   approveBrowser: 'Aprueba este navegador',
   approveRequest: 'Aprobar solicitud',
   updateEmail: 'Cambiar correo',
+  signOutEverywhere: 'Cerrar sesión en todas partes',
 
   'error.UnknownError': 'Se produjo un error',
   'error.RequestAbortedError': 'Se canceló la solicitud',

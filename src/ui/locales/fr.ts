@@ -74,6 +74,7 @@ const fr: Messages = {
   approveBrowser: 'Approuvez ce navigateur',
   approveRequest: 'Approuver la demande',
   updateEmail: 'Modifier l’e-mail',
+  signOutEverywhere: 'Se déconnecter partout',
 
   'error.UnknownError': 'Une erreur s’est produite',
   'error.RequestAbortedError': 'La demande a été annulée',

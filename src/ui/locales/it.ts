@@ -74,6 +74,7 @@ const it: Messages = {
   approveBrowser: 'Approva questo browser',
   approveRequest: 'Approva la richiesta',
   updateEmail: 'Cambia e-mail',
+  signOutEverywhere: 'Esci ovunque',
 
   'error.UnknownError': 'Si è verificato un errore',
   'error.RequestAbortedError': 'La richiesta è stata annullata',

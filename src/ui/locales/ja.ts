@@ -75,6 +75,7 @@ const ja: Messages = {
   approveBrowser: 'このブラウザを承認',
   approveRequest: 'リクエストを承認',
   updateEmail: 'メールアドレスを変更',
+  signOutEverywhere: 'すべての場所からサインアウト',
 
   'error.UnknownError': 'エラーが発生しました',
   'error.RequestAbortedError': 'リクエストが中止されました',

@@ -74,6 +74,7 @@ const ko: Messages = {
   approveBrowser: '이 브라우저 승인',
   approveRequest: '요청 승인',
   updateEmail: '이메일 변경',
+  signOutEverywhere: '모든 곳에서 로그아웃',
 
   'error.UnknownError': '오류가 발생했습니다',
   'error.RequestAbortedError': '요청이 중단되었습니다',

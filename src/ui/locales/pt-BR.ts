@@ -74,6 +74,7 @@ const ptBR: Messages = {
   approveBrowser: 'Aprove este navegador',
   approveRequest: 'Aprovar solicitação',
   updateEmail: 'Alterar e-mail',
+  signOutEverywhere: 'Sair de todos os lugares',
 
   'error.UnknownError': 'Ocorreu um erro',
   'error.RequestAbortedError': 'A solicitação foi cancelada',

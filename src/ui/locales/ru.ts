@@ -74,6 +74,7 @@ const ru: Messages = {
   approveBrowser: 'Подтвердите этот браузер',
   approveRequest: 'Подтвердите запрос',
   updateEmail: 'Изменить эл. почту',
+  signOutEverywhere: 'Выйти везде',
 
   'error.UnknownError': 'Произошла ошибка',
   'error.RequestAbortedError': 'Запрос прерван',

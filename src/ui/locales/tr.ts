@@ -74,6 +74,7 @@ const tr: Messages = {
   approveBrowser: 'Bu tarayıcıyı onaylayın',
   approveRequest: 'İsteği onaylayın',
   updateEmail: 'E-postayı değiştir',
+  signOutEverywhere: 'Her yerden çıkış yap',
 
   'error.UnknownError': 'Bir hata oluştu',
   'error.RequestAbortedError': 'İstek iptal edildi',

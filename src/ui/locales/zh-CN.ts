@@ -74,6 +74,7 @@ const zhCN: Messages = {
   approveBrowser: '批准此浏览器',
   approveRequest: '批准请求',
   updateEmail: '更改邮箱',
+  signOutEverywhere: '在所有设备上退出',
 
   'error.UnknownError': '发生错误',
   'error.RequestAbortedError': '请求已中止',

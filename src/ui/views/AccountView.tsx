@@ -10,6 +10,7 @@ import {
   resetSend,
   resetSwap,
   shortAddress,
+  signOutEverywhere,
   tokenImageUrl,
   usdValue,
 } from '../../core/index.ts'
@@ -283,6 +284,16 @@ function Account({ config }: ViewProps) {
             onClick={() => navigate(config, 'UpdateEmailWallet')}
           >
             {t('updateEmail')}
+          </button>
+        ) : null}
+        {account.connectorId === 'embedded' ? (
+          <button
+            type="button"
+            className="secondary"
+            part="sign-out-everywhere-button"
+            onClick={() => void signOutEverywhere(config)}
+          >
+            {t('signOutEverywhere')}
           </button>
         ) : null}
         <button

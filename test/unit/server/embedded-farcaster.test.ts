@@ -24,6 +24,7 @@ import { farcasterStartResponse, sessionResponse } from '../../../src/protocol/e
 import {
   type EmbeddedTestApp,
   frameWallet,
+  newBinding,
   newDeviceId,
   SITE,
   clock as serviceClock,
@@ -123,7 +124,13 @@ describe('Farcaster approvals', () => {
     assert.notEqual(other, user)
     const open = async (id: string) =>
       sessionResponse.parse(
-        await t.wallet.login.openSession(await t.wallet.login.userById(id), t.projectId, newDeviceId(), SITE),
+        await t.wallet.login.openSession(
+          await t.wallet.login.userById(id),
+          t.projectId,
+          newDeviceId(),
+          SITE,
+          t.browserKey.publicKey,
+        ),
       ).user.accounts.eip155.address
     const wallet = await open(user)
     assert.match(wallet, /^0x[0-9a-fA-F]{40}$/)
@@ -274,16 +281,30 @@ describe('the service signs in with Farcaster through the relay', () => {
     rpcUrl: chain.url,
     account: { ...account, ...overrides },
   })
+  /** Bindings of the sign-ins started here, by id: the frame that started one keeps its secret. */
+  const bindings = new Map<string, string>()
   async function start(deviceId = newDeviceId()) {
-    const { status, body } = await t.call('/embedded/v1/farcaster/start', { deviceId, origin: SITE })
+    const binding = newBinding()
+    const { status, body } = await t.call('/embedded/v1/farcaster/start', {
+      deviceId,
+      origin: SITE,
+      bindingHash: binding.hash,
+    })
     assert.equal(status, 200, JSON.stringify(body))
     const answer = farcasterStartResponse.parse(body)
+    bindings.set(answer.loginId, binding.secret)
     const request = channelRequest.parse(Object.fromEntries(new URL(answer.url).searchParams))
     assert.equal(request.domain, DOMAIN, 'the channel names our domain')
-    return { ...answer, request, deviceId }
+    return { ...answer, request, deviceId, binding: binding.secret }
   }
+  /** The frame's finish: with the binding of the sign-in it started (a made-up one for unknown ids). */
   const finish = (loginId: string, deviceId: string, extra: Record<string, unknown> = {}) =>
-    t.call('/embedded/v1/farcaster/finish', { loginId, deviceId, ...extra })
+    t.call('/embedded/v1/farcaster/finish', {
+      loginId,
+      deviceId,
+      binding: bindings.get(loginId) ?? newBinding().secret,
+      ...extra,
+    })
   const errorOf = (body: Record<string, unknown>) => body.error as { code: string; message: string }
 
   test('pending until the app approves; then a session for the fid, with its username and picture, once', async () => {
@@ -344,6 +365,27 @@ describe('the service signs in with Farcaster through the relay', () => {
     }
   })
 
+  test('issue 23 item 1, as an attacker: the ids of an approved sign-in (login id, device id, site) are not enough without the starting frame’s binding secret', async () => {
+    const victim = await start()
+    await approveChannel(victim.request, approval())
+    // Everything but the binding secret: refused, whichever binding is guessed, and with none at all.
+    const guessed = await t.call('/embedded/v1/farcaster/finish', {
+      loginId: victim.loginId,
+      deviceId: victim.deviceId,
+      binding: newBinding().secret,
+    })
+    assert.equal(guessed.status, 403, JSON.stringify(guessed.body))
+    assert.equal(errorOf(guessed.body).message, 'Action not allowed')
+    const without = await t.call('/embedded/v1/farcaster/finish', {
+      loginId: victim.loginId,
+      deviceId: victim.deviceId,
+    })
+    assert.equal(without.status, 400)
+    assert.ok(!('token' in without.body) && !('token' in guessed.body), 'no session given')
+    // Still the starting frame's to take.
+    assert.equal((await finish(victim.loginId, victim.deviceId)).status, 200)
+  })
+
   test('as an attacker: a forged id, someone else’s channel, a smuggled channel token, oversized input', async () => {
     const victim = await start()
     const attacker = await start()
@@ -353,7 +395,7 @@ describe('the service signs in with Farcaster through the relay', () => {
     assert.equal((await finish(victim.loginId, attacker.deviceId)).status, 403, 'another browser')
     const otherSite = await t.call(
       '/embedded/v1/farcaster/finish',
-      { loginId: victim.loginId, deviceId: victim.deviceId },
+      { loginId: victim.loginId, deviceId: victim.deviceId, binding: victim.binding },
       { site: 'https://evil.example' },
     )
     assert.equal(otherSite.status, 403, 'another site')
@@ -364,13 +406,14 @@ describe('the service signs in with Farcaster through the relay', () => {
     assert.equal(errorOf(smuggled.body).code, 'FARCASTER_PENDING')
     const otherOrigin = await t.call(
       '/embedded/v1/farcaster/start',
-      { deviceId: newDeviceId(), origin: SITE },
+      { deviceId: newDeviceId(), origin: SITE, bindingHash: newBinding().hash },
       { origin: 'https://evil.example' },
     )
     assert.equal(otherOrigin.status, 403, 'only the frame calls these routes')
     const mismatched = await t.call('/embedded/v1/farcaster/start', {
       deviceId: newDeviceId(),
       origin: 'https://other.example',
+      bindingHash: newBinding().hash,
     })
     assert.equal(mismatched.status, 403, 'the origin must be the site the frame is on')
 
@@ -391,7 +434,9 @@ describe('the service signs in with Farcaster through the relay', () => {
       config: { relayUrl: 'http://127.0.0.1:9', rpcUrl: chain.url },
       frameUrl: `http://${DOMAIN}`,
     })
-    const down = await unreachable.start(project, { deviceId: newDeviceId(), origin: SITE }).catch((e) => e)
+    const down = await unreachable
+      .start(project, { deviceId: newDeviceId(), origin: SITE, bindingHash: newBinding().hash })
+      .catch((e) => e)
     assert.ok(down instanceof EmbeddedError)
     assert.equal(down.statusCode, 502)
     assert.equal(down.code, 'FARCASTER_FAILED')
@@ -399,7 +444,7 @@ describe('the service signs in with Farcaster through the relay', () => {
     const off = await unreachable
       .start(
         { ...project, features: { ...project.features, farcaster: false } },
-        { deviceId: newDeviceId(), origin: SITE },
+        { deviceId: newDeviceId(), origin: SITE, bindingHash: newBinding().hash },
       )
       .catch((e) => e)
     assert.equal(off.statusCode, 403)
@@ -412,7 +457,7 @@ describe('the service signs in with Farcaster through the relay', () => {
     await updateProject(db, 'farcaster-only', { features: { email: false, socials: [], farcaster: true } })
     const started = await t.call(
       '/embedded/v1/farcaster/start',
-      { deviceId: newDeviceId(), origin: SITE },
+      { deviceId: newDeviceId(), origin: SITE, bindingHash: newBinding().hash },
       { project: 'farcaster-only' },
     )
     assert.equal(started.status, 200, JSON.stringify(started.body))

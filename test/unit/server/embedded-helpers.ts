@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { randomBytes } from 'node:crypto'
+import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,7 +25,12 @@ import {
   appEvent,
   emailConnectResponse,
   frameAnswerFor,
+  SESSION_KEY_HEADER,
+  SESSION_NONCE_HEADER,
+  SESSION_SIGNATURE_HEADER,
+  SESSION_TIME_HEADER,
   type SessionResponse,
+  sessionProofPayload,
   sessionResponse,
 } from '../../../src/protocol/embedded/index.ts'
 import { type TestDatabase, testLogger } from './helpers.ts'
@@ -35,6 +40,44 @@ export const SITE = 'https://shop.example'
 
 /** The service's clock, moved by the tests. */
 export const clock = { now: Date.parse('2026-11-23T12:00:00.000Z') }
+
+/** A browser's session key as the frame makes one (ECDSA P-256), played by the tests. */
+export interface TestSessionKey {
+  privateKey: KeyObject
+  /** SPKI, URL-safe base64: the `x-wallet-key` header. */
+  publicKey: string
+}
+
+/** A new browser key (issue 23 item 6). */
+export function newSessionKey(): TestSessionKey {
+  const pair = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+  return {
+    privateKey: pair.privateKey,
+    publicKey: pair.publicKey.export({ format: 'der', type: 'spki' }).toString('base64url'),
+  }
+}
+
+/** The proof headers of one session request, as the frame's api.ts makes them. */
+export function proofHeaders(
+  key: TestSessionKey,
+  request: { method: string; url: string; body: string; time?: number; nonce?: string },
+): Record<string, string> {
+  const time = String(request.time ?? clock.now)
+  const nonce = request.nonce ?? randomBytes(16).toString('base64url')
+  const payload = sessionProofPayload({
+    method: request.method,
+    url: request.url,
+    bodySha256: createHash('sha256').update(request.body).digest('hex'),
+    time,
+    nonce,
+  })
+  const signature = sign('sha256', Buffer.from(payload), { key: key.privateKey, dsaEncoding: 'ieee-p1363' })
+  return {
+    [SESSION_TIME_HEADER]: time,
+    [SESSION_NONCE_HEADER]: nonce,
+    [SESSION_SIGNATURE_HEADER]: signature.toString('base64url'),
+  }
+}
 
 export interface EmbeddedTestApp {
   app: FastifyInstance
@@ -54,10 +97,19 @@ export interface EmbeddedTestApp {
       project?: string
       /** The client's address (default: a new one per call, so per-client limits stay out of the way). */
       ip?: string
+      /**
+       * The browser key the request shows and signs with (default: the app's one browser key);
+       * null: none, as a copied token replayed from elsewhere would come.
+       */
+      key?: TestSessionKey | null
+      /** Extra or replacing headers (a replayed signature, a forged time). */
+      headers?: Record<string, string>
     },
   ): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, unknown> }>
   /** Mail the sink caught for an address, newest first. */
   mailTo(address: string): CaughtMail[]
+  /** The browser key `call` uses by default. */
+  browserKey: TestSessionKey
   close(): Promise<void>
 }
 
@@ -140,24 +192,36 @@ export async function startEmbeddedTestApp(
     farcasterWaitMs: overrides.farcasterWaitMs ?? 0,
   })
   const app = await buildFrameApp(config, { wallet, database: testDb.database, logger: testLogger, now })
+  const browserKey = newSessionKey()
   return {
     app,
     wallet,
     sink,
     config,
     projectId,
+    browserKey,
     async call(path, body, options = {}) {
       const headers: Record<string, string> = { 'x-wallet-site': options.site ?? SITE }
       if (options.origin !== null) headers.origin = options.origin ?? FRAME_ORIGIN
-      if (options.token) headers.authorization = `Bearer ${options.token}`
       if (body !== undefined) headers['content-type'] = 'application/json'
       const separator = path.includes('?') ? '&' : '?'
+      const method = options.method ?? (body === undefined ? 'GET' : 'POST')
+      const url = `${path}${separator}projectId=${options.project ?? projectId}`
+      const payload = body === undefined ? undefined : JSON.stringify(body)
+      // As the frame does: its public key on every request, a signature on a session's.
+      const key = options.key === undefined ? browserKey : options.key
+      if (key) headers[SESSION_KEY_HEADER] = key.publicKey
+      if (options.token) {
+        headers.authorization = `Bearer ${options.token}`
+        if (key) Object.assign(headers, proofHeaders(key, { method, url, body: payload ?? '' }))
+      }
+      Object.assign(headers, options.headers)
       const response = await app.inject({
-        method: options.method ?? (body === undefined ? 'GET' : 'POST'),
-        url: `${path}${separator}projectId=${options.project ?? projectId}`,
+        method,
+        url,
         headers,
         remoteAddress: options.ip ?? `10.${randomBytes(3).join('.')}`,
-        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+        ...(payload === undefined ? {} : { payload }),
       })
       return {
         status: response.statusCode,
@@ -201,6 +265,9 @@ function memoryStorage(): Storage {
   }
 }
 
+/** The frame storage (and so the session key) of each browser's storage: loads of one browser share it. */
+const browserStorages = new WeakMap<Storage, ReturnType<typeof frameStorage>>()
+
 /** The person at the approval view, played by the test: approves or rejects what is shown. */
 function person(decision: 'approve' | 'reject', shown: ApprovalPreview[]): ApprovalUi {
   return {
@@ -228,13 +295,17 @@ export function frameWallet(
   options: { decision?: 'approve' | 'reject'; shown?: ApprovalPreview[]; storage?: Storage } = {},
 ) {
   const storage = options.storage ?? memoryStorage()
+  // No IndexedDB in Node: one key per storage, as a browser keeps it for every load of the frame.
+  const keys = browserStorages.get(storage) ?? frameStorage(storage, t.projectId)
+  browserStorages.set(storage, keys)
   const frame = createFrameWallet({
     api: createFrameApi({
       projectId: t.projectId,
       site: () => SITE,
       fetch: (url, init) => fetch(`${base}${String(url)}`, init),
+      sessionKey: keys.sessionKey,
     }),
-    storage: frameStorage(storage, t.projectId),
+    storage: keys,
     approvals: person(options.decision ?? 'approve', options.shown ?? []),
     look: { theme() {}, locale() {} },
     chainId: 'eip155:31337',
@@ -277,4 +348,10 @@ export async function signInByEmail(app: EmbeddedTestApp, email: string): Promis
     deviceId,
   })
   return sessionResponse.parse(verified.body)
+}
+
+/** A flow's binding as the frame makes one (issue 23 item 1): the secret it keeps, the hash `start` gets. */
+export function newBinding(): { secret: string; hash: string } {
+  const secret = randomBytes(32).toString('base64url')
+  return { secret, hash: createHash('sha256').update(secret).digest('base64url') }
 }

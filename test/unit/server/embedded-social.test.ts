@@ -23,6 +23,7 @@ import {
   codeIn,
   type EmbeddedTestApp,
   FRAME_ORIGIN,
+  newBinding,
   newDeviceId,
   SITE,
   startEmbeddedTestApp,
@@ -103,23 +104,54 @@ async function atProvider(
   throw new Error(`The provider did not send the person back (${response.status})`)
 }
 
+/** What the starting frame keeps of each sign-in (its binding secret), by login id. */
+const bindings = new Map<string, string>()
+/** The sign-in of each `state` (to file the handover a callback page gets under it). */
+const loginOfState = new Map<string, string>()
+/** The handover each callback page got, by login id: in the browser the provider sent back. */
+const handovers = new Map<string, string>()
+
 async function start(provider: SocialProvider, deviceId: string, app = t) {
-  const answer = await app.call('/embedded/v1/social/start', { provider, deviceId, origin: SITE })
+  const binding = newBinding()
+  const answer = await app.call('/embedded/v1/social/start', {
+    provider,
+    deviceId,
+    origin: SITE,
+    bindingHash: binding.hash,
+  })
   assert.equal(answer.status, 200, JSON.stringify(answer.body))
-  return socialStartResponse.parse(answer.body)
+  const started = socialStartResponse.parse(answer.body)
+  bindings.set(started.loginId, binding.secret)
+  loginOfState.set(new URL(started.uri).searchParams.get('state') ?? '', started.loginId)
+  return { ...started, binding: binding.secret }
 }
+
+/** The handover secret a callback page carries (what it passes to the starting frame), if any. */
+const handoverIn = (html: string) => /"handover":"([A-Za-z0-9_-]{43})"/.exec(html)?.[1]
 
 async function callback(provider: SocialProvider, parameters: URLSearchParams, app = t) {
   // Each from its own client address: the callback has a per-client rate limit.
-  return app.app.inject({
+  const page = await app.app.inject({
     method: 'GET',
     url: `/social/callback/${provider}?${parameters}`,
     remoteAddress: `10.${randomBytes(3).join('.')}`,
   })
+  const handover = handoverIn(page.body)
+  const loginId = loginOfState.get(parameters.get('state') ?? '')
+  if (handover && loginId) handovers.set(loginId, handover)
+  return page
 }
 
-const finish = (loginId: string, deviceId: string, app = t) =>
-  app.call('/embedded/v1/social/finish', { loginId, deviceId })
+/** The starting frame's finish: its binding, and the handover its callback page passed it. */
+const finish = (loginId: string, deviceId: string, app = t) => {
+  const handover = handovers.get(loginId)
+  return app.call('/embedded/v1/social/finish', {
+    loginId,
+    deviceId,
+    binding: bindings.get(loginId) ?? newBinding().secret,
+    ...(handover ? { handover } : {}),
+  })
+}
 
 /** A whole sign-in; answers the session. */
 async function signIn(provider: SocialProvider, email: string, options: { verified?: boolean } = {}) {
@@ -278,23 +310,102 @@ describe('social sign-in: refused', () => {
     assert.equal((await finish(loginId, newDeviceId())).status, 403)
     const foreign = await t.call(
       '/embedded/v1/social/finish',
-      { loginId, deviceId },
+      { loginId, deviceId, binding: bindings.get(loginId), handover: handovers.get(loginId) },
       { site: 'https://evil.example' },
     )
     assert.equal(foreign.status, 403)
     const fromPage = await t.call(
       '/embedded/v1/social/start',
-      { provider: 'google', deviceId, origin: SITE },
+      { provider: 'google', deviceId, origin: SITE, bindingHash: newBinding().hash },
       { origin: SITE },
     )
     assert.equal(fromPage.status, 403)
-    const unknown = await t.call('/embedded/v1/social/start', { provider: 'myspace', deviceId, origin: SITE })
+    const unknown = await t.call('/embedded/v1/social/start', {
+      provider: 'myspace',
+      deviceId,
+      origin: SITE,
+      bindingHash: newBinding().hash,
+    })
     assert.equal(unknown.status, 400)
     assert.equal(
       (await t.app.inject({ method: 'GET', url: '/social/callback/myspace?state=x' })).statusCode,
       404,
     )
     // Still the rightful browser's.
+    assert.equal((await finish(loginId, deviceId)).status, 200)
+  })
+})
+
+describe('issue 23 item 1: a social sign-in started by an attacker', () => {
+  test('the attacker calls start from their machine, the victim signs in at the provider: the attacker’s finish gets no session, before or after the callback', async () => {
+    // The attacker's machine: its own frame ids and binding secret, all it learns from start.
+    const attacker = { deviceId: newDeviceId() }
+    const { uri, loginId, binding } = await start('github', attacker.deviceId)
+    const steal = (extra: Record<string, unknown> = {}) =>
+      t.call('/embedded/v1/social/finish', { loginId, deviceId: attacker.deviceId, binding, ...extra })
+
+    // Before the victim comes back: still waiting, nothing to take.
+    const early = await steal()
+    assert.equal(errorOf(early.body).code, 'SOCIAL_PENDING')
+
+    // The victim opens the provider's URL the attacker sent, signs in (an authorised app needs no
+    // click), and the provider sends the victim's browser to the callback page.
+    const victimEmail = freshEmail()
+    const page = await callback('github', await atProvider(uri, victimEmail))
+    assert.equal(page.statusCode, 200)
+    assert.match(page.body, /"ok":true/)
+
+    // After: everything the attacker holds, with or without a guessed handover, is refused.
+    for (const attempt of [await steal(), await steal({ handover: newBinding().secret })]) {
+      assert.equal(attempt.status, 403, JSON.stringify(attempt.body))
+      assert.equal(errorOf(attempt.body).message, 'Action not allowed')
+      assert.ok(!('token' in attempt.body), 'no session for the attacker')
+    }
+    // The handover stayed in the victim's browser: with it (as the starting frame there would) it works.
+    assert.ok(handovers.get(loginId), 'the callback page got a handover')
+    assert.equal((await finish(loginId, attacker.deviceId)).status, 200)
+  })
+
+  test('the frame that started a sign-in cannot be handed a callback of another sign-in (the attacker’s own account)', async () => {
+    // The victim's frame starts a sign-in; the attacker signs in with their own account on a sign-in of
+    // theirs and gets the victim's browser to open that callback page: its handover is for the
+    // attacker's sign-in only.
+    const victim = { deviceId: newDeviceId() }
+    const mine = await start('google', victim.deviceId)
+    const theirs = await start('google', newDeviceId())
+    const page = await callback('google', await atProvider(theirs.uri, freshEmail()))
+    const handover = handoverIn(page.body)
+    assert.ok(handover)
+    const mixed = await t.call('/embedded/v1/social/finish', {
+      loginId: mine.loginId,
+      deviceId: victim.deviceId,
+      binding: mine.binding,
+      handover,
+    })
+    // The victim's own sign-in is still waiting for its callback; the attacker's is not the victim's.
+    assert.equal(errorOf(mixed.body).code, 'SOCIAL_PENDING')
+    assert.ok(!('token' in mixed.body))
+    const other = await t.call('/embedded/v1/social/finish', {
+      loginId: theirs.loginId,
+      deviceId: victim.deviceId,
+      binding: mine.binding,
+      handover,
+    })
+    assert.equal(other.status, 403)
+    assert.ok(!('token' in other.body))
+  })
+
+  test('without the starting frame’s binding secret, the callback’s handover is not enough either', async () => {
+    const deviceId = newDeviceId()
+    const { uri, loginId } = await start('discord', deviceId)
+    await callback('discord', await atProvider(uri, freshEmail()))
+    const noBinding = await t.call('/embedded/v1/social/finish', {
+      loginId,
+      deviceId,
+      binding: newBinding().secret,
+      handover: handovers.get(loginId),
+    })
+    assert.equal(noBinding.status, 403)
     assert.equal((await finish(loginId, deviceId)).status, 200)
   })
 })
