@@ -24,7 +24,11 @@ import type {
   EmbeddedUser,
   SessionResponse,
 } from '../../src/protocol/embedded/index.ts'
-import { compareCodeAlphabet, embeddedLimits, SESSION_PROOF_WINDOW_MS } from '../../src/protocol/embedded/index.ts'
+import {
+  compareCodeAlphabet,
+  embeddedLimits,
+  SESSION_PROOF_WINDOW_MS,
+} from '../../src/protocol/embedded/index.ts'
 import type { Db } from '../db/database.ts'
 import {
   walletCodes,

@@ -17,6 +17,7 @@ import {
   type EmbeddedTestApp,
   FRAME_ORIGIN,
   newDeviceId,
+  newSessionKey,
   SITE,
   startEmbeddedTestApp,
 } from './embedded-helpers.ts'
@@ -267,6 +268,9 @@ describe('e-mail sign-in: mail', () => {
 const chromeOnLinux =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36'
 
+/** The browser key the frame registers with a session it earns (issue 23 item 6). */
+const browserKey = newSessionKey()
+
 /** A POST as the frame sends it, with a browser's User-Agent. */
 async function callAs(userAgent: string, path: string, body: unknown) {
   const response = await t.app.inject({
@@ -277,6 +281,7 @@ async function callAs(userAgent: string, path: string, body: unknown) {
       'x-wallet-site': SITE,
       'content-type': 'application/json',
       'user-agent': userAgent,
+      'x-wallet-key': browserKey.publicKey,
     },
     payload: JSON.stringify(body),
   })
