@@ -491,10 +491,11 @@ export function createLoginService(deps: LoginDependencies) {
     // Approving needs the code the signing-in browser shows: the mailbox alone approves nothing, and
     // one wrong code denies that browser (a guess gets one try in 32^6).
     const matches = typed !== undefined && sameCode(typed, compareCodeOf(row.approval.id))
-    if (decision === 'approve' && !matches) {
-      const denied = await db
+    // Decides the approval once, while it is pending and not expired; answers whether this call did.
+    const settle = async (values: { approvedAt: Date } | { deniedAt: Date }) => {
+      const settled = await db
         .update(walletDeviceApprovals)
-        .set({ deniedAt: time })
+        .set(values)
         .where(
           and(
             eq(walletDeviceApprovals.id, row.approval.id),
@@ -504,7 +505,10 @@ export function createLoginService(deps: LoginDependencies) {
           ),
         )
         .returning({ id: walletDeviceApprovals.id })
-      if (denied.length === 0) return detailsOf(row)
+      return settled.length > 0
+    }
+    if (decision === 'approve' && !matches) {
+      if (!(await settle({ deniedAt: time }))) return detailsOf(row)
       logger?.info({}, 'New browser denied: the code did not match')
       throw new EmbeddedError(
         400,
@@ -513,19 +517,8 @@ export function createLoginService(deps: LoginDependencies) {
         { attemptsLeft: 0 },
       )
     }
-    const updated = await db
-      .update(walletDeviceApprovals)
-      .set(decision === 'approve' ? { approvedAt: time } : { deniedAt: time })
-      .where(
-        and(
-          eq(walletDeviceApprovals.id, row.approval.id),
-          isNull(walletDeviceApprovals.approvedAt),
-          isNull(walletDeviceApprovals.deniedAt),
-          gt(walletDeviceApprovals.expiresAt, time),
-        ),
-      )
-      .returning({ id: walletDeviceApprovals.id })
-    if (updated.length === 0) return detailsOf(row)
+    if (!(await settle(decision === 'approve' ? { approvedAt: time } : { deniedAt: time })))
+      return detailsOf(row)
     if (decision === 'approve') {
       await db
         .insert(walletDevices)

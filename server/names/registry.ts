@@ -110,6 +110,31 @@ export function createNameRegistry(db: Db, options: NameRegistryOptions): NameRe
   const now = options.now ?? Date.now
   const full = (label: string) => `${label}.${suffix}`
 
+  /**
+   * The account's name row, locked for the transaction, for a signed message about it: the message
+   * names that name, and is newer than the account's last signed message (registrations, images and
+   * releases only move forward: an older one is a replay).
+   */
+  async function ownName(
+    tx: Parameters<Parameters<Db['transaction']>[0]>[0],
+    address: string,
+    named: string,
+    issuedAt: number,
+    messages: { missing: string; other: (own: string) => string },
+  ): Promise<typeof names.$inferSelect> {
+    const [mine] = await tx
+      .select()
+      .from(names)
+      .where(and(eq(names.suffix, suffix), eq(names.address, address)))
+      .for('update')
+    if (!mine || isReleased(mine.label)) throw nameError(404, 'NAME_NOT_FOUND', messages.missing, 'address')
+    if (named.toLowerCase() !== full(mine.label))
+      throw nameError(400, 'NAME_MESSAGE_INVALID', messages.other(full(mine.label)), 'message')
+    if (mine.issuedAt.getTime() >= issuedAt)
+      throw nameError(400, 'NAME_MESSAGE_INVALID', 'A newer message of this account exists', 'message')
+    return mine
+  }
+
   function toRecord(row: typeof names.$inferSelect): NameRecord {
     return {
       name: full(row.label),
@@ -273,23 +298,10 @@ export function createNameRegistry(db: Db, options: NameRegistryOptions): NameRe
       const issuedAt = await checkSigned(project, fields, body)
       const address = normalizeAddress(body.address)
       return db.transaction(async (tx) => {
-        const [mine] = await tx
-          .select()
-          .from(names)
-          .where(and(eq(names.suffix, suffix), eq(names.address, address)))
-          .for('update')
-        if (!mine || isReleased(mine.label))
-          throw nameError(404, 'NAME_NOT_FOUND', 'The account has no name: register one first', 'address')
-        if (fields.name.toLowerCase() !== full(mine.label))
-          throw nameError(
-            400,
-            'NAME_MESSAGE_INVALID',
-            `The message is for ${fields.name}, not ${full(mine.label)}`,
-            'message',
-          )
-        // The account's signed messages (registrations and images) only move forward: older is a replay.
-        if (mine.issuedAt.getTime() >= issuedAt)
-          throw nameError(400, 'NAME_MESSAGE_INVALID', 'A newer message of this account exists', 'message')
+        const mine = await ownName(tx, address, fields.name, issuedAt, {
+          missing: 'The account has no name: register one first',
+          other: (own) => `The message is for ${fields.name}, not ${own}`,
+        })
         const [row] = await tx
           .update(names)
           .set({ avatar: body.avatar, issuedAt: new Date(issuedAt), updatedAt: new Date(now()) })
@@ -307,22 +319,10 @@ export function createNameRegistry(db: Db, options: NameRegistryOptions): NameRe
       const issuedAt = await checkSigned(project, fields, body)
       const address = normalizeAddress(body.address)
       return db.transaction(async (tx) => {
-        const [mine] = await tx
-          .select()
-          .from(names)
-          .where(and(eq(names.suffix, suffix), eq(names.address, address)))
-          .for('update')
-        if (!mine || isReleased(mine.label))
-          throw nameError(404, 'NAME_NOT_FOUND', 'The account has no name to release', 'address')
-        if (fields.name.toLowerCase() !== full(mine.label))
-          throw nameError(
-            400,
-            'NAME_MESSAGE_INVALID',
-            `The message releases ${fields.name}, not ${full(mine.label)}`,
-            'message',
-          )
-        if (mine.issuedAt.getTime() >= issuedAt)
-          throw nameError(400, 'NAME_MESSAGE_INVALID', 'A newer message of this account exists', 'message')
+        const mine = await ownName(tx, address, fields.name, issuedAt, {
+          missing: 'The account has no name to release',
+          other: (own) => `The message releases ${fields.name}, not ${own}`,
+        })
         await tx
           .update(names)
           .set({

@@ -134,8 +134,28 @@ export interface NameMessageParameters {
  * nameRegistrationMessage({ domain: 'example.com', name: 'alice.wallet.test', address, chainId: 'eip155:1', issuedAt })
  */
 export function nameRegistrationMessage(parameters: NameMessageParameters): string {
+  return nameMessage(registration, parameters)
+}
+
+/** What an account may sign about its name; the first line of the message says which. */
+type NameMessageKind = { action: 'register' | 'release'; preposition: 'for' | 'of'; pattern: RegExp }
+
+const field = (name: keyof NameMessageParameters, max: number) => `(?<${name}>[^\\s]{1,${max}})`
+
+function nameMessageKind(action: NameMessageKind['action'], preposition: NameMessageKind['preposition']) {
+  const pattern = new RegExp(
+    `^${field('domain', 253)} asks you to ${action} the name ${field('name', 255)} ${preposition} your account:\\n` +
+      `${field('address', 64)}\\n\\nNetwork: ${field('chainId', 80)}\\nIssued At: ${field('issuedAt', 40)}$`,
+  )
+  return { action, preposition, pattern }
+}
+
+const registration = nameMessageKind('register', 'for')
+const release = nameMessageKind('release', 'of')
+
+function nameMessage(kind: NameMessageKind, parameters: NameMessageParameters): string {
   return [
-    `${parameters.domain} asks you to register the name ${parameters.name} for your account:`,
+    `${parameters.domain} asks you to ${kind.action} the name ${parameters.name} ${kind.preposition} your account:`,
     parameters.address,
     '',
     `Network: ${parameters.chainId}`,
@@ -143,17 +163,9 @@ export function nameRegistrationMessage(parameters: NameMessageParameters): stri
   ].join('\n')
 }
 
-const messagePattern =
-  /^(?<domain>[^\s]{1,253}) asks you to register the name (?<name>[^\s]{1,255}) for your account:\n(?<address>[^\s]{1,64})\n\nNetwork: (?<chainId>[^\s]{1,80})\nIssued At: (?<issuedAt>[^\s]{1,40})$/
-
-/**
- * Reads a registration message back into its fields; null when it is not one.
- *
- * @example
- * const fields = parseNameRegistrationMessage(body.message)
- */
-export function parseNameRegistrationMessage(message: string): NameMessageParameters | null {
-  const groups = messagePattern.exec(message)?.groups
+/** Reads a message of that kind back into its fields, accepted only when it rebuilds to the same text. */
+function parseNameMessage(kind: NameMessageKind, message: string): NameMessageParameters | null {
+  const groups = kind.pattern.exec(message)?.groups
   if (!groups) return null
   const parsed = {
     domain: groups.domain ?? '',
@@ -162,7 +174,17 @@ export function parseNameRegistrationMessage(message: string): NameMessageParame
     chainId: groups.chainId ?? '',
     issuedAt: groups.issuedAt ?? '',
   }
-  return nameRegistrationMessage(parsed) === message ? parsed : null
+  return nameMessage(kind, parsed) === message ? parsed : null
+}
+
+/**
+ * Reads a registration message back into its fields; null when it is not one.
+ *
+ * @example
+ * const fields = parseNameRegistrationMessage(body.message)
+ */
+export function parseNameRegistrationMessage(message: string): NameMessageParameters | null {
+  return parseNameMessage(registration, message)
 }
 
 /**
@@ -192,17 +214,8 @@ export type NameReleaseResponse = z.infer<typeof nameReleaseResponse>
  * nameReleaseMessage({ domain: 'example.com', name: 'alice.wallet.test', address, chainId: 'eip155:1', issuedAt })
  */
 export function nameReleaseMessage(parameters: NameMessageParameters): string {
-  return [
-    `${parameters.domain} asks you to release the name ${parameters.name} of your account:`,
-    parameters.address,
-    '',
-    `Network: ${parameters.chainId}`,
-    `Issued At: ${parameters.issuedAt}`,
-  ].join('\n')
+  return nameMessage(release, parameters)
 }
-
-const releasePattern =
-  /^(?<domain>[^\s]{1,253}) asks you to release the name (?<name>[^\s]{1,255}) of your account:\n(?<address>[^\s]{1,64})\n\nNetwork: (?<chainId>[^\s]{1,80})\nIssued At: (?<issuedAt>[^\s]{1,40})$/
 
 /**
  * Reads a release message back into its fields; null when it is not one.
@@ -211,16 +224,7 @@ const releasePattern =
  * const fields = parseNameReleaseMessage(body.message)
  */
 export function parseNameReleaseMessage(message: string): NameMessageParameters | null {
-  const groups = releasePattern.exec(message)?.groups
-  if (!groups) return null
-  const parsed = {
-    domain: groups.domain ?? '',
-    name: groups.name ?? '',
-    address: groups.address ?? '',
-    chainId: groups.chainId ?? '',
-    issuedAt: groups.issuedAt ?? '',
-  }
-  return nameReleaseMessage(parsed) === message ? parsed : null
+  return parseNameMessage(release, message)
 }
 
 /** How long a registration message is good for after its `Issued At`. */
