@@ -4,8 +4,8 @@
  * and the wallet frame, and stops everything on Ctrl-C. CI runs it before any build step of its own,
  * so `npm start` building what it serves is proven, not assumed.
  *
- * What the stack keeps (the service's database, the market file, the dev wallet key) goes to a
- * temporary folder that is removed afterwards, so the checkout is left as `npm ci` left it and the
+ * What the stack keeps (the service's database, the market file, the dev wallet key) goes to
+ * temporary folders that are removed afterwards, so the checkout is left as `npm ci` left it and the
  * `npm test` that follows runs on a tree that never ran `npm start`.
  *
  * Usage: `tsx scripts/check-start.ts` (ports as for `npm start`: DEMO_PORT, SERVICE_PORT, ...).
@@ -154,6 +154,8 @@ async function stop(child: ChildProcess, urls: Map<string, string>): Promise<voi
 }
 
 const state = mkdtempSync(path.join(tmpdir(), 'wallet-elements-start-'))
+// The key-encryption key lives apart from the database's folder (the service refuses it beside it).
+const secrets = mkdtempSync(path.join(tmpdir(), 'wallet-elements-start-secrets-'))
 const output: string[] = []
 const started = Date.now()
 const child = spawn('npm', ['start'], {
@@ -164,7 +166,7 @@ const child = spawn('npm', ['start'], {
     ...process.env,
     SERVICE_DATA_DIR: path.join(state, 'service'),
     MARKET_FILE: path.join(state, 'local-market.json'),
-    WALLET_KEK_FILE: path.join(state, 'wallet-kek'),
+    WALLET_KEK_FILE: path.join(secrets, 'wallet-kek'),
   },
 })
 let failure: unknown
@@ -182,6 +184,7 @@ try {
   await stop(child, urls).catch(() => undefined)
 } finally {
   rmSync(state, { recursive: true, force: true })
+  rmSync(secrets, { recursive: true, force: true })
 }
 if (failure) {
   console.error(output.join('').slice(-6000))

@@ -3,7 +3,7 @@
  * `solc` (solc-js, no compiler download). The output is kept in node_modules/.cache, keyed by the
  * sources, the OpenZeppelin and solc versions and the settings, so only the first start compiles.
  */
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -101,8 +101,10 @@ export async function compileContracts(): Promise<CompiledContracts> {
     }
   }
   await mkdir(cacheDir, { recursive: true })
-  // Written whole, then renamed: a parallel start never reads half a file.
-  const partial = `${cacheFile}.${process.pid}.partial`
+  // Written whole, then renamed: a parallel start never reads half a file. The name is this write's
+  // own: two stand-ins of one process compiling the same sources on a cold cache (the chain and the
+  // Farcaster registries, on a fresh clone) would otherwise rename one file twice.
+  const partial = `${cacheFile}.${process.pid}.${randomUUID()}.partial`
   await writeFile(partial, JSON.stringify(compiled))
   await rename(partial, cacheFile)
   return compiled
