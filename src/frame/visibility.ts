@@ -9,6 +9,9 @@
  * the page's DOM is another origin's.
  */
 
+/** How much of a `whole` target must be in view (a fractional pixel may be cut by layout rounding). */
+const WHOLE_RATIO = 0.99
+
 /** Below this the browser refuses `trackVisibility` (the IOv2 minimum). */
 const VISIBILITY_DELAY_MS = 100
 
@@ -62,10 +65,17 @@ export function watchVisibility(
   const seen = new Map<Element, boolean>()
   const whole = new Set(targets.filter((target) => target.whole).map((target) => target.element))
   let last: boolean | undefined
-  const init: VisibilityInit = { trackVisibility: true, delay: VISIBILITY_DELAY_MS, threshold: [0, 0.5, 1] }
+  // The observer calls back only when a ratio crosses a threshold (or visibility changes): the
+  // "whole" test must be a threshold itself, or a target that settles at 0.995 after a layout (a
+  // fractional pixel short of 1) would never be reported and Approve would never arm.
+  const init: VisibilityInit = {
+    trackVisibility: true,
+    delay: VISIBILITY_DELAY_MS,
+    threshold: [0, 0.5, WHOLE_RATIO, 1],
+  }
   const observer = new win.IntersectionObserver((entries) => {
     for (const entry of entries as VisibilityEntry[]) {
-      const inView = whole.has(entry.target) ? entry.intersectionRatio >= 0.99 : entry.isIntersecting
+      const inView = whole.has(entry.target) ? entry.intersectionRatio >= WHOLE_RATIO : entry.isIntersecting
       seen.set(entry.target, inView && entry.isVisible)
     }
     const visible = targets.every((target) => seen.get(target.element) === true)
