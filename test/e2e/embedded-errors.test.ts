@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { resolve } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core'
-import { apiRoute, codeOf, modal, nextMail, walletFrame } from './embedded-helpers.ts'
+import { answerInFrame, apiRoute, codeOf, modal, nextMail, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -262,7 +262,7 @@ describe('embedded wallet: errors and timings', { timeout: 240_000 }, () => {
       ),
     )
     await walletFrame(page).getByText('After the reload').waitFor()
-    await walletFrame(page).getByRole('button', { name: 'Reject' }).click()
+    await answerInFrame(page, 'Reject')
     assert.equal(await next, 4001)
     for (const context of contexts) await context.close()
   })

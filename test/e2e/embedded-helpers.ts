@@ -35,6 +35,31 @@ export const modal = (page: Page) => page.locator('wallet-modal').getByRole('dia
 /** The wallet frame (its own origin), laid over the ApproveTransaction view. */
 export const walletFrame = (page: Page) => page.frameLocator('iframe[data-wallet-frame]')
 
+/**
+ * Answers the wallet frame's approval as a person does: clicks Approve or Reject once it is armed, and
+ * again if the click did not take. Chromium drops input to a cross-origin frame that has just moved (the
+ * modal scrolled or re-laid out under it), and the frame disarms while it is moved or covered (see
+ * src/frame/visibility.ts): a person whose click did nothing clicks again; a test must too, or it waits
+ * forever on a signature that never started.
+ */
+export async function answerInFrame(page: Page, answer: 'Approve' | 'Reject') {
+  const frame = walletFrame(page)
+  const approve = frame.locator('[data-action="approve"]')
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await frame.getByRole('button', { name: answer }).click()
+    // Taken: the view is gone (answered) or Approve is busy signing.
+    for (let poll = 0; poll < 40; poll++) {
+      if (
+        (await approve.count()) === 0 ||
+        (await approve.getAttribute('aria-busy').catch(() => null)) === 'true'
+      )
+        return
+      await page.waitForTimeout(50)
+    }
+  }
+  throw new Error(`${answer} in the wallet frame did not take after 5 clicks`)
+}
+
 /** Connections of the page's modal, by namespace. */
 export const connections = (page: Page) =>
   page.evaluate(() => {
@@ -81,7 +106,7 @@ export async function signWithApproval(page: Page, address: string, message: str
   const signature = page.evaluate((text) => window.dapp.signMessage(text), message)
   await modal(page).getByRole('heading', { name: 'Approve request' }).waitFor()
   await walletFrame(page).getByText(message).waitFor()
-  await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
+  await answerInFrame(page, 'Approve')
   assert.ok(await verifyMessage({ address: address as Hex, message, signature: (await signature) as Hex }))
 }
 
@@ -108,7 +133,7 @@ export async function sendWithApproval(page: Page, stack: TestStack, receiver: s
   await walletFrame(page).getByText(`${ether} ETH`, { exact: true }).waitFor()
   await walletFrame(page).getByText(receiver).waitFor()
   await walletFrame(page).getByText('Local Chain').waitFor()
-  await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
+  await answerInFrame(page, 'Approve')
   assert.equal((await sent).status, 'success')
   assert.equal(await chain.getBalance({ address: receiver as Hex }), before + parseEther(ether))
 }

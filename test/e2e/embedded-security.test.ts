@@ -10,7 +10,7 @@ import { walletUsers } from '../../server/db/schema.ts'
 import { createCustody } from '../../server/embedded/custody.ts'
 import { kekRing } from '../../server/embedded/kek.ts'
 import { encodeBase58 } from '../../src/protocol/siwx/base58.ts'
-import { codeOf, connections, modal, nextMail, submitEmail, walletFrame } from './embedded-helpers.ts'
+import { answerInFrame, codeOf, connections, modal, nextMail, submitEmail } from './embedded-helpers.ts'
 import { freePort, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /** A site on a foreign origin: `http://evil.test:PORT` (the browser resolves evil.test to loopback). */
@@ -319,7 +319,7 @@ window.attack = async (count) => {
   it("the page's own scripts find no key and no session token in any message, storage or DOM they can read", async () => {
     // Use the wallet first: a signature, so the channel carries requests and answers.
     const signed = page.evaluate(() => window.dapp.signMessage('Looking for secrets'))
-    await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
+    await answerInFrame(page, 'Approve')
     await signed
 
     // The secrets, as the operator and the frame's origin hold them.

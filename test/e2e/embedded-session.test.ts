@@ -5,7 +5,16 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core'
 import { verifyMessage } from 'viem'
 import { walletSessions, walletUsers } from '../../server/db/schema.ts'
 import { axeFindings } from './axe.ts'
-import { apiRoute, codeOf, connections, inbox, modal, nextMail, walletFrame } from './embedded-helpers.ts'
+import {
+  answerInFrame,
+  apiRoute,
+  codeOf,
+  connections,
+  inbox,
+  modal,
+  nextMail,
+  walletFrame,
+} from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -134,7 +143,7 @@ describe('embedded wallet: sessions', { timeout: 240_000 }, () => {
     await walletFrame(page)
       .getByText(/wants you to sign in with your Ethereum account/)
       .waitFor()
-    await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
+    await answerInFrame(page, 'Approve')
     await modal(page).waitFor({ state: 'detached' })
     const session = await page.evaluate(() => document.querySelector('wallet-modal')?.getSession())
     assert.ok(session, 'the service verified the signature and issued a session')

@@ -15,7 +15,15 @@ import { entryPoint08Address } from 'viem/account-abstraction'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import { walletAccountAbi } from '../../server/embedded/walletAccount.ts'
 import { axeFindings } from './axe.ts'
-import { codeOf, connections, modal, nextMail, submitEmail, walletFrame } from './embedded-helpers.ts'
+import {
+  answerInFrame,
+  codeOf,
+  connections,
+  modal,
+  nextMail,
+  submitEmail,
+  walletFrame,
+} from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 type Detail = { address: string; accountType?: string; smartAccountDeployed?: boolean; namespace: string }
@@ -160,7 +168,7 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
       await walletFrame(siwxPage)
         .getByText(/wants you to sign in with your Ethereum account/)
         .waitFor()
-      await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+      await answerInFrame(siwxPage, 'Approve')
       await modal(siwxPage).waitFor({ state: 'detached' })
       const session = await siwxPage.evaluate(() => document.querySelector('wallet-modal')?.getSession())
       assert.ok(session, 'the service verified the signature and issued a session')
@@ -179,7 +187,7 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     // The first send deploys the account.
     await chain.request({ method: 'hardhat_setBalance', params: [address, toHex(parseEther('1'))] } as never)
     const sent = siwxPage.evaluate((to) => window.dapp.sendEth(to, '0.01'), devAccount(6).address)
-    await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+    await answerInFrame(siwxPage, 'Approve')
     assert.equal((await sent).status, 'success')
     assert.ok((await chain.getCode({ address }))?.length, 'deployed')
 
@@ -213,7 +221,7 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     await walletFrame(siwxPage).getByRole('heading', { name: 'Approve calls' }).waitFor()
     await walletFrame(siwxPage).getByRole('heading', { name: 'Call 2' }).waitFor()
     const receivedBefore = await chain.getBalance({ address: receiver })
-    await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+    await answerInFrame(siwxPage, 'Approve')
     assert.match(String(await userOpHash), /^0x[0-9a-f]{64}$/)
     for (
       let poll = 0;
@@ -292,7 +300,7 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     }
     await walletFrame(siwxPage).getByText('0.02 ETH').waitFor()
     await walletFrame(siwxPage).getByText('68 bytes of contract data').waitFor()
-    await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+    await answerInFrame(siwxPage, 'Approve')
     const { id } = (await sent) as { id: string }
     assert.match(String(id), /^0x[0-9a-f]{64}$/)
     const confirmed = await settledStatus(id)
@@ -312,7 +320,7 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
       },
     ])
     await walletFrame(siwxPage).getByRole('heading', { name: 'Call 2' }).waitFor()
-    await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+    await answerInFrame(siwxPage, 'Approve')
     // Refused before it reaches the chain, with the reason (the token's ERC20InsufficientBalance).
     assert.deepEqual(await failing, {
       code: -32521,
@@ -341,7 +349,7 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
         [smartAddress, receiver] as const,
       )
       await walletFrame(siwxPage).getByText('0.04 ETH').waitFor()
-      await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+      await answerInFrame(siwxPage, 'Approve')
       // A clear error (-32603, as the RPC proxy answers), not a rejection, and nothing left the account.
       const failed = await sent
       assert.ok(typeof failed === 'object', 'the send failed')
@@ -360,7 +368,7 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     })
     const sent = siwxPage.evaluate((to) => window.dapp.sendEth(to, '0.04'), receiver)
     await walletFrame(siwxPage).getByText('0.04 ETH').waitFor()
-    await walletFrame(siwxPage).getByRole('button', { name: 'Approve' }).click()
+    await answerInFrame(siwxPage, 'Approve')
     assert.equal((await sent).status, 'success')
     assert.equal((await chain.getBalance({ address: receiver })) - receivedBefore, parseEther('0.04'))
   })

@@ -6,6 +6,7 @@ import { devAccount } from '../../server/dev/chain/index.ts'
 import { devKeypair } from '../../server/dev/solana/keys.ts'
 import { axeFindings, focused, sweep } from './axe.ts'
 import {
+  answerInFrame,
   codeOf,
   connections,
   fundEth,
@@ -133,7 +134,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     await modal(page).getByRole('button', { name: 'Close' }).focus()
     await page.keyboard.press('Tab')
     assert.match(await focused(page), /^iframe/)
-    await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
+    await answerInFrame(page, 'Approve')
     assert.ok(
       await verifyMessage({
         address: evmAddress,
@@ -151,7 +152,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     const solBefore = await lamports(solReceiver)
     const solSent = page.evaluate((to) => window.dapp.sendSol(to, 0.5), solReceiver)
     await walletFrame(page).getByText('0.5 SOL').waitFor()
-    await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
+    await answerInFrame(page, 'Approve')
     assert.match(await solSent, /^[1-9A-HJ-NP-Za-km-z]{86,88}$/)
     for (let attempt = 0; attempt < 50 && (await lamports(solReceiver)) === solBefore; attempt++)
       await new Promise((resolve) => setTimeout(resolve, 100))
@@ -196,7 +197,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     await walletFrame(page)
       .getByText(/Unlimited approval: the spender can take all of this token/)
       .waitFor()
-    await walletFrame(page).getByRole('button', { name: 'Reject' }).click()
+    await answerInFrame(page, 'Reject')
     assert.equal(await rejected, 4001)
     await modal(page).waitFor({ state: 'detached' })
   })

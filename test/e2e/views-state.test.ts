@@ -5,6 +5,7 @@ import { createPublicClient, type Hex, http, parseEther } from 'viem'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import { formatBalance } from '../../src/core/format.ts'
 import {
+  answerInFrame,
   codeOf,
   connections,
   fundEth,
@@ -100,7 +101,7 @@ describe('the views keep what the person did and show what is true now', { timeo
     await form.getByRole('button', { name: 'Send' }).click()
     await modal(page).getByRole('heading', { name: 'Approve request' }).waitFor()
     await walletFrame(page).getByText('0.25 ETH').waitFor()
-    await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
+    await answerInFrame(page, 'Approve')
     const result = modal(page).locator('[part="send-result"]')
     await result.getByText(`Sent 0.25 ETH to ${receiver.slice(0, 6)}…${receiver.slice(-4)}`).waitFor()
     assert.equal(await chain().getBalance({ address: receiver }), before + parseEther('0.25'))
@@ -122,7 +123,7 @@ describe('the views keep what the person did and show what is true now', { timeo
     await form.getByLabel('Amount').fill('0.1')
     await form.getByLabel('Receiver').fill(receiver)
     await form.getByRole('button', { name: 'Send' }).click()
-    await walletFrame(page).getByRole('button', { name: 'Reject' }).click()
+    await answerInFrame(page, 'Reject')
     await form.getByText('User rejected the request.').waitFor()
     assert.equal(await form.getByLabel('Amount').inputValue(), '0.1')
     assert.equal(await form.getByLabel('Receiver').inputValue(), receiver)
@@ -154,7 +155,7 @@ describe('the views keep what the person did and show what is true now', { timeo
     await form.getByLabel('Amount').fill('0.01')
     await form.getByLabel('Receiver').fill(receiver)
     await form.getByRole('button', { name: 'Send' }).click()
-    await walletFrame(page).getByRole('button', { name: 'Approve' }).click()
+    await answerInFrame(page, 'Approve')
     const result = modal(page).locator('[part="send-result"]')
     await result.getByText(/^Sent 0\.01 ETH to /).waitFor({ timeout: 20_000 })
     assert.ok((await chain().getCode({ address }))?.length, 'deployed on the chain')
