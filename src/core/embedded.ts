@@ -6,7 +6,7 @@ import { close } from './actions/close.ts'
 import { loadNetworks } from './actions/loadNetworks.ts'
 import { navigate } from './actions/navigate.ts'
 import { open } from './actions/open.ts'
-import type { Config } from './createConfig.ts'
+import type { Config } from './config.ts'
 import { embeddedState } from './embeddedState.ts'
 import { networkFor } from './networkFor.ts'
 import { networkRpc } from './rpcUrl.ts'
@@ -23,26 +23,6 @@ export function embeddedNamespaces(config: Config): ('eip155' | 'solana')[] {
   return (['eip155', 'solana'] as const).filter((namespace) =>
     networks.some((id) => id.startsWith(`${namespace}:`)),
   )
-}
-
-/**
- * Forgets what the browser remembers of an e-mail sign-in (SPEC 3, 4): the login-email-used flag, the
- * e-mail, the social username and the smart-account networks.
- *
- * @example
- * clearLoginCache(config)
- */
-export function clearLoginCache(config: Config): void {
-  for (const key of [
-    StorageKey.loginEmailUsed,
-    StorageKey.email,
-    StorageKey.socialUsername,
-    StorageKey.smartAccountNetworks,
-  ])
-    config.storage.remove(key)
-  embeddedState(config).setKey('email', undefined)
-  embeddedState(config).setKey('userName', undefined)
-  embeddedState(config).setKey('userImage', undefined)
 }
 
 /**

@@ -4,7 +4,7 @@ import { string } from 'zod/mini'
 import type { FrameStatus } from '../connectors/embedded/frame.ts'
 import { embeddedEmail } from '../protocol/embedded/email.ts'
 import { StorageKey } from '../protocol/storage.ts'
-import type { Config } from './createConfig.ts'
+import type { Config } from './config.ts'
 
 /** The embedded wallet as the views see it (its frame, the e-mail in use, the approval view). */
 export interface EmbeddedState {
@@ -54,4 +54,24 @@ export function embeddedState(config: Config): MapStore<EmbeddedState> {
     states.set(config, state)
   }
   return state
+}
+
+/**
+ * Forgets what the browser remembers of an e-mail sign-in (SPEC 3, 4): the login-email-used flag, the
+ * e-mail, the social username and the smart-account networks.
+ *
+ * @example
+ * clearLoginCache(config)
+ */
+export function clearLoginCache(config: Config): void {
+  for (const key of [
+    StorageKey.loginEmailUsed,
+    StorageKey.email,
+    StorageKey.socialUsername,
+    StorageKey.smartAccountNetworks,
+  ])
+    config.storage.remove(key)
+  embeddedState(config).setKey('email', undefined)
+  embeddedState(config).setKey('userName', undefined)
+  embeddedState(config).setKey('userImage', undefined)
 }

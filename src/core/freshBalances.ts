@@ -3,7 +3,7 @@ import { atom, onMount } from 'nanostores'
 import type { CaipNetworkId } from '../protocol/caip.ts'
 import { fetchBalance } from './actions/fetchBalance.ts'
 import { balanceKey } from './balanceKey.ts'
-import type { Config } from './createConfig.ts'
+import type { Config } from './config.ts'
 import { networkRpc } from './rpcUrl.ts'
 
 /**

@@ -55,8 +55,6 @@ export { swapTokens } from './actions/swapTokens.ts'
 export { switchNetwork } from './actions/switchNetwork.ts'
 export { watchAnalytics } from './analytics/watch.ts'
 export { balanceKey } from './balanceKey.ts'
-export type { ConnectionEvent, ConnectionStatus } from './connection/machine.ts'
-export { transition } from './connection/machine.ts'
 export type {
   AccountState,
   BalanceState,
@@ -75,7 +73,9 @@ export type {
   SwapToken,
   TokenHolding,
   WalletListState,
-} from './createConfig.ts'
+} from './config.ts'
+export type { ConnectionEvent, ConnectionStatus } from './connection/machine.ts'
+export { transition } from './connection/machine.ts'
 export { createConfig } from './createConfig.ts'
 export type { WalletEventMap, WalletEventName } from './events/types.ts'
 export { formatBalance, shortAddress } from './format.ts'

@@ -10,8 +10,9 @@ import {
   profileResponse,
 } from '../protocol/api/names.ts'
 import { CACHE_GC_MS, IDENTITY_CACHE_MS, NAME_CACHE_MS } from '../protocol/constants.ts'
-import type { Config, ProfileEntry } from './createConfig.ts'
+import type { Config, ProfileEntry } from './config.ts'
 import { serviceClient } from './service.ts'
+import { signText } from './signText.ts'
 
 /** Forward lookups (name -> address) per config, kept 5 minutes (SPEC 9: name cache). */
 const resolved = new WeakMap<Config, Map<string, { fetchedAt: number; address: Promise<string | null> }>>()
@@ -154,7 +155,6 @@ export async function releaseName(config: Config): Promise<string> {
     chainId: network.caipNetworkId,
     issuedAt: new Date(config.platform.now()).toISOString(),
   })
-  const { signText } = await import('./actions/signIn.ts')
   const signature = await signText(config, account, message)
   const answer = await http.request(
     'POST',
@@ -210,7 +210,6 @@ async function signAndSend(
     issuedAt: new Date(config.platform.now()).toISOString(),
   }
   const { message, ...rest } = build(fields)
-  const { signText } = await import('./actions/signIn.ts')
   const signature = await signText(config, account, message)
   const record = await http.request(
     'POST',

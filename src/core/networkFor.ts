@@ -1,7 +1,7 @@
 import type { CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
 import { CaipNetworkIdSchema } from '../protocol/caip.ts'
 import { StorageKey } from '../protocol/storage.ts'
-import type { Config } from './createConfig.ts'
+import type { Config } from './config.ts'
 
 const namespaceOf = (id: string) => id.split(':')[0]
 

@@ -12,7 +12,7 @@ import {
   onrampQuoteResponse,
   onrampUrlResponse,
 } from '../protocol/api/onramp.ts'
-import type { Config } from './createConfig.ts'
+import type { Config } from './config.ts'
 import { serviceClient } from './service.ts'
 
 /** What the on-ramp view shows: the options, the quote (SPEC 4: loading, amount fetched, error stored), the purchase. */

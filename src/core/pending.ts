@@ -1,5 +1,5 @@
 import { MAX_PENDING_TRANSACTIONS } from '../protocol/constants.ts'
-import type { Config } from './createConfig.ts'
+import type { Config } from './config.ts'
 
 /**
  * Tracks a sent transaction until it confirms (SPEC section 9: at most 99 per account). The 100th

@@ -1,7 +1,7 @@
 import type { RecentWallet } from '../protocol/recentWallets.ts'
 import { RecentWalletsSchema } from '../protocol/recentWallets.ts'
 import { StorageKey } from '../protocol/storageKeys.ts'
-import type { Config } from './createConfig.ts'
+import type { Config } from './config.ts'
 
 /**
  * The wallets connected last (2 kept, newest first).

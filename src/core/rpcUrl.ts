@@ -1,6 +1,6 @@
 import type { CaipNetworkId } from '../protocol/caip.ts'
 import type { RpcTransport } from '../services/transport.ts'
-import type { Config } from './createConfig.ts'
+import type { Config } from './config.ts'
 import { serviceClient } from './service.ts'
 
 /** Upstreams stop being ranked once no request has come for this long; the next request resumes it. */

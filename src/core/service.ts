@@ -1,6 +1,6 @@
 import type { HttpClient } from '../services/http.ts'
 import { createHttpClient } from '../services/http.ts'
-import type { Config } from './createConfig.ts'
+import type { Config } from './config.ts'
 
 /**
  * The companion-service client of a config, or undefined when the page set no `api-url`.

@@ -1,5 +1,5 @@
 import { serviceUrl } from '../services/serviceUrl.ts'
-import type { Config } from './createConfig.ts'
+import type { Config } from './config.ts'
 
 /**
  * URL of a token's image (`/public/getTokenImage/{id}`), or undefined without a service. Built like

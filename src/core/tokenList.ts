@@ -1,7 +1,7 @@
 import type { TokensResponse } from '../protocol/api/blockchain.ts'
 import { CACHE_GC_MS, PORTFOLIO_CACHE_MS } from '../protocol/constants.ts'
 import type { BlockchainApi } from '../services/blockchain.ts'
-import type { Config } from './createConfig.ts'
+import type { Config } from './config.ts'
 import { serviceClient } from './service.ts'
 
 /** Token lists per config, by service, project and network. */

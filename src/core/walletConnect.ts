@@ -1,6 +1,6 @@
 import type { WalletConnectConnector } from '../connectors/walletconnect/connector.ts'
 import { loadNetworks } from './actions/loadNetworks.ts'
-import type { Config } from './createConfig.ts'
+import type { Config } from './config.ts'
 import { rpcUrlFor } from './rpcUrl.ts'
 
 export { walletLink } from '../connectors/walletconnect/namespaces.ts'

@@ -1,5 +1,5 @@
 import type { AccountType } from '../../protocol/entities.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { embeddedConnector } from '../embedded.ts'
 import { networkRpc } from '../rpcUrl.ts'
 

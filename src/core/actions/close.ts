@@ -1,5 +1,5 @@
 import { SHAKE_MS } from '../../protocol/constants.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { canClose, embeddedHome, startAt } from '../modal/router.ts'
 import { hasSession } from '../siwx/gate.ts'
 

@@ -1,7 +1,7 @@
 import type { BaseError } from '../../errors/index.ts'
 import type { EmailUpdateAction } from '../../protocol/embedded/api.ts'
 import { StorageKey } from '../../protocol/storage.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { embeddedConnector, noteResend } from '../embedded.ts'
 import { embeddedState } from '../embeddedState.ts'
 

@@ -4,13 +4,11 @@ import { ERROR_CODES, RequestAbortedError, summarizeError, toBaseError } from '.
 import type { ChainNamespace } from '../../protocol/caip.ts'
 import { RECENT_WALLETS_MAX } from '../../protocol/constants.ts'
 import { RecentWalletsSchema, StorageKey } from '../../protocol/storage.ts'
-import { markConnected, recordOf, step } from '../connection/apply.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
+import { markConnected, recordOf, step } from '../connection/records.ts'
 import { networkFor } from '../networkFor.ts'
 import { needsSignIn } from '../siwx/session.ts'
-import { close } from './close.ts'
 import { loadNetworks } from './loadNetworks.ts'
-import { navigate } from './navigate.ts'
 
 export interface ConnectParameters {
   connector: Connector
@@ -45,7 +43,8 @@ function namespaceFor(config: Config, connector: Connector): ChainNamespace {
 
 /**
  * Connects a wallet: shows ConnectingExternal's waiting state, asks the wallet, then records the
- * connection and closes the modal (or shows UnsupportedChain). A rejection or failure is kept in
+ * connection and its outcome, which the modal follows (it closes, asks for sign-in, or shows
+ * UnsupportedChain). A rejection or failure is kept in
  * `$connecting` for the view, reported as `wallet-error`, and thrown.
  *
  * @example
@@ -84,9 +83,15 @@ export async function connect(config: Config, parameters: ConnectParameters): Pr
       if (signInNeeded && config.$options.get().siwx === 'required') config.internal.pendingConnect = detail
       else config.events.emit('connect', detail)
     }
+    // On a network the site does not list, UnsupportedChain shows (core/follow/network.ts).
     if (config.$network.get()?.supported === false) return state
-    if (signInNeeded) navigate(config, 'SIWXSignMessage', {}, 'replace')
-    else if (!parameters.keepOpen) await close(config, { force: true })
+    // The sign-in view, or closing, follows (core/follow/outcome.ts).
+    config.$outcome.set({
+      type: 'connected',
+      namespace,
+      signIn: signInNeeded,
+      keepOpen: parameters.keepOpen === true,
+    })
     return state
   } catch (error) {
     const base = toBaseError(error)

@@ -1,7 +1,7 @@
 import { FrameError } from '../../errors/embedded.ts'
 import type { BaseError } from '../../errors/index.ts'
 import { StorageKey } from '../../protocol/storage.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { completeEmbeddedLogin, embeddedConnector } from '../embedded.ts'
 import { embeddedState } from '../embeddedState.ts'
 

@@ -3,7 +3,7 @@ import type { BaseError } from '../../errors/index.ts'
 import { socialCallbackMessage } from '../../protocol/embedded/api.ts'
 import type { SocialProvider } from '../../protocol/rules.ts'
 import { StorageKey } from '../../protocol/storage.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { completeEmbeddedLogin, embeddedConnector } from '../embedded.ts'
 import { embeddedState } from '../embeddedState.ts'
 

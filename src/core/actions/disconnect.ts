@@ -2,9 +2,8 @@ import type { Connector } from '../../connectors/types.ts'
 import { FailedToDisconnectError } from '../../errors/index.ts'
 import type { ChainNamespace } from '../../protocol/caip.ts'
 import { StorageKey } from '../../protocol/storage.ts'
-import { markDisconnected, recordOf } from '../connection/apply.ts'
-import type { Config } from '../createConfig.ts'
-import { close } from './close.ts'
+import type { Config } from '../config.ts'
+import { markDisconnected, recordOf } from '../connection/records.ts'
 import { reportError } from './reportError.ts'
 
 export interface DisconnectParameters {
@@ -40,7 +39,7 @@ export async function disconnect(config: Config, parameters: DisconnectParameter
     try {
       if (connector?.type === 'embedded') {
         // The embedded wallet: forget the cached login first, then sign out, 3 s at most (SPEC 4, 9).
-        const { clearLoginCache } = await import('../embedded.ts')
+        const { clearLoginCache } = await import('../embeddedState.ts')
         clearLoginCache(config)
         // A revoke the wallet did not confirm is reported (issue 23 item 6), once per connector.
         const waiting =
@@ -58,5 +57,6 @@ export async function disconnect(config: Config, parameters: DisconnectParameter
     }
     markDisconnected(config, namespace, { announce: announced })
   }
-  await close(config, { force: true })
+  // The modal closes (core/follow/outcome.ts).
+  config.$outcome.set({ type: 'disconnected' })
 }

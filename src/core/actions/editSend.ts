@@ -1,5 +1,5 @@
-import type { Config, SendForm } from '../createConfig.ts'
-import { IDLE_SEND } from '../createConfig.ts'
+import type { Config, SendForm } from '../config.ts'
+import { IDLE_SEND } from '../config.ts'
 
 /**
  * Keeps what the person types in the Send view in the send store, so the form survives the wallet's

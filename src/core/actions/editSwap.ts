@@ -1,4 +1,4 @@
-import type { Config, SwapForm } from '../createConfig.ts'
+import type { Config, SwapForm } from '../config.ts'
 
 const busy = (status: string) => status === 'approving' || status === 'swapping'
 

@@ -3,7 +3,7 @@ import { NATIVE_TOKEN_ADDRESS } from '../../protocol/api/blockchain.ts'
 import { BALANCE_CACHE_MS, BALANCE_RETRY_BLOCK_MS, CACHE_GC_MS } from '../../protocol/constants.ts'
 import type { Network } from '../../protocol/entities.ts'
 import { balanceKey } from '../balanceKey.ts'
-import type { BalanceState, Config, TokenHolding } from '../createConfig.ts'
+import type { BalanceState, Config, TokenHolding } from '../config.ts'
 import { networkRpc } from '../rpcUrl.ts'
 import { dataApi, tokenList } from '../tokenList.ts'
 
@@ -106,9 +106,6 @@ export async function fetchBalance(
     return undefined
   const key = balanceKey(network.caipNetworkId, account.address)
   const now = config.platform.now()
-  // The account's registered name and avatar come with its balance (the button and Account show them).
-  if (config.$options.get().features.names)
-    void import('../names.ts').then((names) => names.fetchProfile(config, account.address))
   const cached = config.$balances.get()[key]
   const fresh = parameters.force || parameters.refresh
   if (!fresh && cached?.status === 'ready' && now - cached.fetchedAt < BALANCE_CACHE_MS) return cached

@@ -2,7 +2,7 @@ import type { MapStore } from 'nanostores'
 import { map } from 'nanostores'
 import { type ErrorSummary, summarizeError, TransactionsFetchError } from '../../errors/index.ts'
 import type { HistoryTransaction } from '../../protocol/api/history.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { dataApi } from '../tokenList.ts'
 
 /** The Activity list of the connected account on the connected network (SPEC 4: loading, empty, paginated by cursor). */

@@ -1,6 +1,7 @@
 import type { Eip1193Provider } from '../../connectors/types.ts'
 import type { ChainNamespace } from '../../protocol/caip.ts'
-import type { Config, ConnectionRecord } from '../createConfig.ts'
+import type { Config } from '../config.ts'
+import { recordOf } from '../connection/records.ts'
 import type {
   SolanaSendConnection,
   SolanaSendOptions,
@@ -9,18 +10,9 @@ import type {
 
 type Listener = (...args: never[]) => void
 
-const disconnected = {
-  status: 'disconnected',
-  connectorId: undefined,
-  accounts: [],
-  chainId: undefined,
-} as const
-const recordOf = (config: Config, namespace: ChainNamespace): ConnectionRecord =>
-  config.$connections.get()[namespace] ?? disconnected
+import { disconnectedError } from '../providerErrors.ts'
 
-/** EIP-1193 error 4900; built lazily so the error catalogue stays off the first paint. */
-export const disconnectedError = async () =>
-  new (await import('../../errors/rpc.ts')).ProviderDisconnectedError()
+export { disconnectedError }
 
 const providers = new WeakMap<Config, Map<ChainNamespace, Eip1193Provider>>()
 

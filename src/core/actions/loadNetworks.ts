@@ -1,7 +1,7 @@
 import { NetworkNotFoundError, ValidationError } from '../../errors/index.ts'
 import type { Network } from '../../protocol/entities.ts'
 import { NetworkSchema } from '../../protocol/entities.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { reportError } from './reportError.ts'
 
 /**

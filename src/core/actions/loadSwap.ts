@@ -1,6 +1,6 @@
 import { SwapsNetworkNotSupportedError, summarizeError, toBaseError } from '../../errors/index.ts'
 import { NATIVE_TOKEN_ADDRESS } from '../../protocol/api/blockchain.ts'
-import type { Config, SwapState } from '../createConfig.ts'
+import type { Config, SwapState } from '../config.ts'
 import { tokenList } from '../tokenList.ts'
 
 /** A fresh swap: nothing chosen, quoted or sent. */

@@ -1,7 +1,7 @@
 import { summarizeError, ValidationError } from '../../errors/index.ts'
 import { WALLET_SEARCH_MAX, WALLETS_PAGE_SIZE } from '../../protocol/constants.ts'
 import { getWallets } from '../../services/catalogue.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { serviceClient } from '../service.ts'
 import { reportServiceError } from './reportServiceError.ts'
 

@@ -1,5 +1,5 @@
 import { balanceKey } from '../balanceKey.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { networkRpc } from '../rpcUrl.ts'
 import { NATIVE_TOKEN } from './sendToken.ts'
 

@@ -1,4 +1,4 @@
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import type { View } from '../modal/router.ts'
 import { back, push, replace } from '../modal/router.ts'
 

@@ -1,4 +1,4 @@
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import type { View } from '../modal/router.ts'
 import { initialView, startAt } from '../modal/router.ts'
 import { signInPending } from '../siwx/gate.ts'

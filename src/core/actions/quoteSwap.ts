@@ -7,7 +7,7 @@ import {
 } from '../../errors/index.ts'
 import { NATIVE_TOKEN_ADDRESS, type SwapQuote } from '../../protocol/api/blockchain.ts'
 import { balanceKey } from '../balanceKey.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { dataApi } from '../tokenList.ts'
 
 export interface QuoteSwapParameters {

@@ -3,8 +3,8 @@ import type { Connector } from '../../connectors/types.ts'
 import type { ChainNamespace } from '../../protocol/caip.ts'
 import { CaipNetworkIdSchema } from '../../protocol/caip.ts'
 import { ConnectionStatusSchema, ConnectorIdsSchema, StorageKey } from '../../protocol/storage.ts'
-import { askToSignIn, markConnected, recordOf, step } from '../connection/apply.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
+import { markConnected, recordOf, step } from '../connection/records.ts'
 import { networkFor } from '../networkFor.ts'
 import { walletConnectConnector } from '../walletConnect.ts'
 import { loadNetworks } from './loadNetworks.ts'
@@ -79,10 +79,10 @@ export async function reconnect(config: Config): Promise<void> {
           recordOf(config, lastNamespace).status === 'connected'
         )
           config.$activeNamespace.set(lastNamespace)
-        askToSignIn(config)
+        // A restored account without a session is asked to sign in (core/follow/signIn.ts).
       } catch {
         // The embedded wallet's check said not signed in (or failed): its cached login goes too.
-        if (id === EMBEDDED_ID) (await import('../embedded.ts')).clearLoginCache(config)
+        if (id === EMBEDDED_ID) (await import('../embeddedState.ts')).clearLoginCache(config)
         step(config, ns, { type: 'failed' }, { connectorId: undefined })
         storage.set(StorageKey.connectionStatus, 'disconnected')
       }

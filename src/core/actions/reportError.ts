@@ -1,6 +1,6 @@
 import type { BaseError } from '../../errors/index.ts'
 import { toBaseError } from '../../errors/index.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 
 /**
  * Turns anything thrown into the typed error and tells the page through `wallet-error`.

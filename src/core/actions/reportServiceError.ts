@@ -1,6 +1,6 @@
 import type { BaseError } from '../../errors/index.ts'
 import { summarizeError, toBaseError } from '../../errors/index.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 
 const ALERTS = new Set([
   'InvalidAppConfigurationError',

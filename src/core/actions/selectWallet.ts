@@ -1,6 +1,6 @@
 import type { Connector } from '../../connectors/types.ts'
 import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { navigate } from './navigate.ts'
 
 /** The browser wallet that is this catalogue entry, matched by EIP-6963 rdns. */

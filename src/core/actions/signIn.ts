@@ -11,15 +11,11 @@ import type { SiwxSession } from '../../protocol/config.ts'
 import { createCacao } from '../../protocol/siwx/cacao.ts'
 import { createSiwxMessage, parseSiwxMessage } from '../../protocol/siwx/message.ts'
 import { StorageKey } from '../../protocol/storage.ts'
-import type { AccountState, Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import type { WalletEventMap } from '../events/types.ts'
 import { serviceClient } from '../service.ts'
+import { signText } from '../signText.ts'
 import { storeSession } from '../siwx/session.ts'
-import { close } from './close.ts'
-import { getProvider } from './getProvider.ts'
-
-const toHex = (text: string) =>
-  `0x${[...new TextEncoder().encode(text)].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`
 
 /** How long a sign-in message stays valid for the service to accept it. */
 const MESSAGE_LIFETIME_MS = 10 * 60_000
@@ -31,21 +27,6 @@ function localNonce(): string {
   return [...crypto.getRandomValues(new Uint8Array(17))]
     .map((byte) => alphabet[byte % alphabet.length])
     .join('')
-}
-
-/** The wallet's signature of the message text: EIP-191 `personal_sign` on EVM, ed25519 (base58) on Solana. */
-export async function signText(config: Config, account: AccountState, message: string): Promise<string> {
-  if (account.namespace === 'solana') {
-    const { encodeBase58 } = await import('../../protocol/siwx/base58.ts')
-    const signature = await getProvider(config, 'solana').signMessage(new TextEncoder().encode(message))
-    return encodeBase58(signature)
-  }
-  return String(
-    await getProvider(config, account.namespace).request({
-      method: 'personal_sign',
-      params: [toHex(message), account.address],
-    }),
-  )
 }
 
 /**
@@ -147,7 +128,8 @@ export async function signIn(config: Config): Promise<SiwxSession> {
     config.internal.pendingConnect = undefined
     if (pending?.caipAddress === account.caipAddress) config.events.emit('connect', pending)
     config.events.emit('sign-in', session as WalletEventMap['sign-in'])
-    await close(config, { force: true })
+    // The modal closes: a subscriber started by the config follows this outcome (core/follow).
+    config.$outcome.set({ type: 'signed-in' })
     return session
   } catch (error) {
     throw fail(config, error)

@@ -1,6 +1,6 @@
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import { SIGN_OUT_TIMEOUT_MS } from '../../protocol/constants.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { serviceClient } from '../service.ts'
 import { clearSession, storedSession } from '../siwx/session.ts'
 

@@ -1,5 +1,5 @@
 import { FailedToDisconnectError } from '../../errors/index.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { disconnect } from './disconnect.ts'
 import { reportError } from './reportError.ts'
 

@@ -1,5 +1,5 @@
 import { SwapQuoteExpiredError, summarizeError, toBaseError, ValidationError } from '../../errors/index.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { sendEvmTransaction } from '../evm/sendTransaction.ts'
 import { dataApi } from '../tokenList.ts'
 import { fetchBalance } from './fetchBalance.ts'

@@ -3,11 +3,9 @@ import { NetworkNotFoundError, ProviderDisconnectedError } from '../../errors/in
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import type { Network } from '../../protocol/entities.ts'
 import { StorageKey } from '../../protocol/storage.ts'
-import { recordOf, step } from '../connection/apply.ts'
-import type { Config } from '../createConfig.ts'
-import { fetchBalance } from './fetchBalance.ts'
+import type { Config } from '../config.ts'
+import { recordOf, step } from '../connection/records.ts'
 import { loadNetworks } from './loadNetworks.ts'
-import { navigate } from './navigate.ts'
 import { reportError } from './reportError.ts'
 
 const toAddParameters = (network: Network): AddNetworkParameters => ({
@@ -50,14 +48,12 @@ export async function switchNetwork(
     if (recordOf(config, namespace).chainId !== caipNetworkId) {
       step(config, namespace, { type: 'connected' }, { chainId: caipNetworkId })
       config.events.emit('network-change', { chainId: caipNetworkId, namespace, supported: true })
-      void fetchBalance(config).catch(() => {})
     }
     if (config.$activeNamespace.get() !== namespace) {
       config.$activeNamespace.set(namespace)
       config.events.emit('network-change', { chainId: caipNetworkId, namespace, supported: true })
-      void fetchBalance(config).catch(() => {})
     }
-    if (config.$modal.get().router.view === 'UnsupportedChain') navigate(config, 'Account', {}, 'replace')
+    // Balances and the view (Account instead of UnsupportedChain) follow the change (core/follow).
   } else {
     // Another ecosystem: the wallet connected now connects it too when it can (one prompt);
     // otherwise the network is selected and the next connection is for it.

@@ -3,7 +3,7 @@ import { ValidationError } from '../../errors/index.ts'
 import type { EmailUpdateAction } from '../../protocol/embedded/api.ts'
 import { embeddedEmail } from '../../protocol/embedded/email.ts'
 import { validate } from '../../protocol/validation.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { embeddedConnector, noteResend } from '../embedded.ts'
 import { embeddedState } from '../embeddedState.ts'
 

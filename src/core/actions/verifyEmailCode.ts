@@ -1,5 +1,5 @@
 import type { BaseError } from '../../errors/index.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { completeEmbeddedLogin, embeddedConnector } from '../embedded.ts'
 import { embeddedState } from '../embeddedState.ts'
 import { navigate } from './navigate.ts'

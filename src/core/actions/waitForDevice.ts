@@ -1,6 +1,6 @@
 import type { BaseError } from '../../errors/index.ts'
 import { RequestAbortedError } from '../../errors/index.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { completeEmbeddedLogin, embeddedConnector } from '../embedded.ts'
 
 export interface WaitForDeviceParameters {

@@ -2,11 +2,11 @@ import type { AnalyticsEvent } from '../../protocol/api/index.ts'
 import { analyticsConfigResponse, analyticsEventBatch } from '../../protocol/api/index.ts'
 import { ERROR_TELEMETRY_MAX_EVENTS, ERROR_TELEMETRY_WINDOW_MS } from '../../protocol/constants.ts'
 import { reportServiceError } from '../actions/reportServiceError.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import type { WalletEventMap } from '../events/types.ts'
 import { serviceClient } from '../service.ts'
-import type { TrackedEvent } from './watch.ts'
-import { TRACKED } from './watch.ts'
+import type { TrackedEvent } from './tracked.ts'
+import { TRACKED } from './tracked.ts'
 
 /** Codes of a person saying no (EIP-1193 4001, CAIP 5000): not errors worth reporting. */
 const REJECTIONS = new Set([4001, 5000])

@@ -1,20 +1,10 @@
-import type { Config } from '../createConfig.ts'
-import type { WalletEventMap, WalletEventName } from '../events/types.ts'
+import type { Config } from '../config.ts'
+import type { WalletEventName } from '../events/types.ts'
+import type { TrackedEvent } from './tracked.ts'
+import { TRACKED } from './tracked.ts'
 
-/**
- * What the modal reports, by the event that causes it. Nothing happens before the person acts;
- * errors (`ERROR`, SPEC section 9 error telemetry) only after another tracked event.
- */
-export const TRACKED: Partial<Record<WalletEventName, string>> = {
-  open: 'MODAL_OPEN',
-  close: 'MODAL_CLOSE',
-  connect: 'CONNECT_SUCCESS',
-  disconnect: 'DISCONNECT_SUCCESS',
-  'network-change': 'SWITCH_NETWORK',
-  error: 'ERROR',
-}
-
-export type TrackedEvent = { name: WalletEventName; detail: WalletEventMap[WalletEventName]; at: number }
+export type { TrackedEvent }
+export { TRACKED }
 
 /**
  * Follows the modal's events for analytics while the page enabled them (`analytics`). Events

@@ -1,7 +1,7 @@
 import type { TransactionReceipt } from '../../chains/eip155/receipt.ts'
 import { ValidationError } from '../../errors/index.ts'
 import { getProvider } from '../actions/getProvider.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { trackPending } from '../pending.ts'
 import { networkRpc } from '../rpcUrl.ts'
 

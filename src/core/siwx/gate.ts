@@ -1,4 +1,4 @@
-import type { AccountState, Config } from '../createConfig.ts'
+import type { AccountState, Config } from '../config.ts'
 
 /**
  * Whether sign-in is required and the account has no session yet: until then the connection

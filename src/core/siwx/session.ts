@@ -4,7 +4,7 @@ import { authSession } from '../../protocol/api/auth.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import type { SiwxSession } from '../../protocol/config.ts'
 import { StorageKey } from '../../protocol/storage.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 
 /** What is kept under the sign-in key: the service's token and the session, per CAIP-10 account. */
 const StoredSession = z.object({ caipAddress: z.string(), token: z.string(), session: authSession })

@@ -1,6 +1,6 @@
 import { toBase64 } from '../../protocol/base64.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
-import type { Config } from '../createConfig.ts'
+import type { Config } from '../config.ts'
 import { networkRpc } from '../rpcUrl.ts'
 
 /** A transaction as a page holds it: `@solana/web3.js` `Transaction` or `VersionedTransaction`, or its bytes. */

@@ -1,11 +1,14 @@
+/**
+ * The connection records of a config and their transitions: what a connector's connection, its
+ * events and its end do to `$connections` and to what the browser remembers. Imports no action:
+ * what follows a change (the modal's view, balances, sign-in, the profile) is up to the
+ * subscribers in `../follow/`, started by `createConfig`.
+ * @module
+ */
 import type { Connector, ConnectorEvent, ConnectorState } from '../../connectors/types.ts'
 import type { ChainNamespace } from '../../protocol/caip.ts'
 import { StorageKey } from '../../protocol/storage.ts'
-import { fetchBalance } from '../actions/fetchBalance.ts'
-import { navigate } from '../actions/navigate.ts'
-import { open } from '../actions/open.ts'
-import type { Config, ConnectionRecord } from '../createConfig.ts'
-import { needsSignIn } from '../siwx/session.ts'
+import type { Config, ConnectionRecord } from '../config.ts'
 import type { ConnectionEvent } from './machine.ts'
 import { transition } from './machine.ts'
 
@@ -48,17 +51,6 @@ function persist(config: Config): void {
   config.storage.set(StorageKey.connector, ids)
 }
 
-/** Keeps the modal on a sensible view when the network changes under it. */
-function followNetwork(config: Config): void {
-  const modal = config.$modal.get()
-  const network = config.$network.get()
-  if (!modal.open || !network || !config.$account.get()) return
-  if (!network.supported && modal.router.view !== 'UnsupportedChain')
-    navigate(config, 'UnsupportedChain', {}, 'replace')
-  if (network.supported && modal.router.view === 'UnsupportedChain')
-    navigate(config, 'Account', {}, 'replace')
-}
-
 /** Forgets a namespace's connection after the wallet or the person ended it. */
 export function markDisconnected(
   config: Config,
@@ -76,10 +68,6 @@ export function markDisconnected(
   )
   persist(config)
   if (wasConnected) config.events.emit('disconnect', { namespace })
-  const modal = config.$modal.get()
-  if (modal.open && (modal.router.view === 'Account' || modal.router.view === 'UnsupportedChain')) {
-    navigate(config, 'Connect', {}, 'replace')
-  }
 }
 
 function onConnectorEvent(config: Config, connector: Connector, event: ConnectorEvent): void {
@@ -113,17 +101,7 @@ function onConnectorEvent(config: Config, connector: Connector, event: Connector
       namespace: event.namespace,
       supported: config.$options.get().networks.includes(event.chainId),
     })
-    followNetwork(config)
   }
-  void fetchBalance(config).catch(() => {})
-  askToSignIn(config)
-}
-
-/** Switching to an account or network with no session asks for sign-in again. */
-export function askToSignIn(config: Config): void {
-  void needsSignIn(config).then((needed) => {
-    if (needed) void open(config, { view: 'SIWXSignMessage' })
-  })
 }
 
 /**
@@ -151,10 +129,4 @@ export function markConnected(config: Config, connector: Connector, state: Conne
   config.storage.remove(StorageKey.disconnected)
   config.storage.set(StorageKey.lastChain, state.chainId)
   persist(config)
-  // An inline modal shows the account as soon as there is one (a restored session, say).
-  const modal = config.$modal.get()
-  if (config.$options.get().inline && modal.router.view === 'Connect' && config.$account.get())
-    navigate(config, 'Account', {}, 'replace')
-  followNetwork(config)
-  void fetchBalance(config).catch(() => {})
 }

@@ -1,0 +1,40 @@
+import type { Connector } from '../../connectors/types.ts'
+import type { ErrorSummary } from '../../errors/base.ts'
+import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
+import type { ModalOptions } from '../../protocol/config.ts'
+
+/** Wallet Standard wallets found so far, and how to merge them with the browser wallets. */
+export interface WalletStandardFound {
+  connectors: readonly Connector[]
+  merge: (injected: readonly Connector[], standard: readonly Connector[]) => Connector[]
+}
+
+export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
+
+/**
+ * A catalogue starts `idle` when there is a service to load it from, else `disabled`: the Connect
+ * view then loads no catalogue code at all.
+ */
+export const catalogueStatus = (options: ModalOptions): CatalogueState['status'] =>
+  options.apiUrl ? 'idle' : 'disabled'
+
+/** Catalogue wallets for the Connect view. */
+export interface CatalogueState {
+  status: LoadStatus | 'disabled'
+  featured: readonly CatalogueEntry[]
+  recommended: readonly CatalogueEntry[]
+  /** Wallets in the catalogue (after include/exclude), for "All wallets". */
+  count: number
+  error: ErrorSummary | undefined
+}
+
+/** The AllWallets list: pages loaded so far, or search results. */
+export interface WalletListState {
+  status: LoadStatus
+  entries: readonly CatalogueEntry[]
+  count: number
+  /** Next page to load (1-based); undefined when everything is loaded. */
+  nextPage: number | undefined
+  query: string
+  error: ErrorSummary | undefined
+}

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, it } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { checkTree, importsOf } from '../../../scripts/check-layers.ts'
+
+const root = fileURLToPath(new URL('../../..', import.meta.url))
+
+describe('the core: connection lifecycle (issue 24, item 1)', () => {
+  it('default: no import cycle in src/core, lazy or type-only', () => {
+    const cycles = checkTree(root).filter((o) => o.rule === 'cycle' && o.from.startsWith('src/core/'))
+    assert.deepEqual(
+      cycles.map((o) => `${o.from} -> ${o.to}`),
+      [],
+    )
+  })
+
+  it('behavior: the connection records import no action', () => {
+    const imports = importsOf(root, 'src/core/connection/records.ts')
+    assert.deepEqual(
+      imports.filter((file) => file.startsWith('src/core/actions/')),
+      [],
+    )
+  })
+
+  it('behavior: actions that change the connection never move the modal (subscribers in core/follow do)', () => {
+    const modalMoves = [
+      'src/core/actions/navigate.ts',
+      'src/core/actions/close.ts',
+      'src/core/actions/open.ts',
+    ]
+    const actions = ['connect', 'disconnect', 'reconnect', 'signIn', 'switchNetwork', 'fetchBalance']
+    for (const action of actions) {
+      const imports = importsOf(root, `src/core/actions/${action}.ts`)
+      assert.deepEqual(
+        imports.filter((file) => modalMoves.includes(file)),
+        [],
+        `${action} imports what moves the modal`,
+      )
+    }
+  })
+
+  it('behavior: every follower is started by the config', () => {
+    const followers = readdirSync(join(root, 'src/core/follow')).filter((name) => name !== 'index.ts')
+    const started = importsOf(root, 'src/core/follow/index.ts')
+    assert.deepEqual(
+      followers.map((name) => `src/core/follow/${name}`).filter((file) => !started.includes(file)),
+      [],
+    )
+    assert.ok(importsOf(root, 'src/core/createConfig.ts').includes('src/core/follow/index.ts'))
+  })
+})
