@@ -1,16 +1,11 @@
 import type { MapStore, ReadableAtom, WritableAtom } from 'nanostores'
 import type { EmbeddedConnector } from '../connectors/embedded/connector.ts'
-import type { Connector } from '../connectors/types.ts'
+import type { Connector, Eip1193Provider } from '../connectors/types.ts'
 import type { WalletConnectConnector } from '../connectors/walletconnect/connector.ts'
 import type { ErrorSummary } from '../errors/base.ts'
+import type { TokensResponse } from '../protocol/api/blockchain.ts'
 import type { CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
-import type {
-  ModalOptions,
-  ModalOptionsInput,
-  OptionIssue,
-  SiwxSession,
-  UncheckedOptions,
-} from '../protocol/config.ts'
+import type { ModalOptions, ModalOptionsInput, OptionIssue, UncheckedOptions } from '../protocol/config.ts'
 import type { Network } from '../protocol/entities.ts'
 import type { HttpClient } from '../services/http.ts'
 import type { Storage } from '../services/storage.ts'
@@ -20,6 +15,7 @@ import type { ConnectionStatus } from './connection/machine.ts'
 import type { Emitter } from './events/emitter.ts'
 import type { WalletEventMap } from './events/types.ts'
 import type { Platform } from './platform.ts'
+import type { ActivityState } from './state/activity.ts'
 import type { BalanceState } from './state/balances.ts'
 import type {
   AccountState,
@@ -28,10 +24,13 @@ import type {
   ConnectionRecord,
   NetworkState,
 } from './state/connection.ts'
+import type { EmbeddedState } from './state/embedded.ts'
 import type { ModalState } from './state/modal.ts'
+import type { OnrampState } from './state/onramp.ts'
 import type { PairingState } from './state/pairing.ts'
 import type { ProfileEntry } from './state/profiles.ts'
 import type { SendState } from './state/send.ts'
+import type { SessionState, SiwxState } from './state/siwx.ts'
 import type { SwapState } from './state/swap.ts'
 import type { CatalogueState, WalletListState } from './state/wallets.ts'
 
@@ -57,6 +56,7 @@ export { IDLE_PAIRING } from './state/pairing.ts'
 export type { ProfileEntry } from './state/profiles.ts'
 export type { SendForm, SendState } from './state/send.ts'
 export { IDLE_SEND } from './state/send.ts'
+export type { SessionState, SiwxState } from './state/siwx.ts'
 export type { SwapForm, SwapState, SwapToken } from './state/swap.ts'
 export type { CatalogueState, LoadStatus, WalletListState } from './state/wallets.ts'
 export type { Connector }
@@ -90,10 +90,7 @@ export interface Config {
   readonly $alert: WritableAtom<ErrorSummary | undefined>
   readonly $pairing: MapStore<PairingState>
   /** Sign-in progress shown by SIWXSignMessage. */
-  readonly $siwx: MapStore<{
-    status: 'idle' | 'signing' | 'signed' | 'error'
-    error: ErrorSummary | undefined
-  }>
+  readonly $siwx: MapStore<SiwxState>
   /** The send in progress or just finished (SPEC section 4: loading, then reset). */
   readonly $send: MapStore<SendState>
   /** The Swap view's tokens, quote and progress. */
@@ -101,7 +98,7 @@ export interface Config {
   /** Profiles (name, avatar) by address as the wallet gives it, kept 5 minutes (SPEC 9: identity cache; core/names.ts). */
   readonly $profiles: MapStore<Record<string, ProfileEntry | undefined>>
   /** The connected account's sign-in session, once known (SPEC section 3: data, message, signature, cacao). */
-  readonly $session: WritableAtom<{ caipAddress: string; session: SiwxSession } | undefined>
+  readonly $session: WritableAtom<SessionState>
   /** Private bookkeeping of actions (wallet subscriptions, in-flight loads). */
   readonly internal: {
     unsubscribe: Map<ChainNamespace, () => void>
@@ -128,6 +125,24 @@ export interface Config {
     frameSlot?: Element | undefined
     /** Hashes (EVM) or signatures (Solana) sent and not confirmed yet, per CAIP-10 account. */
     pendingTransactions: Map<string, string[]>
+    /** Balance reads in flight, by balance key: a second caller shares the first read. */
+    balanceLoads: Map<string, Promise<BalanceState>>
+    /** `getProvider`'s EIP-1193 providers, one per namespace, kept across reconnects. */
+    providers: Map<ChainNamespace, Eip1193Provider>
+    /** Token lists by service, project and network (SPEC 9: portfolio cache). */
+    tokenLists: Map<string, { fetchedAt: number; list: Promise<TokensResponse> }>
+    /** Forward name lookups (name -> address), kept 5 minutes (SPEC 9: name cache). */
+    resolvedNames: Map<string, { fetchedAt: number; address: Promise<string | null> }>
+    /** Stores made on first use by the module that owns them: a page that never uses one never makes it. */
+    embeddedState?: MapStore<EmbeddedState> | undefined
+    /** The Activity list (`activityState`). */
+    activity?: MapStore<ActivityState> | undefined
+    /** The on-ramp view's state (`onrampState`). */
+    onramp?: MapStore<OnrampState> | undefined
+    /** The on-ramp quote asked last; an answer to an older one changes nothing. */
+    onrampQuote?: object | undefined
+    /** The latest block or slot while a view listens (`freshBalances`). */
+    freshBalances?: ReadableAtom<number | undefined> | undefined
     /** Each network's RPC transport, for the URLs it was made for (`key`). */
     rpc: Map<
       CaipNetworkId,
@@ -145,4 +160,10 @@ export interface Config {
   update(input: UncheckedOptions, base?: ModalOptions, from?: 'attributes' | 'property'): OptionIssue[]
 }
 
-export type CreateConfigParameters = ModalOptionsInput
+export type CreateConfigParameters = ModalOptionsInput & {
+  /**
+   * Connectors of the page's own (a wallet the modal cannot discover, or a test's wallet), listed
+   * after the browser wallets it finds.
+   */
+  connectors?: readonly Connector[] | undefined
+}

@@ -2,7 +2,7 @@ import { atom, computed, map, onMount } from 'nanostores'
 import type { Connector } from '../connectors/types.ts'
 import type { ErrorSummary } from '../errors/base.ts'
 import type { CaipAddress, CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
-import type { ModalOptions, OptionIssue, SiwxSession, UncheckedOptions } from '../protocol/config.ts'
+import type { ModalOptions, OptionIssue, UncheckedOptions } from '../protocol/config.ts'
 import { DEFAULT_OPTIONS, parseOptions } from '../protocol/config.ts'
 import type { Network } from '../protocol/entities.ts'
 import { createStorage } from '../services/storage.ts'
@@ -10,7 +10,6 @@ import { createClientLog } from './clientLog.ts'
 import type { Config, CreateConfigParameters } from './config.ts'
 import { createEmitter } from './events/emitter.ts'
 import { startFollowers } from './follow/index.ts'
-import { startAt } from './modal/router.ts'
 import type { Platform } from './platform.ts'
 import { browserPlatform } from './platform.ts'
 import type { BalanceState } from './state/balances.ts'
@@ -22,11 +21,15 @@ import type {
   NetworkState,
 } from './state/connection.ts'
 import type { ModalState } from './state/modal.ts'
+import { initialModal } from './state/modal.ts'
 import { IDLE_PAIRING, type PairingState } from './state/pairing.ts'
 import { IDLE_SEND, type SendState } from './state/send.ts'
+import type { SessionState, SiwxState } from './state/siwx.ts'
+import { IDLE_SIWX } from './state/siwx.ts'
 import type { SwapState } from './state/swap.ts'
+import { IDLE_SWAP } from './state/swap.ts'
 import type { CatalogueState, WalletListState, WalletStandardFound } from './state/wallets.ts'
-import { catalogueStatus } from './state/wallets.ts'
+import { IDLE_WALLET_LIST, initialCatalogue } from './state/wallets.ts'
 
 export type * from './config.ts'
 export { IDLE_PAIRING, IDLE_SEND } from './config.ts'
@@ -43,7 +46,8 @@ export function createConfig(
   parameters: CreateConfigParameters = {},
   platform: Platform = browserPlatform(),
 ): Config & { issues: OptionIssue[] } {
-  const parsed = parseOptions(parameters as UncheckedOptions, DEFAULT_OPTIONS)
+  const { connectors = [], ...options } = parameters
+  const parsed = parseOptions(options as UncheckedOptions, DEFAULT_OPTIONS)
   const $options = atom<ModalOptions>(parsed.options)
   const storage = createStorage(platform.storage)
 
@@ -91,7 +95,7 @@ export function createConfig(
       stop?.()
     }
   })
-  const connectorsExtra = atom<readonly Connector[]>([])
+  const connectorsExtra = atom<readonly Connector[]>(connectors)
   const $connectors = computed([$injected, $walletStandard, connectorsExtra], (injected, standard, extra) => [
     ...(standard ? standard.merge(injected, standard.connectors) : injected),
     ...extra,
@@ -150,12 +154,7 @@ export function createConfig(
     issues: parsed.issues,
     $options,
     $networks,
-    $modal: map<ModalState>({
-      open: parsed.options.inline,
-      router: startAt('Connect'),
-      shake: false,
-      blockedReason: undefined,
-    }),
+    $modal: map<ModalState>(initialModal(parsed.options.inline)),
     $connections,
     $activeNamespace,
     $selectedNetworkId,
@@ -167,27 +166,14 @@ export function createConfig(
     $network,
     $status,
     $theme,
-    $catalogue: map<CatalogueState>({
-      status: catalogueStatus(parsed.options),
-      featured: [],
-      recommended: [],
-      count: 0,
-      error: undefined,
-    }),
-    $walletList: map<WalletListState>({
-      status: 'idle',
-      entries: [],
-      count: 0,
-      nextPage: 1,
-      query: '',
-      error: undefined,
-    }),
+    $catalogue: map<CatalogueState>(initialCatalogue(parsed.options)),
+    $walletList: map<WalletListState>(IDLE_WALLET_LIST),
     $alert: atom<ErrorSummary | undefined>(undefined),
     $pairing: map<PairingState>(IDLE_PAIRING),
-    $siwx: map({ status: 'idle' as const, error: undefined }),
-    $session: atom<{ caipAddress: string; session: SiwxSession } | undefined>(undefined),
+    $siwx: map<SiwxState>(IDLE_SIWX),
+    $session: atom<SessionState>(undefined),
     $send: map<SendState>(IDLE_SEND),
-    $swap: map<SwapState>({ status: 'idle', tokens: [] }),
+    $swap: map<SwapState>(IDLE_SWAP),
     $profiles: map({}),
     internal: {
       unsubscribe: new Map(),
@@ -202,6 +188,10 @@ export function createConfig(
       pendingConnect: undefined,
       connectAttempts: new Map(),
       rpc: new Map(),
+      balanceLoads: new Map(),
+      providers: new Map(),
+      tokenLists: new Map(),
+      resolvedNames: new Map(),
       pendingTransactions: new Map(),
     },
     update(input, base, from) {
@@ -220,21 +210,8 @@ export function createConfig(
       if (next.apiUrl !== before.apiUrl || next.projectId !== before.projectId) {
         // Another service or project: what came from the old one no longer applies.
         config.internal.http = undefined
-        config.$catalogue.set({
-          status: catalogueStatus(next),
-          featured: [],
-          recommended: [],
-          count: 0,
-          error: undefined,
-        })
-        config.$walletList.set({
-          status: 'idle',
-          entries: [],
-          count: 0,
-          nextPage: 1,
-          query: '',
-          error: undefined,
-        })
+        config.$catalogue.set(initialCatalogue(next))
+        config.$walletList.set(IDLE_WALLET_LIST)
         config.$alert.set(undefined)
       }
       $options.set(next)

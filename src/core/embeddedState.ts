@@ -1,34 +1,12 @@
 import type { MapStore } from 'nanostores'
 import { map } from 'nanostores'
 import { string } from 'zod/mini'
-import type { FrameStatus } from '../connectors/embedded/frame.ts'
 import { embeddedEmail } from '../protocol/embedded/email.ts'
 import { StorageKey } from '../protocol/storage.ts'
 import type { Config } from './config.ts'
+import type { EmbeddedState } from './state/embedded.ts'
 
-/** The embedded wallet as the views see it (its frame, the e-mail in use, the approval view). */
-export interface EmbeddedState {
-  frame: FrameStatus
-  /** The address being signed in with, or the signed-in user's. */
-  email: string | undefined
-  /** The social username of a social sign-in (SPEC 3), shown on Account when there is no e-mail. */
-  userName: string | undefined
-  /** The profile picture of a Farcaster sign-in, shown on Account beside the username. */
-  userImage: string | undefined
-  /** The social provider whose sign-in window is open. */
-  social: string | undefined
-  /** When another code or link may be mailed (ms since the epoch; SPEC 5: 30 s). */
-  resendAt: number
-  /** While the frame shows a request for approval: the height it needs. */
-  approval: { height: number } | undefined
-  /**
-   * A new browser for a known address (VERIFY_DEVICE, after its code was proven): the code this
-   * browser shows, which the person types on the mailed link's page to approve it.
-   */
-  compareCode: string | undefined
-}
-
-const states = new WeakMap<Config, MapStore<EmbeddedState>>()
+export type { EmbeddedState }
 
 /**
  * The embedded wallet's store of a config, created on first use (a page that never uses e-mail
@@ -38,7 +16,7 @@ const states = new WeakMap<Config, MapStore<EmbeddedState>>()
  * const { email, resendAt } = embeddedState(config).get()
  */
 export function embeddedState(config: Config): MapStore<EmbeddedState> {
-  let state = states.get(config)
+  let state = config.internal.embeddedState
   if (!state) {
     state = map<EmbeddedState>({
       frame: 'idle',
@@ -51,7 +29,7 @@ export function embeddedState(config: Config): MapStore<EmbeddedState> {
       approval: undefined,
       compareCode: undefined,
     })
-    states.set(config, state)
+    config.internal.embeddedState = state
   }
   return state
 }

@@ -40,8 +40,6 @@ export function blockTimeMs(caipNetworkId: CaipNetworkId): number {
   return BLOCK_TIME_MS[caipNetworkId] ?? DEFAULT_BLOCK_TIME_MS
 }
 
-const stores = new WeakMap<Config, ReadableAtom<number | undefined>>()
-
 /**
  * The latest block (EVM) or slot (Solana) of the connected network, as seen by a poll through the
  * RPC proxy, while someone listens: the views that show balances (Account, Send, Swap) subscribe, so
@@ -53,7 +51,7 @@ const stores = new WeakMap<Config, ReadableAtom<number | undefined>>()
  * const unsubscribe = freshBalances(config).listen(() => {}) // polls until unsubscribed
  */
 export function freshBalances(config: Config): ReadableAtom<number | undefined> {
-  const known = stores.get(config)
+  const known = config.internal.freshBalances
   if (known) return known
   const $block = atom<number | undefined>(undefined)
   // The last block seen, kept between openings: a block mined while the modal was closed reads again.
@@ -109,6 +107,6 @@ export function freshBalances(config: Config): ReadableAtom<number | undefined> 
       win?.document.removeEventListener('visibilitychange', onVisibility)
     }
   })
-  stores.set(config, $block)
+  config.internal.freshBalances = $block
   return $block
 }

@@ -14,9 +14,6 @@ import type { Config, ProfileEntry } from './config.ts'
 import { serviceClient } from './service.ts'
 import { signText } from './signText.ts'
 
-/** Forward lookups (name -> address) per config, kept 5 minutes (SPEC 9: name cache). */
-const resolved = new WeakMap<Config, Map<string, { fetchedAt: number; address: Promise<string | null> }>>()
-
 const client = (config: Config) => (config.$options.get().projectId ? serviceClient(config) : undefined)
 
 /**
@@ -26,7 +23,7 @@ const client = (config: Config) => (config.$options.get().projectId ? serviceCli
  * cachedNames(config) // ['alice.wallet.test']
  */
 export function cachedNames(config: Config): string[] {
-  return [...(resolved.get(config)?.keys() ?? [])]
+  return [...config.internal.resolvedNames.keys()]
 }
 
 /**
@@ -73,11 +70,7 @@ export async function resolveName(config: Config, name: string): Promise<string 
   if (!http) return null
   const now = config.platform.now()
   const key = name.trim().toLowerCase()
-  let names = resolved.get(config)
-  if (!names) {
-    names = new Map()
-    resolved.set(config, names)
-  }
+  const names = config.internal.resolvedNames
   for (const [other, entry] of names)
     if (other !== key && now - entry.fetchedAt >= CACHE_GC_MS) names.delete(other)
   const cached = names.get(key)
@@ -123,12 +116,12 @@ export async function registerName(config: Config, fullName: string): Promise<Na
   // A change moves the account's name: the old one no longer resolves to it.
   const account = config.$account.get()
   const before = account ? config.$profiles.get()[account.address]?.name : undefined
-  if (before) resolved.get(config)?.delete(before)
+  if (before) config.internal.resolvedNames.delete(before)
   const record = await signAndSend(config, '/names/v1/register', (fields) => ({
     name: fullName.split('.')[0],
     message: nameRegistrationMessage({ ...fields, name: fullName }),
   }))
-  resolved.get(config)?.delete(record.name)
+  config.internal.resolvedNames.delete(record.name)
   return record
 }
 
@@ -164,7 +157,7 @@ export async function releaseName(config: Config): Promise<string> {
   )
   if (!answer) throw new Error('No answer')
   config.$profiles.setKey(account.address, { name: null, avatar: null, fetchedAt: config.platform.now() })
-  resolved.get(config)?.delete(answer.released)
+  config.internal.resolvedNames.delete(answer.released)
   return answer.released
 }
 

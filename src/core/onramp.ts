@@ -1,5 +1,4 @@
 import { type MapStore, map } from 'nanostores'
-import type { ErrorSummary } from '../errors/base.ts'
 import { summarizeError, toBaseError } from '../errors/index.ts'
 import type {
   OnrampOptionsResponse,
@@ -13,16 +12,11 @@ import {
   onrampUrlResponse,
 } from '../protocol/api/onramp.ts'
 import type { Config } from './config.ts'
-import { serviceClient } from './service.ts'
+import type { OnrampState } from './state/onramp.ts'
 
-/** What the on-ramp view shows: the options, the quote (SPEC 4: loading, amount fetched, error stored), the purchase. */
-export interface OnrampState {
-  options: OnrampOptionsResponse | undefined
-  loading: boolean
-  quote: OnrampQuoteResponse | undefined
-  error: ErrorSummary | undefined
-  purchase: { id: string; status: 'pending' | 'completed' | 'failed' } | undefined
-}
+export type { OnrampState }
+
+import { serviceClient } from './service.ts'
 
 export interface OnrampSelection {
   purchaseCurrency: string
@@ -34,8 +28,6 @@ export interface OnrampSelection {
   network: string
 }
 
-const stores = new WeakMap<Config, MapStore<OnrampState>>()
-
 /**
  * The on-ramp state of a config (made on first use, so a page that never buys pays nothing for it).
  *
@@ -43,7 +35,7 @@ const stores = new WeakMap<Config, MapStore<OnrampState>>()
  * const state = onrampState(config).get()
  */
 export function onrampState(config: Config): MapStore<OnrampState> {
-  let store = stores.get(config)
+  let store = config.internal.onramp
   if (!store) {
     store = map<OnrampState>({
       options: undefined,
@@ -52,7 +44,7 @@ export function onrampState(config: Config): MapStore<OnrampState> {
       error: undefined,
       purchase: undefined,
     })
-    stores.set(config, store)
+    config.internal.onramp = store
   }
   return store
 }
@@ -104,19 +96,17 @@ export async function quoteOnramp(
 ): Promise<OnrampQuoteResponse | undefined> {
   const store = onrampState(config)
   const asked = {}
-  latest.set(config, asked)
+  config.internal.onrampQuote = asked
   store.set({ ...store.get(), loading: true, error: undefined, quote: undefined })
   try {
     const quote = await http(config).getJson('/onramp/v1/quote', { ...selection }, onrampQuoteResponse)
-    if (latest.get(config) === asked) store.set({ ...store.get(), loading: false, quote })
+    if (config.internal.onrampQuote === asked) store.set({ ...store.get(), loading: false, quote })
     return quote
   } catch (error) {
-    if (latest.get(config) === asked) fail(config, error)
+    if (config.internal.onrampQuote === asked) fail(config, error)
     return undefined
   }
 }
-
-const latest = new WeakMap<Config, object>()
 
 /** How often the view asks whether the purchase arrived. */
 const PURCHASE_POLL_MS = 1500

@@ -4,9 +4,6 @@ import type { BlockchainApi } from '../services/blockchain.ts'
 import type { Config } from './config.ts'
 import { serviceClient } from './service.ts'
 
-/** Token lists per config, by service, project and network. */
-const cache = new WeakMap<Config, Map<string, { fetchedAt: number; list: Promise<TokensResponse> }>>()
-
 /**
  * The companion service's data API for a config, or undefined when the page set no `api-url` and
  * `project-id` (then there are no token lists, prices or swaps).
@@ -29,7 +26,7 @@ export async function dataApi(config: Config): Promise<BlockchainApi | undefined
  * cachedTokenLists(config) // ['http://127.0.0.1:8787 dev-project eip155:31337']
  */
 export function cachedTokenLists(config: Config): string[] {
-  return [...(cache.get(config)?.keys() ?? [])]
+  return [...config.internal.tokenLists.keys()]
 }
 
 /**
@@ -48,11 +45,7 @@ export async function tokenList(config: Config, chainId: string): Promise<Tokens
   const { apiUrl, projectId } = config.$options.get()
   // Another service or project is another list.
   const key = `${apiUrl} ${projectId} ${chainId}`
-  let lists = cache.get(config)
-  if (!lists) {
-    lists = new Map()
-    cache.set(config, lists)
-  }
+  const lists = config.internal.tokenLists
   for (const [other, entry] of lists)
     if (other !== key && now - entry.fetchedAt >= CACHE_GC_MS) lists.delete(other)
   const cached = lists.get(key)

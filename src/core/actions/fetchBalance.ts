@@ -78,9 +78,6 @@ async function readEvm(config: Config, network: Network, address: string): Promi
   }
 }
 
-/** Balance reads in flight, per config and balance key. */
-const inFlight = new WeakMap<Config, Map<string, Promise<BalanceState>>>()
-
 /**
  * Fetches the balances of the connected account on its network: the native currency (ETH, SOL) and
  * the tokens it holds (ERC-20s of the companion service's token list, read in one multicall through
@@ -112,11 +109,7 @@ export async function fetchBalance(
   if (!parameters.force && (config.internal.balanceBlockedUntil.get(key) ?? 0) > now) return cached
   collect(config, key, now)
   // One read at a time per account and network: a second caller shares it (one toast, not two).
-  let loads = inFlight.get(config)
-  if (!loads) {
-    loads = new Map()
-    inFlight.set(config, loads)
-  }
+  const loads = config.internal.balanceLoads
   const running = loads.get(key)
   if (running && !parameters.force) return running
   const load = readInto(config, key, network, account.address, cached, now)

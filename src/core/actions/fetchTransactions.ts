@@ -1,23 +1,13 @@
 import type { MapStore } from 'nanostores'
 import { map } from 'nanostores'
-import { type ErrorSummary, summarizeError, TransactionsFetchError } from '../../errors/index.ts'
-import type { HistoryTransaction } from '../../protocol/api/history.ts'
+import { summarizeError, TransactionsFetchError } from '../../errors/index.ts'
 import type { Config } from '../config.ts'
+import type { ActivityState } from '../state/activity.ts'
+import { IDLE_ACTIVITY } from '../state/activity.ts'
+
+export type { ActivityState }
+
 import { dataApi } from '../tokenList.ts'
-
-/** The Activity list of the connected account on the connected network (SPEC 4: loading, empty, paginated by cursor). */
-export interface ActivityState {
-  /** `loading` the first page, `more` a next page, `ready`, or `error` (SPEC 8: the empty state). */
-  status: 'idle' | 'loading' | 'more' | 'ready' | 'error'
-  /** Whose history on which network the list is (`eip155:31337 0xf39F…`); another one starts over. */
-  key: string
-  transactions: HistoryTransaction[]
-  /** The cursor of the next page; null after the last one. */
-  next: string | null
-  error?: ErrorSummary
-}
-
-const states = new WeakMap<Config, MapStore<ActivityState>>()
 
 /**
  * The Activity list's store of a config, created on first use (a page whose visitors never open
@@ -27,12 +17,8 @@ const states = new WeakMap<Config, MapStore<ActivityState>>()
  * const { status, transactions } = activityState(config).get()
  */
 export function activityState(config: Config): MapStore<ActivityState> {
-  let state = states.get(config)
-  if (!state) {
-    state = map<ActivityState>({ status: 'idle', key: '', transactions: [], next: null })
-    states.set(config, state)
-  }
-  return state
+  config.internal.activity ??= map<ActivityState>(IDLE_ACTIVITY)
+  return config.internal.activity
 }
 
 export type FetchTransactionsParameters = {

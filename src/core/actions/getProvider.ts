@@ -14,8 +14,6 @@ import { disconnectedError } from '../providerErrors.ts'
 
 export { disconnectedError }
 
-const providers = new WeakMap<Config, Map<ChainNamespace, Eip1193Provider>>()
-
 /**
  * A standard EIP-1193 provider for a namespace that follows whichever connection is active, so a
  * page can hand it to viem or ethers once and keep it across reconnects and wallet changes.
@@ -27,11 +25,7 @@ export function getProvider(config: Config, namespace?: 'eip155'): Eip1193Provid
 export function getProvider(config: Config, namespace: 'solana'): SolanaProvider
 export function getProvider(config: Config, namespace: ChainNamespace): Eip1193Provider
 export function getProvider(config: Config, namespace: ChainNamespace = 'eip155'): Eip1193Provider {
-  let byNamespace = providers.get(config)
-  if (!byNamespace) {
-    byNamespace = new Map()
-    providers.set(config, byNamespace)
-  }
+  const byNamespace = config.internal.providers
   const existing = byNamespace.get(namespace)
   if (existing) return existing
 

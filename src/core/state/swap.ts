@@ -53,3 +53,6 @@ export interface SwapForm {
   to: string
   amount: string
 }
+
+/** The Swap view before loading its tokens. */
+export const IDLE_SWAP: SwapState = { status: 'idle', tokens: [] }

@@ -38,3 +38,22 @@ export interface WalletListState {
   query: string
   error: ErrorSummary | undefined
 }
+
+/** The Connect view's catalogue before loading, for these options (also its reset on another service). */
+export const initialCatalogue = (options: ModalOptions): CatalogueState => ({
+  status: catalogueStatus(options),
+  featured: [],
+  recommended: [],
+  count: 0,
+  error: undefined,
+})
+
+/** The AllWallets list before its first page (also its reset on another service). */
+export const IDLE_WALLET_LIST: WalletListState = {
+  status: 'idle',
+  entries: [],
+  count: 0,
+  nextPage: 1,
+  query: '',
+  error: undefined,
+}

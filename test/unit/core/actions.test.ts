@@ -113,14 +113,6 @@ function setup(parameters: SetupParameters = {}): Harness {
     isMobile: () => false,
     prefersDark: () => false,
   }
-  const config = createConfig(
-    {
-      networks: 'eip155:31337,eip155:31338',
-      rpcUrls: { 'eip155:31337': parameters.rpcUrl ?? chain.url, 'eip155:31338': chain2.url },
-    },
-    platform,
-  )
-  assert.deepEqual(config.issues, [])
   const wallet =
     parameters.wallet ??
     createDemoWallet({
@@ -144,11 +136,18 @@ function setup(parameters: SetupParameters = {}): Harness {
     on: (event, listener) => wallet.provider.on(event, listener as ProviderListener),
     removeListener: (event, listener) => wallet.provider.removeListener(event, listener as ProviderListener),
   }
-  if (parameters.register !== false) {
-    config.internal.connectorsExtra.set([
-      createInjectedConnector({ id: DEMO_ID, name: 'Demo Wallet', provider }),
-    ])
-  }
+  const config = createConfig(
+    {
+      networks: 'eip155:31337,eip155:31338',
+      rpcUrls: { 'eip155:31337': parameters.rpcUrl ?? chain.url, 'eip155:31338': chain2.url },
+      connectors:
+        parameters.register === false
+          ? []
+          : [createInjectedConnector({ id: DEMO_ID, name: 'Demo Wallet', provider })],
+    },
+    platform,
+  )
+  assert.deepEqual(config.issues, [])
   for (const name of EVENT_NAMES) {
     config.events.on(name, (detail) => {
       events.push([name, detail] as Recorded)

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
@@ -49,5 +49,25 @@ describe('the core: connection lifecycle (issue 24, item 1)', () => {
       [],
     )
     assert.ok(importsOf(root, 'src/core/createConfig.ts').includes('src/core/follow/index.ts'))
+  })
+})
+
+describe('the config hub (issue 24, item 2)', () => {
+  it('behavior: no side table keyed by the config: its state is typed members the config can see', () => {
+    const files = readdirSync(join(root, 'src/core'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+      /\.tsx?$/.test(file),
+    )
+    const tables = files.filter((file) =>
+      /new WeakMap<\s*Config\b/.test(readFileSync(join(root, 'src/core', file), 'utf8')),
+    )
+    assert.deepEqual(tables, [])
+  })
+
+  it('behavior: createConfig composes one file per concept under core/state', () => {
+    const imports = importsOf(root, 'src/core/createConfig.ts').filter((file) =>
+      file.startsWith('src/core/state/'),
+    )
+    for (const concept of ['modal', 'connection', 'wallets', 'balances', 'send', 'swap', 'siwx', 'pairing'])
+      assert.ok(imports.includes(`src/core/state/${concept}.ts`), concept)
   })
 })

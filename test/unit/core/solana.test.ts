@@ -169,20 +169,6 @@ function setup(parameters: SetupParameters = {}) {
     prefersDark: () => false,
   }
   const extra = parameters.networks ?? []
-  const config = createConfig(
-    {
-      networks: ['eip155:31337', LOCAL, ...extra].join(','),
-      rpcUrls: {
-        'eip155:31337': chain.url,
-        [LOCAL]: solana.url,
-        // Any other Solana network reads from the local one too: nothing leaves loopback.
-        ...Object.fromEntries(extra.map((id) => [id, solana.url])),
-      },
-      ...(parameters.apiUrl ? { apiUrl: parameters.apiUrl, projectId: 'dev-project' } : {}),
-    },
-    platform,
-  )
-  assert.deepEqual(config.issues, [])
   const { queue, asked } = promptQueue(parameters.answer)
   const wallet =
     parameters.wallet ??
@@ -200,7 +186,21 @@ function setup(parameters: SetupParameters = {}) {
         [standard],
       )
     : [standard]
-  config.internal.connectorsExtra.set(connectors)
+  const config = createConfig(
+    {
+      networks: ['eip155:31337', LOCAL, ...extra].join(','),
+      rpcUrls: {
+        'eip155:31337': chain.url,
+        [LOCAL]: solana.url,
+        // Any other Solana network reads from the local one too: nothing leaves loopback.
+        ...Object.fromEntries(extra.map((id) => [id, solana.url])),
+      },
+      ...(parameters.apiUrl ? { apiUrl: parameters.apiUrl, projectId: 'dev-project' } : {}),
+      connectors,
+    },
+    platform,
+  )
+  assert.deepEqual(config.issues, [])
   for (const name of EVENT_NAMES) {
     config.events.on(name, (detail) => {
       events.push([name, detail] as Recorded)

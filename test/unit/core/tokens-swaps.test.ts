@@ -101,10 +101,6 @@ async function connected(
     isMobile: () => false,
     prefersDark: () => false,
   }
-  const config = createConfig(
-    { networks: 'eip155:31337,eip155:31338', apiUrl: options.apiUrl ?? apiUrl, projectId: PROJECT },
-    platform,
-  )
   const wallet = createDemoWallet({
     origin: 'http://127.0.0.1',
     autoApprove: true,
@@ -120,9 +116,15 @@ async function connected(
     on: (event, listener) => wallet.provider.on(event, listener as ProviderListener),
     removeListener: (event, listener) => wallet.provider.removeListener(event, listener as ProviderListener),
   }
-  config.internal.connectorsExtra.set([
-    createInjectedConnector({ id: 'demo', name: 'Demo Wallet', provider }),
-  ])
+  const config = createConfig(
+    {
+      networks: 'eip155:31337,eip155:31338',
+      apiUrl: options.apiUrl ?? apiUrl,
+      projectId: PROJECT,
+      connectors: [createInjectedConnector({ id: 'demo', name: 'Demo Wallet', provider })],
+    },
+    platform,
+  )
   config.events.on('error', (detail) => {
     errors.push(detail)
     return undefined
