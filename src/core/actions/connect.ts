@@ -83,8 +83,11 @@ export async function connect(config: Config, parameters: ConnectParameters): Pr
       if (signInNeeded && config.$options.get().siwx === 'required') config.internal.pendingConnect = detail
       else config.events.emit('connect', detail)
     }
-    // On a network the site does not list, UnsupportedChain shows (core/follow/network.ts).
-    if (config.$network.get()?.supported === false) return state
+    // On a network the site does not list, UnsupportedChain shows (core/follow/outcome.ts).
+    if (config.$network.get()?.supported === false) {
+      config.$outcome.set({ type: 'unsupported' })
+      return state
+    }
     // The sign-in view, or closing, follows (core/follow/outcome.ts).
     config.$outcome.set({
       type: 'connected',

@@ -1,7 +1,7 @@
 import type { Eip1193Provider } from '../../connectors/types.ts'
 import type { ChainNamespace } from '../../protocol/caip.ts'
 import type { Config } from '../config.ts'
-import { recordOf } from '../connection/records.ts'
+import { recordOf } from '../connection/recordOf.ts'
 import type {
   SolanaSendConnection,
   SolanaSendOptions,

@@ -10,18 +10,11 @@ import type { ChainNamespace } from '../../protocol/caip.ts'
 import { StorageKey } from '../../protocol/storage.ts'
 import type { Config, ConnectionRecord } from '../config.ts'
 import type { ConnectionEvent } from './machine.ts'
+import { recordOf } from './recordOf.ts'
+
+export { recordOf }
+
 import { transition } from './machine.ts'
-
-const empty: ConnectionRecord = {
-  status: 'disconnected',
-  connectorId: undefined,
-  accounts: [],
-  chainId: undefined,
-}
-
-export function recordOf(config: Config, namespace: ChainNamespace): ConnectionRecord {
-  return config.$connections.get()[namespace] ?? empty
-}
 
 /** Moves one namespace through the state machine, with optional new fields. */
 export function step(

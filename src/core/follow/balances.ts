@@ -2,7 +2,7 @@ import { computed } from 'nanostores'
 import type { Config } from '../config.ts'
 
 /**
- * Reads the balances of the account on its network whenever either changes (a connection, the
+ * Reads the balances of the account on its network now and whenever either changes (a connection, the
  * wallet's own switch, the person's); `fetchBalance` keeps its 30 s cache and shares a read in flight.
  *
  * @example
@@ -14,9 +14,12 @@ export function followBalances(config: Config): () => void {
       ? `${account.caipAddress} ${network.caipNetworkId}`
       : undefined,
   )
-  return $key.listen((key) => {
-    if (!key) return
-    // Loaded on the first connection: a page with no account never pays for the balance readers.
-    void import('../actions/fetchBalance.ts').then(({ fetchBalance }) => fetchBalance(config)).catch(() => {})
-  })
+  const read = (key: string | undefined) => {
+    if (key)
+      void import('../actions/fetchBalance.ts')
+        .then(({ fetchBalance }) => fetchBalance(config))
+        .catch(() => {})
+  }
+  read($key.get())
+  return $key.listen(read)
 }

@@ -1,29 +1,32 @@
 import type { Config } from '../config.ts'
-import { followAccount } from './account.ts'
-import { followBalances } from './balances.ts'
-import { followNetwork } from './network.ts'
 import { followOutcome } from './outcome.ts'
-import { followProfile } from './profile.ts'
-import { followSignIn } from './signIn.ts'
 
 /**
  * Starts what follows a change of the stores (the modal's view, balances, sign-in, the profile),
- * so the connection records and the actions only change state. Started by `createConfig`; returns
- * a function that stops them all.
+ * so the connection records and the actions only change state. Started by `createConfig`: the
+ * outcome of what the person does is followed at once; the rest (the view after the wallet's own
+ * changes, balances, profile, sign-in) from the first connection attempt on (`later.ts`, off the
+ * first paint). Returns a function that stops them all.
  *
  * @example
  * const stop = startFollowers(config)
  */
 export function startFollowers(config: Config): () => void {
-  const stops = [
-    followOutcome,
-    followNetwork,
-    followAccount,
-    followBalances,
-    followProfile,
-    followSignIn,
-  ].map((follow) => follow(config))
+  const stops = [followOutcome(config)]
+  let stopped = false
+  let waiting = true
+  const stopWaiting = config.$connections.listen(() => {
+    if (!waiting) return
+    waiting = false
+    stopWaiting()
+    void import('./later.ts').then(({ startLaterFollowers }) => {
+      if (!stopped) stops.push(startLaterFollowers(config))
+    })
+  })
   return () => {
+    stopped = true
+    if (waiting) stopWaiting()
+    waiting = false
     for (const stop of stops) stop()
   }
 }

@@ -1,7 +1,7 @@
 import type { Eip1193Provider } from '../../connectors/types.ts'
 import * as base58 from '../../protocol/siwx/base58.ts'
 import type { Config } from '../config.ts'
-import { recordOf } from '../connection/records.ts'
+import { recordOf } from '../connection/recordOf.ts'
 import { disconnectedError } from '../providerErrors.ts'
 import type { SolanaSendConnection, SolanaSendOptions, SolanaTransactionLike } from './transactions.ts'
 import * as tx from './transactions.ts'

@@ -45,5 +45,7 @@ export type ConnectionOutcome =
       /** Stay on the current view (a network switch that connects another namespace). */
       keepOpen: boolean
     }
+  /** Connected on a network the site does not list: UnsupportedChain shows. */
+  | { type: 'unsupported' }
   | { type: 'disconnected' }
   | { type: 'signed-in' }
