@@ -7,11 +7,11 @@ import { type Hex, verifyMessage } from 'viem'
 import { codeOf, nextMail } from './embedded-helpers.ts'
 import { startTestStack, type TestStack } from './harness.ts'
 
-/** Debian's Firefox ESR (scripts/install-firefox.sh installs it with apt; FIREFOX_PATH overrides). */
+/** Debian's Firefox ESR (scripts/install-browsers.sh installs it with apt; FIREFOX_PATH overrides). */
 const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
 const skip = existsSync(firefoxPath)
   ? false
-  : `Firefox is not installed at ${firefoxPath}: run \`bash scripts/install-firefox.sh\` (as root with apt) or set FIREFOX_PATH`
+  : `Firefox is not installed at ${firefoxPath}: run \`bash scripts/install-browsers.sh\` (as root with apt) or set FIREFOX_PATH`
 
 /** Waits for `probe` to answer something truthy (Firefox over BiDi: no auto-waiting locators into shadow roots here). */
 async function until<T>(what: string, probe: () => Promise<T>, timeoutMs = 30_000): Promise<NonNullable<T>> {
