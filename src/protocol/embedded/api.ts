@@ -326,6 +326,8 @@ export const approvalPreview = z.object({
   programs: z.optional(z.array(z.string())),
   /** The most the network fee can be, in base units; absent when it could not be estimated. */
   fee: z.optional(baseUnits),
+  /** That fee's value in US dollars, where the service knows the native currency's price. */
+  feeUsd: z.optional(z.number().check(z.gte(0))),
 })
 export type ApprovalPreview = z.infer<typeof approvalPreview>
 
