@@ -394,12 +394,14 @@ export type FarcasterStartRequest = z.infer<typeof farcasterStartRequest>
 
 /**
  * Answer of `POST /embedded/v1/farcaster/start`: the channel's URL (the QR code and the "open in app"
- * link), the sign-in's id and when the channel expires (ISO 8601).
+ * link), the sign-in's id, when the channel expires (ISO 8601), and the domain the sign-in message
+ * names (the frame's host: what the person's Farcaster app shows as the site asking, issue 26 item 6).
  */
 export const farcasterStartResponse = z.object({
   loginId: opaqueId,
   url: z.string().check(z.regex(/^https?:\/\//), z.maxLength(2048)),
   expiresAt: z.string(),
+  domain: z.string().check(z.minLength(1), z.maxLength(255)),
 })
 export type FarcasterStartResponse = z.infer<typeof farcasterStartResponse>
 
