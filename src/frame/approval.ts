@@ -90,8 +90,22 @@ function feeText(fee: bigint, decimals: number, symbol: string, locale: string):
   return `${shown} ${symbol}`
 }
 
+/**
+ * The fee with its value in US dollars where the service knows it, as the modal shows amounts with
+ * their value: `0.001 ETH ($2.99)`; a fee worth less than a cent is `< $0.01`, never `$0.00`.
+ */
+function feeWithValue(preview: ApprovalPreview, fee: string, strings: Strings): string {
+  const { network, feeUsd } = preview
+  const text = feeText(BigInt(fee), network.decimals, network.symbol, strings.locale)
+  if (feeUsd === undefined) return text
+  const value =
+    feeUsd > 0 && feeUsd < 0.01 ? `< ${strings.currency(0.01, 'USD')}` : strings.currency(feeUsd, 'USD')
+  return `${text} (${value})`
+}
+
 /** The rows of what a request asks for, in plain words. */
-function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[] {
+function details(preview: ApprovalPreview, strings: Strings): HTMLElement[] {
+  const { t, locale } = strings
   const { network } = preview
   const amount = (value: string) =>
     `${formatExact(BigInt(value), network.decimals, locale)} ${network.symbol}`
@@ -200,7 +214,7 @@ function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[
           t('frameFee'),
           preview.fee === undefined
             ? t('frameFeeUnknown')
-            : h('bdi', {}, feeText(BigInt(preview.fee), network.decimals, network.symbol, locale)),
+            : h('bdi', {}, feeWithValue(preview, preview.fee, strings)),
         ),
       ),
     )

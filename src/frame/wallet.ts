@@ -365,7 +365,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
           bindingHash: binding.hash,
         })
         farcaster = { loginId: answer.loginId, binding: binding.secret }
-        return { url: answer.url, expiresAt: answer.expiresAt }
+        return { url: answer.url, expiresAt: answer.expiresAt, domain: answer.domain }
       }
       if (!farcaster) throw actionNotAllowed()
       const { loginId, binding } = farcaster

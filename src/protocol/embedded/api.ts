@@ -326,6 +326,8 @@ export const approvalPreview = z.object({
   programs: z.optional(z.array(z.string())),
   /** The most the network fee can be, in base units; absent when it could not be estimated. */
   fee: z.optional(baseUnits),
+  /** That fee's value in US dollars, where the service knows the native currency's price. */
+  feeUsd: z.optional(z.number().check(z.gte(0))),
 })
 export type ApprovalPreview = z.infer<typeof approvalPreview>
 
@@ -392,12 +394,14 @@ export type FarcasterStartRequest = z.infer<typeof farcasterStartRequest>
 
 /**
  * Answer of `POST /embedded/v1/farcaster/start`: the channel's URL (the QR code and the "open in app"
- * link), the sign-in's id and when the channel expires (ISO 8601).
+ * link), the sign-in's id, when the channel expires (ISO 8601), and the domain the sign-in message
+ * names (the frame's host: what the person's Farcaster app shows as the site asking, issue 26 item 6).
  */
 export const farcasterStartResponse = z.object({
   loginId: opaqueId,
   url: z.string().check(z.regex(/^https?:\/\//), z.maxLength(2048)),
   expiresAt: z.string(),
+  domain: z.string().check(z.minLength(1), z.maxLength(255)),
 })
 export type FarcasterStartResponse = z.infer<typeof farcasterStartResponse>
 

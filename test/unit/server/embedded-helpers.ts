@@ -158,6 +158,8 @@ export async function startEmbeddedTestApp(
     farcasterWaitMs?: number
     /** The project's hourly budget of sign-in mails (`WALLET_MAILS_PER_HOUR`; default the config's). */
     mailsPerHour?: number
+    /** The operator's price source (`PRICE_SOURCE_URL`; default none). */
+    priceSourceUrl?: string
   } = {},
 ): Promise<EmbeddedTestApp> {
   const frameDir = await frameFixture()
@@ -167,6 +169,7 @@ export async function startEmbeddedTestApp(
   const base = testDb.config({
     rpcUpstreams: overrides.rpcUpstreams ?? {},
     bundlerUpstreams: overrides.bundlerUpstreams ?? {},
+    ...(overrides.priceSourceUrl === undefined ? {} : { priceSourceUrl: overrides.priceSourceUrl }),
   })
   const config: ServiceConfig = {
     ...base,

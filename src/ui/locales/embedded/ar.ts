@@ -116,6 +116,7 @@ const ar: EmbeddedMessages = {
   farcasterQrLabel: 'رمز QR لتسجيل الدخول باستخدام Farcaster',
   farcasterScan: 'امسح هذا الرمز بكاميرا هاتفك، أو افتح الرابط في تطبيق Farcaster، ثم وافق على تسجيل الدخول.',
   farcasterWaiting: 'في انتظار موافقتك في Farcaster…',
+  farcasterSite: 'تسجيل الدخول إلى {site}. سيعرض تطبيق Farcaster الموقع {wallet}: هذه محفظة هذا الموقع.',
   farcasterNewCode: 'الحصول على رمز جديد',
   'error.farcasterExpired': 'انتهت صلاحية هذا الرمز: احصل على رمز جديد',
   'error.farcasterDeclined': 'لقد رفضت تسجيل الدخول في Farcaster',

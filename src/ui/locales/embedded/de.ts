@@ -118,6 +118,8 @@ const de: EmbeddedMessages = {
   farcasterScan:
     'Scannen Sie diesen Code mit der Kamera Ihres Telefons oder öffnen Sie den Link in der Farcaster-App und bestätigen Sie die Anmeldung.',
   farcasterWaiting: 'Warten auf Ihre Bestätigung in Farcaster…',
+  farcasterSite:
+    'Anmeldung bei {site}. Ihre Farcaster-App zeigt {wallet} als Website an: Das ist die Wallet dieser Website.',
   farcasterNewCode: 'Neuen Code anfordern',
   'error.farcasterExpired': 'Dieser Code ist abgelaufen: Fordern Sie einen neuen an',
   'error.farcasterDeclined': 'Sie haben die Anmeldung in Farcaster abgelehnt',

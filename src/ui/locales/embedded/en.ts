@@ -116,6 +116,8 @@ const embedded = {
   farcasterScan:
     'Scan this code with your phone’s camera, or open the link in the Farcaster app, and approve the sign-in.',
   farcasterWaiting: 'Waiting for your approval in Farcaster…',
+  farcasterSite:
+    'Signing in to {site}. Your Farcaster app will show {wallet} as the site: that is this site’s wallet.',
   farcasterNewCode: 'Get a new code',
   'error.farcasterExpired': 'This code expired: get a new one',
   'error.farcasterDeclined': 'You declined the sign-in in Farcaster',

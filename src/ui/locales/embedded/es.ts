@@ -117,6 +117,8 @@ const es: EmbeddedMessages = {
   farcasterScan:
     'Escanea este código con la cámara del teléfono o abre el enlace en la app de Farcaster y aprueba el inicio de sesión.',
   farcasterWaiting: 'Esperando tu aprobación en Farcaster…',
+  farcasterSite:
+    'Inicio de sesión en {site}. Tu app de Farcaster mostrará {wallet} como sitio: es la billetera de este sitio.',
   farcasterNewCode: 'Obtener un código nuevo',
   'error.farcasterExpired': 'Este código ha caducado: obtén uno nuevo',
   'error.farcasterDeclined': 'Rechazaste el inicio de sesión en Farcaster',

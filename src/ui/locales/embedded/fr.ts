@@ -119,6 +119,8 @@ const fr: EmbeddedMessages = {
   farcasterScan:
     'Scannez ce code avec l’appareil photo de votre téléphone, ou ouvrez le lien dans l’app Farcaster, puis approuvez la connexion.',
   farcasterWaiting: 'En attente de votre approbation dans Farcaster…',
+  farcasterSite:
+    'Connexion à {site}. Votre app Farcaster affichera {wallet} comme site : c’est le portefeuille de ce site.',
   farcasterNewCode: 'Obtenir un nouveau code',
   'error.farcasterExpired': 'Ce code a expiré : demandez-en un nouveau',
   'error.farcasterDeclined': 'Vous avez refusé la connexion dans Farcaster',

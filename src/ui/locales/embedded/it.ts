@@ -117,6 +117,8 @@ const it: EmbeddedMessages = {
   farcasterScan:
     'Scansiona questo codice con la fotocamera del telefono, oppure apri il link nell’app Farcaster, e approva l’accesso.',
   farcasterWaiting: 'In attesa della tua approvazione in Farcaster…',
+  farcasterSite:
+    'Accesso a {site}. La tua app Farcaster mostrerà {wallet} come sito: è il wallet di questo sito.',
   farcasterNewCode: 'Ottieni un nuovo codice',
   'error.farcasterExpired': 'Questo codice è scaduto: richiedine uno nuovo',
   'error.farcasterDeclined': 'Hai rifiutato l’accesso in Farcaster',

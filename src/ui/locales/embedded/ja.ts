@@ -117,6 +117,8 @@ const ja: EmbeddedMessages = {
   farcasterScan:
     'スマートフォンのカメラでこのコードを読み取るか、Farcasterアプリでリンクを開いて、サインインを承認してください。',
   farcasterWaiting: 'Farcasterでの承認を待っています…',
+  farcasterSite:
+    '{site} へのサインインです。Farcaster アプリにはサイトとして {wallet} が表示されます。これはこのサイトのウォレットです。',
   farcasterNewCode: '新しいコードを取得',
   'error.farcasterExpired': 'このコードは期限切れです。新しいコードを取得してください',
   'error.farcasterDeclined': 'Farcasterでサインインを拒否しました',

@@ -113,6 +113,8 @@ const ko: EmbeddedMessages = {
   farcasterQrLabel: 'Farcaster로 로그인하는 QR 코드',
   farcasterScan: '휴대폰 카메라로 이 코드를 스캔하거나 Farcaster 앱에서 링크를 열고 로그인을 승인하세요.',
   farcasterWaiting: 'Farcaster에서 승인을 기다리는 중…',
+  farcasterSite:
+    '{site}에 로그인합니다. Farcaster 앱에는 사이트로 {wallet}이(가) 표시됩니다. 이 사이트의 지갑입니다.',
   farcasterNewCode: '새 코드 받기',
   'error.farcasterExpired': '이 코드가 만료되었습니다. 새 코드를 받으세요',
   'error.farcasterDeclined': 'Farcaster에서 로그인을 거절했습니다',

@@ -116,6 +116,8 @@ const ptBR: EmbeddedMessages = {
   farcasterScan:
     'Escaneie este código com a câmera do celular ou abra o link no app Farcaster e aprove a entrada.',
   farcasterWaiting: 'Aguardando sua aprovação no Farcaster…',
+  farcasterSite:
+    'Entrando em {site}. Seu app Farcaster mostrará {wallet} como site: é a carteira deste site.',
   farcasterNewCode: 'Obter um novo código',
   'error.farcasterExpired': 'Este código expirou: obtenha um novo',
   'error.farcasterDeclined': 'Você recusou a entrada no Farcaster',

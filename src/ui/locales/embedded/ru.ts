@@ -117,6 +117,7 @@ const ru: EmbeddedMessages = {
   farcasterScan:
     'Отсканируйте этот код камерой телефона или откройте ссылку в приложении Farcaster и подтвердите вход.',
   farcasterWaiting: 'Ожидаем вашего подтверждения в Farcaster…',
+  farcasterSite: 'Вход на {site}. Приложение Farcaster покажет {wallet} как сайт: это кошелёк этого сайта.',
   farcasterNewCode: 'Получить новый код',
   'error.farcasterExpired': 'Срок действия кода истёк: получите новый',
   'error.farcasterDeclined': 'Вы отклонили вход в Farcaster',

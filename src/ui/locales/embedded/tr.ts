@@ -118,6 +118,8 @@ const tr: EmbeddedMessages = {
   farcasterScan:
     'Bu kodu telefonunuzun kamerasıyla tarayın ya da bağlantıyı Farcaster uygulamasında açın ve girişi onaylayın.',
   farcasterWaiting: 'Farcaster’da onayınız bekleniyor…',
+  farcasterSite:
+    '{site} için oturum açılıyor. Farcaster uygulamanız site olarak {wallet} gösterecek: bu, bu sitenin cüzdanı.',
   farcasterNewCode: 'Yeni kod al',
   'error.farcasterExpired': 'Bu kodun süresi doldu: yeni bir kod alın',
   'error.farcasterDeclined': 'Farcaster’da girişi reddettiniz',

@@ -106,6 +106,7 @@ const zhCN: EmbeddedMessages = {
   farcasterQrLabel: '用于通过 Farcaster 登录的二维码',
   farcasterScan: '用手机相机扫描此二维码，或在 Farcaster 应用中打开链接，然后批准登录。',
   farcasterWaiting: '正在等待你在 Farcaster 中批准…',
+  farcasterSite: '正在登录 {site}。你的 Farcaster 应用会把 {wallet} 显示为网站：这是本网站的钱包。',
   farcasterNewCode: '获取新的二维码',
   'error.farcasterExpired': '此二维码已过期：请获取新的二维码',
   'error.farcasterDeclined': '你在 Farcaster 中拒绝了登录',
