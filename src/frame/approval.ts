@@ -7,6 +7,7 @@ import type {
   PreviewWarning,
 } from '../protocol/embedded/index.ts'
 import type { MessageKey } from '../ui/locales/en.ts'
+import { type ApprovalWindow, openApprovalWindow } from './approvalWindow.ts'
 import type { Strings } from './strings.ts'
 import { tracksVisibility, watchVisibility } from './visibility.ts'
 import { type ApprovalUi, userRejected } from './wallet.ts'
@@ -20,7 +21,7 @@ export const APPROVAL_ARM_MS = 600
 type Child = Node | string | null | undefined | false
 
 /** A DOM element with text children only (values never become markup). */
-function h(tag: string, attributes: Record<string, string> = {}, ...children: Child[]): HTMLElement {
+export function h(tag: string, attributes: Record<string, string> = {}, ...children: Child[]): HTMLElement {
   const element = document.createElement(tag)
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value)
   for (const child of children) if (child) element.append(child)
@@ -104,7 +105,7 @@ function feeWithValue(preview: ApprovalPreview, fee: string, strings: Strings): 
 }
 
 /** The rows of what a request asks for, in plain words. */
-function details(preview: ApprovalPreview, strings: Strings): HTMLElement[] {
+export function details(preview: ApprovalPreview, strings: Strings): HTMLElement[] {
   const { t, locale } = strings
   const { network } = preview
   const amount = (value: string) =>
@@ -223,6 +224,30 @@ function details(preview: ApprovalPreview, strings: Strings): HTMLElement[] {
 }
 
 /**
+ * What the approval shows above its buttons: the title, the site and the rows. One home for both
+ * places it is shown: the frame's view and the approval window (./approve.ts).
+ *
+ * @example
+ * panel.append(...approvalContent(preview, strings, 'https://shop.example'))
+ */
+export function approvalContent(
+  preview: ApprovalPreview,
+  strings: Strings,
+  site: string,
+): [title: HTMLElement, ...rows: HTMLElement[]] {
+  const { t } = strings
+  let host = site
+  try {
+    host = new URL(site).host
+  } catch {}
+  return [
+    h('h1', { id: 'approval-title', tabindex: '-1' }, t(titleKey(preview.method))),
+    h('p', { class: 'site' }, t('frameSite', { host })),
+    ...details(preview, strings),
+  ]
+}
+
+/**
  * Where the engine cannot say what is drawn (no IOv2: Firefox, Safari): visible while the frame's
  * document is (a background tab is not), so Approve arms only `APPROVAL_ARM_MS` after the view is
  * shown or the tab comes back. This stops a click that lands as the view appears; it cannot see a page
@@ -255,8 +280,12 @@ export function createApprovalUi(options: {
   let current: { reject(error: unknown): void } | undefined
   let observer: ResizeObserver | undefined
   let stopVisibility: (() => void) | undefined
+  // Engines without IOv2: the approval window this request opened (./approvalWindow.ts).
+  let reviewWindow: ApprovalWindow | undefined
 
   const hide = () => {
+    reviewWindow?.close()
+    reviewWindow = undefined
     stopVisibility?.()
     stopVisibility = undefined
     observer?.disconnect()
@@ -277,11 +306,20 @@ export function createApprovalUi(options: {
         outcome()
         hide()
       }
-      const title = h('h1', { id: 'approval-title', tabindex: '-1' }, t(titleKey(preview.method)))
+      const win = window
+      // Where the engine cannot say what is drawn (no IOv2), a page can keep the frame transparent over
+      // its own button: Approve here only opens a top-level window, where the person approves.
+      const inWindow = !tracksVisibility(win)
+      const [title, ...content] = approvalContent(preview, strings, options.site())
       const approve = h(
         'button',
-        { type: 'button', class: 'primary', 'data-action': 'approve' },
-        t('frameApprove'),
+        {
+          type: 'button',
+          class: 'primary',
+          'data-action': 'approve',
+          ...(inWindow ? { 'data-window': '' } : {}),
+        },
+        t(inWindow ? 'frameReviewInWindow' : 'frameApprove'),
       )
       const rejectButton = h(
         'button',
@@ -289,16 +327,14 @@ export function createApprovalUi(options: {
         t('frameReject'),
       )
       const actions = h('div', { class: 'actions' }, rejectButton, approve)
-      let host = options.site()
-      try {
-        host = new URL(host).host
-      } catch {}
+      // What became of the approval window (opened, or refused by a popup blocker).
+      const windowStatus = h('p', { class: 'window-status', role: 'status', 'data-window-status': '' })
       const panel = h(
         'main',
         { class: 'panel', 'aria-labelledby': 'approval-title', dir: strings.dir, lang: strings.locale },
         title,
-        h('p', { class: 'site' }, t('frameSite', { host })),
-        ...details(preview, strings),
+        ...content,
+        inWindow && windowStatus,
         actions,
       )
       current = { reject: (error) => settle(() => reject(error)) }
@@ -327,8 +363,8 @@ export function createApprovalUi(options: {
       rejectButton.addEventListener('click', () => {
         if (!signing && armed) current?.reject(userRejected())
       })
-      approve.addEventListener('click', () => {
-        if (signing || !armed) return
+      const startSigning = () => {
+        if (signing) return
         signing = true
         stopWatching()
         clearTimeout(arming)
@@ -341,15 +377,36 @@ export function createApprovalUi(options: {
           (result) => settle(() => resolve(result)),
           (error: unknown) => settle(() => reject(error)),
         )
+      }
+      // Runs inside the click (user activation, else the popup blocker refuses). A second click brings
+      // the open window forward; a refused one leaves the request pending, to try again.
+      const openWindow = () => {
+        if (reviewWindow) return reviewWindow.focus()
+        const opened = openApprovalWindow(
+          win,
+          { preview, site: options.site(), locale: strings.locale },
+          (approved) => {
+            reviewWindow = undefined
+            if (approved) startSigning()
+            else current?.reject(userRejected())
+          },
+        )
+        reviewWindow = opened ?? undefined
+        windowStatus.className = opened ? 'window-status' : 'window-status error'
+        windowStatus.textContent = t(opened ? 'frameWindowOpen' : 'frameWindowBlocked')
+      }
+      approve.addEventListener('click', () => {
+        if (signing || !armed) return
+        if (inWindow) openWindow()
+        else startSigning()
       })
       panel.addEventListener('keydown', (event) => {
         if (event.key === 'Escape' && !signing) current?.reject(userRejected())
       })
       options.root.replaceChildren(panel)
-      const win = window
-      const stopWatching = tracksVisibility(win)
-        ? watchVisibility(win, [{ element: panel }, { element: actions, whole: true }], onVisibility)
-        : watchDocument(onVisibility)
+      const stopWatching = inWindow
+        ? watchDocument(onVisibility)
+        : watchVisibility(win, [{ element: panel }, { element: actions, whole: true }], onVisibility)
       stopVisibility = () => {
         stopWatching()
         clearTimeout(arming)

@@ -129,6 +129,10 @@ async function frameFixture(): Promise<string> {
     join(dir, 'social.html'),
     '<!doctype html><html><head><title>social</title></head><body></body></html>',
   )
+  await writeFile(
+    join(dir, 'approve.html'),
+    '<!doctype html><html><head><title>approve</title></head><body></body></html>',
+  )
   await writeFile(join(dir, 'assets', 'frame-abc.js'), 'export {}')
   return dir
 }

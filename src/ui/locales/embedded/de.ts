@@ -45,6 +45,11 @@ const de: EmbeddedMessages = {
   frameApprove: 'Bestätigen',
   frameApproving: 'Wird bestätigt…',
   frameReject: 'Ablehnen',
+  frameReviewInWindow: 'In neuem Fenster prüfen',
+  frameWindowOpen:
+    'Fahren Sie im geöffneten Fenster fort. Wenn Sie es schließen, wird die Anfrage abgelehnt.',
+  frameWindowBlocked:
+    'Ihr Browser hat das Fenster blockiert. Erlauben Sie Pop-ups für diese Website und versuchen Sie es erneut.',
   frameUnlimited: 'Unbegrenzt',
   frameYes: 'Ja',
   frameNo: 'Nein',

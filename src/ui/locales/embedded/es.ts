@@ -45,6 +45,10 @@ const es: EmbeddedMessages = {
   frameApprove: 'Aprobar',
   frameApproving: 'Aprobando…',
   frameReject: 'Rechazar',
+  frameReviewInWindow: 'Revisar en una ventana nueva',
+  frameWindowOpen: 'Continúa en la ventana que se abrió. Si la cierras, se rechaza la solicitud.',
+  frameWindowBlocked:
+    'Tu navegador bloqueó la ventana. Permite las ventanas emergentes para este sitio e inténtalo de nuevo.',
   frameUnlimited: 'Ilimitado',
   frameYes: 'Sí',
   frameNo: 'No',

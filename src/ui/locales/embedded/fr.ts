@@ -47,6 +47,10 @@ const fr: EmbeddedMessages = {
   frameApprove: 'Approuver',
   frameApproving: 'Approbation…',
   frameReject: 'Refuser',
+  frameReviewInWindow: 'Vérifier dans une nouvelle fenêtre',
+  frameWindowOpen: 'Continuez dans la fenêtre qui s’est ouverte. La fermer refuse la demande.',
+  frameWindowBlocked:
+    'Votre navigateur a bloqué la fenêtre. Autorisez les fenêtres pop-up pour ce site, puis réessayez.',
   frameUnlimited: 'Illimité',
   frameYes: 'Oui',
   frameNo: 'Non',

@@ -45,6 +45,10 @@ const ja: EmbeddedMessages = {
   frameApprove: '承認',
   frameApproving: '承認しています…',
   frameReject: '拒否',
+  frameReviewInWindow: '新しいウィンドウで確認',
+  frameWindowOpen: '開いたウィンドウで続けてください。閉じるとリクエストは拒否されます。',
+  frameWindowBlocked:
+    'ブラウザがウィンドウをブロックしました。このサイトのポップアップを許可して、もう一度お試しください。',
   frameUnlimited: '無制限',
   frameYes: 'はい',
   frameNo: 'いいえ',

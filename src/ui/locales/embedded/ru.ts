@@ -47,6 +47,10 @@ const ru: EmbeddedMessages = {
   frameApprove: 'Подтвердить',
   frameApproving: 'Подтверждаем…',
   frameReject: 'Отклонить',
+  frameReviewInWindow: 'Проверить в новом окне',
+  frameWindowOpen: 'Продолжите в открывшемся окне. Если закрыть его, запрос будет отклонён.',
+  frameWindowBlocked:
+    'Браузер заблокировал окно. Разрешите всплывающие окна для этого сайта и попробуйте снова.',
   frameUnlimited: 'Без ограничений',
   frameYes: 'Да',
   frameNo: 'Нет',

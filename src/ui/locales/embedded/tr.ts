@@ -46,6 +46,10 @@ const tr: EmbeddedMessages = {
   frameApprove: 'Onayla',
   frameApproving: 'Onaylanıyor…',
   frameReject: 'Reddet',
+  frameReviewInWindow: 'Yeni pencerede incele',
+  frameWindowOpen: 'Açılan pencerede devam edin. Pencereyi kapatmak isteği reddeder.',
+  frameWindowBlocked:
+    'Tarayıcınız pencereyi engelledi. Bu site için açılır pencerelere izin verip yeniden deneyin.',
   frameUnlimited: 'Sınırsız',
   frameYes: 'Evet',
   frameNo: 'Hayır',
