@@ -9,7 +9,7 @@ import type {
 import type { MessageKey } from '../ui/locales/en.ts'
 import type { Strings } from './strings.ts'
 import { tracksVisibility, watchVisibility } from './visibility.ts'
-import { type ApprovalUi, userRejected } from './wallet.ts'
+import { type AccountTypePreview, type ApprovalUi, userRejected } from './wallet.ts'
 
 /**
  * How long the approval must have been in full view before Approve takes a click: a page that
@@ -209,6 +209,30 @@ function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[
 }
 
 /**
+ * A switch of the account type (issue 23 item 4b): the network, the account requests use now and the
+ * one they will use, in full (the person compares the address the site will see).
+ */
+function accountTypeDetails(preview: AccountTypePreview, { t }: Strings): HTMLElement[] {
+  const row = (name: string, value: Child) =>
+    h('div', { class: 'row' }, h('dt', {}, name), h('dd', {}, value))
+  const mono = (text: string) => h('bdi', { class: 'mono wrap' }, text)
+  return [
+    h(
+      'p',
+      { class: 'muted' },
+      t(preview.type === 'smartAccount' ? 'frameAccountTypeSmartHint' : 'frameAccountTypeEoaHint'),
+    ),
+    h(
+      'dl',
+      { class: 'rows', 'data-account-type-switch': preview.type },
+      row(t('frameNetwork'), preview.network),
+      row(t('frameAccountNow'), mono(preview.from)),
+      row(t('frameAccountNext'), h('strong', {}, mono(preview.to))),
+    ),
+  ]
+}
+
+/**
  * Where the engine cannot say what is drawn (no IOv2: Firefox, Safari): visible while the frame's
  * document is (a background tab is not), so Approve arms only `APPROVAL_ARM_MS` after the view is
  * shown or the tab comes back. This stops a click that lands as the view appears; it cannot see a page
@@ -252,7 +276,10 @@ export function createApprovalUi(options: {
     options.notify({ type: 'APPROVAL_HIDE', payload: {} })
   }
 
-  async function render(preview: ApprovalPreview, sign: () => Promise<unknown>): Promise<unknown> {
+  async function render(
+    preview: ApprovalPreview | AccountTypePreview,
+    sign: () => Promise<unknown>,
+  ): Promise<unknown> {
     const strings = await options.strings()
     return new Promise((resolve, reject) => {
       const { t } = strings
@@ -263,7 +290,14 @@ export function createApprovalUi(options: {
         outcome()
         hide()
       }
-      const title = h('h1', { id: 'approval-title', tabindex: '-1' }, t(titleKey(preview.method)))
+      const switching = 'kind' in preview ? preview : undefined
+      const title = h(
+        'h1',
+        { id: 'approval-title', tabindex: '-1' },
+        switching
+          ? t(switching.type === 'smartAccount' ? 'frameTitleSmartAccount' : 'frameTitleEoa')
+          : t(titleKey((preview as ApprovalPreview).method)),
+      )
       const approve = h(
         'button',
         { type: 'button', class: 'primary', 'data-action': 'approve' },
@@ -284,7 +318,9 @@ export function createApprovalUi(options: {
         { class: 'panel', 'aria-labelledby': 'approval-title', dir: strings.dir, lang: strings.locale },
         title,
         h('p', { class: 'site' }, t('frameSite', { host })),
-        ...details(preview, strings),
+        ...(switching
+          ? accountTypeDetails(switching, strings)
+          : details(preview as ApprovalPreview, strings)),
         actions,
       )
       current = { reject: (error) => settle(() => reject(error)) }
