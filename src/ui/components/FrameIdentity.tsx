@@ -14,10 +14,11 @@ const frameOf = (area: Element | null) =>
  * modal shows it only through the frame. The frame takes no input here; the ApproveTransaction view
  * lays it out for itself when a request shows.
  */
-export function FrameIdentity() {
+export function FrameIdentity({ frameStatus }: { frameStatus: string | undefined }) {
   const { t } = useStrings()
   const area = useRef<HTMLElement>(null)
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a frame that loads later is the reason to lay out again.
   useLayoutEffect(() => {
     const place = area.current
     const frame = frameOf(place)
@@ -59,7 +60,7 @@ export function FrameIdentity() {
         clipPath: 'inset(50%)',
       })
     }
-  }, [])
+  }, [frameStatus])
 
   return (
     <section
@@ -68,7 +69,7 @@ export function FrameIdentity() {
       part="email"
       aria-label={t('signedInWith')}
       aria-owns="wallet-frame"
-      style={{ height: '24px' }}
+      style={{ height: '24px', minHeight: '24px', flexShrink: 0 }}
     />
   )
 }

@@ -34,7 +34,17 @@ const loadActivity = () => import('../components/ActivityList.tsx')
  * update's notice. A Farcaster username (public) is the page's to show; the e-mail or another sign-in's
  * username only the wallet frame knows, and draws (issue 23 item 4b).
  */
-function EmailRow({ name, image, updated }: { name?: string | undefined; image?: string; updated: boolean }) {
+function EmailRow({
+  name,
+  image,
+  updated,
+  frameStatus,
+}: {
+  name?: string | undefined
+  image?: string
+  updated: boolean
+  frameStatus: string | undefined
+}) {
   const { t } = useStrings()
   return (
     <>
@@ -50,7 +60,7 @@ function EmailRow({ name, image, updated }: { name?: string | undefined; image?:
           </bdi>
         </div>
       ) : (
-        <FrameIdentity />
+        <FrameIdentity frameStatus={frameStatus} />
       )}
       <p className="hint-text" role="status">
         {updated ? t('emailUpdated') : ''}
@@ -213,6 +223,7 @@ function Account({ config }: ViewProps) {
             name={embedded.userName}
             {...(embedded.userImage ? { image: embedded.userImage } : {})}
             updated={modal.router.data?.notice === 'emailUpdated'}
+            frameStatus={embedded.frame}
           />
         </EmbeddedScope>
       ) : null}
