@@ -206,11 +206,14 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
           })
         : undefined
     const eip155 = evm ? { address: evm.account.address, type: evm.account.type } : value.accounts.eip155
-    // A Farcaster username and picture are its public profile; the e-mail and another provider's
-    // username (which may be the e-mail or a real name) stay here (issue 23 item 4b).
+    // The e-mail stays here (issue 23 item 4b), and so does a username that is an e-mail address
+    // (Apple's always is; Google's is when the account has no name). Other usernames are the social
+    // username SPEC 3 has the page keep; a Farcaster username and picture are its public profile.
+    const name = value.userName
+    const emailLike = name !== undefined && (/^[^\s@]+@[^\s@]+$/.test(name) || name === value.email)
     const farcaster = value.identityProvider === 'farcaster'
     return {
-      ...(farcaster && value.userName !== undefined ? { userName: value.userName } : {}),
+      ...(name === undefined || emailLike ? {} : { userName: name }),
       ...(farcaster && value.userImage !== undefined ? { userImage: value.userImage } : {}),
       address: namespace === 'eip155' ? eip155.address : value.accounts.solana.address,
       chainId: chain,

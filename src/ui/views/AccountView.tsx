@@ -31,8 +31,9 @@ const loadActivity = () => import('../components/ActivityList.tsx')
 
 /**
  * Who is signed in to the embedded wallet on Account, in its words (inside `EmbeddedScope`), and the
- * update's notice. A Farcaster username (public) is the page's to show; the e-mail or another sign-in's
- * username only the wallet frame knows, and draws (issue 23 item 4b).
+ * update's notice. A Farcaster sign-in's username and picture (public) are the page's to show; the
+ * e-mail only the wallet frame knows, and draws (with a social username when there is no e-mail:
+ * issue 23 item 4b).
  */
 function EmailRow({
   name,
@@ -48,7 +49,7 @@ function EmailRow({
   const { t } = useStrings()
   return (
     <>
-      {name ? (
+      {name && image ? (
         <div className="identity" part="email">
           <span className="label">{t('signedInWith')}</span>
           {/* A Farcaster sign-in's profile picture, beside its username (the name says who it is). */}
