@@ -843,17 +843,29 @@ export function createRequestService(deps: RequestDependencies) {
      */
     async accountType(
       session: WalletSession,
-      body: { chainId: string; type?: 'eoa' | 'smartAccount' | undefined },
+      body: {
+        chainId: string
+        type?: 'eoa' | 'smartAccount' | undefined
+        preview?: 'eoa' | 'smartAccount' | undefined
+      },
     ): Promise<AccountTypeResponse> {
       const network = networkOf(body.chainId)
       if (!network.caipNetworkId.startsWith('eip155:'))
         throw invalidParams('Account types are for EVM networks')
-      if (body.type === 'smartAccount' && !smart.supports(body.chainId))
+      if ((body.type === 'smartAccount' || body.preview === 'smartAccount') && !smart.supports(body.chainId))
         throw new EmbeddedError(400, 'NOT_AVAILABLE', smartAccountsUnsupportedMessage, { field: 'chainId' })
       if (body.type) await smart.setPreference(session.userId, body.type)
       const preferredAccountType = await smart.preference(session.userId)
       const evm = await evmAccount(session, body.chainId)
+      // What a switch would use, for the frame's approval view: never set here.
+      const preview =
+        body.preview === undefined
+          ? undefined
+          : body.preview === 'smartAccount'
+            ? { address: await smart.address(session.userId, body.chainId), type: body.preview }
+            : { address: (await addresses(session)).evm, type: body.preview }
       return {
+        ...(preview ? { preview } : {}),
         preferredAccountType,
         account: evm.smart
           ? {

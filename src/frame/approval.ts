@@ -10,7 +10,7 @@ import type { MessageKey } from '../ui/locales/en.ts'
 import { type ApprovalWindow, openApprovalWindow } from './approvalWindow.ts'
 import type { Strings } from './strings.ts'
 import { tracksVisibility, watchVisibility } from './visibility.ts'
-import { type ApprovalUi, userRejected } from './wallet.ts'
+import { type AccountTypePreview, type ApprovalUi, userRejected } from './wallet.ts'
 
 /**
  * How long the approval must have been in full view before Approve takes a click: a page that
@@ -224,6 +224,30 @@ export function details(preview: ApprovalPreview, strings: Strings): HTMLElement
 }
 
 /**
+ * A switch of the account type (issue 23 item 4b): the network, the account requests use now and the
+ * one they will use, in full (the person compares the address the site will see).
+ */
+function accountTypeDetails(preview: AccountTypePreview, { t }: Strings): HTMLElement[] {
+  const row = (name: string, value: Child) =>
+    h('div', { class: 'row' }, h('dt', {}, name), h('dd', {}, value))
+  const mono = (text: string) => h('bdi', { class: 'mono wrap' }, text)
+  return [
+    h(
+      'p',
+      { class: 'muted' },
+      t(preview.type === 'smartAccount' ? 'frameAccountTypeSmartHint' : 'frameAccountTypeEoaHint'),
+    ),
+    h(
+      'dl',
+      { class: 'rows', 'data-account-type-switch': preview.type },
+      row(t('frameNetwork'), preview.network),
+      row(t('frameAccountNow'), mono(preview.from)),
+      row(t('frameAccountNext'), h('strong', {}, mono(preview.to))),
+    ),
+  ]
+}
+
+/**
  * What the approval shows above its buttons: the title, the site and the rows. One home for both
  * places it is shown: the frame's view and the approval window (./approve.ts).
  *
@@ -231,7 +255,7 @@ export function details(preview: ApprovalPreview, strings: Strings): HTMLElement
  * panel.append(...approvalContent(preview, strings, 'https://shop.example'))
  */
 export function approvalContent(
-  preview: ApprovalPreview,
+  preview: ApprovalPreview | AccountTypePreview,
   strings: Strings,
   site: string,
 ): [title: HTMLElement, ...rows: HTMLElement[]] {
@@ -240,10 +264,17 @@ export function approvalContent(
   try {
     host = new URL(site).host
   } catch {}
+  const switching = 'kind' in preview ? preview : undefined
   return [
-    h('h1', { id: 'approval-title', tabindex: '-1' }, t(titleKey(preview.method))),
+    h(
+      'h1',
+      { id: 'approval-title', tabindex: '-1' },
+      switching
+        ? t(switching.type === 'smartAccount' ? 'frameTitleSmartAccount' : 'frameTitleEoa')
+        : t(titleKey((preview as ApprovalPreview).method)),
+    ),
     h('p', { class: 'site' }, t('frameSite', { host })),
-    ...details(preview, strings),
+    ...(switching ? accountTypeDetails(switching, strings) : details(preview as ApprovalPreview, strings)),
   ]
 }
 
@@ -295,7 +326,10 @@ export function createApprovalUi(options: {
     options.notify({ type: 'APPROVAL_HIDE', payload: {} })
   }
 
-  async function render(preview: ApprovalPreview, sign: () => Promise<unknown>): Promise<unknown> {
+  async function render(
+    preview: ApprovalPreview | AccountTypePreview,
+    sign: () => Promise<unknown>,
+  ): Promise<unknown> {
     const strings = await options.strings()
     return new Promise((resolve, reject) => {
       const { t } = strings

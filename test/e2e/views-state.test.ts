@@ -212,6 +212,8 @@ describe('the views keep what the person did and show what is true now', { timeo
   it('smart account: "Not deployed yet" turns to "Deployed" after its first transaction, without a reload', async () => {
     const type = modal(page).locator('[part="account-type"]')
     await modal(page).getByRole('button', { name: 'Switch to a smart account' }).click()
+    // Approved in the wallet frame (issue 23 item 4b).
+    await answerInFrame(page, 'Approve')
     await type.getByText('Not deployed yet: your first transaction deploys it').waitFor()
     // The switch is as wide as Account's other buttons, and apart from the row above it (item 6).
     const layout = await type.evaluate((section) => {

@@ -123,6 +123,8 @@ function errorOf(type: AppEventType, payload: FrameErrorPayload, method: string 
   if (message === embeddedMessages.rpcNotAllowed)
     return new RpcMethodNotAllowedError(method === undefined ? {} : { method })
   if (message === embeddedMessages.actionNotAllowed) return new ActionNotAllowedError()
+  // Rejected in the frame's approval view, whatever asked (an RPC request or an account-type switch).
+  if (code === 4001) return parseRpcError({ code, message }, method === undefined ? {} : { method })
   if (type === 'RPC_REQUEST' && typeof code === 'number')
     return parseRpcError({ code, message, data: payload.data }, method === undefined ? {} : { method })
   const known = typeof code === 'string' ? reasonError(code, message, payload.secondsLeft) : undefined

@@ -45,6 +45,11 @@ export type EmailUpdateAction = z.infer<typeof emailUpdateAction>
 export const embeddedUser = z.object({
   email: z.nullable(z.string()),
   userName: z.optional(z.string()),
+  /**
+   * Who gave `userName` (`farcaster`, `google`, …): the frame passes a Farcaster username (public) to
+   * the page, never another provider's, which may be the e-mail or a real name (issue 23 item 4b).
+   */
+  identityProvider: z.optional(z.string().check(z.maxLength(32))),
   /** The profile picture a Farcaster sign-in gave (https). */
   userImage: z.optional(z.string()),
   accounts: z.object({
@@ -351,6 +356,11 @@ export const embeddedNetworksResponse = z.object({
 export const accountTypeRequest = z.object({
   chainId: CaipNetworkIdSchema,
   type: z.optional(AccountTypeSchema),
+  /**
+   * Sets nothing: also answers the account `preview` would use on that network (the frame's approval
+   * view shows it before the person approves a switch: issue 23 item 4b). Refused like `type` would be.
+   */
+  preview: z.optional(AccountTypeSchema),
 })
 
 /** The preference and the account requests on that network use: address, type and whether deployed. */
@@ -362,6 +372,8 @@ export const accountTypeResponse = z.object({
     /** For a smart account: whether it has code yet (its first UserOperation deploys it). */
     smartAccountDeployed: z.optional(z.boolean()),
   }),
+  /** Asked with `preview`: the account requests on that network would use with that preference. */
+  preview: z.optional(z.object({ address: z.string(), type: AccountTypeSchema })),
 })
 export type AccountTypeResponse = z.infer<typeof accountTypeResponse>
 

@@ -19,11 +19,25 @@ export const approveWindowReady = z.object({ type: z.literal(APPROVE_WINDOW_READ
 /** The frame hands the window a port: everything after goes over it. */
 export const approveWindowPort = z.object({ type: z.literal(APPROVE_WINDOW_PORT), nonce: frameNonce })
 
+/**
+ * A switch of the account type (issue 23 item 4b), built by the frame from the service's answer: the
+ * network, the account requests use now and the one they will use.
+ */
+export const accountTypePreview = z.object({
+  kind: z.literal('accountType'),
+  type: z.enum(['eoa', 'smartAccount']),
+  /** The network's name (the preference applies where the network has smart accounts). */
+  network: z.string(),
+  from: z.string(),
+  to: z.string(),
+})
+export type AccountTypePreview = z.infer<typeof accountTypePreview>
+
 /** Over the port, frame to window: what to show (the frame's preview, the site, the modal's language). */
 export const approveWindowRequest = z.object({
   type: z.literal('request'),
   nonce: frameNonce,
-  preview: approvalPreview,
+  preview: z.union([approvalPreview, accountTypePreview]),
   /** The site's origin (the frame's handshake origin). */
   site: z.string(),
   locale: z.string(),

@@ -28,6 +28,13 @@ const de: EmbeddedMessages = {
   frameTitleTransaction: 'Transaktion bestätigen',
   frameTitleCalls: 'Aufrufe bestätigen',
   frameTitleSolanaTransaction: 'Transaktion signieren',
+  frameTitleSmartAccount: 'Zu einem Smart Account wechseln',
+  frameTitleEoa: 'Zum EOA wechseln',
+  frameAccountTypeSmartHint:
+    'Anfragen in diesem Netzwerk nutzen dann deinen Smart Account, unter einer anderen Adresse. Seine erste Transaktion legt ihn an.',
+  frameAccountTypeEoaHint: 'Anfragen in diesem Netzwerk nutzen dann dein EOA, unter einer anderen Adresse.',
+  frameAccountNow: 'Konto jetzt',
+  frameAccountNext: 'Konto nach dem Wechsel',
   frameSite: '{host} bittet deine Wallet, dies zu tun.',
   frameNetwork: 'Netzwerk',
   frameAccount: 'Konto',

@@ -30,6 +30,13 @@ const embedded = {
   frameTitleTransaction: 'Approve transaction',
   frameTitleCalls: 'Approve calls',
   frameTitleSolanaTransaction: 'Sign transaction',
+  frameTitleSmartAccount: 'Switch to a smart account',
+  frameTitleEoa: 'Switch to the EOA',
+  frameAccountTypeSmartHint:
+    'Requests on this network will use your smart account, at another address. Its first transaction creates it.',
+  frameAccountTypeEoaHint: 'Requests on this network will use your EOA, at another address.',
+  frameAccountNow: 'Account now',
+  frameAccountNext: 'Account after the switch',
   frameSite: '{host} asks your wallet to do this.',
   frameNetwork: 'Network',
   frameAccount: 'Account',

@@ -28,6 +28,13 @@ const es: EmbeddedMessages = {
   frameTitleTransaction: 'Aprobar transacción',
   frameTitleCalls: 'Aprobar llamadas',
   frameTitleSolanaTransaction: 'Firmar transacción',
+  frameTitleSmartAccount: 'Cambiar a una cuenta inteligente',
+  frameTitleEoa: 'Cambiar a la EOA',
+  frameAccountTypeSmartHint:
+    'Las solicitudes en esta red usarán tu cuenta inteligente, con otra dirección. Su primera transacción la crea.',
+  frameAccountTypeEoaHint: 'Las solicitudes en esta red usarán tu EOA, con otra dirección.',
+  frameAccountNow: 'Cuenta actual',
+  frameAccountNext: 'Cuenta tras el cambio',
   frameSite: '{host} pide a tu billetera que haga esto.',
   frameNetwork: 'Red',
   frameAccount: 'Cuenta',

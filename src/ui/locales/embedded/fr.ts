@@ -30,6 +30,13 @@ const fr: EmbeddedMessages = {
   frameTitleTransaction: 'Approuver la transaction',
   frameTitleCalls: 'Approuver les appels',
   frameTitleSolanaTransaction: 'Signer la transaction',
+  frameTitleSmartAccount: 'Passer à un compte intelligent',
+  frameTitleEoa: 'Revenir à l’EOA',
+  frameAccountTypeSmartHint:
+    'Les demandes sur ce réseau utiliseront votre compte intelligent, à une autre adresse. Sa première transaction le crée.',
+  frameAccountTypeEoaHint: 'Les demandes sur ce réseau utiliseront votre EOA, à une autre adresse.',
+  frameAccountNow: 'Compte actuel',
+  frameAccountNext: 'Compte après le changement',
   frameSite: '{host} demande à votre portefeuille de faire ceci.',
   frameNetwork: 'Réseau',
   frameAccount: 'Compte',

@@ -28,6 +28,13 @@ const it: EmbeddedMessages = {
   frameTitleTransaction: 'Approva la transazione',
   frameTitleCalls: 'Approva le chiamate',
   frameTitleSolanaTransaction: 'Firma la transazione',
+  frameTitleSmartAccount: 'Passa a uno smart account',
+  frameTitleEoa: 'Passa all’EOA',
+  frameAccountTypeSmartHint:
+    'Le richieste su questa rete useranno il tuo smart account, a un altro indirizzo. La sua prima transazione lo crea.',
+  frameAccountTypeEoaHint: 'Le richieste su questa rete useranno il tuo EOA, a un altro indirizzo.',
+  frameAccountNow: 'Account attuale',
+  frameAccountNext: 'Account dopo il cambio',
   frameSite: '{host} chiede al tuo wallet di fare questo.',
   frameNetwork: 'Rete',
   frameAccount: 'Account',

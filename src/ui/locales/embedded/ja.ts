@@ -28,6 +28,13 @@ const ja: EmbeddedMessages = {
   frameTitleTransaction: 'トランザクションを承認',
   frameTitleCalls: 'コールを承認',
   frameTitleSolanaTransaction: 'トランザクションに署名',
+  frameTitleSmartAccount: 'スマートアカウントに切り替える',
+  frameTitleEoa: 'EOA に切り替える',
+  frameAccountTypeSmartHint:
+    'このネットワークでのリクエストは、別のアドレスのスマートアカウントを使います。最初のトランザクションで作成されます。',
+  frameAccountTypeEoaHint: 'このネットワークでのリクエストは、別のアドレスの EOA を使います。',
+  frameAccountNow: '現在のアカウント',
+  frameAccountNext: '切り替え後のアカウント',
   frameSite: '{host} がウォレットにこの操作を求めています。',
   frameNetwork: 'ネットワーク',
   frameAccount: 'アカウント',

@@ -28,6 +28,13 @@ const ko: EmbeddedMessages = {
   frameTitleTransaction: '거래 승인',
   frameTitleCalls: '호출 승인',
   frameTitleSolanaTransaction: '거래에 서명',
+  frameTitleSmartAccount: '스마트 계정으로 전환',
+  frameTitleEoa: 'EOA로 전환',
+  frameAccountTypeSmartHint:
+    '이 네트워크의 요청은 다른 주소의 스마트 계정을 사용합니다. 첫 거래 때 생성됩니다.',
+  frameAccountTypeEoaHint: '이 네트워크의 요청은 다른 주소의 EOA를 사용합니다.',
+  frameAccountNow: '현재 계정',
+  frameAccountNext: '전환 후 계정',
   frameSite: '{host}에서 지갑에 이 작업을 요청합니다.',
   frameNetwork: '네트워크',
   frameAccount: '계정',

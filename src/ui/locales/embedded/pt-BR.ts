@@ -28,6 +28,13 @@ const ptBR: EmbeddedMessages = {
   frameTitleTransaction: 'Aprovar transação',
   frameTitleCalls: 'Aprovar chamadas',
   frameTitleSolanaTransaction: 'Assinar transação',
+  frameTitleSmartAccount: 'Mudar para uma conta inteligente',
+  frameTitleEoa: 'Mudar para a EOA',
+  frameAccountTypeSmartHint:
+    'As solicitações nesta rede usarão sua conta inteligente, em outro endereço. A primeira transação a cria.',
+  frameAccountTypeEoaHint: 'As solicitações nesta rede usarão sua EOA, em outro endereço.',
+  frameAccountNow: 'Conta atual',
+  frameAccountNext: 'Conta após a mudança',
   frameSite: '{host} pede à sua carteira que faça isto.',
   frameNetwork: 'Rede',
   frameAccount: 'Conta',

@@ -29,6 +29,13 @@ const ru: EmbeddedMessages = {
   frameTitleTransaction: 'Подтвердите транзакцию',
   frameTitleCalls: 'Подтвердите вызовы',
   frameTitleSolanaTransaction: 'Подпишите транзакцию',
+  frameTitleSmartAccount: 'Перейти на смарт-аккаунт',
+  frameTitleEoa: 'Перейти на EOA',
+  frameAccountTypeSmartHint:
+    'Запросы в этой сети будут использовать ваш смарт-аккаунт с другим адресом. Первая транзакция создаст его.',
+  frameAccountTypeEoaHint: 'Запросы в этой сети будут использовать ваш EOA с другим адресом.',
+  frameAccountNow: 'Аккаунт сейчас',
+  frameAccountNext: 'Аккаунт после перехода',
   frameSite: '{host} просит кошелёк выполнить это действие.',
   frameNetwork: 'Сеть',
   frameAccount: 'Аккаунт',

@@ -29,6 +29,13 @@ const tr: EmbeddedMessages = {
   frameTitleTransaction: 'İşlemi onaylayın',
   frameTitleCalls: 'Çağrıları onaylayın',
   frameTitleSolanaTransaction: 'İşlemi imzalayın',
+  frameTitleSmartAccount: 'Akıllı hesaba geç',
+  frameTitleEoa: 'EOA’ya geç',
+  frameAccountTypeSmartHint:
+    'Bu ağdaki istekler başka bir adresteki akıllı hesabınızı kullanacak. İlk işlemi onu oluşturur.',
+  frameAccountTypeEoaHint: 'Bu ağdaki istekler başka bir adresteki EOA’nızı kullanacak.',
+  frameAccountNow: 'Şu anki hesap',
+  frameAccountNext: 'Geçişten sonraki hesap',
   frameSite: '{host}, cüzdanınızdan bunu yapmasını istiyor.',
   frameNetwork: 'Ağ',
   frameAccount: 'Hesap',
