@@ -25,6 +25,7 @@ export default defineConfig({
         index: here('src/frame/index.html'),
         device: here('src/frame/device.html'),
         social: here('src/frame/social.html'),
+        approve: here('src/frame/approve.html'),
       },
       output: { minify: true },
     },

@@ -31,6 +31,7 @@ import {
   writeMarketFile,
 } from '../server/dev/chain/market.ts'
 import { type FarcasterStandIns, startFarcasterStandIns } from '../server/dev/farcaster/index.ts'
+import { registerDevInbox } from '../server/dev/mail/inbox.ts'
 import { type MailSink, startMailSink } from '../server/dev/mail/index.ts'
 import {
   devAppleKey,
@@ -322,9 +323,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         const { startService } = await import('../server/main.ts')
         // The frame app is built for this run (about a second), unless FRAME_DIR names a built one.
         const frame = process.env.FRAME_DIR ? undefined : await buildFrame()
+        const sink = mailSink
         const launch = () =>
           startService({
-            ...(mailSink ? { devInbox: mailSink } : {}),
+            ...(sink ? { extraRoutes: async (scope) => registerDevInbox(scope, sink) } : {}),
             config: {
               ...base,
               // npm start is development: the dev project below, local origins without warnings.

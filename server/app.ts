@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import { socialProviders } from '../src/protocol/api/catalogue.ts'
 import { apiLimits } from '../src/protocol/api/index.ts'
 import { type AuthDependencies, createAuthService } from './auth/service.ts'
@@ -9,7 +9,6 @@ import { httpPriceSource } from './blockchain/priceSource.ts'
 import { createCatalogueReader } from './catalogue/catalogueCache.ts'
 import type { ServiceConfig } from './config.ts'
 import { createDatabase, type ServiceDatabase } from './db/database.ts'
-import type { MailSink } from './dev/mail/index.ts'
 import { type HistoryIndexer, startHistoryIndexer } from './history/indexer.ts'
 import { historyNetworkOf, historySourcesOf } from './history/sources.ts'
 import { registerAccess } from './http/access.ts'
@@ -44,8 +43,11 @@ export interface AppDependencies {
   auth?: AuthDependencies
   /** The clock of rate limits and sign-in, in ms since the epoch; `Date.now` by default (tests move it). */
   now?: () => number
-  /** The local stack's mail sink, shown at `/dev/inbox` (development only). */
-  devInbox?: MailSink
+  /**
+   * Routes the caller adds beside the service's own (the local stack's dev inbox at `/dev/inbox`):
+   * production code knows nothing of `server/dev/`, the dev stack passes what it runs.
+   */
+  extraRoutes?: FastifyPluginAsync
 }
 
 declare module 'fastify' {
@@ -230,11 +232,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
         ...(deps.now ? { now: deps.now } : {}),
       }),
     )
-    const devInbox = deps.devInbox
-    if (devInbox) {
-      const { registerDevInbox } = await import('./dev/mail/inbox.ts')
-      await app.register(async (scope) => registerDevInbox(scope, devInbox))
-    }
+    if (deps.extraRoutes) await app.register(deps.extraRoutes)
     await app.ready()
     return app
   } catch (error) {

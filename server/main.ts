@@ -1,9 +1,8 @@
 import { pathToFileURL } from 'node:url'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from './app.ts'
+import { type AppDependencies, buildApp } from './app.ts'
 import { ConfigError, loadConfig, type ServiceConfig, type ServiceEnv } from './config.ts'
 import type { ServiceDatabase } from './db/database.ts'
-import type { MailSink } from './dev/mail/index.ts'
 import {
   createEmbeddedWallet,
   type EmbeddedWallet,
@@ -22,8 +21,8 @@ export interface StartServiceOptions {
   /** An open database to use (left open by `stop()`). */
   database?: ServiceDatabase
   logger?: Logger
-  /** The local stack's mail sink, shown at `/dev/inbox`. */
-  devInbox?: MailSink
+  /** Routes added beside the service's own (the local stack's dev inbox). */
+  extraRoutes?: AppDependencies['extraRoutes']
   /** The embedded wallet's mailer or KEKs instead of the configured ones (tests). */
   embedded?: Pick<EmbeddedWalletDependencies, 'mailer' | 'keks'>
 }
@@ -54,7 +53,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   const app = await buildApp(config, {
     logger,
     ...(options.database === undefined ? {} : { database: options.database }),
-    ...(options.devInbox ? { devInbox: options.devInbox } : {}),
+    ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   })
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   let frame: FastifyInstance | undefined

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Logger } from '../logger.ts'
+import type { ServiceLogger } from '../logger.ts'
 import { summarizeUpstreamFailure } from '../rpc/redact.ts'
 
 /**
@@ -22,7 +22,7 @@ const answerSchema = z.object({
 })
 
 export interface HttpPriceSourceOptions {
-  logger: Logger
+  logger: ServiceLogger
   /** Default 5 s. */
   timeoutMs?: number
   fetch?: typeof fetch

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
-import type { EmbeddedConfig } from '../config.ts'
 import type { ServiceDatabase } from '../db/database.ts'
+import type { EmbeddedConfig } from '../embedded/config.ts'
 import { createCustody } from '../embedded/custody.ts'
 import { KekError, kekRing, loadKekRing, newKekText, parseKek, writeKekFile } from '../embedded/kek.ts'
 import { isMainModule, runCliShell } from './shell.ts'

@@ -159,7 +159,7 @@ export function createFarcasterService(deps: FarcasterDependencies) {
         createdAt: new Date(time),
         expiresAt,
       })
-      return { loginId: id, url: channel.data.url, expiresAt: expiresAt.toISOString() }
+      return { loginId: id, url: channel.data.url, expiresAt: expiresAt.toISOString(), domain }
     },
 
     /**

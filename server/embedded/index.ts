@@ -13,6 +13,7 @@ import { createFarcasterService, type FarcasterService } from './farcasterLogin.
 import { type KekRing, loadKekRing } from './kek.ts'
 import { createLoginService, type LoginService } from './login.ts'
 import { embeddedNetworks } from './networks.ts'
+import { nativeUsdPrice } from './preview/fiat.ts'
 import { createRequestService, type RequestService } from './requests.ts'
 import { codeHasher } from './secrets.ts'
 import { createSmartAccounts, type SmartAccounts } from './smartAccounts.ts'
@@ -137,6 +138,11 @@ export async function createEmbeddedWallet(
     upstream,
     networks: embeddedNetworks(Object.keys(config.rpcUpstreams)),
     smart,
+    nativeUsdPrice: nativeUsdPrice(config, {
+      forwarder: deps.forwarder,
+      ...(deps.logger ? { logger: deps.logger } : {}),
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
   })
   return {
     login,

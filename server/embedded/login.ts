@@ -309,14 +309,18 @@ export function createLoginService(deps: LoginDependencies) {
   async function embeddedUserOf(user: UserRow): Promise<EmbeddedUser> {
     const accounts = await custody.accounts(user.id)
     const [identity] = await db
-      .select({ username: walletIdentities.username, pictureUrl: walletIdentities.pictureUrl })
+      .select({
+        provider: walletIdentities.provider,
+        username: walletIdentities.username,
+        pictureUrl: walletIdentities.pictureUrl,
+      })
       .from(walletIdentities)
       .where(eq(walletIdentities.userId, user.id))
       .orderBy(sql`${walletIdentities.updatedAt} desc`)
       .limit(1)
     return {
       email: user.email,
-      ...(identity?.username ? { userName: identity.username } : {}),
+      ...(identity?.username ? { userName: identity.username, identityProvider: identity.provider } : {}),
       ...(identity?.pictureUrl ? { userImage: identity.pictureUrl } : {}),
       accounts: {
         eip155: { address: accounts.secp256k1.address, type: 'eoa' },

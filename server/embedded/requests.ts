@@ -36,6 +36,7 @@ import { actionNotAllowed, EmbeddedError, notAvailable, requestRefused } from '.
 import type { WalletSession } from './login.ts'
 import type { EmbeddedNetwork } from './networks.ts'
 import { type ContractReader, decodeEvmCall } from './preview/evmCalls.ts'
+import { feeInUsd, type NativeUsdPrice } from './preview/fiat.ts'
 import { solanaInstructionsPreview } from './preview/solanaInstructions.ts'
 import { refuseReservedDomain, typedDataRows } from './preview/typedData.ts'
 import { newId } from './secrets.ts'
@@ -175,6 +176,8 @@ interface RequestDependencies {
   networks: ReadonlyMap<string, EmbeddedNetwork>
   /** Smart accounts on the networks with a bundler. */
   smart: SmartAccounts
+  /** The native currency's USD price, for the fee's value in the preview; none: the fee alone. */
+  nativeUsdPrice?: NativeUsdPrice
   now?: () => number
   logger?: ServiceLogger
 }
@@ -840,17 +843,29 @@ export function createRequestService(deps: RequestDependencies) {
      */
     async accountType(
       session: WalletSession,
-      body: { chainId: string; type?: 'eoa' | 'smartAccount' | undefined },
+      body: {
+        chainId: string
+        type?: 'eoa' | 'smartAccount' | undefined
+        preview?: 'eoa' | 'smartAccount' | undefined
+      },
     ): Promise<AccountTypeResponse> {
       const network = networkOf(body.chainId)
       if (!network.caipNetworkId.startsWith('eip155:'))
         throw invalidParams('Account types are for EVM networks')
-      if (body.type === 'smartAccount' && !smart.supports(body.chainId))
+      if ((body.type === 'smartAccount' || body.preview === 'smartAccount') && !smart.supports(body.chainId))
         throw new EmbeddedError(400, 'NOT_AVAILABLE', smartAccountsUnsupportedMessage, { field: 'chainId' })
       if (body.type) await smart.setPreference(session.userId, body.type)
       const preferredAccountType = await smart.preference(session.userId)
       const evm = await evmAccount(session, body.chainId)
+      // What a switch would use, for the frame's approval view: never set here.
+      const preview =
+        body.preview === undefined
+          ? undefined
+          : body.preview === 'smartAccount'
+            ? { address: await smart.address(session.userId, body.chainId), type: body.preview }
+            : { address: (await addresses(session)).evm, type: body.preview }
       return {
+        ...(preview ? { preview } : {}),
         preferredAccountType,
         account: evm.smart
           ? {
@@ -869,6 +884,12 @@ export function createRequestService(deps: RequestDependencies) {
       if (kind === 'notAvailable') throw notAvailable()
       if (kind !== 'approval') throw requestRefused(request.method)
       const { preview: built, prepared } = await preview(session, request)
+      const shown = built as ApprovalPreview
+      // The fee's value in USD where a price is known (issue 26 item 6), from the Account view's source.
+      const feeUsd =
+        shown.fee === undefined || !deps.nativeUsdPrice
+          ? undefined
+          : feeInUsd(BigInt(shown.fee), shown.network.decimals, await deps.nativeUsdPrice(request.chainId))
       const id = newId()
       const time = now()
       await db.insert(walletRequests).values({
@@ -882,7 +903,7 @@ export function createRequestService(deps: RequestDependencies) {
         createdAt: new Date(time),
         expiresAt: new Date(time + embeddedLimits.approvalTtlMs),
       })
-      return { id, preview: built as ApprovalPreview }
+      return { id, preview: feeUsd === undefined ? shown : { ...shown, feeUsd } }
     },
 
     /** `POST /requests/:id/approve`: the person approved in the frame; sign what was stored. */

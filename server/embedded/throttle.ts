@@ -22,35 +22,61 @@ const PROJECT_KEY = '#project'
  * try { await mailer.send(mail) } catch (error) { await throttle.release(project.id, email, sentAt); throw error }
  */
 export function createEmailThrottle(db: Db) {
+  const table = walletEmailThrottle
+
+  /**
+   * Claims one mail on the row `key` at `time` in one upsert: its hourly window holds fewer than
+   * `perHour` (a window older than an hour starts again) and, with `cooldownMs`, the last mail is that
+   * old. Answers nothing when claimed, else the row as it stands (to say how long to wait).
+   */
+  async function claim(projectId: string, key: string, time: number, perHour: number, cooldownMs = 0) {
+    const sentAt = new Date(time)
+    const hourAgo = new Date(time - HOUR_MS)
+    const windowOpen = sql`(${table.windowStart} <= ${hourAgo} or ${table.windowCount} < ${perHour})`
+    const claimed = await db
+      .insert(table)
+      .values({ projectId, email: key, lastSentAt: sentAt, windowStart: sentAt, windowCount: 1 })
+      .onConflictDoUpdate({
+        target: [table.projectId, table.email],
+        set: {
+          lastSentAt: sentAt,
+          windowStart: sql`case when ${table.windowStart} <= ${hourAgo} then ${sentAt} else ${table.windowStart} end`,
+          windowCount: sql`case when ${table.windowStart} <= ${hourAgo} then 1 else ${table.windowCount} + 1 end`,
+        },
+        setWhere:
+          cooldownMs > 0
+            ? sql`${table.lastSentAt} <= ${new Date(time - cooldownMs)} and ${windowOpen}`
+            : windowOpen,
+      })
+      .returning({ lastSentAt: table.lastSentAt })
+    if (claimed.length > 0) return { claimed: true as const }
+    const [row] = await db
+      .select()
+      .from(table)
+      .where(and(eq(table.projectId, projectId), eq(table.email, key)))
+      .limit(1)
+    return { claimed: false as const, row }
+  }
+
+  /** `Please try again after N seconds`, N until the row's hourly window ends. */
+  const untilWindowEnds = (row: { windowStart: Date } | undefined, time: number) =>
+    emailCooldown(((row ? row.windowStart.getTime() + HOUR_MS : time + 1000) - time) / 1000)
+
   return {
     async take(projectId: string, email: string, time: number): Promise<Date> {
-      const sentAt = new Date(time)
-      const cooldownEnd = new Date(time - embeddedLimits.emailCooldownMs)
-      const hourAgo = new Date(time - HOUR_MS)
-      const table = walletEmailThrottle
-      const claimed = await db
-        .insert(table)
-        .values({ projectId, email, lastSentAt: sentAt, windowStart: sentAt, windowCount: 1 })
-        .onConflictDoUpdate({
-          target: [table.projectId, table.email],
-          set: {
-            lastSentAt: sentAt,
-            windowStart: sql`case when ${table.windowStart} <= ${hourAgo} then ${sentAt} else ${table.windowStart} end`,
-            windowCount: sql`case when ${table.windowStart} <= ${hourAgo} then 1 else ${table.windowCount} + 1 end`,
-          },
-          setWhere: sql`${table.lastSentAt} <= ${cooldownEnd} and (${table.windowStart} <= ${hourAgo} or ${table.windowCount} < ${embeddedLimits.emailsPerHour})`,
-        })
-        .returning({ lastSentAt: table.lastSentAt })
-      if (claimed.length > 0) return sentAt
-      const [row] = await db
-        .select()
-        .from(table)
-        .where(and(eq(table.projectId, projectId), eq(table.email, email)))
-        .limit(1)
+      const result = await claim(
+        projectId,
+        email,
+        time,
+        embeddedLimits.emailsPerHour,
+        embeddedLimits.emailCooldownMs,
+      )
+      if (result.claimed) return new Date(time)
+      const { row } = result
       const cooldownLeft = row ? row.lastSentAt.getTime() + embeddedLimits.emailCooldownMs - time : 1000
       if (cooldownLeft > 0) throw emailCooldown(cooldownLeft / 1000)
       // Over the hourly number: the same message, with the wait until the hour's window ends.
-      throw emailCooldown(((row ? row.windowStart.getTime() + HOUR_MS : time + 1000) - time) / 1000)
+      throw untilWindowEnds(row, time)
     },
 
     /**
@@ -59,34 +85,13 @@ export function createEmailThrottle(db: Db) {
      */
     async takeProject(projectId: string, perHour: number, time: number): Promise<Date | undefined> {
       if (perHour <= 0) return undefined
-      const sentAt = new Date(time)
-      const hourAgo = new Date(time - HOUR_MS)
-      const table = walletEmailThrottle
-      const claimed = await db
-        .insert(table)
-        .values({ projectId, email: PROJECT_KEY, lastSentAt: sentAt, windowStart: sentAt, windowCount: 1 })
-        .onConflictDoUpdate({
-          target: [table.projectId, table.email],
-          set: {
-            lastSentAt: sentAt,
-            windowStart: sql`case when ${table.windowStart} <= ${hourAgo} then ${sentAt} else ${table.windowStart} end`,
-            windowCount: sql`case when ${table.windowStart} <= ${hourAgo} then 1 else ${table.windowCount} + 1 end`,
-          },
-          setWhere: sql`${table.windowStart} <= ${hourAgo} or ${table.windowCount} < ${perHour}`,
-        })
-        .returning({ windowStart: table.windowStart })
-      if (claimed.length > 0) return sentAt
-      const [row] = await db
-        .select()
-        .from(table)
-        .where(and(eq(table.projectId, projectId), eq(table.email, PROJECT_KEY)))
-        .limit(1)
-      throw emailCooldown(((row ? row.windowStart.getTime() + HOUR_MS : time + 1000) - time) / 1000)
+      const result = await claim(projectId, PROJECT_KEY, time, perHour)
+      if (result.claimed) return new Date(time)
+      throw untilWindowEnds(result.row, time)
     },
 
     /** Gives back one mail of the project's budget (the mail taken at `sentAt` failed). */
     async releaseProject(projectId: string, sentAt: Date): Promise<void> {
-      const table = walletEmailThrottle
       await db
         .update(table)
         .set({ windowCount: sql`greatest(${table.windowCount} - 1, 0)` })
@@ -101,7 +106,6 @@ export function createEmailThrottle(db: Db) {
 
     /** Gives back a slot taken at `sentAt` (the mail failed), unless a later one was taken since. */
     async release(projectId: string, email: string, sentAt: Date): Promise<void> {
-      const table = walletEmailThrottle
       await db
         .update(table)
         .set({

@@ -7,8 +7,6 @@ export interface Upstream {
   call(chainId: string, method: string, params: unknown): Promise<unknown>
 }
 
-let nextId = 1
-
 /**
  * The embedded wallet's JSON-RPC client over the RPC proxy's forwarder. An upstream's JSON-RPC error
  * comes back as a 400 with its `rpcCode`, message and data (execution reverted, insufficient funds, …);
@@ -25,6 +23,8 @@ export function createUpstream(options: {
   /** What the upstreams are, in messages: 'RPC upstream' (the default) or 'bundler'. */
   upstreamName?: string
 }): Upstream {
+  // This client's own ids (in the upstream's logs), not shared with other instances.
+  let nextId = 1
   return {
     async call(chainId, method, params) {
       const upstreamUrl = options.upstreams[chainId]

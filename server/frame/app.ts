@@ -84,10 +84,11 @@ export async function buildFrameApp(
     }
     return readFile(file, 'utf8')
   }
-  const [framePage, devicePage, socialPage] = await Promise.all([
+  const [framePage, devicePage, socialPage, approvePage] = await Promise.all([
     page('index.html'),
     page('device.html'),
     page('social.html'),
+    page('approve.html'),
   ])
   const frameOrigin = new URL(config.embedded.framePublicUrl).origin
   const projects = deps.projects ?? createProjectResolver(deps.database.db, { ttlMs: config.cacheMs })
@@ -132,6 +133,17 @@ export async function buildFrameApp(
       .header('x-frame-options', 'DENY')
       .type('text/html; charset=utf-8')
       .send(devicePage),
+  )
+
+  // The approval window the frame opens where the engine cannot say what is drawn (no IOv2: Firefox,
+  // Safari; issue 23 item 4a): a top-level window no page can restyle or cover, so never inside a frame.
+  app.get('/approve', async (_request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', frameCsp([]))
+      .header('x-frame-options', 'DENY')
+      .type('text/html; charset=utf-8')
+      .send(approvePage),
   )
 
   // A social provider sends the person back here (GET, or Apple's form POST): the service finishes

@@ -27,6 +27,17 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The project of a `project` route (set by the access hook before the handler runs).
+ *
+ * @example
+ * app.get('/names/v1/check', { config: { access: 'project' } }, async (request) => check(projectOf(request)))
+ */
+export function projectOf(request: FastifyRequest): Project {
+  if (!request.project) throw new Error('The access hook did not run')
+  return request.project
+}
+
 const publicPrefixes = ['/healthz', '/getWalletImage/', '/public/', '/names/v1/gateway']
 
 /** Whether a path belongs to a public route (for preflights, which are not routed to it). */

@@ -1,8 +1,8 @@
 import { lt, sql } from 'drizzle-orm'
-import type { RateLimitSettings } from '../config.ts'
 import type { Db, ServiceDatabase } from '../db/database.ts'
 import { rateLimits } from '../db/schema.ts'
 import { ServiceError } from '../errors.ts'
+import type { RateLimitSettings } from './config.ts'
 
 /** One limit: `amount` per `periodMs` for each client address and project, in bursts of up to `amount`. */
 export interface RateLimitRule {

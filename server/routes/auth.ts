@@ -9,16 +9,9 @@ import type {
 import { authenticateRequest, authLimits } from '../../src/protocol/api/index.ts'
 import { hasHint } from '../auth/errors.ts'
 import type { AuthService } from '../auth/service.ts'
-import { addVary } from '../http/access.ts'
+import { addVary, projectOf } from '../http/access.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
-import type { Project } from '../projects/store.ts'
-
-function projectOf(request: FastifyRequest): Project {
-  // Set by the access hook on every `project` route.
-  if (!request.project) throw new Error('The access hook did not run')
-  return request.project
-}
 
 /**
  * Sign-in with the wallet (SIWX): `GET /auth/v1/nonce`, `POST /auth/v1/authenticate`, `GET /auth/v1/me`

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type {
   AnalyticsConfigResponse,
   GetWalletsResponse,
@@ -7,14 +7,8 @@ import type {
 } from '../../src/protocol/api/index.ts'
 import { getWalletsQuery, type SocialProvider, socialProviders } from '../../src/protocol/api/index.ts'
 import type { CatalogueReader } from '../catalogue/catalogueCache.ts'
+import { projectOf } from '../http/access.ts'
 import { parseInput } from '../http/validation.ts'
-import type { Project } from '../projects/store.ts'
-
-function projectOf(request: FastifyRequest): Project {
-  // Set by the access hook on every `project` route.
-  if (!request.project) throw new Error('The access hook did not run')
-  return request.project
-}
 
 /**
  * The catalogue endpoints of SPEC section 7: project features, allowed origins, the wallet list and the

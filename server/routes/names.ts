@@ -16,22 +16,17 @@ import {
   nameResolveQuery,
 } from '../../src/protocol/api/index.ts'
 import { ServiceError } from '../errors.ts'
+import { projectOf } from '../http/access.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
 import { GATEWAY_MAX_CALL_BYTES, type NameGateway } from '../names/gateway.ts'
 import type { NameRegistry } from '../names/registry.ts'
-import type { Project } from '../projects/store.ts'
 
 export interface NameRouteOptions {
   registry: NameRegistry
   /** The CCIP-read gateway of the offchain resolver; its routes are off when null (no `NAME_GATEWAY_KEY`). */
   gateway: NameGateway | null
   limits: { limiter: RateLimiter; rules: RateLimitRules }
-}
-
-function projectOf(request: FastifyRequest): Project {
-  if (!request.project) throw new Error('The access hook did not run')
-  return request.project
 }
 
 /**

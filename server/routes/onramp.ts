@@ -20,10 +20,10 @@ import { ONRAMP_DEFAULT_PAYMENT_CURRENCIES } from '../../src/protocol/constants.
 import type { Db } from '../db/database.ts'
 import { onrampPurchases } from '../db/schema.ts'
 import { ServiceError } from '../errors.ts'
+import { projectOf } from '../http/access.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
 import type { OnrampProvider, ProviderCurrencies } from '../onramp/provider.ts'
-import type { Project } from '../projects/store.ts'
 
 export interface OnrampRouteOptions {
   db: Db
@@ -45,11 +45,6 @@ const webhookBody = z.object({
   status: z.enum(['completed', 'failed']),
   txHash: z.optional(z.string().check(z.regex(/^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/))),
 })
-
-function projectOf(request: FastifyRequest): Project {
-  if (!request.project) throw new Error('The access hook did not run')
-  return request.project
-}
 
 /**
  * Signs a webhook body as the provider does: hex HMAC-SHA256 of `timestamp.body`.

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { JsonRpcRequest } from '../../src/protocol/api/index.ts'
 import { apiLimits, jsonRpcErrorCodes, jsonRpcRequest, rpcQuery } from '../../src/protocol/api/index.ts'
 import { badRequest, ServiceError } from '../errors.ts'
+import { projectOf } from '../http/access.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { checkInput, parseInput } from '../http/validation.ts'
 import { type RpcForwarder, UpstreamError } from '../rpc/forward.ts'
@@ -173,8 +174,7 @@ export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions
         requests = [parseInput(jsonRpcRequest, payload, 'body')]
       }
 
-      if (!request.project) throw new Error('The access hook did not run')
-      await options.limits.limiter.take({ projectId: request.project.id, address: request.ip }, [
+      await options.limits.limiter.take({ projectId: projectOf(request).id, address: request.ip }, [
         [options.limits.rules.rpc, 1],
         [options.limits.rules.rpcEntries, requests.length],
       ])

@@ -155,12 +155,17 @@ export function embeddedConnector(config: Config): Promise<EmbeddedConnector> {
 /**
  * Finishes an e-mail sign-in: connects every namespace of the site the wallet serves (the one shown
  * last, so its connection closes the modal or asks for sign-in as any wallet's would) and remembers
- * that an e-mail login was used, and the address.
+ * that an e-mail login was used, and `email`, the address the person typed here (the frame never
+ * tells it: issue 23 item 4b; none for a social or Farcaster sign-in).
  *
  * @example
- * await completeEmbeddedLogin(config, connector)
+ * await completeEmbeddedLogin(config, connector, 'ada@example.com')
  */
-export async function completeEmbeddedLogin(config: Config, connector: EmbeddedConnector): Promise<void> {
+export async function completeEmbeddedLogin(
+  config: Config,
+  connector: EmbeddedConnector,
+  email?: string,
+): Promise<void> {
   const { connect } = await import('./actions/connect.ts')
   const namespaces = embeddedNamespaces(config)
   const shown = config.$network.get()?.caipNetworkId.split(':')[0]
@@ -168,10 +173,9 @@ export async function completeEmbeddedLogin(config: Config, connector: EmbeddedC
   for (const namespace of namespaces.filter((candidate) => candidate !== last))
     await connect(config, { connector, namespace, keepOpen: true })
   await connect(config, { connector, namespace: last })
-  const email = connector.user()?.email
   config.storage.set(StorageKey.loginEmailUsed, true)
   if (email) config.storage.set(StorageKey.email, email)
-  embeddedState(config).setKey('email', email ?? undefined)
+  embeddedState(config).setKey('email', email)
 }
 
 /**

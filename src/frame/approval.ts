@@ -7,9 +7,10 @@ import type {
   PreviewWarning,
 } from '../protocol/embedded/index.ts'
 import type { MessageKey } from '../ui/locales/en.ts'
+import { type ApprovalWindow, openApprovalWindow } from './approvalWindow.ts'
 import type { Strings } from './strings.ts'
 import { tracksVisibility, watchVisibility } from './visibility.ts'
-import { type ApprovalUi, userRejected } from './wallet.ts'
+import { type AccountTypePreview, type ApprovalUi, userRejected } from './wallet.ts'
 
 /**
  * How long the approval must have been in full view before Approve takes a click: a page that
@@ -20,7 +21,7 @@ export const APPROVAL_ARM_MS = 600
 type Child = Node | string | null | undefined | false
 
 /** A DOM element with text children only (values never become markup). */
-function h(tag: string, attributes: Record<string, string> = {}, ...children: Child[]): HTMLElement {
+export function h(tag: string, attributes: Record<string, string> = {}, ...children: Child[]): HTMLElement {
   const element = document.createElement(tag)
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value)
   for (const child of children) if (child) element.append(child)
@@ -90,8 +91,22 @@ function feeText(fee: bigint, decimals: number, symbol: string, locale: string):
   return `${shown} ${symbol}`
 }
 
+/**
+ * The fee with its value in US dollars where the service knows it, as the modal shows amounts with
+ * their value: `0.001 ETH ($2.99)`; a fee worth less than a cent is `< $0.01`, never `$0.00`.
+ */
+function feeWithValue(preview: ApprovalPreview, fee: string, strings: Strings): string {
+  const { network, feeUsd } = preview
+  const text = feeText(BigInt(fee), network.decimals, network.symbol, strings.locale)
+  if (feeUsd === undefined) return text
+  const value =
+    feeUsd > 0 && feeUsd < 0.01 ? `< ${strings.currency(0.01, 'USD')}` : strings.currency(feeUsd, 'USD')
+  return `${text} (${value})`
+}
+
 /** The rows of what a request asks for, in plain words. */
-function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[] {
+export function details(preview: ApprovalPreview, strings: Strings): HTMLElement[] {
+  const { t, locale } = strings
   const { network } = preview
   const amount = (value: string) =>
     `${formatExact(BigInt(value), network.decimals, locale)} ${network.symbol}`
@@ -200,12 +215,67 @@ function details(preview: ApprovalPreview, { t, locale }: Strings): HTMLElement[
           t('frameFee'),
           preview.fee === undefined
             ? t('frameFeeUnknown')
-            : h('bdi', {}, feeText(BigInt(preview.fee), network.decimals, network.symbol, locale)),
+            : h('bdi', {}, feeWithValue(preview, preview.fee, strings)),
         ),
       ),
     )
   }
   return sections
+}
+
+/**
+ * A switch of the account type (issue 23 item 4b): the network, the account requests use now and the
+ * one they will use, in full (the person compares the address the site will see).
+ */
+function accountTypeDetails(preview: AccountTypePreview, { t }: Strings): HTMLElement[] {
+  const row = (name: string, value: Child) =>
+    h('div', { class: 'row' }, h('dt', {}, name), h('dd', {}, value))
+  const mono = (text: string) => h('bdi', { class: 'mono wrap' }, text)
+  return [
+    h(
+      'p',
+      { class: 'muted' },
+      t(preview.type === 'smartAccount' ? 'frameAccountTypeSmartHint' : 'frameAccountTypeEoaHint'),
+    ),
+    h(
+      'dl',
+      { class: 'rows', 'data-account-type-switch': preview.type },
+      row(t('frameNetwork'), preview.network),
+      row(t('frameAccountNow'), mono(preview.from)),
+      row(t('frameAccountNext'), h('strong', {}, mono(preview.to))),
+    ),
+  ]
+}
+
+/**
+ * What the approval shows above its buttons: the title, the site and the rows. One home for both
+ * places it is shown: the frame's view and the approval window (./approve.ts).
+ *
+ * @example
+ * panel.append(...approvalContent(preview, strings, 'https://shop.example'))
+ */
+export function approvalContent(
+  preview: ApprovalPreview | AccountTypePreview,
+  strings: Strings,
+  site: string,
+): [title: HTMLElement, ...rows: HTMLElement[]] {
+  const { t } = strings
+  let host = site
+  try {
+    host = new URL(site).host
+  } catch {}
+  const switching = 'kind' in preview ? preview : undefined
+  return [
+    h(
+      'h1',
+      { id: 'approval-title', tabindex: '-1' },
+      switching
+        ? t(switching.type === 'smartAccount' ? 'frameTitleSmartAccount' : 'frameTitleEoa')
+        : t(titleKey((preview as ApprovalPreview).method)),
+    ),
+    h('p', { class: 'site' }, t('frameSite', { host })),
+    ...(switching ? accountTypeDetails(switching, strings) : details(preview as ApprovalPreview, strings)),
+  ]
 }
 
 /**
@@ -241,8 +311,12 @@ export function createApprovalUi(options: {
   let current: { reject(error: unknown): void } | undefined
   let observer: ResizeObserver | undefined
   let stopVisibility: (() => void) | undefined
+  // Engines without IOv2: the approval window this request opened (./approvalWindow.ts).
+  let reviewWindow: ApprovalWindow | undefined
 
   const hide = () => {
+    reviewWindow?.close()
+    reviewWindow = undefined
     stopVisibility?.()
     stopVisibility = undefined
     observer?.disconnect()
@@ -252,7 +326,10 @@ export function createApprovalUi(options: {
     options.notify({ type: 'APPROVAL_HIDE', payload: {} })
   }
 
-  async function render(preview: ApprovalPreview, sign: () => Promise<unknown>): Promise<unknown> {
+  async function render(
+    preview: ApprovalPreview | AccountTypePreview,
+    sign: () => Promise<unknown>,
+  ): Promise<unknown> {
     const strings = await options.strings()
     return new Promise((resolve, reject) => {
       const { t } = strings
@@ -263,11 +340,20 @@ export function createApprovalUi(options: {
         outcome()
         hide()
       }
-      const title = h('h1', { id: 'approval-title', tabindex: '-1' }, t(titleKey(preview.method)))
+      const win = window
+      // Where the engine cannot say what is drawn (no IOv2), a page can keep the frame transparent over
+      // its own button: Approve here only opens a top-level window, where the person approves.
+      const inWindow = !tracksVisibility(win)
+      const [title, ...content] = approvalContent(preview, strings, options.site())
       const approve = h(
         'button',
-        { type: 'button', class: 'primary', 'data-action': 'approve' },
-        t('frameApprove'),
+        {
+          type: 'button',
+          class: 'primary',
+          'data-action': 'approve',
+          ...(inWindow ? { 'data-window': '' } : {}),
+        },
+        t(inWindow ? 'frameReviewInWindow' : 'frameApprove'),
       )
       const rejectButton = h(
         'button',
@@ -275,16 +361,14 @@ export function createApprovalUi(options: {
         t('frameReject'),
       )
       const actions = h('div', { class: 'actions' }, rejectButton, approve)
-      let host = options.site()
-      try {
-        host = new URL(host).host
-      } catch {}
+      // What became of the approval window (opened, or refused by a popup blocker).
+      const windowStatus = h('p', { class: 'window-status', role: 'status', 'data-window-status': '' })
       const panel = h(
         'main',
         { class: 'panel', 'aria-labelledby': 'approval-title', dir: strings.dir, lang: strings.locale },
         title,
-        h('p', { class: 'site' }, t('frameSite', { host })),
-        ...details(preview, strings),
+        ...content,
+        inWindow && windowStatus,
         actions,
       )
       current = { reject: (error) => settle(() => reject(error)) }
@@ -313,8 +397,8 @@ export function createApprovalUi(options: {
       rejectButton.addEventListener('click', () => {
         if (!signing && armed) current?.reject(userRejected())
       })
-      approve.addEventListener('click', () => {
-        if (signing || !armed) return
+      const startSigning = () => {
+        if (signing) return
         signing = true
         stopWatching()
         clearTimeout(arming)
@@ -327,15 +411,36 @@ export function createApprovalUi(options: {
           (result) => settle(() => resolve(result)),
           (error: unknown) => settle(() => reject(error)),
         )
+      }
+      // Runs inside the click (user activation, else the popup blocker refuses). A second click brings
+      // the open window forward; a refused one leaves the request pending, to try again.
+      const openWindow = () => {
+        if (reviewWindow) return reviewWindow.focus()
+        const opened = openApprovalWindow(
+          win,
+          { preview, site: options.site(), locale: strings.locale },
+          (approved) => {
+            reviewWindow = undefined
+            if (approved) startSigning()
+            else current?.reject(userRejected())
+          },
+        )
+        reviewWindow = opened ?? undefined
+        windowStatus.className = opened ? 'window-status' : 'window-status error'
+        windowStatus.textContent = t(opened ? 'frameWindowOpen' : 'frameWindowBlocked')
+      }
+      approve.addEventListener('click', () => {
+        if (signing || !armed) return
+        if (inWindow) openWindow()
+        else startSigning()
       })
       panel.addEventListener('keydown', (event) => {
         if (event.key === 'Escape' && !signing) current?.reject(userRejected())
       })
       options.root.replaceChildren(panel)
-      const win = window
-      const stopWatching = tracksVisibility(win)
-        ? watchVisibility(win, [{ element: panel }, { element: actions, whole: true }], onVisibility)
-        : watchDocument(onVisibility)
+      const stopWatching = inWindow
+        ? watchDocument(onVisibility)
+        : watchVisibility(win, [{ element: panel }, { element: actions, whole: true }], onVisibility)
       stopVisibility = () => {
         stopWatching()
         clearTimeout(arming)

@@ -7,7 +7,7 @@
 import './frame.css'
 import * as z from 'zod/mini'
 import type { CaipNetworkId } from '../protocol/caip.ts'
-import type { AppEvent, FrameNotice } from '../protocol/embedded/index.ts'
+import type { AppEvent, EmbeddedUser, FrameNotice } from '../protocol/embedded/index.ts'
 import {
   appEvent,
   appEventPayloads,
@@ -18,6 +18,7 @@ import {
 import { createFrameApi } from './api.ts'
 import { createApprovalUi } from './approval.ts'
 import { acceptHandshake } from './handshake.ts'
+import { drawIdentity } from './identity.ts'
 import { frameStorage } from './storage.ts'
 import { loadStrings, type Strings } from './strings.ts'
 import { createFrameWallet } from './wallet.ts'
@@ -79,6 +80,17 @@ function start(): void {
     let strings: Promise<Strings> | undefined
     let language: string | undefined
     const root = document.getElementById('app') ?? document.body
+    const loaded = () => {
+      strings ??= loadStrings(language)
+      return strings
+    }
+    // Who is signed in, drawn here (never answered to the page): redrawn on each change and language.
+    const identityRoot = document.getElementById('identity')
+    let shownUser: EmbeddedUser | undefined
+    const identity = (user: EmbeddedUser | undefined) => {
+      shownUser = user
+      if (identityRoot) void loaded().then((current) => drawIdentity(identityRoot, shownUser, current))
+    }
     const storage = frameStorage(safeLocalStorage(), config.projectId, safeIndexedDb())
     const wallet = createFrameWallet({
       api: createFrameApi({ projectId: config.projectId, site: () => site, sessionKey: storage.sessionKey }),
@@ -86,10 +98,7 @@ function start(): void {
       approvals: createApprovalUi({
         root,
         notify,
-        strings: () => {
-          strings ??= loadStrings(language)
-          return strings
-        },
+        strings: loaded,
         site: () => site,
       }),
       look: {
@@ -101,12 +110,14 @@ function start(): void {
         locale(locale) {
           language = locale
           strings = undefined
+          identity(shownUser)
         },
       },
       chainId: loadedOn,
       site,
       log,
       onSessionEnded: () => notify({ type: 'SESSION_ENDED', payload: {} }),
+      identity,
     })
     port.onmessage = (message: MessageEvent) => {
       const parsed = appEvent.safeParse(message.data)

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import { toBase64 } from '../protocol/base64.ts'
 import type { CaipNetworkId } from '../protocol/caip.ts'
+import type { AccountTypePreview } from '../protocol/embedded/approvalWindow.ts'
 import type {
   AppEvent,
   AppEventType,
@@ -30,13 +31,19 @@ import {
 import { ApiError, type FrameApi } from './api.ts'
 import type { FrameStorage } from './storage.ts'
 
+export type { AccountTypePreview }
+
+/**
+ * A switch of the person's EVM account type (issue 23 item 4b), as the approval view shows it: built
+ * from what the service says will be used (the account now and the one after), not from the page.
+ */
 /** The frame's approval view: shows a request and settles once the person decided. */
 export interface ApprovalUi {
   /**
    * Shows the preview; on Approve calls `sign` and resolves with its result, on Reject (or a
    * cancel from the app) rejects with a 4001 error. Requests are shown one at a time.
    */
-  show(preview: ApprovalPreview, sign: () => Promise<unknown>): Promise<unknown>
+  show(preview: ApprovalPreview | AccountTypePreview, sign: () => Promise<unknown>): Promise<unknown>
   /** The app closed its view: reject what is shown. */
   cancel(): void
 }
@@ -95,6 +102,11 @@ export interface FrameWalletDependencies {
   log?: (message: string, details?: Record<string, unknown>) => void
   /** The service ended the session (signed out elsewhere, expired): the app disconnects. */
   onSessionEnded?: () => void
+  /**
+   * Who is signed in (or nobody), for the frame to draw itself: the e-mail and a social username stay
+   * in the frame (issue 23 item 4b), so Account shows them through it.
+   */
+  identity?: (user: EmbeddedUser | undefined) => void
 }
 
 const base64url = (bytes: Uint8Array) =>
@@ -114,8 +126,9 @@ async function newBinding(): Promise<{ secret: string; hash: string }> {
 
 /**
  * The frame's wallet: one handler per app event (SPEC section 7), each settling with exactly one
- * success or error answer. It holds the session token and never lets it out: answers carry addresses,
- * signatures and the e-mail only.
+ * success or error answer. It holds the session token and never lets it out: answers carry addresses
+ * and signatures. The e-mail and a social username are never answered either (any script of the site
+ * can open a frame of its own and ask: issue 23 item 4b); the frame draws them itself (`identity`).
  *
  * @example
  * const wallet = createFrameWallet({ api, storage, approvals, look, chainId, site })
@@ -125,13 +138,18 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
   const { api, storage } = deps
   let chainId = deps.chainId
   let user: EmbeddedUser | undefined
+  /** The signed-in user; every change is drawn by the frame (`deps.identity`). */
+  const setUser = (next: EmbeddedUser | undefined) => {
+    user = next
+    deps.identity?.(next)
+  }
   /** Signed in for the first time here: the site's default account type is still to apply. */
   let newUser = false
   let login: { loginId: string; action: 'VERIFY_OTP' | 'VERIFY_DEVICE' } | undefined
   let social: { loginId: string; provider: string; binding: string } | undefined
   let farcaster: { loginId: string; binding: string } | undefined
   let update: { updateId: string; step: 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP' } | undefined
-  let networks: Promise<{ caipNetworkId: string }[]> | undefined
+  let networks: Promise<{ caipNetworkId: string; name: string }[]> | undefined
 
   const token = () => storage.token()
   const signedIn = () => {
@@ -147,7 +165,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
         storage.setToken(undefined)
-        user = undefined
+        setUser(undefined)
         deps.onSessionEnded?.()
       }
       throw error
@@ -156,11 +174,11 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
 
   async function currentUser(): Promise<EmbeddedUser> {
     if (user) return user
-    const answer = await withSession((current) =>
-      api.request('GET', 'me', z.object({ user: embeddedUser }), undefined, current),
+    const answer = await withSession((token) =>
+      api.request('GET', 'me', z.object({ user: embeddedUser }), undefined, token),
     )
-    user = answer.user
-    return user
+    setUser(answer.user)
+    return answer.user
   }
 
   /**
@@ -181,10 +199,15 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
           })
         : undefined
     const eip155 = evm ? { address: evm.account.address, type: evm.account.type } : value.accounts.eip155
+    // The e-mail stays here (issue 23 item 4b), and so does a username that is an e-mail address
+    // (Apple's always is; Google's is when the account has no name). Other usernames are the social
+    // username SPEC 3 has the page keep; a Farcaster username and picture are its public profile.
+    const name = value.userName
+    const emailLike = name !== undefined && (/^[^\s@]+@[^\s@]+$/.test(name) || name === value.email)
+    const farcaster = value.identityProvider === 'farcaster'
     return {
-      email: value.email,
-      ...(value.userName === undefined ? {} : { userName: value.userName }),
-      ...(value.userImage === undefined ? {} : { userImage: value.userImage }),
+      ...(name === undefined || emailLike ? {} : { userName: name }),
+      ...(farcaster && value.userImage !== undefined ? { userImage: value.userImage } : {}),
       address: namespace === 'eip155' ? eip155.address : value.accounts.solana.address,
       chainId: chain,
       accounts: [
@@ -203,6 +226,27 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     )
   }
 
+  /**
+   * A switch of the account type asked by the page (SET_PREFERRED_ACCOUNT, INIT_SMART_ACCOUNT): only
+   * after the person approved it in the approval view, which shows the account requests use now and
+   * the one they will use, as the service says (issue 23 item 4b: any script of the site can open its
+   * own frame and ask). Rejected: 4001, and nothing changes. Already that type: nothing to ask.
+   */
+  async function switchAccountType(type: 'eoa' | 'smartAccount') {
+    const on = chainId
+    const now = await withSession((current) =>
+      api.request('POST', 'account-type', accountTypeResponse, { chainId: on, preview: type }, current),
+    )
+    if (!now.preview || now.preferredAccountType === type) return
+    networks ??= api.request('GET', 'networks', embeddedNetworksResponse).then((answer) => answer.networks)
+    const served = await networks.catch(() => [])
+    const network = served.find((entry) => entry.caipNetworkId === on)?.name ?? on
+    await deps.approvals.show(
+      { kind: 'accountType', type, network, from: now.account.address, to: now.preview.address },
+      () => setAccountType(type, on),
+    )
+  }
+
   async function switchNetwork(next: CaipNetworkId): Promise<CaipNetworkId> {
     networks ??= api.request('GET', 'networks', embeddedNetworksResponse).then((answer) => answer.networks)
     const served = await networks.catch((error: unknown) => {
@@ -218,7 +262,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
 
   function signedInAs(session: { token: string; user: EmbeddedUser; newUser?: boolean | undefined }) {
     storage.setToken(session.token)
-    user = session.user
+    setUser(session.user)
     newUser = session.newUser === true
     login = undefined
   }
@@ -365,7 +409,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
           bindingHash: binding.hash,
         })
         farcaster = { loginId: answer.loginId, binding: binding.secret }
-        return { url: answer.url, expiresAt: answer.expiresAt }
+        return { url: answer.url, expiresAt: answer.expiresAt, domain: answer.domain }
       }
       if (!farcaster) throw actionNotAllowed()
       const { loginId, binding } = farcaster
@@ -414,7 +458,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     async SIGN_OUT({ everywhere }) {
       const current = token()
       storage.setToken(undefined)
-      user = undefined
+      setUser(undefined)
       login = undefined
       update = undefined
       social = undefined
@@ -452,11 +496,11 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     },
     async INIT_SMART_ACCOUNT() {
       if (chainId.startsWith('solana:')) throw notAvailable()
-      await setAccountType('smartAccount')
+      await switchAccountType('smartAccount')
       return {}
     },
     async SET_PREFERRED_ACCOUNT({ type }) {
-      await setAccountType(type)
+      await switchAccountType(type)
       return {}
     },
     async RPC_REQUEST(request) {
@@ -497,7 +541,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
         ),
       )
       update = undefined
-      if (user) user = { ...user, email: answer.email }
+      if (user) setUser({ ...user, email: answer.email })
       return { email: answer.email }
     },
     async SYNC_THEME({ themeMode, accent }) {

@@ -1,8 +1,6 @@
 import { RequestTimeoutError, toBaseError } from '../errors/index.ts'
 import { RPC_TIMEOUT_MS } from '../protocol/constants.ts'
 
-let nextId = 1
-
 /**
  * One JSON-RPC 2.0 call over HTTP with the spec's 10 s timeout. Small on purpose: the button's
  * balance needs no RPC library.
@@ -23,7 +21,8 @@ export async function rpcRequest(
     const response = await fetchFn(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+      // One call per HTTP request: its answer is the response, so the id needs no counter.
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
       signal: controller.signal,
     })
     const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } }

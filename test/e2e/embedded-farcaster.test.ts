@@ -62,6 +62,8 @@ describe('embedded wallet (farcaster)', { timeout: 240_000 }, () => {
   async function answerInApp(link: string, answer: 'Approve' | 'Decline') {
     const app = await context.newPage()
     await app.goto(link)
+    // The app names the site the sign-in message names: the wallet frame's host, as the modal said.
+    assert.equal(await app.locator('#domain').textContent(), new URL(stack.urls.frame).host)
     await app.getByRole('button', { name: answer }).click()
     await app
       .getByRole('status')
@@ -74,6 +76,19 @@ describe('embedded wallet (farcaster)', { timeout: 240_000 }, () => {
     context = await newContext(browser)
     page = await context.newPage()
     const link = await openFarcaster()
+    // Issue 26 item 6: Sign In With Farcaster's message must name the host of the frame that verifies
+    // it, so the app will show the wallet's host, not this page's: the view says which site asked and
+    // what the app will show instead.
+    const site = new URL(stack.urls.demo).host
+    const wallet = new URL(stack.urls.frame).host
+    assert.notEqual(site, wallet)
+    await modal(page)
+      .locator('[part="farcaster-site"]')
+      .getByText(
+        `Signing in to ${site}. Your Farcaster app will show ${wallet} as the site: that is this site’s wallet.`,
+        { exact: true },
+      )
+      .waitFor()
     // Focus moves to the view; the wait is announced.
     assert.match(await focused(page), /Open Farcaster|Copy link/)
     await modal(page)

@@ -7,11 +7,11 @@ import { type Hex, verifyMessage } from 'viem'
 import { codeOf, nextMail } from './embedded-helpers.ts'
 import { startTestStack, type TestStack } from './harness.ts'
 
-/** Debian's Firefox ESR (scripts/install-firefox.sh installs it with apt; FIREFOX_PATH overrides). */
+/** Debian's Firefox ESR (scripts/install-browsers.sh installs it with apt; FIREFOX_PATH overrides). */
 const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
 const skip = existsSync(firefoxPath)
   ? false
-  : `Firefox is not installed at ${firefoxPath}: run \`bash scripts/install-firefox.sh\` (as root with apt) or set FIREFOX_PATH`
+  : `Firefox is not installed at ${firefoxPath}: run \`bash scripts/install-browsers.sh\` (as root with apt) or set FIREFOX_PATH`
 
 /** Waits for `probe` to answer something truthy (Firefox over BiDi: no auto-waiting locators into shadow roots here). */
 async function until<T>(what: string, probe: () => Promise<T>, timeoutMs = 30_000): Promise<NonNullable<T>> {
@@ -36,7 +36,12 @@ const modalText = (page: Page) =>
  * (`referrerpolicy="no-referrer"`) as `"null"` in `location.ancestorOrigins`, and the frame used to
  * refuse the handshake, so the e-mail sign-in waited 20 s and showed "Network Error - could not load
  * embedded wallet". Driven over WebDriver BiDi with puppeteer-core: the e-mail sign-in through the
- * frame's handshake, connected, and a message signed with approval in the frame.
+ * frame's handshake, connected, and a message signed with approval in the approval window.
+ *
+ * Firefox has no IntersectionObserver v2, so the frame cannot see a page that keeps it transparent
+ * over its own "Claim" button (issue 23 item 4a): there the frame's Approve only opens a top-level
+ * window on the frame's origin (`/approve`), and only a click in that window approves. Puppeteer over
+ * BiDi sees that window as a new page target (`browser.waitForTarget`, `target.page()`).
  */
 describe('embedded wallet in Firefox (WebDriver BiDi)', { timeout: 300_000, skip }, () => {
   let stack: TestStack
@@ -56,6 +61,9 @@ describe('embedded wallet in Firefox (WebDriver BiDi)', { timeout: 300_000, skip
           'app.update.enabled': false,
           'datareporting.policy.dataSubmissionEnabled': false,
           'toolkit.telemetry.reportingpolicy.firstRun': false,
+          // Firefox's popup blocker as people have it (puppeteer turns it off): the approval window opens
+          // only from the person's click.
+          'dom.disable_open_during_load': true,
         },
       }),
     ])
@@ -64,6 +72,76 @@ describe('embedded wallet in Firefox (WebDriver BiDi)', { timeout: 300_000, skip
     await browser?.close()
     await stack?.stop()
   })
+  let address = ''
+
+  /** The frame's approval windows (`/approve` on the frame's origin) open now. */
+  const approvalWindows = async () => {
+    const pages = await browser.pages()
+    return pages.filter((candidate) => candidate.url().startsWith(new URL('/approve', stack.urls.frame).href))
+  }
+  /** The next approval window the frame opens (puppeteer over BiDi sees it as a new page target). */
+  const approvalWindow = async (): Promise<Page> => {
+    const target = await browser
+      .waitForTarget((candidate) => candidate.url().startsWith(new URL('/approve', stack.urls.frame).href), {
+        timeout: 15_000,
+      })
+      .catch(async (error: unknown) => {
+        // What the frame said (blocked?) and which windows there are, for the failure's message.
+        const frame = page.frames().find((candidate) => candidate.url().startsWith(stack.urls.frame))
+        const status = await frame?.evaluate(
+          () => document.querySelector('[data-window-status]')?.textContent,
+        )
+        const urls = (await browser.pages()).map((candidate) => candidate.url())
+        throw new Error(
+          `No approval window (frame says ${JSON.stringify(status)}; pages ${urls.join(', ')})`,
+          {
+            cause: error,
+          },
+        )
+      })
+    return until('the approval window page', async () => (await target.page()) ?? undefined)
+  }
+  /** Clicks the frame's Approve ("Review in a new window") and answers the window it opens. */
+  const openWindowFrom = async (approve: ElementHandle<Element>) => {
+    const opened = approvalWindow()
+    await approve.click()
+    return opened
+  }
+  /** The person approves in the window: it comes to the front, Approve arms after a moment, a click. */
+  const approveInWindow = async (review: Page) => {
+    await review.bringToFront()
+    const button = await until('Approve in the window', () => review.$('button[data-action="approve"]'))
+    await until('Approve armed in the window', () =>
+      button.evaluate((element) => !element.hasAttribute('aria-disabled')),
+    )
+    await button.click()
+  }
+  /** The site asks `personal_sign`; what it came to is read with `outcome()` without waiting. */
+  const ask = (message: string) =>
+    page.evaluate((text) => {
+      const record = window as unknown as { outcome?: unknown }
+      record.outcome = { state: 'pending' }
+      window.dapp.signMessage(text).then(
+        (signature) => {
+          record.outcome = { state: 'signed', signature }
+        },
+        (error: { code?: number; message?: string }) => {
+          record.outcome = { state: 'failed', code: String(error.code ?? error.message) }
+        },
+      )
+    }, message)
+  const outcome = () =>
+    page.evaluate(
+      () => (window as unknown as { outcome?: { state: string; signature?: string; code?: string } }).outcome,
+    )
+  /** The frame's Approve, once the frame shows `message`. */
+  const frameApprove = (message: string) =>
+    until('the Approve button in the frame', async () => {
+      const shown = page.frames().find((candidate: Frame) => candidate.url().startsWith(stack.urls.frame))
+      const button = await shown?.$('button[data-action="approve"]')
+      const text = await shown?.evaluate(() => document.body.textContent ?? '')
+      return button && text?.includes(message) ? button : undefined
+    })
 
   it('signs in with a code: the frame answers the handshake (ancestorOrigins ["null"]), connected on EVM', async () => {
     page = await browser.newPage()
@@ -111,7 +189,7 @@ describe('embedded wallet in Firefox (WebDriver BiDi)', { timeout: 300_000, skip
     // Firefox 153: the parent masked as "null" (the iframe's referrerpolicy), what the check must allow.
     assert.deepEqual(ancestors, ['null'], 'Firefox masks the ancestors of a no-referrer iframe')
     await code.type(codeOf(mail))
-    const address = await until('connected on EVM', () =>
+    address = await until('connected on EVM', () =>
       page.evaluate(() => {
         const record = document.querySelector('wallet-modal')?.walletConfig.$connections.get().eip155
         return record?.status === 'connected' ? record.accounts[0] : undefined
@@ -119,7 +197,8 @@ describe('embedded wallet in Firefox (WebDriver BiDi)', { timeout: 300_000, skip
     )
     assert.match(address, /^0x[0-9a-fA-F]{40}$/)
 
-    // A signed-in call through the frame: personal_sign, approved by a click inside the frame.
+    // A signed-in call through the frame: personal_sign. Firefox has no IntersectionObserver v2, so
+    // the frame's Approve opens the approval window (issue 23 item 4a), where the person approves.
     const message = 'Hello from Firefox'
     const signature = page.evaluate((text) => window.dapp.signMessage(text), message)
     const approve = await until('the Approve button in the frame', async () => {
@@ -130,7 +209,153 @@ describe('embedded wallet in Firefox (WebDriver BiDi)', { timeout: 300_000, skip
     })
     // Approve takes a click only once the view has been shown for a moment (clickjacking, item 4).
     await until('Approve enabled', () => approve.evaluate((button) => !button.hasAttribute('aria-disabled')))
+    assert.equal(await approve.evaluate((button) => button.textContent), 'Review in a new window')
+    const opened = approvalWindow()
     await approve.click()
+    const review = await opened
+    // The same preview as the frame's, on the frame's own origin, in a window of its own.
+    assert.equal(new URL(review.url()).origin, new URL(stack.urls.frame).origin)
+    const inWindow = await until('the request in the approval window', async () => {
+      const text = await review.evaluate(() => document.body.textContent ?? '')
+      return text.includes(message) ? text : undefined
+    })
+    assert.match(inWindow, /Sign this message/)
+    assert.equal(
+      await review.evaluate(() => window.top === window),
+      true,
+      'the approval window is a top-level window',
+    )
+    await approveInWindow(review)
     assert.ok(await verifyMessage({ address: address as Hex, message, signature: (await signature) as Hex }))
+    // The frame closed its window once it had the answer.
+    await until('the approval window closed', async () => (await approvalWindows()).length === 0)
+  })
+
+  it('attack: the frame at 2 % opacity over a "Claim" button, clicked four times: no signature', async () => {
+    const message = 'Transfer everything, Firefox'
+    await ask(message)
+    const approve = await frameApprove(message)
+    const box = await approve.boundingBox()
+    assert.ok(box, 'Approve is laid out')
+    // The attacker's page: the frame nearly transparent, its own "Claim" button drawn under Approve.
+    await page.evaluate((box) => {
+      const frame = document
+        .querySelector('wallet-modal')
+        ?.shadowRoot?.querySelector<HTMLIFrameElement>('iframe[data-wallet-frame]')
+      if (!frame) throw new Error('no wallet frame')
+      frame.style.setProperty('opacity', '0.02', 'important')
+      const claim = document.createElement('button')
+      claim.id = 'claim'
+      claim.textContent = 'Claim your reward'
+      claim.style.cssText = `position:fixed;left:${box.x}px;top:${box.y}px;width:${box.width}px;height:${box.height}px;z-index:1`
+      document.body.append(claim)
+    }, box)
+    const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+    const hit = await page.evaluate(({ x, y }) => {
+      const top = document.elementFromPoint(x, y)
+      return top?.shadowRoot?.elementFromPoint(x, y)?.hasAttribute('data-wallet-frame') ?? false
+    }, point)
+    assert.equal(hit, true, 'the click point is on the wallet frame')
+    // Well past the frame's minimum time: in Firefox the frame cannot see its opacity, so Approve is armed.
+    await until('Approve enabled', () => approve.evaluate((button) => !button.hasAttribute('aria-disabled')))
+    for (let click = 0; click < 4; click++) {
+      await page.bringToFront()
+      await page.mouse.click(point.x, point.y)
+      await new Promise((resolve) => setTimeout(resolve, 700))
+    }
+    // Time enough for a signature had a click counted (before: the first click signed).
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    assert.deepEqual(await outcome(), { state: 'pending' })
+    assert.equal(await approve.evaluate((button) => button.getAttribute('aria-busy')), null)
+    // The clicks at most opened one approval window (later ones bring it forward), where nothing was clicked.
+    const windows = await approvalWindows()
+    assert.ok(windows.length <= 1, `at most one approval window, not ${windows.length}`)
+    await page.evaluate(() => document.getElementById('claim')?.remove())
+    // The person, in the window (which no page can restyle or cover), approves: the signature is theirs.
+    const review = windows[0] ?? (await openWindowFrom(approve))
+    await until('the request in the approval window', async () =>
+      (await review.evaluate(() => document.body.textContent ?? '')).includes(message),
+    )
+    await approveInWindow(review)
+    const done = await until('signed', async () => {
+      const now = await outcome()
+      return now?.state === 'pending' ? undefined : now
+    })
+    assert.equal(done.state, 'signed')
+    assert.ok(
+      await verifyMessage({
+        address: address as Hex,
+        message,
+        signature: (done as { signature: Hex }).signature,
+      }),
+    )
+    await page.evaluate(() => {
+      const frame = document
+        .querySelector('wallet-modal')
+        ?.shadowRoot?.querySelector<HTMLIFrameElement>('iframe[data-wallet-frame]')
+      frame?.style.removeProperty('opacity')
+    })
+  })
+
+  it('a popup blocker refuses the window: the frame says so, the request stays pending, the person tries again', async () => {
+    const message = 'Blocked, then rejected in the window'
+    await ask(message)
+    const approve = await frameApprove(message)
+    await until('Approve enabled', () => approve.evaluate((button) => !button.hasAttribute('aria-disabled')))
+    const frame = await until('the wallet frame', async () =>
+      page.frames().find((candidate) => candidate.url().startsWith(stack.urls.frame)),
+    )
+    // A click the person did not make (a script's, after any activation ran out: Firefox counts one for
+    // 5 s): the blocker refuses.
+    await frame.evaluate(
+      () =>
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            document.querySelector<HTMLButtonElement>('button[data-action="approve"]')?.click()
+            resolve()
+          }, 6_000),
+        ),
+    )
+    const status = await until('the blocked notice', () =>
+      frame.evaluate(() => document.querySelector('[data-window-status]')?.textContent || undefined),
+    )
+    assert.equal(status, 'Your browser blocked the window. Allow pop-ups for this site, then try again.')
+    assert.equal((await approvalWindows()).length, 0)
+    assert.deepEqual(await outcome(), { state: 'pending' })
+    // The person clicks: the window opens, they reject there, and the site hears 4001.
+    const review = await openWindowFrom(approve)
+    assert.equal(
+      await frame.evaluate(() => document.querySelector('[data-window-status]')?.textContent),
+      'Continue in the window that opened. Closing it rejects the request.',
+    )
+    await review.bringToFront()
+    const reject = await until('Reject in the window', () => review.$('button[data-action="reject"]'))
+    await until('the request in the approval window', async () =>
+      (await review.evaluate(() => document.body.textContent ?? '')).includes(message),
+    )
+    await reject.click()
+    const done = await until('answered', async () => {
+      const now = await outcome()
+      return now?.state === 'pending' ? undefined : now
+    })
+    assert.deepEqual(done, { state: 'failed', code: '4001' })
+    await until('the approval window closed', async () => (await approvalWindows()).length === 0)
+  })
+
+  it('closing the approval window rejects the request: the site hears 4001', async () => {
+    const message = 'Closed without a decision'
+    await ask(message)
+    const approve = await frameApprove(message)
+    await until('Approve enabled', () => approve.evaluate((button) => !button.hasAttribute('aria-disabled')))
+    const review = await openWindowFrom(approve)
+    await until('the request in the approval window', async () =>
+      (await review.evaluate(() => document.body.textContent ?? '')).includes(message),
+    )
+    await review.close()
+    const done = await until('answered', async () => {
+      const now = await outcome()
+      return now?.state === 'pending' ? undefined : now
+    })
+    assert.deepEqual(done, { state: 'failed', code: '4001' })
   })
 })

@@ -84,11 +84,28 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     await page.locator('wallet-button').getByRole('button').click()
     const type = modal(page).locator('[part="account-type"]')
     await type.getByText('EOA', { exact: true }).waitFor()
+    // The switch is the person's to approve in the wallet frame (issue 23 item 4b): it shows the
+    // account requests use now and the one they will use; rejected, nothing changes.
     await modal(page).getByRole('button', { name: 'Switch to a smart account' }).click()
+    const asked = walletFrame(page).locator('[data-account-type-switch="smartAccount"]')
+    await walletFrame(page).getByRole('heading', { name: 'Switch to a smart account' }).waitFor()
+    await asked.getByText(eoa ?? '', { exact: true }).waitFor()
+    await answerInFrame(page, 'Reject')
+    await type.getByText('EOA', { exact: true }).waitFor()
+    assert.equal(await modal(page).getByRole('alert').filter({ hasText: /\S/ }).count(), 0)
+    assert.equal(await evmAddress(), eoa)
+    assert.equal((await events('wallet-account-change')).length, 0)
+
+    await modal(page).getByRole('button', { name: 'Switch to a smart account' }).click()
+    await walletFrame(page).getByRole('heading', { name: 'Switch to a smart account' }).waitFor()
+    const shownNext = await asked.locator('strong').textContent()
+    await answerInFrame(page, 'Approve')
     await type.getByText('Smart account', { exact: true }).waitFor()
     await type.getByText('Not deployed yet: your first transaction deploys it').waitFor()
     const smart = await evmAddress()
     assert.notEqual(smart, eoa)
+    // What the frame showed is the account now in use.
+    assert.equal(shownNext, smart)
     const [changed] = await events('wallet-account-change')
     assert.deepEqual(
       [changed?.address, changed?.accountType, changed?.smartAccountDeployed],
@@ -97,6 +114,8 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     assert.deepEqual(await axeFindings(page, 'wallet-modal'), [])
 
     await modal(page).getByRole('button', { name: 'Switch to the EOA' }).click()
+    await walletFrame(page).getByRole('heading', { name: 'Switch to the EOA' }).waitFor()
+    await answerInFrame(page, 'Approve')
     await type.getByText('EOA', { exact: true }).waitFor()
     assert.equal(await evmAddress(), eoa)
     const back = (await events('wallet-account-change')).at(-1)
@@ -107,6 +126,7 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     const eoa = await evmAddress()
     // On a smart account, then to the network without a bundler: the EOA there, shown at once.
     await modal(page).getByRole('button', { name: 'Switch to a smart account' }).click()
+    await answerInFrame(page, 'Approve')
     await modal(page).locator('[part="account-type"]').getByText('Smart account', { exact: true }).waitFor()
     const smart = await evmAddress()
     await modal(page)

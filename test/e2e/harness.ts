@@ -24,7 +24,7 @@ export const CHROMIUM_ARGS = [
 
 /**
  * Launches headless Chromium (`CHROME_PATH`, else Debian's /usr/bin/chromium; see
- * scripts/install-chromium.sh).
+ * scripts/install-browsers.sh).
  *
  * @example
  * const browser = await launchBrowser()

@@ -123,6 +123,8 @@ function errorOf(type: AppEventType, payload: FrameErrorPayload, method: string 
   if (message === embeddedMessages.rpcNotAllowed)
     return new RpcMethodNotAllowedError(method === undefined ? {} : { method })
   if (message === embeddedMessages.actionNotAllowed) return new ActionNotAllowedError()
+  // Rejected in the frame's approval view, whatever asked (an RPC request or an account-type switch).
+  if (code === 4001) return parseRpcError({ code, message }, method === undefined ? {} : { method })
   if (type === 'RPC_REQUEST' && typeof code === 'number')
     return parseRpcError({ code, message, data: payload.data }, method === undefined ? {} : { method })
   const known = typeof code === 'string' ? reasonError(code, message, payload.secondsLeft) : undefined
@@ -253,8 +255,12 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       frame.style.cssText =
         'position:fixed;right:0;bottom:0;width:1px;height:1px;opacity:0;pointer-events:none;border:0;clip-path:inset(50%)'
       frame.setAttribute('referrerpolicy', 'no-referrer')
-      // Its own origin, scripts and storage; no popups, no top navigation, no forms.
-      frame.setAttribute('sandbox', 'allow-scripts allow-same-origin')
+      // Its own origin, scripts and storage; no top navigation, no forms. Popups, unsandboxed: where the
+      // engine cannot say what is drawn (no IOv2), the frame opens its approval window on its own origin.
+      frame.setAttribute(
+        'sandbox',
+        'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox',
+      )
       frame.setAttribute('aria-hidden', 'true')
       frame.tabIndex = -1
       frame.src = url.href

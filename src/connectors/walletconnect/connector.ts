@@ -53,8 +53,6 @@ export interface WalletConnectConnector extends Connector {
   cancel(): void
 }
 
-let rpcId = 1
-
 /**
  * A connector for wallets paired over WalletConnect (`@walletconnect/sign-client`, loaded with
  * this module). Sessions live in the client's own storage and are restored on reload; signing
@@ -181,7 +179,8 @@ export function createWalletConnectConnector(
     const response = await parameters.fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: rpcId++, method, params: params ?? [] }),
+      // One call per HTTP request: its answer is the response, so the id needs no counter.
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }),
       signal: AbortSignal.timeout(RPC_TIMEOUT_MS),
     })
     const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } }

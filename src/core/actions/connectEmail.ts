@@ -39,7 +39,7 @@ export async function connectEmail(
     const answer = await connector.frame.request('CONNECT_EMAIL', { email }, { signal: parameters.signal })
     embeddedState(config).setKey('email', email)
     noteResend(config, answer.resendAfterSeconds ?? 30)
-    if (answer.action === 'CONNECT') await completeEmbeddedLogin(config, connector)
+    if (answer.action === 'CONNECT') await completeEmbeddedLogin(config, connector, email)
     else {
       const view = answer.action === 'VERIFY_OTP' ? 'EmailVerifyOtp' : 'EmailVerifyDevice'
       const router = config.$modal.get().router

@@ -7,10 +7,12 @@ import { embeddedState } from '../embeddedState.ts'
 
 export type ConnectFarcasterErrorType = BaseError
 
-/** A Farcaster sign-in channel: the link its QR code encodes, and when it expires. */
+/** A Farcaster sign-in channel: the link its QR code encodes, when it expires, and the domain it names. */
 export interface FarcasterChannel {
   url: string
   expiresAt: string
+  /** The wallet frame's host, which the sign-in message names: the Farcaster app shows it as the site. */
+  domain: string
 }
 
 export interface ConnectFarcasterParameters {
@@ -63,7 +65,11 @@ export async function connectFarcaster(
     const channel = await connector.frame.request('CONNECT_FARCASTER', { step: 'start' }, { signal })
     if (!('url' in channel) || typeof channel.url !== 'string')
       throw new FrameError({ reason: 'INVALID_RESPONSE' })
-    parameters.onChannel({ url: channel.url, expiresAt: channel.expiresAt as string })
+    parameters.onChannel({
+      url: channel.url,
+      expiresAt: channel.expiresAt as string,
+      domain: channel.domain as string,
+    })
     for (;;) {
       try {
         await connector.frame.request('CONNECT_FARCASTER', { step: 'finish' }, { signal })

@@ -36,6 +36,6 @@ export async function verifyEmailCode(
     navigate(config, 'EmailVerifyDevice', { email: embeddedState(config).get().email ?? '' })
     return { action: 'VERIFY_DEVICE' }
   }
-  await completeEmbeddedLogin(config, connector)
+  await completeEmbeddedLogin(config, connector, embeddedState(config).get().email)
   return { action: 'CONNECT' }
 }

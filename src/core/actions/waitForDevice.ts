@@ -2,6 +2,7 @@ import type { BaseError } from '../../errors/index.ts'
 import { RequestAbortedError } from '../../errors/index.ts'
 import type { Config } from '../config.ts'
 import { completeEmbeddedLogin, embeddedConnector } from '../embedded.ts'
+import { embeddedState } from '../embeddedState.ts'
 
 export interface WaitForDeviceParameters {
   /** Stops waiting (the person left the view). */
@@ -28,5 +29,5 @@ export async function waitForDevice(config: Config, parameters: WaitForDevicePar
       if ((error as { reason?: unknown }).reason !== 'DEVICE_PENDING') throw error
     }
   }
-  await completeEmbeddedLogin(config, connector)
+  await completeEmbeddedLogin(config, connector, embeddedState(config).get().email)
 }

@@ -45,6 +45,11 @@ export type EmailUpdateAction = z.infer<typeof emailUpdateAction>
 export const embeddedUser = z.object({
   email: z.nullable(z.string()),
   userName: z.optional(z.string()),
+  /**
+   * Who gave `userName` (`farcaster`, `google`, …): the frame passes a Farcaster username (public) to
+   * the page, never another provider's, which may be the e-mail or a real name (issue 23 item 4b).
+   */
+  identityProvider: z.optional(z.string().check(z.maxLength(32))),
   /** The profile picture a Farcaster sign-in gave (https). */
   userImage: z.optional(z.string()),
   accounts: z.object({
@@ -326,6 +331,8 @@ export const approvalPreview = z.object({
   programs: z.optional(z.array(z.string())),
   /** The most the network fee can be, in base units; absent when it could not be estimated. */
   fee: z.optional(baseUnits),
+  /** That fee's value in US dollars, where the service knows the native currency's price. */
+  feeUsd: z.optional(z.number().check(z.gte(0))),
 })
 export type ApprovalPreview = z.infer<typeof approvalPreview>
 
@@ -349,6 +356,11 @@ export const embeddedNetworksResponse = z.object({
 export const accountTypeRequest = z.object({
   chainId: CaipNetworkIdSchema,
   type: z.optional(AccountTypeSchema),
+  /**
+   * Sets nothing: also answers the account `preview` would use on that network (the frame's approval
+   * view shows it before the person approves a switch: issue 23 item 4b). Refused like `type` would be.
+   */
+  preview: z.optional(AccountTypeSchema),
 })
 
 /** The preference and the account requests on that network use: address, type and whether deployed. */
@@ -360,6 +372,8 @@ export const accountTypeResponse = z.object({
     /** For a smart account: whether it has code yet (its first UserOperation deploys it). */
     smartAccountDeployed: z.optional(z.boolean()),
   }),
+  /** Asked with `preview`: the account requests on that network would use with that preference. */
+  preview: z.optional(z.object({ address: z.string(), type: AccountTypeSchema })),
 })
 export type AccountTypeResponse = z.infer<typeof accountTypeResponse>
 
@@ -392,12 +406,14 @@ export type FarcasterStartRequest = z.infer<typeof farcasterStartRequest>
 
 /**
  * Answer of `POST /embedded/v1/farcaster/start`: the channel's URL (the QR code and the "open in app"
- * link), the sign-in's id and when the channel expires (ISO 8601).
+ * link), the sign-in's id, when the channel expires (ISO 8601), and the domain the sign-in message
+ * names (the frame's host: what the person's Farcaster app shows as the site asking, issue 26 item 6).
  */
 export const farcasterStartResponse = z.object({
   loginId: opaqueId,
   url: z.string().check(z.regex(/^https?:\/\//), z.maxLength(2048)),
   expiresAt: z.string(),
+  domain: z.string().check(z.minLength(1), z.maxLength(255)),
 })
 export type FarcasterStartResponse = z.infer<typeof farcasterStartResponse>
 

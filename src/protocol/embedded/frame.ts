@@ -145,6 +145,8 @@ export const frameSuccessPayloads = {
     z.object({
       url: z.string().check(z.regex(/^https?:\/\//), z.maxLength(2048)),
       expiresAt: z.string().check(z.maxLength(64)),
+      /** The host the sign-in message names: what the Farcaster app shows as the site (issue 26 item 6). */
+      domain: z.string().check(z.minLength(1), z.maxLength(255)),
     }),
     empty,
   ]),

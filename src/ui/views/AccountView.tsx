@@ -18,6 +18,7 @@ import { AccountScope } from '../components/AccountScope.tsx'
 import { AccountTypeSwitch } from '../components/AccountTypeSwitch.tsx'
 import { Avatar } from '../components/Avatar.tsx'
 import { EmbeddedScope } from '../components/EmbeddedScope.tsx'
+import { FrameIdentity } from '../components/FrameIdentity.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
 import { TokenImage } from '../components/TokenImage.tsx'
 import { useModule } from '../hooks/useModule.ts'
@@ -28,21 +29,40 @@ import { useStrings } from '../modal/viewContext.ts'
 /** The Activity list: its own chunk with its own catalogue, fetched when Account shows. */
 const loadActivity = () => import('../components/ActivityList.tsx')
 
-/** The embedded wallet's e-mail on Account, in its words (inside `EmbeddedScope`), and the update's notice. */
-function EmailRow({ email, image, updated }: { email: string; image?: string; updated: boolean }) {
+/**
+ * Who is signed in to the embedded wallet on Account, in its words (inside `EmbeddedScope`), and the
+ * update's notice. A Farcaster sign-in's username and picture (public) are the page's to show; the
+ * e-mail only the wallet frame knows, and draws (with a social username when there is no e-mail:
+ * issue 23 item 4b).
+ */
+function EmailRow({
+  name,
+  image,
+  updated,
+  frameStatus,
+}: {
+  name?: string | undefined
+  image?: string
+  updated: boolean
+  frameStatus: string | undefined
+}) {
   const { t } = useStrings()
   return (
     <>
-      <div className="identity" part="email">
-        <span className="label">{t('signedInWith')}</span>
-        {/* A Farcaster sign-in's profile picture, beside its username (the name says who it is). */}
-        {image ? (
-          <img className="user-image" part="user-image" src={image} alt="" width={20} height={20} />
-        ) : null}
-        <bdi className="value" data-email={email}>
-          {email}
-        </bdi>
-      </div>
+      {name && image ? (
+        <div className="identity" part="email">
+          <span className="label">{t('signedInWith')}</span>
+          {/* A Farcaster sign-in's profile picture, beside its username (the name says who it is). */}
+          {image ? (
+            <img className="user-image" part="user-image" src={image} alt="" width={20} height={20} />
+          ) : null}
+          <bdi className="value" data-name={name}>
+            {name}
+          </bdi>
+        </div>
+      ) : (
+        <FrameIdentity frameStatus={frameStatus} />
+      )}
       <p className="hint-text" role="status">
         {updated ? t('emailUpdated') : ''}
       </p>
@@ -196,14 +216,15 @@ function Account({ config }: ViewProps) {
           <NameActions config={config} named={Boolean(name)} />
         </div>
       ) : null}
-      {account.connectorId === 'embedded' && (embedded.email || embedded.userName) ? (
+      {account.connectorId === 'embedded' ? (
         <EmbeddedScope>
-          {/* Update e-mail sends the person back here: it says what it did. A social sign-in without
-              an e-mail shows its username (SPEC 3). */}
+          {/* Update e-mail sends the person back here: it says what it did. A sign-in without an
+              e-mail shows its username (SPEC 3). */}
           <EmailRow
-            email={(embedded.email || embedded.userName) as string}
-            {...(embedded.email || !embedded.userImage ? {} : { image: embedded.userImage })}
+            name={embedded.userName}
+            {...(embedded.userImage ? { image: embedded.userImage } : {})}
             updated={modal.router.data?.notice === 'emailUpdated'}
+            frameStatus={embedded.frame}
           />
         </EmbeddedScope>
       ) : null}

@@ -13,7 +13,7 @@ const loadConnectFarcaster = () => import('../../core/actions/connectFarcaster.t
 
 /**
  * ConnectingFarcaster (SPEC 2): the sign-in channel's QR code and its link ("Open Farcaster", copy),
- * then a wait for the visitor's approval in their Farcaster app; connected, the modal goes on as
+ * the site asking and the wallet's host the Farcaster app will show in its place, then a wait for the visitor's approval in their Farcaster app; connected, the modal goes on as
  * after any embedded sign-in. An expired code offers a fresh one; a decline and every failure show in
  * red, announced, with Try again. Focus starts on the view's main control.
  */
@@ -51,6 +51,9 @@ function ConnectingFarcaster({ config }: ViewProps) {
     } catch {}
   }
   const expired = error?.messageId === 'farcasterExpired'
+  // The page the person is on; the Farcaster app names the wallet frame's host instead (the sign-in
+  // message's domain must be the verifier's), so the view says both (issue 26 item 6).
+  const site = config.platform.window?.location.host
 
   return (
     <div className="center" part="farcaster">
@@ -61,6 +64,9 @@ function ConnectingFarcaster({ config }: ViewProps) {
           <span className="spinner" aria-hidden="true" /> {t('preparingLink')}
         </div>
       )}
+      {channel && !error && site ? (
+        <p part="farcaster-site">{t('farcasterSite', { site, wallet: channel.domain })}</p>
+      ) : null}
       <div className="live" role="status">
         {channel && !error ? (
           <>

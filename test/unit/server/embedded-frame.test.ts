@@ -173,6 +173,26 @@ describe('the frame’s wallet, against the service', () => {
     assert.deepEqual(byType.GET_CHAIN_ID_SUCCESS, { chainId: 'eip155:31337' })
   })
 
+  test('attack (issue 23 item 4b): a frame the page opened itself, signed in from the same storage, never answers the e-mail; the frame draws it', async () => {
+    const email = freshEmail()
+    const drawn: (string | null | undefined)[] = []
+    const modalFrame = wallet({ identity: (user) => drawn.push(user?.email) })
+    await modalFrame.ask('CONNECT_EMAIL', { email })
+    await modalFrame.ask('CONNECT_OTP', { otp: codeIn(t.mailTo(email)[0]) })
+    // The frame draws who is signed in (its identity line on Account): the e-mail stays there.
+    assert.deepEqual(drawn, [email])
+    const script = wallet({ storage: modalFrame.storage })
+    await script.ask('IS_CONNECTED', {})
+    await script.ask('GET_USER', { chainId: 'eip155:31337' })
+    await script.ask('GET_USER', { chainId: 'solana:45HEQDFcNoxGz8mrpTbTT37jixbR5dy9' })
+    await script.ask('RPC_REQUEST', { chainId: 'eip155:31337', method: 'eth_accounts' })
+    await modalFrame.ask('GET_USER', {})
+    const heard = JSON.stringify([...script.answers, ...modalFrame.answers])
+    assert.ok(heard.includes('GET_USER_SUCCESS'), 'the user was answered')
+    assert.ok(!heard.toLowerCase().includes(email.toLowerCase()), 'the e-mail reached the page')
+    assert.ok(!heard.includes('"email"'), 'an e-mail field reached the page')
+  })
+
   test('error: without a smart account network, SET_PREFERRED_ACCOUNT and INIT_SMART_ACCOUNT fall back to the EOA with This application might not support Smart Accounts', async () => {
     const email = freshEmail()
     const frame = wallet()

@@ -15,6 +15,7 @@ import { createRpcForwarder } from '../../../server/rpc/forward.ts'
 import { createFrameApi } from '../../../src/frame/api.ts'
 import { frameStorage } from '../../../src/frame/storage.ts'
 import {
+  type AccountTypePreview,
   type ApprovalUi,
   createFrameWallet,
   type FrameAnswer,
@@ -23,6 +24,7 @@ import {
 import type { AppEvent, AppEventType, ApprovalPreview } from '../../../src/protocol/embedded/index.ts'
 import {
   appEvent,
+  type EmbeddedUser,
   emailConnectResponse,
   frameAnswerFor,
   SESSION_KEY_HEADER,
@@ -129,6 +131,10 @@ async function frameFixture(): Promise<string> {
     join(dir, 'social.html'),
     '<!doctype html><html><head><title>social</title></head><body></body></html>',
   )
+  await writeFile(
+    join(dir, 'approve.html'),
+    '<!doctype html><html><head><title>approve</title></head><body></body></html>',
+  )
   await writeFile(join(dir, 'assets', 'frame-abc.js'), 'export {}')
   return dir
 }
@@ -158,6 +164,8 @@ export async function startEmbeddedTestApp(
     farcasterWaitMs?: number
     /** The project's hourly budget of sign-in mails (`WALLET_MAILS_PER_HOUR`; default the config's). */
     mailsPerHour?: number
+    /** The operator's price source (`PRICE_SOURCE_URL`; default none). */
+    priceSourceUrl?: string
   } = {},
 ): Promise<EmbeddedTestApp> {
   const frameDir = await frameFixture()
@@ -167,6 +175,7 @@ export async function startEmbeddedTestApp(
   const base = testDb.config({
     rpcUpstreams: overrides.rpcUpstreams ?? {},
     bundlerUpstreams: overrides.bundlerUpstreams ?? {},
+    ...(overrides.priceSourceUrl === undefined ? {} : { priceSourceUrl: overrides.priceSourceUrl }),
   })
   const config: ServiceConfig = {
     ...base,
@@ -269,7 +278,7 @@ function memoryStorage(): Storage {
 const browserStorages = new WeakMap<Storage, ReturnType<typeof frameStorage>>()
 
 /** The person at the approval view, played by the test: approves or rejects what is shown. */
-function person(decision: 'approve' | 'reject', shown: ApprovalPreview[]): ApprovalUi {
+function person(decision: 'approve' | 'reject', shown: (ApprovalPreview | AccountTypePreview)[]): ApprovalUi {
   return {
     async show(preview, sign) {
       shown.push(preview)
@@ -292,7 +301,13 @@ function person(decision: 'approve' | 'reject', shown: ApprovalPreview[]): Appro
 export function frameWallet(
   t: EmbeddedTestApp,
   base: string,
-  options: { decision?: 'approve' | 'reject'; shown?: ApprovalPreview[]; storage?: Storage } = {},
+  options: {
+    decision?: 'approve' | 'reject'
+    shown?: (ApprovalPreview | AccountTypePreview)[]
+    storage?: Storage
+    /** What the frame draws as who is signed in (its identity line). */
+    identity?: (user: EmbeddedUser | undefined) => void
+  } = {},
 ) {
   const storage = options.storage ?? memoryStorage()
   // No IndexedDB in Node: one key per storage, as a browser keeps it for every load of the frame.
@@ -310,6 +325,7 @@ export function frameWallet(
     look: { theme() {}, locale() {} },
     chainId: 'eip155:31337',
     site: SITE,
+    ...(options.identity ? { identity: options.identity } : {}),
   })
   let id = 0
   const answers: FrameAnswer[] = []

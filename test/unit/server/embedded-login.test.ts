@@ -528,6 +528,12 @@ describe('the frame origin', () => {
     const device = await t.app.inject({ url: '/device' })
     assert.match(String(device.headers['content-security-policy']), /frame-ancestors 'none'/)
     assert.equal(device.headers['x-frame-options'], 'DENY')
+    // The approval window (issue 23 item 4a): a page must never frame it, to restyle or cover it.
+    const approve = await t.app.inject({ url: '/approve' })
+    assert.equal(approve.statusCode, 200)
+    assert.match(String(approve.headers['content-security-policy']), /frame-ancestors 'none'/)
+    assert.match(String(approve.headers['content-security-policy']), /script-src 'self'/)
+    assert.equal(approve.headers['x-frame-options'], 'DENY')
     assert.equal((await t.app.inject({ url: '/assets/frame-abc.js' })).statusCode, 200)
     assert.equal((await t.app.inject({ url: '/assets/..%2Findex.html' })).statusCode, 404)
     assert.equal((await t.app.inject({ url: '/assets/../../../etc/passwd' })).statusCode, 404)

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
@@ -667,5 +669,62 @@ describe('previews decoded from what will be signed (issue 23 item 2)', () => {
     ])
     assert.deepEqual(preview.programs, [unknownProgram.toBase58()])
     assert.deepEqual(preview.transfers, [])
+  })
+})
+
+describe('the fee with its value in dollars (issue 26 item 6)', () => {
+  let priced: EmbeddedTestApp
+  let prices: Server
+  const asked: string[] = []
+
+  before(async () => {
+    // The operator's price source (PRICE_SOURCE_URL), on loopback: ETH at $3,000 on the local chain.
+    prices = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://prices')
+      asked.push(`${url.searchParams.get('chainId')} ${url.searchParams.get('addresses')}`)
+      const known = url.searchParams.get('chainId') === EVM ? { native: 3000 } : {}
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ prices: known }))
+    })
+    await new Promise<void>((resolve) => prices.listen(0, '127.0.0.1', resolve))
+    const { port } = prices.address() as AddressInfo
+    priced = await startEmbeddedTestApp(testDb, 'priced-project', {
+      rpcUpstreams: { [EVM]: chain.url, [SOLANA]: solana.url },
+      priceSourceUrl: `http://127.0.0.1:${port}/usd`,
+    })
+  })
+  after(async () => {
+    await priced?.close()
+    await new Promise((resolve) => prices?.close(resolve))
+  })
+
+  test('behavior: eth_sendTransaction’s preview carries the fee’s USD value from the price source the Account view uses', async () => {
+    const signedIn = await signInByEmail(priced, `priced.${Date.now()}@example.com`)
+    const from = signedIn.user.accounts.eip155.address as Address
+    const created = await priced.call(
+      '/embedded/v1/requests',
+      {
+        chainId: EVM,
+        method: 'eth_sendTransaction',
+        // Nothing sent: this account holds no ETH, and the preview is all that is looked at.
+        params: [{ from, to: devAccount(5).address }],
+      },
+      { token: signedIn.token },
+    )
+    assert.equal(created.status, 200, JSON.stringify(created.body))
+    const { preview } = approvalResponse.parse(created.body)
+    const fee = BigInt(preview.fee ?? 0)
+    assert.ok(fee > 0n)
+    assert.ok(preview.feeUsd !== undefined, 'the fee has a value in dollars')
+    assert.ok(Math.abs(preview.feeUsd - (Number(fee) / 1e18) * 3000) < 1e-9, String(preview.feeUsd))
+    assert.ok(asked.includes(`${EVM} native`), asked.join('; '))
+  })
+
+  test('behavior: no price known (no source, or none for the network): the fee alone, never a made-up value', async () => {
+    const { preview } = await approved(EVM, 'eth_sendTransaction', [
+      { from: evmAddress(), to: devAccount(5).address, value: '0x1' },
+    ])
+    assert.ok(BigInt(preview.fee ?? 0) > 0n)
+    assert.equal(preview.feeUsd, undefined)
   })
 })

@@ -325,6 +325,66 @@ describe('the embedded wallet with a smart account', { timeout: 120_000 }, () =>
     assert.deepEqual([back.address, back.preferredAccountType], [eoa.address, 'eoa'])
   })
 
+  test('attack (issue 23 item 4b): a second frame of the page asks SET_PREFERRED_ACCOUNT and INIT_SMART_ACCOUNT; the person rejects in the approval view: 4001, and the account stays the EOA', async () => {
+    const email = `second.${Date.now()}@example.com`
+    const modalFrame = frameWallet(t, base)
+    await modalFrame.ask('CONNECT_EMAIL', { email })
+    await modalFrame.ask('CONNECT_OTP', { otp: codeIn(t.mailTo(email)[0]) })
+    const eoa = ((await modalFrame.ask('GET_USER', { chainId: EVM })).payload as { address: string }).address
+    // The page's own frame: the same browser storage (so the same session), its own handshake.
+    const shown: NonNullable<NonNullable<Parameters<typeof frameWallet>[2]>['shown']> = []
+    const script = frameWallet(t, base, { storage: modalFrame.storage, decision: 'reject', shown })
+    for (const [type, payload] of [
+      ['SET_PREFERRED_ACCOUNT', { type: 'smartAccount' }],
+      ['INIT_SMART_ACCOUNT', {}],
+    ] as const) {
+      const answer = await script.ask(type, payload as never)
+      assert.deepEqual([answer.type, (answer.payload as { code?: unknown }).code], [`${type}_ERROR`, 4001])
+    }
+    const after = (await modalFrame.ask('GET_USER', { chainId: EVM })).payload as {
+      address: string
+      preferredAccountType: string
+    }
+    assert.deepEqual([after.address, after.preferredAccountType], [eoa, 'eoa'])
+    // Approved (the modal's frame, the person clicking Approve): the account shown is the one used.
+    await modalFrame.ask('SET_PREFERRED_ACCOUNT', { type: 'smartAccount' })
+    const smart = ((await modalFrame.ask('GET_USER', { chainId: EVM })).payload as { address: string })
+      .address
+    assert.notEqual(smart, eoa)
+    assert.equal(shown.length, 2)
+    for (const preview of shown)
+      assert.deepEqual(preview, {
+        kind: 'accountType',
+        type: 'smartAccount',
+        network: 'Local Chain',
+        from: eoa,
+        to: smart,
+      })
+  })
+
+  test('account-type with preview: answers the account the switch would use and sets nothing; refused where there is no bundler', async () => {
+    const session = await signIn(t, `preview.${Date.now()}@example.com`)
+    const eoa = session.user.accounts.eip155.address
+    const answer = await t.call(
+      '/embedded/v1/account-type',
+      { chainId: EVM, preview: 'smartAccount' },
+      { token: session.token },
+    )
+    assert.equal(answer.status, 200, JSON.stringify(answer.body))
+    const read = accountTypeResponse.parse(answer.body)
+    assert.deepEqual([read.preferredAccountType, read.account], ['eoa', { address: eoa, type: 'eoa' }])
+    const { account } = await accountType(session, EVM, 'smartAccount')
+    assert.deepEqual(read.preview, { address: account.address, type: 'smartAccount' })
+    const elsewhere = await signIn(noBundler, `preview.nobundler.${Date.now()}@example.com`)
+    const refused = await noBundler.call(
+      '/embedded/v1/account-type',
+      { chainId: EVM, preview: 'smartAccount' },
+      { token: elsewhere.token },
+    )
+    assert.equal(refused.status, 400)
+    assert.equal(errorOf(refused.body).message, 'This application might not support Smart Accounts')
+  })
+
   test('the site default (GET_USER preferredAccountType): a new user starts on a smart account, a returning one keeps theirs', async () => {
     const email = `default.${Date.now()}@example.com`
     const frame = frameWallet(t, base)

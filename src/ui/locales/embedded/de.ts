@@ -28,6 +28,13 @@ const de: EmbeddedMessages = {
   frameTitleTransaction: 'Transaktion bestätigen',
   frameTitleCalls: 'Aufrufe bestätigen',
   frameTitleSolanaTransaction: 'Transaktion signieren',
+  frameTitleSmartAccount: 'Zu einem Smart Account wechseln',
+  frameTitleEoa: 'Zum EOA wechseln',
+  frameAccountTypeSmartHint:
+    'Anfragen in diesem Netzwerk nutzen dann deinen Smart Account, unter einer anderen Adresse. Seine erste Transaktion legt ihn an.',
+  frameAccountTypeEoaHint: 'Anfragen in diesem Netzwerk nutzen dann dein EOA, unter einer anderen Adresse.',
+  frameAccountNow: 'Konto jetzt',
+  frameAccountNext: 'Konto nach dem Wechsel',
   frameSite: '{host} bittet deine Wallet, dies zu tun.',
   frameNetwork: 'Netzwerk',
   frameAccount: 'Konto',
@@ -45,6 +52,11 @@ const de: EmbeddedMessages = {
   frameApprove: 'Bestätigen',
   frameApproving: 'Wird bestätigt…',
   frameReject: 'Ablehnen',
+  frameReviewInWindow: 'In neuem Fenster prüfen',
+  frameWindowOpen:
+    'Fahren Sie im geöffneten Fenster fort. Wenn Sie es schließen, wird die Anfrage abgelehnt.',
+  frameWindowBlocked:
+    'Ihr Browser hat das Fenster blockiert. Erlauben Sie Pop-ups für diese Website und versuchen Sie es erneut.',
   frameUnlimited: 'Unbegrenzt',
   frameYes: 'Ja',
   frameNo: 'Nein',
@@ -118,6 +130,8 @@ const de: EmbeddedMessages = {
   farcasterScan:
     'Scannen Sie diesen Code mit der Kamera Ihres Telefons oder öffnen Sie den Link in der Farcaster-App und bestätigen Sie die Anmeldung.',
   farcasterWaiting: 'Warten auf Ihre Bestätigung in Farcaster…',
+  farcasterSite:
+    'Anmeldung bei {site}. Ihre Farcaster-App zeigt {wallet} als Website an: Das ist die Wallet dieser Website.',
   farcasterNewCode: 'Neuen Code anfordern',
   'error.farcasterExpired': 'Dieser Code ist abgelaufen: Fordern Sie einen neuen an',
   'error.farcasterDeclined': 'Sie haben die Anmeldung in Farcaster abgelehnt',

@@ -30,6 +30,13 @@ const embedded = {
   frameTitleTransaction: 'Approve transaction',
   frameTitleCalls: 'Approve calls',
   frameTitleSolanaTransaction: 'Sign transaction',
+  frameTitleSmartAccount: 'Switch to a smart account',
+  frameTitleEoa: 'Switch to the EOA',
+  frameAccountTypeSmartHint:
+    'Requests on this network will use your smart account, at another address. Its first transaction creates it.',
+  frameAccountTypeEoaHint: 'Requests on this network will use your EOA, at another address.',
+  frameAccountNow: 'Account now',
+  frameAccountNext: 'Account after the switch',
   frameSite: '{host} asks your wallet to do this.',
   frameNetwork: 'Network',
   frameAccount: 'Account',
@@ -47,6 +54,9 @@ const embedded = {
   frameApprove: 'Approve',
   frameApproving: 'Approving…',
   frameReject: 'Reject',
+  frameReviewInWindow: 'Review in a new window',
+  frameWindowOpen: 'Continue in the window that opened. Closing it rejects the request.',
+  frameWindowBlocked: 'Your browser blocked the window. Allow pop-ups for this site, then try again.',
   frameUnlimited: 'Unlimited',
   frameYes: 'Yes',
   frameNo: 'No',
@@ -116,6 +126,8 @@ const embedded = {
   farcasterScan:
     'Scan this code with your phone’s camera, or open the link in the Farcaster app, and approve the sign-in.',
   farcasterWaiting: 'Waiting for your approval in Farcaster…',
+  farcasterSite:
+    'Signing in to {site}. Your Farcaster app will show {wallet} as the site: that is this site’s wallet.',
   farcasterNewCode: 'Get a new code',
   'error.farcasterExpired': 'This code expired: get a new one',
   'error.farcasterDeclined': 'You declined the sign-in in Farcaster',

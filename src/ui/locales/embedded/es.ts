@@ -28,6 +28,13 @@ const es: EmbeddedMessages = {
   frameTitleTransaction: 'Aprobar transacción',
   frameTitleCalls: 'Aprobar llamadas',
   frameTitleSolanaTransaction: 'Firmar transacción',
+  frameTitleSmartAccount: 'Cambiar a una cuenta inteligente',
+  frameTitleEoa: 'Cambiar a la EOA',
+  frameAccountTypeSmartHint:
+    'Las solicitudes en esta red usarán tu cuenta inteligente, con otra dirección. Su primera transacción la crea.',
+  frameAccountTypeEoaHint: 'Las solicitudes en esta red usarán tu EOA, con otra dirección.',
+  frameAccountNow: 'Cuenta actual',
+  frameAccountNext: 'Cuenta tras el cambio',
   frameSite: '{host} pide a tu billetera que haga esto.',
   frameNetwork: 'Red',
   frameAccount: 'Cuenta',
@@ -45,6 +52,10 @@ const es: EmbeddedMessages = {
   frameApprove: 'Aprobar',
   frameApproving: 'Aprobando…',
   frameReject: 'Rechazar',
+  frameReviewInWindow: 'Revisar en una ventana nueva',
+  frameWindowOpen: 'Continúa en la ventana que se abrió. Si la cierras, se rechaza la solicitud.',
+  frameWindowBlocked:
+    'Tu navegador bloqueó la ventana. Permite las ventanas emergentes para este sitio e inténtalo de nuevo.',
   frameUnlimited: 'Ilimitado',
   frameYes: 'Sí',
   frameNo: 'No',
@@ -117,6 +128,8 @@ const es: EmbeddedMessages = {
   farcasterScan:
     'Escanea este código con la cámara del teléfono o abre el enlace en la app de Farcaster y aprueba el inicio de sesión.',
   farcasterWaiting: 'Esperando tu aprobación en Farcaster…',
+  farcasterSite:
+    'Inicio de sesión en {site}. Tu app de Farcaster mostrará {wallet} como sitio: es la billetera de este sitio.',
   farcasterNewCode: 'Obtener un código nuevo',
   'error.farcasterExpired': 'Este código ha caducado: obtén uno nuevo',
   'error.farcasterDeclined': 'Rechazaste el inicio de sesión en Farcaster',

@@ -30,6 +30,13 @@ const fr: EmbeddedMessages = {
   frameTitleTransaction: 'Approuver la transaction',
   frameTitleCalls: 'Approuver les appels',
   frameTitleSolanaTransaction: 'Signer la transaction',
+  frameTitleSmartAccount: 'Passer à un compte intelligent',
+  frameTitleEoa: 'Revenir à l’EOA',
+  frameAccountTypeSmartHint:
+    'Les demandes sur ce réseau utiliseront votre compte intelligent, à une autre adresse. Sa première transaction le crée.',
+  frameAccountTypeEoaHint: 'Les demandes sur ce réseau utiliseront votre EOA, à une autre adresse.',
+  frameAccountNow: 'Compte actuel',
+  frameAccountNext: 'Compte après le changement',
   frameSite: '{host} demande à votre portefeuille de faire ceci.',
   frameNetwork: 'Réseau',
   frameAccount: 'Compte',
@@ -47,6 +54,10 @@ const fr: EmbeddedMessages = {
   frameApprove: 'Approuver',
   frameApproving: 'Approbation…',
   frameReject: 'Refuser',
+  frameReviewInWindow: 'Vérifier dans une nouvelle fenêtre',
+  frameWindowOpen: 'Continuez dans la fenêtre qui s’est ouverte. La fermer refuse la demande.',
+  frameWindowBlocked:
+    'Votre navigateur a bloqué la fenêtre. Autorisez les fenêtres pop-up pour ce site, puis réessayez.',
   frameUnlimited: 'Illimité',
   frameYes: 'Oui',
   frameNo: 'Non',
@@ -119,6 +130,8 @@ const fr: EmbeddedMessages = {
   farcasterScan:
     'Scannez ce code avec l’appareil photo de votre téléphone, ou ouvrez le lien dans l’app Farcaster, puis approuvez la connexion.',
   farcasterWaiting: 'En attente de votre approbation dans Farcaster…',
+  farcasterSite:
+    'Connexion à {site}. Votre app Farcaster affichera {wallet} comme site : c’est le portefeuille de ce site.',
   farcasterNewCode: 'Obtenir un nouveau code',
   'error.farcasterExpired': 'Ce code a expiré : demandez-en un nouveau',
   'error.farcasterDeclined': 'Vous avez refusé la connexion dans Farcaster',

@@ -28,6 +28,13 @@ const it: EmbeddedMessages = {
   frameTitleTransaction: 'Approva la transazione',
   frameTitleCalls: 'Approva le chiamate',
   frameTitleSolanaTransaction: 'Firma la transazione',
+  frameTitleSmartAccount: 'Passa a uno smart account',
+  frameTitleEoa: 'Passa all’EOA',
+  frameAccountTypeSmartHint:
+    'Le richieste su questa rete useranno il tuo smart account, a un altro indirizzo. La sua prima transazione lo crea.',
+  frameAccountTypeEoaHint: 'Le richieste su questa rete useranno il tuo EOA, a un altro indirizzo.',
+  frameAccountNow: 'Account attuale',
+  frameAccountNext: 'Account dopo il cambio',
   frameSite: '{host} chiede al tuo wallet di fare questo.',
   frameNetwork: 'Rete',
   frameAccount: 'Account',
@@ -45,6 +52,9 @@ const it: EmbeddedMessages = {
   frameApprove: 'Approva',
   frameApproving: 'Approvazione…',
   frameReject: 'Rifiuta',
+  frameReviewInWindow: 'Controlla in una nuova finestra',
+  frameWindowOpen: 'Continua nella finestra che si è aperta. Chiudendola la richiesta viene rifiutata.',
+  frameWindowBlocked: 'Il browser ha bloccato la finestra. Consenti i pop-up per questo sito e riprova.',
   frameUnlimited: 'Illimitato',
   frameYes: 'Sì',
   frameNo: 'No',
@@ -117,6 +127,8 @@ const it: EmbeddedMessages = {
   farcasterScan:
     'Scansiona questo codice con la fotocamera del telefono, oppure apri il link nell’app Farcaster, e approva l’accesso.',
   farcasterWaiting: 'In attesa della tua approvazione in Farcaster…',
+  farcasterSite:
+    'Accesso a {site}. La tua app Farcaster mostrerà {wallet} come sito: è il wallet di questo sito.',
   farcasterNewCode: 'Ottieni un nuovo codice',
   'error.farcasterExpired': 'Questo codice è scaduto: richiedine uno nuovo',
   'error.farcasterDeclined': 'Hai rifiutato l’accesso in Farcaster',

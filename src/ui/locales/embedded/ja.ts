@@ -28,6 +28,13 @@ const ja: EmbeddedMessages = {
   frameTitleTransaction: 'トランザクションを承認',
   frameTitleCalls: 'コールを承認',
   frameTitleSolanaTransaction: 'トランザクションに署名',
+  frameTitleSmartAccount: 'スマートアカウントに切り替える',
+  frameTitleEoa: 'EOA に切り替える',
+  frameAccountTypeSmartHint:
+    'このネットワークでのリクエストは、別のアドレスのスマートアカウントを使います。最初のトランザクションで作成されます。',
+  frameAccountTypeEoaHint: 'このネットワークでのリクエストは、別のアドレスの EOA を使います。',
+  frameAccountNow: '現在のアカウント',
+  frameAccountNext: '切り替え後のアカウント',
   frameSite: '{host} がウォレットにこの操作を求めています。',
   frameNetwork: 'ネットワーク',
   frameAccount: 'アカウント',
@@ -45,6 +52,10 @@ const ja: EmbeddedMessages = {
   frameApprove: '承認',
   frameApproving: '承認しています…',
   frameReject: '拒否',
+  frameReviewInWindow: '新しいウィンドウで確認',
+  frameWindowOpen: '開いたウィンドウで続けてください。閉じるとリクエストは拒否されます。',
+  frameWindowBlocked:
+    'ブラウザがウィンドウをブロックしました。このサイトのポップアップを許可して、もう一度お試しください。',
   frameUnlimited: '無制限',
   frameYes: 'はい',
   frameNo: 'いいえ',
@@ -117,6 +128,8 @@ const ja: EmbeddedMessages = {
   farcasterScan:
     'スマートフォンのカメラでこのコードを読み取るか、Farcasterアプリでリンクを開いて、サインインを承認してください。',
   farcasterWaiting: 'Farcasterでの承認を待っています…',
+  farcasterSite:
+    '{site} へのサインインです。Farcaster アプリにはサイトとして {wallet} が表示されます。これはこのサイトのウォレットです。',
   farcasterNewCode: '新しいコードを取得',
   'error.farcasterExpired': 'このコードは期限切れです。新しいコードを取得してください',
   'error.farcasterDeclined': 'Farcasterでサインインを拒否しました',

@@ -28,6 +28,13 @@ const ptBR: EmbeddedMessages = {
   frameTitleTransaction: 'Aprovar transação',
   frameTitleCalls: 'Aprovar chamadas',
   frameTitleSolanaTransaction: 'Assinar transação',
+  frameTitleSmartAccount: 'Mudar para uma conta inteligente',
+  frameTitleEoa: 'Mudar para a EOA',
+  frameAccountTypeSmartHint:
+    'As solicitações nesta rede usarão sua conta inteligente, em outro endereço. A primeira transação a cria.',
+  frameAccountTypeEoaHint: 'As solicitações nesta rede usarão sua EOA, em outro endereço.',
+  frameAccountNow: 'Conta atual',
+  frameAccountNext: 'Conta após a mudança',
   frameSite: '{host} pede à sua carteira que faça isto.',
   frameNetwork: 'Rede',
   frameAccount: 'Conta',
@@ -45,6 +52,9 @@ const ptBR: EmbeddedMessages = {
   frameApprove: 'Aprovar',
   frameApproving: 'Aprovando…',
   frameReject: 'Recusar',
+  frameReviewInWindow: 'Revisar em uma nova janela',
+  frameWindowOpen: 'Continue na janela que se abriu. Fechá-la rejeita a solicitação.',
+  frameWindowBlocked: 'Seu navegador bloqueou a janela. Permita pop-ups para este site e tente novamente.',
   frameUnlimited: 'Ilimitado',
   frameYes: 'Sim',
   frameNo: 'Não',
@@ -116,6 +126,8 @@ const ptBR: EmbeddedMessages = {
   farcasterScan:
     'Escaneie este código com a câmera do celular ou abra o link no app Farcaster e aprove a entrada.',
   farcasterWaiting: 'Aguardando sua aprovação no Farcaster…',
+  farcasterSite:
+    'Entrando em {site}. Seu app Farcaster mostrará {wallet} como site: é a carteira deste site.',
   farcasterNewCode: 'Obter um novo código',
   'error.farcasterExpired': 'Este código expirou: obtenha um novo',
   'error.farcasterDeclined': 'Você recusou a entrada no Farcaster',

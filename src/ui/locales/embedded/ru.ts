@@ -29,6 +29,13 @@ const ru: EmbeddedMessages = {
   frameTitleTransaction: 'Подтвердите транзакцию',
   frameTitleCalls: 'Подтвердите вызовы',
   frameTitleSolanaTransaction: 'Подпишите транзакцию',
+  frameTitleSmartAccount: 'Перейти на смарт-аккаунт',
+  frameTitleEoa: 'Перейти на EOA',
+  frameAccountTypeSmartHint:
+    'Запросы в этой сети будут использовать ваш смарт-аккаунт с другим адресом. Первая транзакция создаст его.',
+  frameAccountTypeEoaHint: 'Запросы в этой сети будут использовать ваш EOA с другим адресом.',
+  frameAccountNow: 'Аккаунт сейчас',
+  frameAccountNext: 'Аккаунт после перехода',
   frameSite: '{host} просит кошелёк выполнить это действие.',
   frameNetwork: 'Сеть',
   frameAccount: 'Аккаунт',
@@ -47,6 +54,10 @@ const ru: EmbeddedMessages = {
   frameApprove: 'Подтвердить',
   frameApproving: 'Подтверждаем…',
   frameReject: 'Отклонить',
+  frameReviewInWindow: 'Проверить в новом окне',
+  frameWindowOpen: 'Продолжите в открывшемся окне. Если закрыть его, запрос будет отклонён.',
+  frameWindowBlocked:
+    'Браузер заблокировал окно. Разрешите всплывающие окна для этого сайта и попробуйте снова.',
   frameUnlimited: 'Без ограничений',
   frameYes: 'Да',
   frameNo: 'Нет',
@@ -117,6 +128,7 @@ const ru: EmbeddedMessages = {
   farcasterScan:
     'Отсканируйте этот код камерой телефона или откройте ссылку в приложении Farcaster и подтвердите вход.',
   farcasterWaiting: 'Ожидаем вашего подтверждения в Farcaster…',
+  farcasterSite: 'Вход на {site}. Приложение Farcaster покажет {wallet} как сайт: это кошелёк этого сайта.',
   farcasterNewCode: 'Получить новый код',
   'error.farcasterExpired': 'Срок действия кода истёк: получите новый',
   'error.farcasterDeclined': 'Вы отклонили вход в Farcaster',

@@ -29,6 +29,13 @@ const tr: EmbeddedMessages = {
   frameTitleTransaction: 'İşlemi onaylayın',
   frameTitleCalls: 'Çağrıları onaylayın',
   frameTitleSolanaTransaction: 'İşlemi imzalayın',
+  frameTitleSmartAccount: 'Akıllı hesaba geç',
+  frameTitleEoa: 'EOA’ya geç',
+  frameAccountTypeSmartHint:
+    'Bu ağdaki istekler başka bir adresteki akıllı hesabınızı kullanacak. İlk işlemi onu oluşturur.',
+  frameAccountTypeEoaHint: 'Bu ağdaki istekler başka bir adresteki EOA’nızı kullanacak.',
+  frameAccountNow: 'Şu anki hesap',
+  frameAccountNext: 'Geçişten sonraki hesap',
   frameSite: '{host}, cüzdanınızdan bunu yapmasını istiyor.',
   frameNetwork: 'Ağ',
   frameAccount: 'Hesap',
@@ -46,6 +53,10 @@ const tr: EmbeddedMessages = {
   frameApprove: 'Onayla',
   frameApproving: 'Onaylanıyor…',
   frameReject: 'Reddet',
+  frameReviewInWindow: 'Yeni pencerede incele',
+  frameWindowOpen: 'Açılan pencerede devam edin. Pencereyi kapatmak isteği reddeder.',
+  frameWindowBlocked:
+    'Tarayıcınız pencereyi engelledi. Bu site için açılır pencerelere izin verip yeniden deneyin.',
   frameUnlimited: 'Sınırsız',
   frameYes: 'Evet',
   frameNo: 'Hayır',
@@ -118,6 +129,8 @@ const tr: EmbeddedMessages = {
   farcasterScan:
     'Bu kodu telefonunuzun kamerasıyla tarayın ya da bağlantıyı Farcaster uygulamasında açın ve girişi onaylayın.',
   farcasterWaiting: 'Farcaster’da onayınız bekleniyor…',
+  farcasterSite:
+    '{site} için oturum açılıyor. Farcaster uygulamanız site olarak {wallet} gösterecek: bu, bu sitenin cüzdanı.',
   farcasterNewCode: 'Yeni kod al',
   'error.farcasterExpired': 'Bu kodun süresi doldu: yeni bir kod alın',
   'error.farcasterDeclined': 'Farcaster’da girişi reddettiniz',

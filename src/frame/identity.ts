@@ -1,0 +1,32 @@
+import type { EmbeddedUser } from '../protocol/embedded/index.ts'
+import type { Strings } from './strings.ts'
+
+/**
+ * The frame's identity line: who is signed in (the e-mail, else a sign-in's username), drawn by the
+ * frame on its own origin, which the modal lays over its Account view. The e-mail is never answered
+ * to the page (any script of the site can open a frame of its own and ask: issue 23 item 4b), so this
+ * is how the person still sees it. Hidden while the approval view shows (see frame.css).
+ *
+ * @example
+ * drawIdentity(document.getElementById('identity'), user, await loadStrings('en'))
+ */
+export function drawIdentity(root: HTMLElement, user: EmbeddedUser | undefined, strings: Strings): void {
+  const name = user?.email || user?.userName
+  if (!name) {
+    root.replaceChildren()
+    return
+  }
+  const line = document.createElement('p')
+  line.className = 'identity'
+  line.dir = strings.dir
+  line.lang = strings.locale
+  const label = document.createElement('span')
+  label.className = 'label'
+  label.textContent = strings.t('signedInWith')
+  const value = document.createElement('bdi')
+  value.className = 'value'
+  value.textContent = name
+  value.title = name
+  line.append(label, ' ', value)
+  root.replaceChildren(line)
+}
