@@ -51,13 +51,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const rows = shard.map((network) => `  ${JSON.stringify(network)},`).join('\n')
     writeFileSync(
       join(OUT, `${shardName(index)}.ts`),
-      `${header}import type { Eip155NetworkData } from '../networks.ts'\n\nconst networks: readonly Eip155NetworkData[] = [\n${rows}\n]\nexport default networks\n`,
+      `${header}import type { Eip155NetworkData } from '../networkData.ts'\n\nconst networks: readonly Eip155NetworkData[] = [\n${rows}\n]\nexport default networks\n`,
     )
   })
   const loaders = shards.map((_, index) => `  () => import('./${shardName(index)}.ts'),`).join('\n')
   writeFileSync(
     join(OUT, 'index.ts'),
-    `${header}import type { Eip155NetworkData } from '../networks.ts'\n\n/** The EVM network table in ${SHARDS} modules: the one for a chain id is \`shards[id % ${SHARDS}]\`. */\nexport const shards: readonly (() => Promise<{ default: readonly Eip155NetworkData[] }>)[] = [\n${loaders}\n]\n`,
+    `${header}import type { Eip155NetworkData } from '../networkData.ts'\n\n/** The EVM network table in ${SHARDS} modules: the one for a chain id is \`shards[id % ${SHARDS}]\`. */\nexport const shards: readonly (() => Promise<{ default: readonly Eip155NetworkData[] }>)[] = [\n${loaders}\n]\n`,
   )
   console.log(
     `${networks.length} networks from viem ${viem.version} in ${readdirSync(OUT).length - 1} modules: ${OUT}/`,

@@ -3,14 +3,7 @@ import type { Network } from '../../protocol/entities.ts'
 import { localNetworks } from './local.ts'
 import { shards } from './networks-data/index.ts'
 
-/** One row of the generated EVM network table (`npm run networks`, from `viem/chains`). */
-export type Eip155NetworkData = Omit<
-  Network,
-  'id' | 'chainNamespace' | 'caipNetworkId' | 'testnet' | 'assets'
-> & {
-  id: number
-  testnet?: true
-}
+export type { Eip155NetworkData } from './networkData.ts'
 
 /**
  * The network definitions for EVM CAIP-2 ids: the local chains first, then the generated table

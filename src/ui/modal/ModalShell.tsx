@@ -17,10 +17,9 @@ import { modalStyles } from '../theme/modalStyles.ts'
 import ConnectView from '../views/ConnectView.tsx'
 import { focusableIn } from './focusable.ts'
 import { AutoFocusContext, StringsContext } from './viewContext.ts'
+import type { ViewProps } from './viewProps.ts'
 
-export interface ViewProps {
-  config: Config
-}
+export type { ViewProps }
 
 type Loader = () => Promise<{ default: ComponentType<ViewProps> }>
 

@@ -23,8 +23,8 @@ import { CopyIcon } from '../components/Icons.tsx'
 import { TokenImage } from '../components/TokenImage.tsx'
 import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 /** The Activity list: its own chunk with its own catalogue, fetched when Account shows. */
 const loadActivity = () => import('../components/ActivityList.tsx')

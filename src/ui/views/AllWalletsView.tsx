@@ -10,8 +10,8 @@ import { VirtualList } from '../components/VirtualList.tsx'
 import { preloadImages, WalletImage } from '../components/WalletImage.tsx'
 import { WalletRow } from '../components/WalletRow.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 type Row = { kind: 'installed'; connector: Connector } | { kind: 'entry'; entry: CatalogueEntry }
 

@@ -1,8 +1,8 @@
 import { useLayoutEffect, useRef } from 'react'
 import { embeddedState } from '../../core/embeddedState.ts'
 import { useStore } from '../hooks/useStore.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 /** The wallet frame's iframe, which lives beside the dialog in the modal's shadow root. */
 const frameOf = (area: Element | null) =>

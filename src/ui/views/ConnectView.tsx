@@ -9,8 +9,8 @@ import { WalletRow } from '../components/WalletRow.tsx'
 import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import { loadCatalogueLazily } from '../modal/catalogue.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 // Selecting and the catalogue load lazily: the dialog's first paint needs neither.
 const select = (config: Config, choice: { connector: Connector } | { entry: CatalogueEntry }) =>

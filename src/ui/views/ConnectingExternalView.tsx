@@ -2,8 +2,8 @@ import { connect } from '../../core/index.ts'
 import { WalletIcon } from '../components/Icons.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 /** ConnectingExternal: waiting for the wallet, then retry on rejection or the wallet's error. */
 export default function ConnectingExternalView({ config }: ViewProps) {

@@ -5,8 +5,8 @@ import { summaryOf } from '../components/EmailForm.tsx'
 import { EmbeddedScope } from '../components/EmbeddedScope.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { QrCode } from '../components/QrCode.tsx'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 /** The sign-in's code and its wait load with the view (the frame is the embedded wallet's). */
 const loadConnectFarcaster = () => import('../../core/actions/connectFarcaster.ts')

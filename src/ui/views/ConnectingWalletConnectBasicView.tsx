@@ -1,4 +1,4 @@
-import type { ViewProps } from '../modal/ModalShell.tsx'
+import type { ViewProps } from '../modal/viewProps.ts'
 import { PairingPanel } from './PairingPanel.tsx'
 
 /** ConnectingWalletConnectBasic: a generic QR code any WalletConnect wallet can scan. */

@@ -2,7 +2,7 @@ import { useMemo } from 'react'
 import { walletImageUrl } from '../../core/walletImageUrl.ts'
 import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
 import { useStore } from '../hooks/useStore.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
+import type { ViewProps } from '../modal/viewProps.ts'
 import type { PairingWallet } from './PairingPanel.tsx'
 import { PairingPanel } from './PairingPanel.tsx'
 

@@ -6,8 +6,8 @@ import type { ErrorSummary } from '../../errors/base.ts'
 import { summaryOf } from '../components/EmailForm.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 /**
  * EmailVerifyDevice: a known address on a new browser (SPEC 4: VERIFY_DEVICE), after its code was

@@ -3,8 +3,8 @@ import { verifyEmailCode } from '../../core/actions/verifyEmailCode.ts'
 import { embeddedState } from '../../core/embeddedState.ts'
 import { CodeForm } from '../components/CodeForm.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 /** EmailVerifyOtp: the code mailed for an e-mail sign-in (SPEC 4: VERIFY_OTP). */
 export default function EmailVerifyOtpView({ config }: ViewProps) {

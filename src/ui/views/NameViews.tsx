@@ -15,8 +15,8 @@ import { withinLimits } from '../../protocol/api/onramp.ts'
 import { ErrorMessage } from '../components/Message.tsx'
 import { NamesScope } from '../components/NamesScope.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 /** How long typing must pause before a name is checked. */
 const CHECK_DELAY_MS = 300

@@ -6,8 +6,8 @@ import type { CaipNetworkId } from '../../protocol/caip.ts'
 import { CheckIcon } from '../components/Icons.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 /**
  * The configured networks; choosing one switches the wallet (or selects it when disconnected).

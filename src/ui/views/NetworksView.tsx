@@ -1,6 +1,6 @@
 import { navigate } from '../../core/index.ts'
 import { AccountScope } from '../components/AccountScope.tsx'
-import type { ViewProps } from '../modal/ModalShell.tsx'
+import type { ViewProps } from '../modal/viewProps.ts'
 import { NetworkList } from './NetworkList.tsx'
 
 /** Networks: switch the wallet to another configured network. */

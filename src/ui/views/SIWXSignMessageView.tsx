@@ -2,8 +2,8 @@ import { shortAddress } from '../../core/format.ts'
 import { Avatar } from '../components/Avatar.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 /**
  * SIWXSignMessage: the site asks the connected account to sign in. Declining keeps the view with

@@ -19,8 +19,8 @@ import { SwitchIcon } from '../components/Icons.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useFieldErrors } from '../hooks/useFieldErrors.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 /** Typing waits this long before a quote is asked for. */
 const QUOTE_DEBOUNCE_MS = 300

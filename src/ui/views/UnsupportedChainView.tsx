@@ -1,7 +1,7 @@
 import { disconnect } from '../../core/index.ts'
 import { AccountScope } from '../components/AccountScope.tsx'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 import { NetworkList } from './NetworkList.tsx'
 
 /** UnsupportedChain: the wallet is on a network the site does not list. */

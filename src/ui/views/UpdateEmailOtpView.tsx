@@ -5,8 +5,8 @@ import { updateEmail } from '../../core/actions/updateEmail.ts'
 import { embeddedState } from '../../core/embeddedState.ts'
 import { CodeForm } from '../components/CodeForm.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 /**
  * UpdateEmailOtp (SPEC 4: VERIFY_PRIMARY_OTP, then VERIFY_SECONDARY_OTP): the code sent to the current

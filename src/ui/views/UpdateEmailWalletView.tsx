@@ -1,8 +1,8 @@
 import { navigate } from '../../core/actions/navigate.ts'
 import { updateEmail } from '../../core/actions/updateEmail.ts'
 import { EmailForm } from '../components/EmailForm.tsx'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 /** UpdateEmailWallet: the new address; codes follow, to the current address then to the new one. */
 export default function UpdateEmailWalletView({ config }: ViewProps) {

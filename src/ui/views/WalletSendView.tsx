@@ -17,8 +17,8 @@ import { AccountScope } from '../components/AccountScope.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useFieldErrors } from '../hooks/useFieldErrors.tsx'
 import { useStore } from '../hooks/useStore.ts'
-import type { ViewProps } from '../modal/ModalShell.tsx'
 import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import type { ViewProps } from '../modal/viewProps.ts'
 
 /** Whole units with every digit, for the Max button (the balance shown rounds to 3 places). */
 function exact(value: bigint, decimals: number): string {

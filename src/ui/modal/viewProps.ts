@@ -1,0 +1,5 @@
+import type { Config } from '../../core/createConfig.ts'
+
+export interface ViewProps {
+  config: Config
+}
