@@ -75,20 +75,22 @@ describe('check-layers', () => {
     const root = tree({
       'src/index.ts': "export * from '../elements/wallet-modal.ts'\n",
       'elements/wallet-modal.ts': 'export {}\n',
+      'src/core/index.ts': "export * from '../../elements/wallet-modal.ts'\n",
       'src/core/open.ts': "import type { View } from '../ui/views/types.ts'\n",
       'src/ui/views/types.ts': 'export type View = string\n',
       'src/services/rpc.ts': "import '../core/open.ts'\n",
       'src/protocol/x.ts': "import '../services/rpc.ts'\n",
     })
+    // The package's main entry is the facade above every layer; the core's own entry is the core's.
     assert.deepEqual(lines(root), [
+      'layer: src/core/index.ts -> elements/wallet-modal.ts',
       'layer: src/core/open.ts -> src/ui/views/types.ts',
-      'layer: src/index.ts -> elements/wallet-modal.ts',
       'layer: src/protocol/x.ts -> src/services/rpc.ts',
       'layer: src/services/rpc.ts -> src/core/open.ts',
     ])
     assert.match(
       report(checkTree(root)),
-      /src\/index\.ts -> elements\/wallet-modal\.ts {2}\[layer\] core may not import elements/,
+      /src\/core\/index\.ts -> elements\/wallet-modal\.ts {2}\[layer\] core may not import elements/,
     )
   })
 
@@ -130,7 +132,8 @@ describe('check-layers', () => {
   })
 
   it('args: the most specific path owns a file', () => {
-    assert.equal(layerOf('src/index.ts')?.name, 'core')
+    assert.equal(layerOf('src/index.ts')?.name, 'entry')
+    assert.equal(layerOf('src/core/index.ts')?.name, 'core')
     assert.equal(layerOf('src/script-tag.ts')?.name, 'elements')
     assert.equal(layerOf('src/core/actions/connect.ts')?.name, 'core')
     assert.equal(layerOf('server/dev/mail/sink.ts')?.name, 'server')
