@@ -1,4 +1,3 @@
-import { formatBalance, formatExact, shortAddress } from '../core/format.ts'
 import type {
   ApprovalPreview,
   FrameNotice,
@@ -6,7 +5,8 @@ import type {
   PreviewFieldLabel,
   PreviewWarning,
 } from '../protocol/embedded/index.ts'
-import type { MessageKey } from '../ui/locales/en.ts'
+import { formatBalance, formatExact, shortAddress } from '../shared/format.ts'
+import type { MessageKey } from '../shared/locales/en.ts'
 import { type ApprovalWindow, openApprovalWindow } from './approvalWindow.ts'
 import type { Strings } from './strings.ts'
 import { tracksVisibility, watchVisibility } from './visibility.ts'

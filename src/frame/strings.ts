@@ -1,13 +1,13 @@
 /**
  * The frame's words come from the modal's locale catalogues (the embedded wallet's, in
- * `src/ui/locales/embedded/`: the `frame*` and `device*` keys; and the modal's own for the rest): the
+ * `src/shared/locales/embedded/`: the `frame*` and `device*` keys; and the modal's own for the rest): the
  * same languages, the same formatter, the catalogues of one language loaded on demand. The app tells the frame the modal's language (SYNC_DAPP_DATA); the approval page of a mailed
  * link follows the browser's languages.
  */
 import { type Locale, resolveLocale } from '../protocol/locales.ts'
-import embeddedLoaders from '../ui/i18n/embeddedLoaders.ts'
-import loaders from '../ui/i18n/loaders.ts'
-import { createStrings, localeDirection, type Strings } from '../ui/i18n/strings.ts'
+import embeddedLoaders from '../shared/i18n/embeddedLoaders.ts'
+import loaders from '../shared/i18n/loaders.ts'
+import { createStrings, localeDirection, type Strings } from '../shared/i18n/strings.ts'
 
 export type { Strings }
 

@@ -1,6 +1,6 @@
 /**
- * The languages the modal (and the wallet frame) speak; each has a catalogue in `src/ui/locales/` and
- * a loader in `src/ui/i18n/loaders.ts`. Here so the core can tell the frame the modal's language.
+ * The languages the modal (and the wallet frame) speak; each has a catalogue in `src/shared/locales/` and
+ * a loader in `src/shared/i18n/loaders.ts`. Here so the core can tell the frame the modal's language.
  */
 export const LOCALES = ['en', 'es', 'fr', 'de', 'pt-BR', 'it', 'ja', 'ko', 'zh-CN', 'ru', 'tr', 'ar'] as const
 

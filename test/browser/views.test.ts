@@ -1,5 +1,5 @@
 import { sendKeys, setViewport } from '@web/test-runner-commands'
-import loaders from '../../src/ui/i18n/loaders.ts'
+import loaders from '../../src/shared/i18n/loaders.ts'
 import { LOCALES } from '../../src/ui/i18n/locales.ts'
 import type { Mounted } from './helpers.ts'
 import {

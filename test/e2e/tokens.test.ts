@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { createPublicClient, erc20Abi, http, parseEther, parseUnits } from 'viem'
-import { formatBalance } from '../../src/core/format.ts'
 import type { SwapQuote } from '../../src/protocol/api/blockchain.ts'
+import { formatBalance } from '../../src/shared/format.ts'
 import {
   axeClean,
   connectDemoWallet,

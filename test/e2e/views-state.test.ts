@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { createPublicClient, type Hex, http, parseEther } from 'viem'
 import { devAccount } from '../../server/dev/chain/index.ts'
-import { formatBalance } from '../../src/core/format.ts'
+import { formatBalance } from '../../src/shared/format.ts'
 import {
   answerInFrame,
   codeOf,

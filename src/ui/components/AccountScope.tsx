@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react'
-import accountLoaders from '../i18n/accountLoaders.ts'
+import accountLoaders from '../../shared/i18n/accountLoaders.ts'
 import { accountStyles } from '../theme/accountStyles.ts'
 import { CatalogueScope } from './CatalogueScope.tsx'
 
 /**
  * The views after connecting (Account, Send, Swap, Networks, UnsupportedChain) in their own words and
- * styles: the catalogue `src/ui/locales/account/` and `accountStyles`, which the dialog's first open
+ * styles: the catalogue `src/shared/locales/account/` and `accountStyles`, which the dialog's first open
  * never fetches.
  *
  * @example

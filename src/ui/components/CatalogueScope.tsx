@@ -1,10 +1,10 @@
 import { type ReactNode, useMemo } from 'react'
 import type { Locale } from '../../protocol/locales.ts'
+import { createStrings } from '../../shared/i18n/strings.ts'
 import { useModule } from '../hooks/useModule.ts'
-import { createStrings } from '../i18n/strings.ts'
 import { StringsContext, useStrings } from '../modal/viewContext.ts'
 
-/** A catalogue's chunk per language (as `src/ui/i18n/loaders.ts`), keyed by language. */
+/** A catalogue's chunk per language (as `src/shared/i18n/loaders.ts`), keyed by language. */
 export type CatalogueLoaders = Readonly<
   Record<Locale, () => Promise<{ default: Readonly<Record<string, string>> }>>
 >

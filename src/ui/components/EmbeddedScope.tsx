@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react'
-import embeddedLoaders from '../i18n/embeddedLoaders.ts'
+import embeddedLoaders from '../../shared/i18n/embeddedLoaders.ts'
 import { embeddedStyles } from '../theme/embeddedStyles.ts'
 import { CatalogueScope } from './CatalogueScope.tsx'
 
 /**
  * The embedded wallet's parts of the modal in their own words and styles: its catalogue
- * (`src/ui/locales/embedded/`, fetched with the e-mail section and views, or before, by the idle
+ * (`src/shared/locales/embedded/`, fetched with the e-mail section and views, or before, by the idle
  * prefetch of a page that offers the e-mail sign-in) and `embeddedStyles`.
  *
  * @example

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import namesLoaders from '../i18n/namesLoaders.ts'
+import namesLoaders from '../../shared/i18n/namesLoaders.ts'
 import { AccountScope } from './AccountScope.tsx'
 import { CatalogueScope } from './CatalogueScope.tsx'
 
@@ -9,7 +9,7 @@ const namesStyles =
 /**
  * The name and on-ramp views (RegisterAccountName, RegisterAccountNameSuccess, OnRamp) in their own
  * words: the views after connecting's catalogue and styles (`AccountScope`) with the language's
- * `src/ui/locales/names/` chunk added, fetched when one of them is first shown.
+ * `src/shared/locales/names/` chunk added, fetched when one of them is first shown.
  *
  * @example
  * <NamesScope><RegisterAccountNameView config={config} /></NamesScope>

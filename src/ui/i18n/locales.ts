@@ -1,13 +1,16 @@
 import type { Config } from '../../core/createConfig.ts'
 import { LOCALES, type Locale, resolveLocale } from '../../protocol/locales.ts'
+import type { Messages } from '../../shared/locales/en.ts'
 import { useStore } from '../hooks/useStore.ts'
-import type { Messages } from '../locales/en.ts'
 
 export { LOCALES, type Locale, resolveLocale } from '../../protocol/locales.ts'
 
 /** Loads a language's catalogue (one stable function per language, as `useModule` keys by it). */
 export const messageLoaders = Object.fromEntries(
-  LOCALES.map((locale) => [locale, () => import('./loaders.ts').then((module) => module.default[locale]())]),
+  LOCALES.map((locale) => [
+    locale,
+    () => import('../../shared/i18n/loaders.ts').then((module) => module.default[locale]()),
+  ]),
 ) as Record<Locale, () => Promise<{ default: Messages }>>
 
 /** The language a modal speaks, from its `locale` option or the browser's languages. */

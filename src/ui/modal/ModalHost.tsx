@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react'
 import type { Config } from '../../core/createConfig.ts'
+import type { Messages } from '../../shared/locales/en.ts'
 import { chunkFiles } from '../chunkFiles.ts'
 import { preloadModule, useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
 import { configOf } from '../host.ts'
 import type { Locale } from '../i18n/locales.ts'
 import { localeOf, messageLoaders, useLocale } from '../i18n/locales.ts'
-import type { Messages } from '../locales/en.ts'
 import { loadCatalogueLazily } from './catalogue.ts'
 import { deepActiveElement } from './focus.ts'
 

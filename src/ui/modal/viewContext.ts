@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react'
-import type { Strings } from '../i18n/strings.ts'
+import type { Strings } from '../../shared/i18n/strings.ts'
 
 /** What the shell gives every view: its strings, and whether it may move focus. */
 

@@ -1,4 +1,4 @@
-import { shortAddress } from '../../core/format.ts'
+import { shortAddress } from '../../shared/format.ts'
 import { Avatar } from '../components/Avatar.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
 import { useStore } from '../hooks/useStore.ts'

@@ -2,7 +2,7 @@ import type { Locale } from '../../protocol/locales.ts'
 import type { EmbeddedMessages } from '../locales/embedded/en.ts'
 
 /**
- * The embedded wallet's catalogue of each language (`src/ui/locales/embedded/`), one chunk each,
+ * The embedded wallet's catalogue of each language (`src/shared/locales/embedded/`), one chunk each,
  * loaded with its views (and by the wallet frame), never by a page that does not use the e-mail
  * sign-in. Adding a language: its file there and a line here, as in `loaders.ts`.
  */

@@ -4,7 +4,7 @@ import type { Messages } from '../locales/en.ts'
 /**
  * One chunk per language: a page fetches only the catalogue of the language it shows. This map is
  * its own small chunk too, so the first paint carries none of it. Adding a language: its catalogue
- * in `src/ui/locales/`, a line here and its tag in `LOCALES` (locales.ts).
+ * in `src/shared/locales/`, a line here and its tag in `LOCALES` (locales.ts).
  */
 const loaders = {
   en: () => import('../locales/en.ts'),

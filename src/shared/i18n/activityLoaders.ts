@@ -2,7 +2,7 @@ import type { Locale } from '../../protocol/locales.ts'
 import type { ActivityMessages } from '../locales/activity/en.ts'
 
 /**
- * The Activity list's catalogue of each language (`src/ui/locales/activity/`), one chunk each, loaded
+ * The Activity list's catalogue of each language (`src/shared/locales/activity/`), one chunk each, loaded
  * with the list on Account. Adding a language: its file there and a line here, as in `loaders.ts`.
  */
 const activityLoaders = {

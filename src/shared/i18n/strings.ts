@@ -1,7 +1,7 @@
-import { formatBalance } from '../../core/format.ts'
 import type { ErrorSummary } from '../../errors/base.ts'
+import type { Locale } from '../../protocol/locales.ts'
+import { formatBalance } from '../format.ts'
 import type { MessageKey, Messages } from '../locales/en.ts'
-import type { Locale } from './locales.ts'
 import type { MessageValues } from './message.ts'
 import { createFormatter } from './message.ts'
 

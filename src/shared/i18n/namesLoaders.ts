@@ -2,7 +2,7 @@ import type { Locale } from '../../protocol/locales.ts'
 import type { NamesMessages } from '../locales/names/en.ts'
 
 /**
- * The name and on-ramp views' catalogue of each language (`src/ui/locales/names/`), one chunk each,
+ * The name and on-ramp views' catalogue of each language (`src/shared/locales/names/`), one chunk each,
  * loaded with those views only. Adding a language: its file there and a line here, as in `loaders.ts`.
  */
 const namesLoaders = {

@@ -2,7 +2,7 @@ import type { Locale } from '../../protocol/locales.ts'
 import type { AccountMessages } from '../locales/account/en.ts'
 
 /**
- * The catalogue of the views after connecting (`src/ui/locales/account/`: Account, Send, Swap,
+ * The catalogue of the views after connecting (`src/shared/locales/account/`: Account, Send, Swap,
  * Networks, UnsupportedChain), one chunk per language, loaded with those views (`AccountScope`).
  * Adding a language: its file there and a line here, as in `loaders.ts`.
  */

@@ -1,7 +1,7 @@
 /**
  * English, the reference catalogue: every key a view shows is here, and every other language has
  * exactly these keys (checked by test/unit/ui/locales.test.ts). Messages use the ICU subset of
- * `src/ui/i18n/message.ts`: `{name}`, `{count, plural, one {…} other {…}}`, `{kind, select, …}`.
+ * `src/shared/i18n/message.ts`: `{name}`, `{count, plural, one {…} other {…}}`, `{kind, select, …}`.
  * `error.<id>` entries are the error catalogue's messages (`messageId` of src/errors), in SPEC's
  * exact English.
  */
