@@ -3,22 +3,22 @@ import { chunkFiles } from '../chunkFiles.ts'
 import { type Locale, localeOf } from '../i18n/locales.ts'
 
 /** The dialog on its first open: the shell with the Connect view, and the map of language loaders. */
-const dialog = [...chunkFiles('./ModalShell.tsx'), ...chunkFiles('../i18n/loaders.ts')]
+const dialog = [...chunkFiles('./ModalShell.tsx'), ...chunkFiles('../../shared/i18n/loaders.ts')]
 
 /** Each language's catalogue; the modal's language is the one fetched. */
 const messages: Record<Locale, readonly string[]> = {
-  en: chunkFiles('../locales/en.ts'),
-  es: chunkFiles('../locales/es.ts'),
-  fr: chunkFiles('../locales/fr.ts'),
-  de: chunkFiles('../locales/de.ts'),
-  'pt-BR': chunkFiles('../locales/pt-BR.ts'),
-  it: chunkFiles('../locales/it.ts'),
-  ja: chunkFiles('../locales/ja.ts'),
-  ko: chunkFiles('../locales/ko.ts'),
-  'zh-CN': chunkFiles('../locales/zh-CN.ts'),
-  ru: chunkFiles('../locales/ru.ts'),
-  tr: chunkFiles('../locales/tr.ts'),
-  ar: chunkFiles('../locales/ar.ts'),
+  en: chunkFiles('../../shared/locales/en.ts'),
+  es: chunkFiles('../../shared/locales/es.ts'),
+  fr: chunkFiles('../../shared/locales/fr.ts'),
+  de: chunkFiles('../../shared/locales/de.ts'),
+  'pt-BR': chunkFiles('../../shared/locales/pt-BR.ts'),
+  it: chunkFiles('../../shared/locales/it.ts'),
+  ja: chunkFiles('../../shared/locales/ja.ts'),
+  ko: chunkFiles('../../shared/locales/ko.ts'),
+  'zh-CN': chunkFiles('../../shared/locales/zh-CN.ts'),
+  ru: chunkFiles('../../shared/locales/ru.ts'),
+  tr: chunkFiles('../../shared/locales/tr.ts'),
+  ar: chunkFiles('../../shared/locales/ar.ts'),
 }
 
 /** The Connect view's catalogue part, with a wallet service: the action, its HTTP client, the schemas. */
