@@ -33,10 +33,6 @@ import type { FrameStorage } from './storage.ts'
 
 export type { AccountTypePreview }
 
-/**
- * A switch of the person's EVM account type (issue 23 item 4b), as the approval view shows it: built
- * from what the service says will be used (the account now and the one after), not from the page.
- */
 /** The frame's approval view: shows a request and settles once the person decided. */
 export interface ApprovalUi {
   /**
@@ -238,8 +234,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       api.request('POST', 'account-type', accountTypeResponse, { chainId: on, preview: type }, current),
     )
     if (!now.preview || now.preferredAccountType === type) return
-    networks ??= api.request('GET', 'networks', embeddedNetworksResponse).then((answer) => answer.networks)
-    const served = await networks.catch(() => [])
+    const served = await servedNetworks().catch(() => [])
     const network = served.find((entry) => entry.caipNetworkId === on)?.name ?? on
     await deps.approvals.show(
       { kind: 'accountType', type, network, from: now.account.address, to: now.preview.address },
@@ -247,12 +242,20 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     )
   }
 
+  /** The networks the service serves, fetched once (again after a failure). */
+  function servedNetworks() {
+    networks ??= api
+      .request('GET', 'networks', embeddedNetworksResponse)
+      .then((answer) => answer.networks)
+      .catch((error: unknown) => {
+        networks = undefined
+        throw error
+      })
+    return networks
+  }
+
   async function switchNetwork(next: CaipNetworkId): Promise<CaipNetworkId> {
-    networks ??= api.request('GET', 'networks', embeddedNetworksResponse).then((answer) => answer.networks)
-    const served = await networks.catch((error: unknown) => {
-      networks = undefined
-      throw error
-    })
+    const served = await servedNetworks()
     if (!served.some((network) => network.caipNetworkId === next)) {
       throw new FrameFailure({ message: 'Chain is not supported', code: 4902 })
     }
