@@ -210,7 +210,7 @@ describe('keyboard, screen reader and languages on the local stack', { timeout: 
 
   it('languages: only the chosen catalogue is fetched; the default follows the browser; plurals are real', async () => {
     const catalogues = (requests: string[]) =>
-      [...new Set(requests.map((path) => /\/src\/ui\/locales\/([\w-]+)\.ts$/.exec(path)?.[1]))].filter(
+      [...new Set(requests.map((path) => /\/src\/shared\/locales\/([\w-]+)\.ts$/.exec(path)?.[1]))].filter(
         (name): name is string => name !== undefined && name !== 'button',
       )
 
