@@ -1,37 +1,38 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import { socialProviders } from '../src/protocol/api/catalogue.ts'
 import { apiLimits } from '../src/protocol/api/index.ts'
+import { registerAnalyticsRoutes } from './analytics/routes.ts'
+import { registerAuthRoutes } from './auth/routes.ts'
 import { type AuthDependencies, createAuthService } from './auth/service.ts'
 import { createSignatureChecker } from './auth/signatures.ts'
 import { createChainReader } from './blockchain/chainReader.ts'
 import { createBlockchainData } from './blockchain/data.ts'
 import { httpPriceSource } from './blockchain/priceSource.ts'
+import { registerBlockchainRoutes } from './blockchain/routes.ts'
 import { createCatalogueReader } from './catalogue/catalogueCache.ts'
+import { registerImageRoutes } from './catalogue/imageRoutes.ts'
+import { registerCatalogueRoutes } from './catalogue/routes.ts'
 import type { ServiceConfig } from './config.ts'
 import { createDatabase, type ServiceDatabase } from './db/database.ts'
 import { type HistoryIndexer, startHistoryIndexer } from './history/indexer.ts'
+import { registerHistoryRoutes } from './history/routes.ts'
 import { historyNetworkOf, historySourcesOf } from './history/sources.ts'
 import { registerAccess } from './http/access.ts'
 import { registerErrorHandling } from './http/errorHandler.ts'
+import { registerHealthRoute } from './http/health.ts'
 import { createRateLimiter, rateLimitRules } from './http/rateLimit.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { type Maintenance, startMaintenance } from './maintenance.ts'
 import { createNameGateway, GATEWAY_MAX_CALL_BYTES } from './names/gateway.ts'
 import { createNameRegistry } from './names/registry.ts'
+import { registerNameRoutes } from './names/routes.ts'
 import { checkoutApiProvider } from './onramp/provider.ts'
+import { registerOnrampRoutes } from './onramp/routes.ts'
 import { createProjectResolver } from './projects/resolver.ts'
 import { ensureDevProject, listProjects } from './projects/store.ts'
-import { registerAnalyticsRoutes } from './routes/analytics.ts'
-import { registerAuthRoutes } from './routes/auth.ts'
-import { registerBlockchainRoutes } from './routes/blockchain.ts'
-import { registerCatalogueRoutes } from './routes/catalogue.ts'
-import { registerHealthRoute } from './routes/health.ts'
-import { registerImageRoutes } from './routes/images.ts'
-import { registerNameRoutes } from './routes/names.ts'
-import { registerOnrampRoutes } from './routes/onramp.ts'
-import { registerRpcRoutes } from './routes/rpc.ts'
 import { createRpcForwarder } from './rpc/forward.ts'
 import { bundlerMethodPolicy, riskyRpcMethodPrefixes, rpcMethodPolicy } from './rpc/methods.ts'
+import { registerRpcRoutes } from './rpc/routes.ts'
 
 /** What {@link buildApp} can be given instead of creating it. */
 export interface AppDependencies {
@@ -173,9 +174,9 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
     const signatures =
       deps.auth?.signatures ??
       createSignatureChecker({ upstreams: config.rpcUpstreams, timeoutMs: config.rpcTimeoutMs })
+    await app.register(async (scope) => registerBlockchainRoutes(scope, { data, limits }))
     await app.register(async (scope) =>
-      registerBlockchainRoutes(scope, {
-        data,
+      registerHistoryRoutes(scope, {
         limits,
         db: database.db,
         tokenLists: config.tokenLists,

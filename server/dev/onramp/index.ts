@@ -23,7 +23,7 @@ import {
   type PurchaseCurrency,
 } from '../../../src/protocol/api/index.ts'
 import { escapeHtml } from '../../http/html.ts'
-import { signWebhook } from '../../routes/onramp.ts'
+import { signWebhook } from '../../onramp/webhook.ts'
 
 /** The card number the checkout page accepts; any other is declined. */
 export const TEST_CARD_NUMBER = '4242424242424242'

@@ -6,8 +6,8 @@ import { buildApp } from '../../../server/app.ts'
 import { onrampPurchases } from '../../../server/db/schema.ts'
 import { devAccount } from '../../../server/dev/chain/index.ts'
 import { type RunningOnramp, startOnrampStandin } from '../../../server/dev/onramp/index.ts'
+import { signWebhook } from '../../../server/onramp/webhook.ts'
 import { updateProject } from '../../../server/projects/store.ts'
-import { signWebhook } from '../../../server/routes/onramp.ts'
 import {
   apiErrorBody,
   onrampOptionsResponse,

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import type { AnalyticsEvent } from '../../src/protocol/api/index.ts'
 import { analyticsEvent, analyticsEventBatch, apiLimits } from '../../src/protocol/api/index.ts'
-import { storeEvents } from '../analytics/storeEvents.ts'
 import type { Db } from '../db/database.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
+import { storeEvents } from './storeEvents.ts'
 
 /**
  * `POST /e`: analytics events (one, or a batch), stored when the project has analytics on. Answers 204.

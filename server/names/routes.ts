@@ -19,8 +19,8 @@ import { ServiceError } from '../errors.ts'
 import { projectOf } from '../http/access.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
-import { GATEWAY_MAX_CALL_BYTES, type NameGateway } from '../names/gateway.ts'
-import type { NameRegistry } from '../names/registry.ts'
+import { GATEWAY_MAX_CALL_BYTES, type NameGateway } from './gateway.ts'
+import type { NameRegistry } from './registry.ts'
 
 export interface NameRouteOptions {
   registry: NameRegistry

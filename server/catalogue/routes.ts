@@ -6,9 +6,9 @@ import type {
   ProjectConfigResponse,
 } from '../../src/protocol/api/index.ts'
 import { getWalletsQuery, type SocialProvider, socialProviders } from '../../src/protocol/api/index.ts'
-import type { CatalogueReader } from '../catalogue/catalogueCache.ts'
 import { projectOf } from '../http/access.ts'
 import { parseInput } from '../http/validation.ts'
+import type { CatalogueReader } from './catalogueCache.ts'
 
 /**
  * The catalogue endpoints of SPEC section 7: project features, allowed origins, the wallet list and the

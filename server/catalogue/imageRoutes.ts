@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import type { ImageKind } from '../../src/protocol/api/index.ts'
 import { imageKinds, imageParams } from '../../src/protocol/api/index.ts'
-import { getImage } from '../catalogue/images.ts'
 import type { Db } from '../db/database.ts'
 import { notFound } from '../errors.ts'
 import { parseInput } from '../http/validation.ts'
+import { getImage } from './images.ts'
 
 /** Browsers and CDNs may keep images a day; the ETag lets them revalidate cheaply after that. */
 const cacheControl = 'public, max-age=86400'

@@ -7,11 +7,11 @@ import type {
   JsonWebKeySet,
 } from '../../src/protocol/api/index.ts'
 import { authenticateRequest, authLimits } from '../../src/protocol/api/index.ts'
-import { hasHint } from '../auth/errors.ts'
-import type { AuthService } from '../auth/service.ts'
 import { addVary, projectOf } from '../http/access.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
+import { hasHint } from './errors.ts'
+import type { AuthService } from './service.ts'
 
 /**
  * Sign-in with the wallet (SIWX): `GET /auth/v1/nonce`, `POST /auth/v1/authenticate`, `GET /auth/v1/me`

@@ -5,8 +5,8 @@ import { badRequest, ServiceError } from '../errors.ts'
 import { projectOf } from '../http/access.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { checkInput, parseInput } from '../http/validation.ts'
-import { type RpcForwarder, UpstreamError } from '../rpc/forward.ts'
-import type { RpcMethodPolicy } from '../rpc/methods.ts'
+import { type RpcForwarder, UpstreamError } from './forward.ts'
+import type { RpcMethodPolicy } from './methods.ts'
 
 export interface RpcRouteOptions {
   /** Where the route listens: `/v1` (the RPC proxy, the default) or `/v1/bundler` (the bundler proxy). */

@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import * as z from 'zod/mini'
@@ -23,7 +22,8 @@ import { ServiceError } from '../errors.ts'
 import { projectOf } from '../http/access.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
-import type { OnrampProvider, ProviderCurrencies } from '../onramp/provider.ts'
+import type { OnrampProvider, ProviderCurrencies } from './provider.ts'
+import { isWebhookSigned } from './webhook.ts'
 
 export interface OnrampRouteOptions {
   db: Db
@@ -45,16 +45,6 @@ const webhookBody = z.object({
   status: z.enum(['completed', 'failed']),
   txHash: z.optional(z.string().check(z.regex(/^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/))),
 })
-
-/**
- * Signs a webhook body as the provider does: hex HMAC-SHA256 of `timestamp.body`.
- *
- * @example
- * const signature = signWebhook(secret, String(Date.now()), body)
- */
-export function signWebhook(secret: string, timestamp: string, body: string): string {
-  return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')
-}
 
 /**
  * The on-ramp API (`/onramp/v1/*`): options (purchase and payment currencies with method limits, SPEC
@@ -213,9 +203,7 @@ export function registerOnrampRoutes(app: FastifyInstance, options: OnrampRouteO
       const unauthorized = () =>
         new ServiceError(401, 'BAD_REQUEST', 'The webhook signature is not valid', { field: 'signature' })
       if (secret === null) throw unauthorized()
-      const expected = Buffer.from(signWebhook(secret, timestamp, raw), 'hex')
-      const given = /^[0-9a-f]{64}$/.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0)
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw unauthorized()
+      if (!isWebhookSigned(secret, timestamp, raw, signature)) throw unauthorized()
       const sent = Number(timestamp)
       if (!/^\d{1,16}$/.test(timestamp) || Math.abs(now() - sent) > WEBHOOK_TOLERANCE_MS) {
         throw new ServiceError(401, 'BAD_REQUEST', 'The webhook timestamp is too old or in the future', {

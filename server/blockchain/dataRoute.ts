@@ -1,0 +1,57 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type * as z from 'zod/mini'
+import { ServiceError } from '../errors.ts'
+import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
+import { parseInput } from '../http/validation.ts'
+import type { Project } from '../projects/store.ts'
+import { UpstreamError } from '../rpc/forward.ts'
+import { dataError } from './errors.ts'
+
+/** `RATE_LIMIT_DATA` requests per second per client and project. */
+export interface DataLimits {
+  limiter: RateLimiter
+  rules: RateLimitRules
+}
+
+/** Registers one GET route of the data API under `/blockchain/v1/`. */
+export type DataRoute = <Schema extends z.ZodMiniType<{ chainId: string }>, Answer>(
+  path: string,
+  schema: Schema,
+  handle: (query: z.output<Schema>, project: Project) => Promise<Answer>,
+) => void
+
+/**
+ * How every GET route of the data API (`/blockchain/v1/*`, blockchain data and history alike) behaves:
+ * a project route that checks the query, takes from the client's `data` rate limit and answers what
+ * `handle` resolves to. Swap routes answer 403 to a project whose `swaps` feature is off. Upstream
+ * failures answer 502 or 504 without the upstream's URL.
+ *
+ * @example
+ * const route = dataRoutes(app, limits)
+ * route('gas-price', chainQuery, (query) => data.gasPrice(query.chainId))
+ */
+export function dataRoutes(app: FastifyInstance, limits: DataLimits): DataRoute {
+  return (path, schema, handle) => {
+    app.get(`/blockchain/v1/${path}`, { config: { access: 'project' } }, async (request: FastifyRequest) => {
+      const query = parseInput(schema, request.query, 'query')
+      const { project } = request
+      if (!project) throw new Error('The access hook did not run')
+      await limits.limiter.take({ projectId: project.id, address: request.ip }, [[limits.rules.data, 1]])
+      if (path.startsWith('swap/') && !project.features.swaps) throw dataError('SWAPS_DISABLED', 403)
+      try {
+        return await handle(query, project)
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) throw error
+        request.log.warn(
+          { chainId: query.chainId, failure: error.failure, upstream: error.detail },
+          error.message,
+        )
+        throw new ServiceError(
+          error.failure === 'timeout' ? 504 : 502,
+          error.failure === 'timeout' ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR',
+          error.message,
+        )
+      }
+    })
+  }
+}
