@@ -197,3 +197,22 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     embedded: embeddedConfig(values, values.HOST, env),
   }
 }
+
+/**
+ * {@link loadConfig} for a process that starts from the environment (the service, its command-line
+ * tools): a bad configuration is its problems on stderr, exit code 1 and `undefined`, never a stack.
+ *
+ * @example
+ * const config = loadConfigOrReport(process.env)
+ * if (!config) return
+ */
+export function loadConfigOrReport(env: ServiceEnv = process.env): ServiceConfig | undefined {
+  try {
+    return loadConfig(env)
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    console.error(error.message)
+    process.exitCode = 1
+    return undefined
+  }
+}

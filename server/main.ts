@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { type AppDependencies, buildApp } from './app.ts'
-import { ConfigError, loadConfig, type ServiceConfig, type ServiceEnv } from './config.ts'
+import { loadConfig, loadConfigOrReport, type ServiceConfig, type ServiceEnv } from './config.ts'
 import type { ServiceDatabase } from './db/database.ts'
 import {
   createEmbeddedWallet,
@@ -104,16 +104,8 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
 }
 
 async function main(): Promise<void> {
-  let config: ServiceConfig
-  try {
-    config = loadConfig(process.env)
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message)
-      process.exit(1)
-    }
-    throw error
-  }
+  const config = loadConfigOrReport(process.env)
+  if (!config) return
   const logger = createLogger(config.logLevel)
   let service: RunningService
   try {

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url'
-import { ConfigError, loadConfig, type ServiceConfig } from '../config.ts'
+import { loadConfigOrReport, type ServiceConfig } from '../config.ts'
 import { createDatabase, type ServiceDatabase } from '../db/database.ts'
 import { createLogger } from '../logger.ts'
 
@@ -41,17 +41,8 @@ async function shell(options: CliShellOptions): Promise<void> {
     process.exitCode = argv.length === 0 ? 1 : 0
     return
   }
-  let config: ServiceConfig
-  try {
-    config = loadConfig(process.env)
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message)
-      process.exitCode = 1
-      return
-    }
-    throw error
-  }
+  const config = loadConfigOrReport(process.env)
+  if (!config) return
   const database = await createDatabase(config, {
     logger: createLogger('warn'),
     ...(options.seed === false ? { seed: false } : {}),

@@ -30,15 +30,7 @@ export const blankToUndefined = (value: unknown) =>
  * const shape = { PORT: integer('PORT', 0, 65535, 8787) }
  */
 export function integer(name: string, min: number, max: number, fallback: number) {
-  return z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`)
-      .transform(Number)
-      .pipe(z.number().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
-      .default(fallback),
-  )
+  return z.preprocess(blankToUndefined, wholeNumber(name, min, max).default(fallback))
 }
 
 /**
@@ -48,15 +40,16 @@ export function integer(name: string, min: number, max: number, fallback: number
  * const shape = { AUTH_SESSION_TTL: optionalInteger('AUTH_SESSION_TTL', 60, 31_536_000) }
  */
 export function optionalInteger(name: string, min: number, max: number) {
-  return z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`)
-      .transform(Number)
-      .pipe(z.number().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
-      .optional(),
-  )
+  return z.preprocess(blankToUndefined, wholeNumber(name, min, max).optional())
+}
+
+/** A set variable's text as a whole number from `min` to `max`, with the message naming the variable. */
+function wholeNumber(name: string, min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d+$/, `${name} must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
 }
 
 /**

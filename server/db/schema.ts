@@ -1,85 +1,35 @@
-// The service's Drizzle schema. Each context's tables live beside its code (server/<context>/tables.ts);
-// this module gathers them, so every import of `db/schema.ts` and Drizzle itself see the one schema.
+// The service's Drizzle schema. Each context's tables live beside its code (server/<context>/tables.ts,
+// which exports tables only); this module gathers them, so every import of `db/schema.ts` and Drizzle
+// itself see the one schema.
 
-import { analyticsEvents } from '../analytics/tables.ts'
-import { authKeys, authNonces, authSessions } from '../auth/tables.ts'
-import { images, wallets } from '../catalogue/tables.ts'
-import {
-  walletCallBatches,
-  walletCodes,
-  walletDataKeys,
-  walletDeviceApprovals,
-  walletDevices,
-  walletEmailThrottle,
-  walletEmailUpdates,
-  walletFarcasterLogins,
-  walletIdentities,
-  walletKeys,
-  walletRequests,
-  walletSessionNonces,
-  walletSessions,
-  walletSocialLogins,
-  walletUsers,
-} from '../embedded/tables.ts'
-import { historyNetworks, historyTransfers } from '../history/tables.ts'
-import { rateLimits } from '../http/tables.ts'
-import { names } from '../names/tables.ts'
-import { onrampPurchases } from '../onramp/tables.ts'
-import { projectOrigins, projects } from '../projects/tables.ts'
+import * as analytics from '../analytics/tables.ts'
+import * as auth from '../auth/tables.ts'
+import * as catalogue from '../catalogue/tables.ts'
+import * as embedded from '../embedded/tables.ts'
+import * as history from '../history/tables.ts'
+import * as http from '../http/tables.ts'
+import * as names from '../names/tables.ts'
+import * as onramp from '../onramp/tables.ts'
+import * as projects from '../projects/tables.ts'
 
-export { analyticsEvents } from '../analytics/tables.ts'
-export { authKeys, authNonces, authSessions } from '../auth/tables.ts'
-export { images, wallets } from '../catalogue/tables.ts'
-export {
-  walletCallBatches,
-  walletCodes,
-  walletDataKeys,
-  walletDeviceApprovals,
-  walletDevices,
-  walletEmailThrottle,
-  walletEmailUpdates,
-  walletFarcasterLogins,
-  walletIdentities,
-  walletKeys,
-  walletRequests,
-  walletSessionNonces,
-  walletSessions,
-  walletSocialLogins,
-  walletUsers,
-} from '../embedded/tables.ts'
-export { historyNetworks, historyTransfers } from '../history/tables.ts'
-export { rateLimits } from '../http/tables.ts'
-export { names } from '../names/tables.ts'
-export { onrampPurchases } from '../onramp/tables.ts'
-export { projectOrigins, projects } from '../projects/tables.ts'
+export * from '../analytics/tables.ts'
+export * from '../auth/tables.ts'
+export * from '../catalogue/tables.ts'
+export * from '../embedded/tables.ts'
+export * from '../history/tables.ts'
+export * from '../http/tables.ts'
+export * from '../names/tables.ts'
+export * from '../onramp/tables.ts'
+export * from '../projects/tables.ts'
 
 export const schema = {
-  projects,
-  projectOrigins,
-  wallets,
-  images,
-  analyticsEvents,
-  authKeys,
-  authNonces,
-  authSessions,
-  rateLimits,
-  walletUsers,
-  walletDataKeys,
-  walletKeys,
-  walletEmailThrottle,
-  walletCodes,
-  walletDevices,
-  walletDeviceApprovals,
-  walletSessions,
-  walletSessionNonces,
-  walletEmailUpdates,
-  walletRequests,
-  walletCallBatches,
-  names,
-  onrampPurchases,
-  walletIdentities,
-  walletSocialLogins,
-  walletFarcasterLogins,
-  historyNetworks,
-  historyTransfers,
+  ...projects,
+  ...catalogue,
+  ...analytics,
+  ...auth,
+  ...http,
+  ...embedded,
+  ...names,
+  ...onramp,
+  ...history,
 }
