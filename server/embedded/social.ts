@@ -29,8 +29,9 @@ import { walletIdentities, walletSocialLogins } from '../db/schema.ts'
 import type { ServiceLogger } from '../logger.ts'
 import type { Project } from '../projects/store.ts'
 import { actionNotAllowed, EmbeddedError } from './errors.ts'
-import type { LoginService } from './login.ts'
 import { newId, newSecret, secretHash } from './secrets.ts'
+import type { Sessions } from './sessions.ts'
+import type { Users } from './users.ts'
 
 /** What a provider says about the person, mapped to one shape. */
 export interface SocialIdentity {
@@ -207,7 +208,8 @@ export function appleClientSecret(
 
 export interface SocialDependencies {
   db: Db
-  login: LoginService
+  /** The users and sessions every sign-in way shares (the login service carries both). */
+  login: { users: Pick<Users, 'userRow' | 'createUser'>; sessions: Pick<Sessions, 'openSessionFor'> }
   config: SocialConfig
   now?: () => number
   logger?: ServiceLogger
@@ -357,8 +359,8 @@ export function createSocialService(deps: SocialDependencies) {
       return known.userId
     }
     const verifiedEmail = identity.emailVerified ? identity.email : null
-    const byEmail = verifiedEmail ? await login.userRow(projectId, verifiedEmail) : undefined
-    const user = byEmail ?? (await login.createUser(projectId, verifiedEmail))
+    const byEmail = verifiedEmail ? await login.users.userRow(projectId, verifiedEmail) : undefined
+    const user = byEmail ?? (await login.users.createUser(projectId, verifiedEmail))
     const inserted = await db
       .insert(walletIdentities)
       .values({ projectId, provider, subject: identity.subject, userId: user.id, ...fields })
@@ -553,8 +555,7 @@ export function createSocialService(deps: SocialDependencies) {
         const code = row.errorCode === 'SOCIAL_DENIED' ? 'SOCIAL_DENIED' : 'SOCIAL_FAILED'
         throw new EmbeddedError(400, code, row.errorMessage ?? 'The sign-in did not finish: try again')
       }
-      const user = await login.userById(row.userId)
-      return login.openSession(user, project.id, body.deviceId, site, sessionKey)
+      return login.sessions.openSessionFor(row.userId, project.id, body.deviceId, site, sessionKey)
     },
   }
 }
