@@ -68,3 +68,8 @@ export function notAvailable(): EmbeddedError {
 export function actionNotAllowed(): EmbeddedError {
   return new EmbeddedError(403, 'FORBIDDEN', embeddedMessages.actionNotAllowed)
 }
+
+/** A social sign-in that did not go through (the provider's answer, or saving its identity). */
+export function socialFailed(message: string): EmbeddedError {
+  return new EmbeddedError(400, 'SOCIAL_FAILED', message)
+}

@@ -23,8 +23,8 @@ import type { ServiceLogger } from '../logger.ts'
 import type { Project } from '../projects/store.ts'
 import { actionNotAllowed, EmbeddedError } from './errors.ts'
 import { createFarcasterVerifier, type FarcasterVerifier } from './farcaster.ts'
-import type { LoginService } from './login.ts'
 import { newId, secretHash } from './secrets.ts'
+import type { Sessions } from './sessions.ts'
 import type { SocialService } from './social.ts'
 
 /** How long a channel is ours to finish (the relay may keep it longer; we do not). */
@@ -60,7 +60,8 @@ const channelStatus = z.object({
 
 export interface FarcasterDependencies {
   db: Db
-  login: LoginService
+  /** The sessions every sign-in way shares (the login service carries them). */
+  login: { sessions: Pick<Sessions, 'openSessionFor'> }
   /** Its `userOf` keeps identities: a fid is provider `farcaster` with the fid as subject. */
   social: Pick<SocialService, 'userOf'>
   config: FarcasterConfig
@@ -224,7 +225,7 @@ export function createFarcasterService(deps: FarcasterDependencies) {
         pictureUrl: pictureOf(status.pfpUrl),
       })
       deps.logger?.info({ projectId: row.projectId }, 'Farcaster sign-in')
-      return login.openSession(await login.userById(userId), project.id, body.deviceId, site, sessionKey)
+      return login.sessions.openSessionFor(userId, project.id, body.deviceId, site, sessionKey)
     },
   }
 }

@@ -4,7 +4,9 @@
  * provider's JWKS) for the OpenID providers (google, apple), the profile endpoints for the OAuth 2
  * ones (github, x, discord, facebook). `openid-client` is the one engine for all six. The callback
  * lands on the frame's origin; the service finishes the exchange there and keeps the outcome for the
- * frame that started the sign-in, which takes it once.
+ * frame that started the sign-in, which takes it once. Here: the start, the callback's bookkeeping and
+ * the hand-over; the providers (socialProviders.ts), reaching them (socialConfiguration.ts) and the
+ * code exchange (socialExchange.ts) have their own files.
  *
  * Issue 23 item 1: knowing a sign-in's ids is never enough to take its session. `finish` needs two
  * secrets: the binding secret of the frame that started the sign-in (only its hash was sent to
@@ -13,7 +15,6 @@
  * origin. Someone who calls `start` from their machine and sends a victim the provider's URL holds
  * the first but never the second: the handover stays in the victim's browser.
  */
-import { createPrivateKey, sign } from 'node:crypto'
 import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm'
 import * as oidc from 'openid-client'
 import type {
@@ -25,189 +26,25 @@ import type {
 import type { SocialProvider } from '../../src/protocol/rules.ts'
 import type { SocialConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
-import { walletIdentities, walletSocialLogins } from '../db/schema.ts'
+import { walletSocialLogins } from '../db/schema.ts'
 import type { ServiceLogger } from '../logger.ts'
 import type { Project } from '../projects/store.ts'
 import { actionNotAllowed, EmbeddedError } from './errors.ts'
-import type { LoginService } from './login.ts'
+import { createIdentities } from './identities.ts'
 import { newId, newSecret, secretHash } from './secrets.ts'
-
-/** What a provider says about the person, mapped to one shape. */
-export interface SocialIdentity {
-  subject: string
-  email: string | null
-  /** Only a provider's own "verified" flag counts; an e-mail without it never links accounts. */
-  emailVerified: boolean
-  username: string | null
-  /** A profile picture (Farcaster's pfpUrl); the OAuth providers' are not kept. */
-  pictureUrl?: string | null
-}
-
-type Json = Record<string, unknown>
-const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null)
-const idOf = (value: unknown) => (typeof value === 'number' ? String(value) : text(value))
-
-/** One provider: how to reach it and how its answer maps to an identity. */
-interface ProviderSpec {
-  /** `oidc`: discovery and an id_token; `oauth2`: fixed endpoints and a profile endpoint. */
-  kind: 'oidc' | 'oauth2'
-  /** The real provider: its issuer (OpenID) or its endpoints (OAuth 2). */
-  issuer: string
-  authorization?: string
-  token?: string
-  /** Profile URLs (OAuth 2), fetched with the access token in order. */
-  profile?: readonly string[]
-  scope: string
-  /** How the client authenticates at the token endpoint. */
-  auth: 'post' | 'basic'
-  /** Apple sends the code back as a form POST when scopes are asked. */
-  formPost?: boolean
-  /** From the id_token's claims (OpenID) or the profile answers (OAuth 2). */
-  identity(answers: readonly unknown[]): SocialIdentity
-}
-
-const verified = (value: unknown) => value === true || value === 'true'
-
-/**
- * The providers (docs/EMBEDDED-WALLET.md has this table in words). Endpoints are the real ones; with
- * `SOCIAL_PROVIDER_URL` each is the same path under `<url>/<provider>` (the local stand-in).
- */
-export const providerSpecs: Record<SocialProvider, ProviderSpec> = {
-  google: {
-    kind: 'oidc',
-    issuer: 'https://accounts.google.com',
-    scope: 'openid email profile',
-    auth: 'basic',
-    identity: ([claims]) => {
-      const c = claims as Json
-      return {
-        subject: String(c.sub),
-        email: text(c.email),
-        emailVerified: verified(c.email_verified),
-        username: text(c.name) ?? text(c.email),
-      }
-    },
-  },
-  apple: {
-    kind: 'oidc',
-    issuer: 'https://appleid.apple.com',
-    scope: 'openid email name',
-    auth: 'post',
-    formPost: true,
-    identity: ([claims]) => {
-      const c = claims as Json
-      return {
-        subject: String(c.sub),
-        email: text(c.email),
-        emailVerified: verified(c.email_verified),
-        username: text(c.email),
-      }
-    },
-  },
-  github: {
-    kind: 'oauth2',
-    issuer: 'https://github.com',
-    authorization: 'https://github.com/login/oauth/authorize',
-    token: 'https://github.com/login/oauth/access_token',
-    profile: ['https://api.github.com/user', 'https://api.github.com/user/emails'],
-    scope: 'read:user user:email',
-    auth: 'post',
-    identity: ([user, emails]) => {
-      const u = user as Json
-      const primary = (Array.isArray(emails) ? (emails as Json[]) : []).find(
-        (entry) => entry.primary === true,
-      )
-      return {
-        subject: idOf(u.id) ?? '',
-        email: text(primary?.email),
-        emailVerified: verified(primary?.verified),
-        username: text(u.login),
-      }
-    },
-  },
-  facebook: {
-    kind: 'oauth2',
-    issuer: 'https://www.facebook.com',
-    authorization: 'https://www.facebook.com/v19.0/dialog/oauth',
-    token: 'https://graph.facebook.com/v19.0/oauth/access_token',
-    profile: ['https://graph.facebook.com/me?fields=id,name,email'],
-    scope: 'public_profile email',
-    auth: 'basic',
-    // Facebook has no "verified" flag on the e-mail it gives: it is kept, never used to link accounts.
-    identity: ([me]) => {
-      const m = me as Json
-      return { subject: idOf(m.id) ?? '', email: text(m.email), emailVerified: false, username: text(m.name) }
-    },
-  },
-  x: {
-    kind: 'oauth2',
-    issuer: 'https://x.com',
-    authorization: 'https://x.com/i/oauth2/authorize',
-    token: 'https://api.x.com/2/oauth2/token',
-    profile: ['https://api.x.com/2/users/me'],
-    scope: 'users.read tweet.read',
-    auth: 'basic',
-    // X gives no e-mail.
-    identity: ([me]) => {
-      const data = ((me as Json).data ?? {}) as Json
-      return {
-        subject: idOf(data.id) ?? '',
-        email: null,
-        emailVerified: false,
-        username: text(data.username),
-      }
-    },
-  },
-  discord: {
-    kind: 'oauth2',
-    issuer: 'https://discord.com',
-    authorization: 'https://discord.com/oauth2/authorize',
-    token: 'https://discord.com/api/oauth2/token',
-    profile: ['https://discord.com/api/users/@me'],
-    scope: 'identify email',
-    auth: 'basic',
-    identity: ([me]) => {
-      const m = me as Json
-      return {
-        subject: idOf(m.id) ?? '',
-        email: text(m.email),
-        emailVerified: verified(m.verified),
-        username: text(m.username),
-      }
-    },
-  },
-}
+import type { Sessions } from './sessions.ts'
+import { createProviderConfigurations } from './socialConfiguration.ts'
+import { exchangeCode } from './socialExchange.ts'
+import { providerSpecs } from './socialProviders.ts'
+import type { Users } from './users.ts'
 
 /** How long a started sign-in waits for the provider's callback. */
 const SOCIAL_LOGIN_TTL_MS = 10 * 60_000
-/** A provider that does not answer the exchange in this time fails the sign-in. */
-const PROVIDER_TIMEOUT_MS = 10_000
-
-/** Apple's client secret: an ES256 JWT signed with the team's key, valid 5 minutes. */
-export function appleClientSecret(
-  apple: { teamId: string; keyId: string; privateKey: string },
-  clientId: string,
-  nowMs: number,
-): string {
-  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
-  const iat = Math.floor(nowMs / 1000)
-  const input = `${encode({ alg: 'ES256', kid: apple.keyId })}.${encode({
-    iss: apple.teamId,
-    iat,
-    exp: iat + 300,
-    aud: 'https://appleid.apple.com',
-    sub: clientId,
-  })}`
-  const signature = sign('sha256', Buffer.from(input), {
-    key: createPrivateKey(apple.privateKey),
-    dsaEncoding: 'ieee-p1363',
-  })
-  return `${input}.${signature.toString('base64url')}`
-}
 
 export interface SocialDependencies {
   db: Db
-  login: LoginService
+  /** The users and sessions every sign-in way shares (the login service carries both). */
+  login: { users: Pick<Users, 'userRow' | 'createUser'>; sessions: Pick<Sessions, 'openSessionFor'> }
   config: SocialConfig
   now?: () => number
   logger?: ServiceLogger
@@ -224,10 +61,6 @@ export interface SocialCallbackOutcome {
   handover?: string
 }
 
-function failed(message: string): EmbeddedError {
-  return new EmbeddedError(400, 'SOCIAL_FAILED', message)
-}
-
 /**
  * The social sign-in service.
  *
@@ -238,148 +71,20 @@ function failed(message: string): EmbeddedError {
 export function createSocialService(deps: SocialDependencies) {
   const { db, login, config } = deps
   const now = deps.now ?? Date.now
-  const configurations = new Map<SocialProvider, Promise<oidc.Configuration>>()
-
-  const redirectUri = (provider: SocialProvider) => `${config.redirectBase}/social/callback/${provider}`
-
-  /** An endpoint of the provider: the real one, or the same path on the stand-in. */
-  const endpoint = (provider: SocialProvider, real: string) => {
-    if (!config.providerUrl) return real
-    const url = new URL(real)
-    return `${config.providerUrl}/${provider}${url.pathname}${url.search}`
-  }
-
-  const available = (): SocialProvider[] =>
-    (Object.keys(providerSpecs) as SocialProvider[]).filter((provider) => config.credentials[provider])
-
-  async function makeConfiguration(provider: SocialProvider): Promise<oidc.Configuration> {
-    const spec = providerSpecs[provider]
-    const credentials = config.credentials[provider]
-    if (!credentials) throw new EmbeddedError(503, 'SOCIAL_UNAVAILABLE', 'This sign-in is not set up')
-    const secret =
-      provider === 'apple' && config.apple
-        ? // Apple checks it against its own clock: the wall clock, not the service's (tests move theirs).
-          appleClientSecret(config.apple, credentials.clientId, Date.now())
-        : credentials.clientSecret
-    const auth = spec.auth === 'post' ? oidc.ClientSecretPost(secret) : oidc.ClientSecretBasic(secret)
-    const execute = deps.allowHttp ? [oidc.allowInsecureRequests] : []
-    if (spec.kind === 'oidc') {
-      const issuer = config.providerUrl ? `${config.providerUrl}/${provider}` : spec.issuer
-      return oidc.discovery(new URL(issuer), credentials.clientId, undefined, auth, {
-        execute,
-        timeout: PROVIDER_TIMEOUT_MS / 1000,
-      })
-    }
-    const configuration = new oidc.Configuration(
-      {
-        issuer: config.providerUrl ? `${config.providerUrl}/${provider}` : spec.issuer,
-        authorization_endpoint: endpoint(provider, spec.authorization as string),
-        token_endpoint: endpoint(provider, spec.token as string),
-      },
-      credentials.clientId,
-      undefined,
-      auth,
-    )
-    for (const step of execute) step(configuration)
-    configuration.timeout = PROVIDER_TIMEOUT_MS / 1000
-    return configuration
-  }
-
-  /** The provider's configuration; Apple's carries a freshly minted secret each time. */
-  function configurationOf(provider: SocialProvider): Promise<oidc.Configuration> {
-    if (provider === 'apple') return makeConfiguration(provider)
-    let entry = configurations.get(provider)
-    if (!entry) {
-      entry = makeConfiguration(provider)
-      configurations.set(provider, entry)
-      entry.catch(() => configurations.delete(provider))
-    }
-    return entry
-  }
-
-  /** The identity of a finished exchange: the id_token's claims or the profile endpoints' answers. */
-  async function identityOf(
-    provider: SocialProvider,
-    configuration: oidc.Configuration,
-    tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers,
-  ): Promise<SocialIdentity> {
-    const spec = providerSpecs[provider]
-    let identity: SocialIdentity
-    if (spec.kind === 'oidc') {
-      const claims = tokens.claims()
-      if (!claims) throw failed('The provider sent no id_token')
-      identity = spec.identity([claims])
-    } else {
-      const answers: unknown[] = []
-      for (const url of spec.profile ?? []) {
-        const response = await oidc.fetchProtectedResource(
-          configuration,
-          tokens.access_token,
-          new URL(endpoint(provider, url)),
-          'GET',
-          undefined,
-          new Headers({ accept: 'application/json' }),
-        )
-        if (!response.ok) throw failed('The provider did not give the profile')
-        answers.push(await response.json())
-      }
-      identity = spec.identity(answers)
-    }
-    if (!/^[\w.@:-]{1,255}$/.test(identity.subject)) throw failed('The provider gave no user id')
-    return {
-      ...identity,
-      email: identity.email?.trim().toLowerCase().slice(0, 254) ?? null,
-      username: identity.username?.slice(0, 100) ?? null,
-    }
-  }
-
-  /**
-   * The user of a provider identity: the one it belongs to; else, when the provider asserts a
-   * verified e-mail, the user of that e-mail (one wallet); else a new user (with that verified
-   * e-mail, or none). An unverified e-mail never joins an existing user.
-   */
-  async function userOf(projectId: string, provider: SocialProvider | 'farcaster', identity: SocialIdentity) {
-    const key = and(
-      eq(walletIdentities.projectId, projectId),
-      eq(walletIdentities.provider, provider),
-      eq(walletIdentities.subject, identity.subject),
-    )
-    const [known] = await db.select().from(walletIdentities).where(key).limit(1)
-    const fields = {
-      username: identity.username,
-      ...(identity.pictureUrl === undefined ? {} : { pictureUrl: identity.pictureUrl }),
-      email: identity.email,
-      emailVerified: identity.emailVerified,
-      updatedAt: new Date(now()),
-    }
-    if (known) {
-      await db.update(walletIdentities).set(fields).where(key)
-      return known.userId
-    }
-    const verifiedEmail = identity.emailVerified ? identity.email : null
-    const byEmail = verifiedEmail ? await login.userRow(projectId, verifiedEmail) : undefined
-    const user = byEmail ?? (await login.createUser(projectId, verifiedEmail))
-    const inserted = await db
-      .insert(walletIdentities)
-      .values({ projectId, provider, subject: identity.subject, userId: user.id, ...fields })
-      .onConflictDoNothing()
-      .returning({ userId: walletIdentities.userId })
-    if (inserted[0]) {
-      deps.logger?.info({ projectId, provider, linked: byEmail !== undefined }, 'Social identity added')
-      return inserted[0].userId
-    }
-    // Two callbacks of one identity at once: the first one's user wins.
-    const [winner] = await db.select().from(walletIdentities).where(key).limit(1)
-    if (!winner) throw failed('The sign-in could not be saved')
-    return winner.userId
-  }
+  const providers = createProviderConfigurations(config, { allowHttp: deps.allowHttp ?? false })
+  const identities = createIdentities({
+    db,
+    users: login.users,
+    now,
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  })
 
   return {
     /** Providers with credentials, in the SPEC's order. */
-    available,
+    available: providers.available,
 
     /** The user of a provider's identity (made on first sight); Farcaster fids use it too. */
-    userOf,
+    userOf: identities.userOf,
 
     /** `POST /social/start`: a new sign-in's state, nonce and PKCE verifier, and the provider's URL. */
     async start(project: Project, body: SocialStartRequest): Promise<SocialStartResponse> {
@@ -387,7 +92,7 @@ export function createSocialService(deps: SocialDependencies) {
       if (!project.features.socials.includes(provider) || !config.credentials[provider]) {
         throw new EmbeddedError(403, 'SOCIAL_UNAVAILABLE', `Sign-in with ${provider} is not available here`)
       }
-      const configuration = await configurationOf(provider).catch((cause: unknown) => {
+      const configuration = await providers.configurationOf(provider).catch((cause: unknown) => {
         deps.logger?.warn({ provider, problem: (cause as Error).message }, 'Social provider unreachable')
         throw new EmbeddedError(502, 'SOCIAL_FAILED', `Could not reach ${provider}: try again`)
       })
@@ -411,7 +116,7 @@ export function createSocialService(deps: SocialDependencies) {
         expiresAt: new Date(time + SOCIAL_LOGIN_TTL_MS),
       })
       const parameters: Record<string, string> = {
-        redirect_uri: redirectUri(provider),
+        redirect_uri: providers.redirectUri(provider),
         scope: spec.scope,
         state,
         code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
@@ -479,17 +184,12 @@ export function createSocialService(deps: SocialDependencies) {
         return { site: row.site, ok: false, handover }
       }
       try {
-        const configuration = await configurationOf(provider)
-        const currentUrl = new URL(redirectUri(provider))
-        for (const [name, value] of parameters) currentUrl.searchParams.set(name, value)
-        const spec = providerSpecs[provider]
-        const tokens = await oidc.authorizationCodeGrant(configuration, currentUrl, {
-          pkceCodeVerifier: row.codeVerifier,
-          expectedState: state,
-          ...(spec.kind === 'oidc' ? { expectedNonce: row.nonce, idTokenExpected: true } : {}),
+        const identity = await exchangeCode(providers, provider, parameters, {
+          codeVerifier: row.codeVerifier,
+          state,
+          nonce: row.nonce,
         })
-        const identity = await identityOf(provider, configuration, tokens)
-        const userId = await userOf(row.projectId, provider, identity)
+        const userId = await identities.userOf(row.projectId, provider, identity)
         await settle({ userId, username: identity.username })
         return { site: row.site, ok: true, handover }
       } catch (cause) {
@@ -553,8 +253,7 @@ export function createSocialService(deps: SocialDependencies) {
         const code = row.errorCode === 'SOCIAL_DENIED' ? 'SOCIAL_DENIED' : 'SOCIAL_FAILED'
         throw new EmbeddedError(400, code, row.errorMessage ?? 'The sign-in did not finish: try again')
       }
-      const user = await login.userById(row.userId)
-      return login.openSession(user, project.id, body.deviceId, site, sessionKey)
+      return login.sessions.openSessionFor(row.userId, project.id, body.deviceId, site, sessionKey)
     },
   }
 }

@@ -49,10 +49,16 @@ const me = (token: string, options: { key?: TestSessionKey | null; headers?: Rec
 
 /** Another browser of the same person, with its own key (as a second device signed in). */
 async function otherBrowser(email: string): Promise<{ session: SessionResponse; key: TestSessionKey }> {
-  const user = await t.wallet.login.userRow(t.projectId, email)
+  const user = await t.wallet.login.users.userRow(t.projectId, email)
   assert.ok(user)
   const key = newSessionKey()
-  const session = await t.wallet.login.openSession(user, t.projectId, newDeviceId(), SITE, key.publicKey)
+  const session = await t.wallet.login.sessions.openSession(
+    user,
+    t.projectId,
+    newDeviceId(),
+    SITE,
+    key.publicKey,
+  )
   return { session, key }
 }
 

@@ -124,8 +124,8 @@ describe('Farcaster approvals', () => {
     assert.notEqual(other, user)
     const open = async (id: string) =>
       sessionResponse.parse(
-        await t.wallet.login.openSession(
-          await t.wallet.login.userById(id),
+        await t.wallet.login.sessions.openSession(
+          await t.wallet.login.users.userById(id),
           t.projectId,
           newDeviceId(),
           SITE,
