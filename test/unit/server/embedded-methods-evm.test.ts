@@ -17,7 +17,14 @@ import {
 } from '../../../server/embedded/methods/index.ts'
 import { reservedDomainMessage } from '../../../server/embedded/preview/typedData.ts'
 import { approvalMethods, embeddedMessages } from '../../../src/protocol/embedded/index.ts'
-import { chainFacts, EVM, newPerson, previewThenExecute, SOLANA } from './embedded-methods-helpers.ts'
+import {
+  chainFacts,
+  EVM,
+  newPerson,
+  previewThenExecute,
+  SOLANA,
+  shopOrder,
+} from './embedded-methods-helpers.ts'
 
 // The EVM methods of the embedded wallet, each without HTTP: what is shown is what is signed.
 
@@ -88,23 +95,7 @@ describe('personal_sign', () => {
 })
 
 describe('eth_signTypedData_v4', () => {
-  const order = {
-    domain: { name: 'Shop', version: '1', chainId: 31337, verifyingContract: TOKEN },
-    types: {
-      EIP712Domain: [
-        { name: 'name', type: 'string' },
-        { name: 'version', type: 'string' },
-        { name: 'chainId', type: 'uint256' },
-        { name: 'verifyingContract', type: 'address' },
-      ],
-      Order: [
-        { name: 'item', type: 'string' },
-        { name: 'amount', type: 'uint256' },
-      ],
-    },
-    primaryType: 'Order',
-    message: { item: 'Coffee', amount: '3' },
-  } as const
+  const order = shopOrder
 
   test('default: the declared fields shown are the EIP-712 data signed', async () => {
     const person = newPerson()

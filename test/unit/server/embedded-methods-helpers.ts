@@ -142,3 +142,27 @@ export async function previewThenExecute(ctx: MethodContext, method: string, par
   const result = await executeRequest(ctx, method, stored.params, stored.prepared)
   return { shown, result }
 }
+
+/** An EIP-712 order of a shop on the local chain, as a page asks it signed (its EIP712Domain type included). */
+export const shopOrder = {
+  domain: {
+    name: 'Shop',
+    version: '1',
+    chainId: 31337,
+    verifyingContract: '0x0000000000000000000000000000000000000001',
+  },
+  types: {
+    EIP712Domain: [
+      { name: 'name', type: 'string' },
+      { name: 'version', type: 'string' },
+      { name: 'chainId', type: 'uint256' },
+      { name: 'verifyingContract', type: 'address' },
+    ],
+    Order: [
+      { name: 'item', type: 'string' },
+      { name: 'amount', type: 'uint256' },
+    ],
+  },
+  primaryType: 'Order',
+  message: { item: 'Coffee', amount: '3' },
+} as const
