@@ -5,11 +5,12 @@
  * within a cap; it never gives the signature (the service signs after approval and ignores any signature
  * the page sent), nor a paymaster, an EIP-7702 authorisation or another factory than the wallet's own.
  */
-import { type Address, encodeFunctionData, type Hex, isAddress, isAddressEqual } from 'viem'
+import { type Address, encodeFunctionData, type Hex, isAddressEqual } from 'viem'
 import { entryPoint08Address } from 'viem/account-abstraction'
 import * as z from 'zod/mini'
 import { embeddedLimits } from '../../src/protocol/embedded/index.ts'
 import { EmbeddedError } from './errors.ts'
+import { address, quantity } from './methods/params.ts'
 import { decodeWalletAccountCalls, WALLET_ACCOUNT_FACTORY, walletAccountAbi } from './walletAccount.ts'
 
 /** What a page's UserOperation may ask for at most; beyond it the request is refused, nothing signed. */
@@ -24,8 +25,6 @@ export const userOperationLimits = {
 } as const
 
 const hexBytes = z.string().check(z.regex(/^0x(?:[0-9a-fA-F]{2})*$/))
-const quantity = z.string().check(z.regex(/^0x[0-9a-fA-F]{1,64}$/))
-const address = z.string().check(z.refine((value) => isAddress(value, { strict: false })))
 const paymasterField = z.optional(z.nullable(z.string()))
 
 const userOperationParams = z.tuple([

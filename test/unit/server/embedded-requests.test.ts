@@ -24,6 +24,7 @@ import {
 } from '../../../src/protocol/embedded/index.ts'
 import { decodeBase58 } from '../../../src/protocol/siwx/base58.ts'
 import { type EmbeddedTestApp, signInByEmail, startEmbeddedTestApp } from './embedded-helpers.ts'
+import { shopOrder } from './embedded-methods-helpers.ts'
 import { freePort, openTestDatabase, type TestDatabase } from './helpers.ts'
 
 const EVM = 'eip155:31337'
@@ -84,28 +85,7 @@ describe('requests that need approval (signed in the service)', () => {
   })
 
   test('default: eth_signTypedData_v4 shows the domain and fields and signs the EIP-712 hash', async () => {
-    const typedData = {
-      domain: {
-        name: 'Shop',
-        version: '1',
-        chainId: 31337,
-        verifyingContract: '0x0000000000000000000000000000000000000001',
-      },
-      types: {
-        EIP712Domain: [
-          { name: 'name', type: 'string' },
-          { name: 'version', type: 'string' },
-          { name: 'chainId', type: 'uint256' },
-          { name: 'verifyingContract', type: 'address' },
-        ],
-        Order: [
-          { name: 'item', type: 'string' },
-          { name: 'amount', type: 'uint256' },
-        ],
-      },
-      primaryType: 'Order',
-      message: { item: 'Coffee', amount: '3' },
-    } as const
+    const typedData = shopOrder
     const { preview, answer } = await approved(EVM, 'eth_signTypedData_v4', [
       evmAddress(),
       JSON.stringify(typedData),

@@ -1,0 +1,58 @@
+/** Which EVM account signs a request, and the checks that a request names only the person's own accounts. */
+import { type Address, type Hex, isAddress, isAddressEqual } from 'viem'
+import { EmbeddedError } from '../errors.ts'
+import type { SmartAccountCall } from '../smartAccounts.ts'
+import { invalidParams } from './params.ts'
+import type { MethodContext } from './types.ts'
+
+/** What a request signed by the smart account stores: execute sends it through the smart account. */
+export interface ViaSmartAccount {
+  smartAccount: true
+}
+
+/** Whether a stored request goes through the smart account (its preview said so). */
+export const viaSmartAccount = (prepared: unknown): prepared is ViaSmartAccount =>
+  Boolean((prepared as { smartAccount?: boolean } | null)?.smartAccount)
+
+/** `403`, EIP-1193 4100: the request names an account that is not the person's. */
+export const foreignAccount = () =>
+  new EmbeddedError(403, 'FORBIDDEN', 'The request names an account this wallet does not hold', {
+    rpcCode: 4100,
+  })
+
+/** Refuses an address the page gave unless it is `own` (none given: nothing to check). */
+export function mustBeOwn(given: string | undefined | null, own: Address): void {
+  if (given && !(isAddress(given, { strict: false }) && isAddressEqual(given as Address, own))) {
+    throw foreignAccount()
+  }
+}
+
+/**
+ * Who signs a message: the smart account when the page names it (the person's account on this network),
+ * else the EOA, which the page must name if it names one.
+ */
+export async function evmSigner(
+  ctx: MethodContext,
+  signer: string,
+): Promise<{ address: Address; prepared: ViaSmartAccount | null }> {
+  const evm = await ctx.evmAccount()
+  if (evm.smart && isAddress(signer, { strict: false }) && isAddressEqual(signer, evm.address))
+    return { address: evm.address, prepared: { smartAccount: true } }
+  mustBeOwn(signer, ctx.own.evm)
+  return { address: ctx.own.evm, prepared: null }
+}
+
+/** A call of a batch or a transaction as a smart account's call; it cannot create a contract. */
+export function smartCall(call: {
+  to?: string | null | undefined
+  value?: string | bigint | undefined
+  data?: string | undefined
+}): SmartAccountCall {
+  if (!call.to)
+    throw invalidParams('A smart account sends calls to an address; it cannot create a contract here')
+  return {
+    to: call.to as Address,
+    ...(call.value === undefined ? {} : { value: BigInt(call.value) }),
+    ...(call.data === undefined ? {} : { data: call.data as Hex }),
+  }
+}

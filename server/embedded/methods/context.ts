@@ -1,0 +1,68 @@
+/** Builds a method's context for one person on one network from the service's parts. */
+import { type Address, getAddress } from 'viem'
+import type { CallBatches } from '../callBatches.ts'
+import type { Custody } from '../custody.ts'
+import { EmbeddedError } from '../errors.ts'
+import type { EmbeddedNetwork } from '../networks.ts'
+import type { SmartAccounts } from '../smartAccounts.ts'
+import type { Upstream } from '../upstream.ts'
+import type { EvmAccount, MethodContext } from './types.ts'
+
+export interface ContextParts {
+  custody: Pick<Custody, 'accounts' | 'withKey'>
+  upstream: Upstream
+  smart: SmartAccounts
+  networks: ReadonlyMap<string, EmbeddedNetwork>
+  batches: CallBatches
+}
+
+/**
+ * The contexts of the wallet's methods.
+ *
+ * @example
+ * const contexts = createMethodContexts({ custody, upstream, smart, networks, batches })
+ * const ctx = await contexts.forRequest(session.userId, 'eip155:1')
+ */
+export function createMethodContexts(parts: ContextParts) {
+  const { custody, smart, networks } = parts
+
+  /** The network of a CAIP-2 id the wallet serves, or `Chain is not supported`. */
+  function network(chainId: string): EmbeddedNetwork {
+    const served = networks.get(chainId)
+    if (!served) throw new EmbeddedError(400, 'BAD_REQUEST', 'Chain is not supported', { field: 'chainId' })
+    return served
+  }
+
+  return {
+    network,
+
+    async forRequest(userId: string, chainId: string): Promise<MethodContext> {
+      const served = network(chainId)
+      const accounts = await custody.accounts(userId)
+      const own = { evm: getAddress(accounts.secp256k1.address), solana: accounts.ed25519.address }
+      return {
+        userId,
+        chainId,
+        network: served,
+        networks: [...networks.values()],
+        own,
+        async evmAccount(): Promise<EvmAccount> {
+          if (await smart.activeOn(userId, chainId))
+            return { address: await smart.address(userId, chainId), smart: true }
+          return { address: own.evm, smart: false }
+        },
+        async ownSmartAccounts(): Promise<Address[]> {
+          const on = smart.supports(chainId) ? chainId : smart.networks()[0]
+          if (!on) return []
+          return [await smart.address(userId, on)]
+        },
+        withKey: (curve, use) => custody.withKey(userId, curve, use),
+        upstream: parts.upstream,
+        smart,
+        batches: parts.batches,
+      }
+    },
+  }
+}
+
+export type MethodContexts = ReturnType<typeof createMethodContexts>

@@ -1,0 +1,114 @@
+/** EVM transactions from the person's EOA: their params, the gas and fees they will use, signing and sending. */
+import type { Address, Hex } from 'viem'
+import * as z from 'zod/mini'
+import { signEvmTransaction } from '../signing.ts'
+import { address, evmChainId, hex, quantity } from './params.ts'
+import type { MethodContext } from './types.ts'
+
+/** `eth_sendTransaction`'s params: one transaction. */
+export const transactionParams = z.tuple([
+  z.object({
+    from: address,
+    to: z.optional(z.nullable(address)),
+    value: z.optional(quantity),
+    data: z.optional(hex),
+    input: z.optional(hex),
+    gas: z.optional(quantity),
+    gasPrice: z.optional(quantity),
+    maxFeePerGas: z.optional(quantity),
+    maxPriorityFeePerGas: z.optional(quantity),
+  }),
+])
+export type TransactionParams = z.infer<typeof transactionParams>[0]
+
+/** Gas and fees a transaction will use, fixed at the preview (stored with the request). */
+export type PreparedTransaction =
+  | { gas: string; gasPrice: string }
+  | { gas: string; maxFeePerGas: string; maxPriorityFeePerGas: string }
+
+/** The call data of a transaction: `data`, or `input` as some libraries name it. */
+export const dataOf = (tx: TransactionParams) => tx.data ?? tx.input
+
+/** A call of a batch as one transaction from the EOA (value as a hex quantity). */
+export function callAsTransaction(
+  from: Address,
+  call: { to: string; value?: string | bigint | undefined; data?: string | undefined },
+): TransactionParams {
+  return {
+    from,
+    to: call.to,
+    ...(call.value === undefined ? {} : { value: `0x${BigInt(call.value).toString(16)}` }),
+    ...(call.data === undefined ? {} : { data: call.data }),
+  }
+}
+
+/** Gas and fees a transaction will use: what the page gave, else estimated on the network. */
+export async function prepareTransaction(
+  ctx: MethodContext,
+  from: Address,
+  tx: TransactionParams,
+): Promise<PreparedTransaction> {
+  const { upstream, chainId } = ctx
+  const data = dataOf(tx)
+  const call = {
+    from,
+    ...(tx.to ? { to: tx.to } : {}),
+    ...(tx.value ? { value: tx.value } : {}),
+    ...(data ? { data } : {}),
+  }
+  const gas = tx.gas ?? ((await upstream.call(chainId, 'eth_estimateGas', [call])) as string)
+  if (tx.gasPrice) return { gas, gasPrice: tx.gasPrice }
+  const block = (await upstream.call(chainId, 'eth_getBlockByNumber', ['latest', false])) as {
+    baseFeePerGas?: string
+  } | null
+  if (!block?.baseFeePerGas) {
+    return { gas, gasPrice: (await upstream.call(chainId, 'eth_gasPrice', [])) as string }
+  }
+  const priority =
+    tx.maxPriorityFeePerGas ??
+    ((await upstream.call(chainId, 'eth_maxPriorityFeePerGas', []).catch(() => '0x3b9aca00')) as string)
+  // Room for the base fee to double before the transaction is included.
+  const maxFee = tx.maxFeePerGas ?? `0x${(BigInt(block.baseFeePerGas) * 2n + BigInt(priority)).toString(16)}`
+  return { gas, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority }
+}
+
+/** The most a prepared transaction can cost in fees, in base units. */
+export const maxFeeOf = (prepared: PreparedTransaction) =>
+  BigInt(prepared.gas) * BigInt('gasPrice' in prepared ? prepared.gasPrice : prepared.maxFeePerGas)
+
+/** The next nonce of an account, counting its pending transactions. */
+export async function pendingNonce(ctx: MethodContext, from: Address): Promise<number> {
+  return Number(await ctx.upstream.call(ctx.chainId, 'eth_getTransactionCount', [from, 'pending']))
+}
+
+/** Signs one prepared transaction with the person's EVM key and sends it, answering its hash. */
+export async function signAndSend(
+  ctx: MethodContext,
+  tx: TransactionParams,
+  prepared: PreparedTransaction,
+  nonce: number,
+): Promise<Hex> {
+  const data = dataOf(tx)
+  const signed = await ctx.withKey('secp256k1', (secret) => {
+    const common = {
+      chainId: evmChainId(ctx.chainId),
+      nonce,
+      gas: BigInt(prepared.gas),
+      ...(tx.to ? { to: tx.to as Address } : {}),
+      value: BigInt(tx.value ?? 0),
+      ...(data ? { data: data as Hex } : {}),
+    }
+    return 'gasPrice' in prepared
+      ? signEvmTransaction({ ...common, type: 'legacy', gasPrice: BigInt(prepared.gasPrice) }, secret)
+      : signEvmTransaction(
+          {
+            ...common,
+            type: 'eip1559',
+            maxFeePerGas: BigInt(prepared.maxFeePerGas),
+            maxPriorityFeePerGas: BigInt(prepared.maxPriorityFeePerGas),
+          },
+          secret,
+        )
+  })
+  return (await ctx.upstream.call(ctx.chainId, 'eth_sendRawTransaction', [signed])) as Hex
+}

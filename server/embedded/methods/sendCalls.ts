@@ -1,0 +1,86 @@
+/** `wallet_sendCalls` (EIP-5792): from an EOA one transaction after another; from a smart account one UserOperation. */
+import * as z from 'zod/mini'
+import { embeddedLimits } from '../../../src/protocol/embedded/index.ts'
+import { CallListSchema } from '../../../src/protocol/rules.ts'
+import { actionNotAllowed, EmbeddedError } from '../errors.ts'
+import { mustBeOwn, smartCall, type ViaSmartAccount, viaSmartAccount } from './accountChecks.ts'
+import { callsPreview } from './callsPreview.ts'
+import {
+  callAsTransaction,
+  maxFeeOf,
+  type PreparedTransaction,
+  pendingNonce,
+  prepareTransaction,
+  signAndSend,
+} from './evmTransactions.ts'
+import { address, evmChainId, invalidParams, quantity } from './params.ts'
+import { approvalMethod } from './types.ts'
+
+const params = z.tuple([
+  z.object({
+    version: z.optional(z.string()),
+    chainId: z.optional(quantity),
+    from: z.optional(address),
+    atomicRequired: z.optional(z.boolean()),
+    calls: CallListSchema.check(z.minLength(1), z.maxLength(embeddedLimits.maxCalls)),
+    capabilities: z.optional(z.record(z.string(), z.unknown())),
+  }),
+])
+
+export const sendCalls = approvalMethod({
+  method: 'wallet_sendCalls',
+  params,
+  async preview(ctx, [batch]) {
+    if (batch.chainId !== undefined && Number(batch.chainId) !== evmChainId(ctx.chainId)) {
+      throw invalidParams("The calls are for another chain than the wallet's network")
+    }
+    const evm = await ctx.evmAccount()
+    if (evm.smart) {
+      mustBeOwn(batch.from, evm.address)
+      for (const call of batch.calls) smartCall(call)
+      // Every call of the batch, in one UserOperation: all of them land, or none.
+      return {
+        shown: { from: evm.address, transfers: await callsPreview(ctx, batch.calls) },
+        prepared: { smartAccount: true } as ViaSmartAccount | { transactions: PreparedTransaction[] },
+      }
+    }
+    mustBeOwn(batch.from, ctx.own.evm)
+    if (batch.atomicRequired) {
+      throw new EmbeddedError(
+        400,
+        'BAD_REQUEST',
+        'This wallet sends calls one after another, not atomically',
+        {
+          rpcCode: 5760,
+        },
+      )
+    }
+    const transactions: PreparedTransaction[] = []
+    for (const call of batch.calls) {
+      transactions.push(await prepareTransaction(ctx, ctx.own.evm, callAsTransaction(ctx.own.evm, call)))
+    }
+    return {
+      shown: {
+        from: ctx.own.evm,
+        transfers: await callsPreview(ctx, batch.calls),
+        fee: transactions.reduce((sum, prepared) => sum + maxFeeOf(prepared), 0n).toString(),
+      },
+      prepared: { transactions },
+    }
+  },
+  async execute(ctx, [batch], prepared) {
+    if (viaSmartAccount(prepared)) {
+      const userOpHash = await ctx.smart.send(ctx.userId, ctx.chainId, batch.calls.map(smartCall))
+      return { id: await ctx.batches.record(ctx.userId, { chainId: ctx.chainId, txHashes: [], userOpHash }) }
+    }
+    let nonce = await pendingNonce(ctx, ctx.own.evm)
+    const txHashes: string[] = []
+    // One after another, each with the next nonce (an EOA has no atomic batches).
+    for (const [index, call] of batch.calls.entries()) {
+      const transaction = prepared.transactions[index]
+      if (!transaction) throw actionNotAllowed()
+      txHashes.push(await signAndSend(ctx, callAsTransaction(ctx.own.evm, call), transaction, nonce++))
+    }
+    return { id: await ctx.batches.record(ctx.userId, { chainId: ctx.chainId, txHashes }) }
+  },
+})

@@ -1,0 +1,57 @@
+/** `eth_sendTransaction`: one transaction from the EOA, or one UserOperation of the smart account. */
+import { actionNotAllowed, EmbeddedError } from '../errors.ts'
+import { mustBeOwn, smartCall, type ViaSmartAccount, viaSmartAccount } from './accountChecks.ts'
+import { callsPreview } from './callsPreview.ts'
+import {
+  dataOf,
+  maxFeeOf,
+  type PreparedTransaction,
+  pendingNonce,
+  prepareTransaction,
+  signAndSend,
+  transactionParams,
+} from './evmTransactions.ts'
+import { approvalMethod } from './types.ts'
+
+export const sendTransaction = approvalMethod({
+  method: 'eth_sendTransaction',
+  params: transactionParams,
+  async preview(ctx, [tx]) {
+    const call = { ...tx, data: dataOf(tx) }
+    const evm = await ctx.evmAccount()
+    if (evm.smart) {
+      mustBeOwn(tx.from, evm.address)
+      smartCall(call)
+      return {
+        // The network fee is estimated when the UserOperation is sent (the account pays it).
+        shown: { from: evm.address, transfers: await callsPreview(ctx, [call]) },
+        prepared: { smartAccount: true } as ViaSmartAccount | { transactions: PreparedTransaction[] },
+      }
+    }
+    mustBeOwn(tx.from, ctx.own.evm)
+    const prepared = await prepareTransaction(ctx, ctx.own.evm, tx)
+    return {
+      shown: {
+        from: ctx.own.evm,
+        transfers: await callsPreview(ctx, [call]),
+        fee: maxFeeOf(prepared).toString(),
+      },
+      prepared: { transactions: [prepared] },
+    }
+  },
+  async execute(ctx, [tx], prepared) {
+    if (viaSmartAccount(prepared)) {
+      const hash = await ctx.smart.send(ctx.userId, ctx.chainId, [smartCall({ ...tx, data: dataOf(tx) })])
+      const receipt = await ctx.smart.waitForReceipt(ctx.chainId, hash)
+      if (!receipt.success)
+        throw new EmbeddedError(400, 'UPSTREAM_ERROR', 'The transaction reverted', {
+          rpcCode: -32521,
+          rpcData: { userOpHash: hash, transactionHash: receipt.receipt.transactionHash },
+        })
+      return receipt.receipt.transactionHash
+    }
+    const [first] = prepared.transactions
+    if (!first) throw actionNotAllowed()
+    return signAndSend(ctx, tx, first, await pendingNonce(ctx, ctx.own.evm))
+  },
+})

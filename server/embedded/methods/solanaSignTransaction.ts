@@ -1,0 +1,18 @@
+/** `solana_signTransaction`: signs the page's transaction and answers it signed, without sending it. */
+import { encodeBase58 } from '../../../src/protocol/siwx/base58.ts'
+import {
+  previewSolanaTransaction,
+  signSolanaTransaction,
+  solanaTransactionParams,
+} from './solanaTransactions.ts'
+import { approvalMethod } from './types.ts'
+
+export const solanaSignTransaction = approvalMethod({
+  method: 'solana_signTransaction',
+  params: solanaTransactionParams,
+  preview: (ctx, { transaction }) => previewSolanaTransaction(ctx, transaction),
+  async execute(ctx, { transaction }) {
+    const { signature, signed } = await signSolanaTransaction(ctx, transaction)
+    return { signature: encodeBase58(signature), transaction: signed }
+  },
+})
