@@ -18,10 +18,10 @@ import { SocialProviderSchema } from '../../src/protocol/rules.ts'
 import type { ServiceConfig } from '../config.ts'
 import type { ServiceDatabase } from '../db/database.ts'
 import type { EmbeddedWallet } from '../embedded/index.ts'
+import { embeddedWalletOn, registerEmbeddedRoutes } from '../embedded/routes.ts'
 import { createRateLimiter, rateLimitRules } from '../http/rateLimit.ts'
 import type { Logger } from '../logger.ts'
 import { createProjectResolver, type ProjectResolver } from '../projects/resolver.ts'
-import { embeddedWalletOn, registerEmbeddedRoutes } from '../routes/embedded.ts'
 import { frameAncestorPatterns, frameCsp } from './ancestors.ts'
 
 /** The id of the JSON the frame page reads its configuration from. */

@@ -31,9 +31,6 @@ import {
   socialStartRequest,
   walletRpcRequest,
 } from '../../src/protocol/embedded/index.ts'
-import { EmbeddedError, isEmbeddedError } from '../embedded/errors.ts'
-import type { EmbeddedWallet } from '../embedded/index.ts'
-import { type SessionProof, sessionKeyOf } from '../embedded/sessionProof.ts'
 import { invalidProjectId, projectIdNotConfigured } from '../errors.ts'
 import { isSiteAllowed } from '../frame/ancestors.ts'
 import { toServiceError } from '../http/errorHandler.ts'
@@ -41,6 +38,9 @@ import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
 import type { ProjectResolver } from '../projects/resolver.ts'
 import type { Project } from '../projects/store.ts'
+import { EmbeddedError, isEmbeddedError } from './errors.ts'
+import type { EmbeddedWallet } from './index.ts'
+import { type SessionProof, sessionKeyOf } from './sessionProof.ts'
 
 export interface EmbeddedRouteOptions {
   wallet: EmbeddedWallet
