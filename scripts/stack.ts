@@ -9,14 +9,9 @@
  * {@link startStack}, a key to {@link StackUrls}, and a port to {@link StackOptions}.
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { entryPoint08Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { parseTokenLists } from '../server/blockchain/tokenLists.ts'
 import type { ServiceDatabase } from '../server/db/database.ts'
 import { startBundler } from '../server/dev/bundler/index.ts'
 import { deployEns, type LocalEns, planEns } from '../server/dev/chain/ens.ts'
@@ -33,115 +28,20 @@ import {
 import { type FarcasterStandIns, startFarcasterStandIns } from '../server/dev/farcaster/index.ts'
 import { registerDevInbox } from '../server/dev/mail/inbox.ts'
 import { type MailSink, startMailSink } from '../server/dev/mail/index.ts'
-import {
-  devAppleKey,
-  socialProviderNames,
-  standInClient,
-  startOidcStandIn,
-} from '../server/dev/oidc/index.ts'
+import { startOidcStandIn } from '../server/dev/oidc/index.ts'
 import { startRelay } from '../server/dev/relay/index.ts'
-import { LOCAL_SOLANA_NETWORK_ID } from '../src/chains/solana/networks.ts'
+import { HOST, portFromEnv, repoRoot, type StackOptions, type StackUrls } from './stack/options.ts'
+import { stackServiceConfig } from './stack/serviceConfig.ts'
+import { type StackService, type StartedService, startServices } from './stack/services.ts'
+import { buildFrame, startDemo } from './stack/vite.ts'
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url))
-const HOST = '127.0.0.1'
-
-export type RunningService = {
-  url: string
-  /** Shown after the URL by `npm start`, e.g. `eip155:31337`. */
-  detail?: string
-  stop(): Promise<void>
-}
-
-export type StackService = {
-  name: string
-  /** Names of services (earlier in the list) that must have started first. */
-  dependsOn?: readonly string[]
-  start(): Promise<RunningService>
-}
-
-export type StartedService = { name: string; url: string; detail?: string }
-
-export type StackUrls = {
-  /** Local EVM chain, eip155:31337. */
-  chain: string
-  /** Second local EVM chain, eip155:31338. */
-  chain2: string
-  /** The companion service. */
-  service: string
-  /** The embedded wallet's frame, on its own origin (served by the service). */
-  frame: string
-  /** The dev inbox page: the mail the stack sent (codes and approval links). */
-  inbox: string
-  /** The local SMTP server (`smtp://`). */
-  smtp: string
-  /** The social providers' stand-in: each provider at `<url>/<provider>`. */
-  oidc: string
-  /** The WalletConnect dev relay (ws://). */
-  relay: string
-  /** The local ERC-4337 bundler of eip155:31337 (EntryPoint v0.8). */
-  bundler: string
-  /** The local Solana network's JSON-RPC (empty when not started). */
-  solana: string
-  /** The local on-ramp stand-in (its API and checkout pages). */
-  onramp: string
-  /** The demo Farcaster app's page (opens a sign-in channel's link), with a trailing slash. */
-  farcasterApp: string
-  /** The Farcaster auth relay stand-in. */
-  farcasterRelay: string
-  /** The chain with chain id 10 holding the Farcaster registry stand-ins. */
-  farcasterChain: string
-  /** The demo page (vite dev server), with a trailing slash. */
-  demo: string
-}
-
-export type StackOptions = {
-  /** Default `CHAIN_PORT` or 8545. */
-  chainPort?: number
-  /** Default `CHAIN2_PORT` or 8546. */
-  chain2Port?: number
-  /** Default `DEMO_PORT` or 5173. */
-  demoPort?: number
-  /** Default `SERVICE_PORT` or 8787. */
-  servicePort?: number
-  /** Default `RELAY_PORT` or 8789. */
-  relayPort?: number
-  /** Default `BUNDLER_PORT` or 4337. */
-  bundlerPort?: number
-  /** Default `FRAME_PORT` or 8788. */
-  framePort?: number
-  /** Default `SMTP_PORT` or 2525. */
-  smtpPort?: number
-  /** Default `ONRAMP_PORT` or 8795. */
-  onrampPort?: number
-  /** The social providers' stand-in (`oidc-provider`); default `OIDC_PORT` or 8790. */
-  oidcPort?: number
-  /** Default `SOLANA_PORT` or 8899 (WebSocket on the next port). */
-  solanaPort?: number
-  /** The Farcaster registries' chain (id 10); default `FARCASTER_CHAIN_PORT` or 8791. */
-  farcasterChainPort?: number
-  /** The Farcaster relay stand-in; default `FARCASTER_RELAY_PORT` or 8792. */
-  farcasterRelayPort?: number
-  /** The demo Farcaster app; default `FARCASTER_APP_PORT` or 8793. */
-  farcasterAppPort?: number
-  /** Run the Farcaster stand-ins (default true; end-to-end tests of other flows turn them off). */
-  farcaster?: boolean
-  /** Run the local Solana network (default true; end-to-end tests of EVM flows turn it off). */
-  solana?: boolean
-  /** The service's PGlite data folder; default `SERVICE_DATA_DIR` or `.data/service` (`memory://` in tests). */
-  serviceDataDir?: string
-  /**
-   * Vite config of the demo, relative to the repository root or absolute.
-   * Default `DEMO_VITE_CONFIG` or `vite.demo.config.ts`.
-   */
-  demoConfigFile?: string
-  /** Vite's log level; `npm start` uses 'info', tests 'warn'. Default 'info'. */
-  logLevel?: 'info' | 'warn' | 'error' | 'silent'
-  /**
-   * Where to write the local market's token list (the service's `TOKEN_LIST_FILE` format), for a
-   * service started on its own; `npm start` writes `.data/local-market.json`. Nothing is written when absent.
-   */
-  marketFile?: string
-}
+export type { StackOptions, StackUrls } from './stack/options.ts'
+export {
+  type RunningService,
+  type StackService,
+  type StartedService,
+  startServices,
+} from './stack/services.ts'
 
 export type Stack = {
   urls: StackUrls
@@ -327,61 +227,27 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         const launch = () =>
           startService({
             ...(sink ? { extraRoutes: async (scope) => registerDevInbox(scope, sink) } : {}),
-            config: {
-              ...base,
-              // npm start is development: the dev project below, local origins without warnings.
-              environment: 'development',
+            config: stackServiceConfig({
+              base,
               nameGatewayKey,
-              embedded: {
-                ...base.embedded,
-                framePort,
-                framePublicUrl: frameUrl,
-                frameDir: frame?.dir ?? base.embedded.frameDir,
-                smtpUrl: mailSink?.url ?? base.embedded.smtpUrl,
-                // Every social provider on the local stand-in, with its dev client.
-                social: {
-                  providerUrl: `http://${HOST}:${oidcPort}`,
-                  redirectBase: frameUrl,
-                  credentials: Object.fromEntries(
-                    socialProviderNames.map((provider) => [provider, standInClient(provider)]),
-                  ),
-                  apple: {
-                    teamId: devAppleKey.teamId,
-                    keyId: devAppleKey.keyId,
-                    privateKey: devAppleKey.privateKeyPem,
-                  },
-                },
-                // Sign In With Farcaster through the local relay, against the local registries.
-                farcaster: {
-                  relayUrl: `http://${HOST}:${farcasterPorts.relayPort}`,
-                  rpcUrl: `http://${HOST}:${farcasterPorts.chainPort}`,
-                },
-              },
-              host: HOST,
-              port: servicePort,
-              dataDir: serviceDataDir,
-              devProjectId: projectId,
-              devOrigins: [
-                `http://${HOST}:${demoPort}`,
-                `http://localhost:${demoPort}`,
-                'http://127.0.0.1:4173',
-              ],
-              tokenLists: parseTokenLists({ networks: { [market.caipNetworkId]: tokenList } }),
+              frame: { port: framePort, url: frameUrl, dir: frame?.dir },
+              smtpUrl: mailSink?.url,
+              oidcPort,
+              farcasterPorts,
+              servicePort,
+              serviceDataDir,
+              projectId,
+              demoPort,
+              market,
+              tokenList,
               onramp: {
-                providerUrl: onrampUrl,
+                url: onrampUrl,
                 apiKey: onrampApiKey,
                 webhookSecret: onrampWebhookSecret,
-                senderAddresses: { [market.caipNetworkId]: [onrampSender.address] },
+                sender: onrampSender.address,
               },
-              rpcUpstreams: {
-                'eip155:31337': chainUrl,
-                'eip155:31338': chain2Url,
-                [LOCAL_SOLANA_NETWORK_ID]: solanaUrl,
-              },
-              bundlerUpstreams: { 'eip155:31337': bundlerUrl },
-              // The Activity list's history: the service indexes both local EVM chains itself.
-              historyNetworks: ['eip155:31337', 'eip155:31338'],
-            },
+              upstreams: { chainUrl, chain2Url, solanaUrl, bundlerUrl },
+            }),
           })
         let service = await launch()
         serviceDatabase = service.app.database
@@ -503,173 +369,4 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     restartBundler: (between) => restartBundler(between),
     stop: running.stop,
   }
-}
-
-/**
- * Starts services in parallel, honouring `dependsOn`. All or nothing: when one fails, the others
- * (those started, and those still starting once they finish) are stopped and the first error thrown.
- *
- * @example
- * const running = await startServices([{ name: 'relay', start: () => startRelay({ port }) }])
- * await running.stop()
- */
-export async function startServices(
-  services: readonly StackService[],
-): Promise<(StartedService & { stop(): Promise<void> })[] & { stop(): Promise<void> }> {
-  const started = new Map<string, Promise<RunningService>>()
-  for (const service of services) {
-    if (started.has(service.name)) throw new Error(`stack: two services are named "${service.name}"`)
-    const dependencies = (service.dependsOn ?? []).map((name) => {
-      const dependency = started.get(name)
-      if (!dependency)
-        throw new Error(`stack: "${service.name}" depends on "${name}", which is not listed before it`)
-      return dependency
-    })
-    started.set(
-      service.name,
-      Promise.all(dependencies).then(
-        () =>
-          service.start().catch((error: unknown) => {
-            throw new ServiceStartError(service.name, error)
-          }),
-        () => {
-          throw new DependencyFailed(service.name)
-        },
-      ),
-    )
-  }
-
-  const results = await Promise.allSettled(started.values())
-  const entries = services.map((service, index) => ({ service, result: results[index]! }))
-
-  const stopInReverse = async (list: { name: string; running: RunningService }[]) => {
-    const errors: unknown[] = []
-    for (const { name, running } of [...list].reverse()) {
-      try {
-        await running.stop()
-      } catch (error) {
-        errors.push(new Error(`stack: stopping ${name} failed: ${errorMessage(error)}`, { cause: error }))
-      }
-    }
-    if (errors.length === 1) throw errors[0]
-    if (errors.length > 1) throw new AggregateError(errors, 'stack: some services failed to stop')
-  }
-
-  const ok = entries.flatMap(({ service, result }) =>
-    result.status === 'fulfilled' ? [{ name: service.name, running: result.value }] : [],
-  )
-  const failures = entries.flatMap(({ result }) =>
-    result.status === 'rejected' && !(result.reason instanceof DependencyFailed)
-      ? [result.reason as Error]
-      : [],
-  )
-  if (failures.length > 0) {
-    await stopInReverse(ok).catch((error: unknown) => console.error(errorMessage(error)))
-    if (failures.length === 1) throw failures[0]
-    throw new AggregateError(failures, failures.map((failure) => failure.message).join('\n'))
-  }
-
-  let stopping: Promise<void> | undefined
-  const list = ok.map(({ name, running }) => ({
-    name,
-    url: running.url,
-    ...(running.detail ? { detail: running.detail } : {}),
-    stop: running.stop,
-  }))
-  return Object.assign(list, {
-    stop: () => {
-      stopping ??= stopInReverse(ok)
-      return stopping
-    },
-  })
-}
-
-class ServiceStartError extends Error {
-  override name = 'ServiceStartError'
-  constructor(service: string, cause: unknown) {
-    super(`stack: ${service} failed to start: ${errorMessage(cause)}`, { cause })
-  }
-}
-
-class DependencyFailed extends Error {
-  override name = 'DependencyFailed'
-  constructor(service: string) {
-    super(`stack: ${service} was not started because a service it depends on failed`)
-  }
-}
-
-/** Builds the wallet frame (src/frame) into a temporary folder for this run of the stack. */
-async function buildFrame(): Promise<{ dir: string; remove(): Promise<void> }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'wallet-frame-'))
-  const { build } = await import('vite')
-  await build({
-    configFile: path.join(repoRoot, 'vite.frame.config.ts'),
-    logLevel: 'warn',
-    build: { outDir: dir, emptyOutDir: true },
-  })
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
-}
-
-type StartDemoParameters = {
-  configFile: string
-  port: number
-  logLevel: NonNullable<StackOptions['logLevel']>
-  env: Record<string, string>
-}
-
-async function startDemo({ configFile, port, logLevel, env }: StartDemoParameters): Promise<RunningService> {
-  if (!existsSync(configFile)) {
-    throw new Error(
-      `the demo's vite config ${path.relative(repoRoot, configFile) || configFile} does not exist yet; ` +
-        'create it, or point DEMO_VITE_CONFIG (or the demoConfigFile option) at another config',
-    )
-  }
-  // Vite inlines VITE_* variables from process.env into import.meta.env of the demo.
-  Object.assign(process.env, env)
-
-  const { createServer } = await import('vite')
-  // Vite installs its own SIGTERM (and stdin 'end') handler that calls process.exit() once vite alone
-  // is closed; whoever owns the process (scripts/start.ts, a test) stops the whole stack instead.
-  const sigtermBefore = new Set(process.listeners('SIGTERM'))
-  const stdinEndBefore = new Set(process.stdin.listeners('end'))
-  const server = await createServer({
-    configFile,
-    logLevel,
-    clearScreen: false,
-    server: { host: HOST, port, strictPort: true },
-  })
-  for (const listener of process.listeners('SIGTERM')) {
-    if (!sigtermBefore.has(listener)) process.off('SIGTERM', listener)
-  }
-  for (const listener of process.stdin.listeners('end')) {
-    if (!stdinEndBefore.has(listener)) process.stdin.off('end', listener as (...args: unknown[]) => void)
-  }
-
-  try {
-    await server.listen()
-  } catch (error) {
-    await server.close()
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'EADDRINUSE' || /already in use/i.test(errorMessage(error))) {
-      throw new Error(`port ${port} on ${HOST} is already in use (DEMO_PORT); choose another port`, {
-        cause: error,
-      })
-    }
-    throw error
-  }
-  const url = server.resolvedUrls?.local[0] ?? `http://${HOST}:${port}/`
-  return { url, stop: () => server.close() }
-}
-
-function portFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const port = Number(raw)
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new Error(`${name}="${raw}" is not a TCP port`)
-  return port
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

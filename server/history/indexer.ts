@@ -4,7 +4,15 @@ import type { ChainCall, ChainReader } from '../blockchain/chainReader.ts'
 import type { Db } from '../db/database.ts'
 import { historyNetworks, historyTransfers } from '../db/schema.ts'
 import type { ServiceLogger } from '../logger.ts'
-import { internalTransfers, type StructLog } from './internalTransfers.ts'
+import {
+  type Hex,
+  type RpcBlock,
+  type RpcLog,
+  type RpcTransaction,
+  resultOf,
+  topicAddress,
+} from './evmRpc.ts'
+import { createTracer } from './traces.ts'
 
 /** keccak256('Transfer(address,address,uint256)'): ERC-20 (3 topics) and ERC-721 (4 topics) alike. */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
@@ -42,48 +50,7 @@ export interface HistoryIndexer {
   halt(): Promise<void>
 }
 
-type Hex = `0x${string}`
-
-interface RpcTransaction {
-  hash: Hex
-  from: Hex
-  to: Hex | null
-  value: Hex
-  input: Hex
-  transactionIndex: Hex
-}
-
-interface RpcBlock {
-  number: Hex
-  hash: Hex
-  parentHash: Hex
-  timestamp: Hex
-  transactions: RpcTransaction[]
-}
-
-interface RpcLog {
-  address: Hex
-  topics: Hex[]
-  data: Hex
-  transactionHash: Hex
-  transactionIndex: Hex
-  logIndex: Hex
-  blockNumber: Hex
-  removed?: boolean
-}
-
 type TransferRow = typeof historyTransfers.$inferInsert
-
-const topicAddress = (topic: Hex) => `0x${topic.slice(26)}`.toLowerCase()
-
-/** Result of one call of a batch, or an error naming the method (never the upstream). */
-function resultOf<T>(
-  answer: Awaited<ReturnType<ChainReader['batch']>>[number] | undefined,
-  method: string,
-): T {
-  if (!answer?.ok) throw new Error(`${method} failed: ${answer ? answer.message : 'no answer'}`)
-  return answer.result as T
-}
 
 /**
  * The history indexer of EVM networks: reads blocks in order (native transfers from the transactions'
@@ -109,47 +76,7 @@ export function startHistoryIndexer(options: HistoryIndexerOptions): HistoryInde
   const loops: Promise<void>[] = []
   const wakers = new Set<() => void>()
   const indexed = { blocks: 0, transfers: 0 }
-  /** Networks whose upstream has no `debug_traceTransaction`: their internal ETH transfers are not read. */
-  const untraceable = new Set<string>()
-
-  /**
-   * ETH moved inside the contract calls among `calls` (succeeded or not: a failed trace has none), from
-   * `debug_traceTransaction` with the default tracer, one request each; nothing once the upstream says
-   * it has no such method.
-   */
-  async function tracedTransfers(chainId: string, calls: readonly RpcTransaction[]) {
-    if (untraceable.has(chainId)) return calls.map(() => [])
-    return Promise.all(
-      calls.map(async (transaction) => {
-        const [answer] = await reader.batch(chainId, [
-          {
-            method: 'debug_traceTransaction',
-            params: [
-              transaction.hash,
-              { disableStorage: true, disableMemory: true, enableReturnData: false },
-            ],
-          },
-        ])
-        if (!answer?.ok) {
-          if (
-            answer &&
-            /not (supported|found|available)|does not exist|unknown method/i.test(answer.message)
-          ) {
-            untraceable.add(chainId)
-            logger?.info(
-              { chainId },
-              `${chainId} has no debug_traceTransaction: ETH sent by contracts is not indexed`,
-            )
-            return []
-          }
-          throw new Error(`debug_traceTransaction failed: ${answer ? answer.message : 'no answer'}`)
-        }
-        const trace = answer.result as { failed?: boolean; structLogs?: StructLog[] }
-        if (trace.failed || !transaction.to) return []
-        return internalTransfers(trace.structLogs ?? [], transaction.to)
-      }),
-    )
-  }
+  const tracedTransfers = createTracer(reader, logger)
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini'
 import { safeParse } from 'zod/mini'
-import { randomId, toBase64 } from '../protocol/base64.ts'
+import { randomId, toBase64Url } from '../protocol/base64.ts'
 import { embeddedErrorBody } from '../protocol/embedded/api.ts'
 import {
   SESSION_KEY_HEADER,
@@ -52,8 +52,7 @@ export interface FrameApi {
   ): Promise<z.output<T>>
 }
 
-const base64url = (bytes: ArrayBuffer) =>
-  toBase64(new Uint8Array(bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+const base64url = (bytes: ArrayBuffer) => toBase64Url(new Uint8Array(bytes))
 
 const hex = (bytes: ArrayBuffer) =>
   Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, '0')).join('')

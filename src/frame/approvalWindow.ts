@@ -10,6 +10,7 @@
  * frame answers only its own window (`event.source`) at its own origin with that nonce, handing it a
  * `MessagePort`; the request and the decision go over that port, each carrying the nonce.
  */
+import { randomId } from '../protocol/base64.ts'
 import {
   APPROVE_WINDOW_PORT,
   type ApproveWindowRequest,
@@ -22,15 +23,6 @@ const CLOSED_POLL_MS = 250
 
 /** The window's size: the preview's width, tall enough for a transaction's rows. */
 const WINDOW_FEATURES = 'popup,width=460,height=720'
-
-/** 128 random bits, URL-safe: the nonce of one opening. */
-function randomNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16))
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '')
-}
 
 /** An open approval window. */
 export interface ApprovalWindow {
@@ -56,7 +48,8 @@ export function openApprovalWindow(
   onDecision: (approved: boolean) => void,
 ): ApprovalWindow | null {
   const origin = win.location.origin
-  const nonce = randomNonce()
+  // 128 random bits, URL-safe: the nonce of one opening.
+  const nonce = randomId()
   const url = new URL('/approve', origin)
   url.hash = `nonce=${nonce}`
   // Not `noopener`: the window needs its opener to ask for the request, and the frame its reference.

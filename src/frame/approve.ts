@@ -13,7 +13,9 @@ import {
   approveWindowPort,
   approveWindowRequest,
 } from '../protocol/embedded/approvalWindow.ts'
-import { APPROVAL_ARM_MS, approvalContent, h } from './approval.ts'
+import { APPROVAL_ARM_MS } from './approval.ts'
+import { approvalContent } from './approvalContent.ts'
+import { h } from './dom.ts'
 import { loadStrings } from './strings.ts'
 
 const root = document.getElementById('app') ?? document.body

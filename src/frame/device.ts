@@ -6,6 +6,7 @@
 import './frame.css'
 import { type DeviceDetailsResponse, deviceDetailsResponse } from '../protocol/embedded/api.ts'
 import { ApiError, createFrameApi } from './api.ts'
+import { h, hostOf } from './dom.ts'
 import { loadStrings, type Strings } from './strings.ts'
 
 const root = document.getElementById('app') ?? document.body
@@ -14,21 +15,6 @@ const secret = /^#([A-Za-z0-9_-]{43})$/.exec(location.hash)?.[1]
 if (location.hash) history.replaceState(null, '', location.pathname)
 const api = createFrameApi({ projectId: '-', site: () => location.origin })
 
-function el(tag: string, attributes: Record<string, string>, ...children: (Node | string)[]) {
-  const element = document.createElement(tag)
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value)
-  element.append(...children)
-  return element
-}
-
-const host = (site: string) => {
-  try {
-    return new URL(site).host
-  } catch {
-    return site
-  }
-}
-
 function page(strings: Strings) {
   const { t } = strings
   document.documentElement.lang = strings.locale
@@ -36,22 +22,22 @@ function page(strings: Strings) {
   document.title = t('deviceApprove')
 
   const show = (...children: (Node | string)[]) => {
-    const heading = el('h1', { id: 'device-title', tabindex: '-1' }, t('approveBrowser'))
+    const heading = h('h1', { id: 'device-title', tabindex: '-1' }, t('approveBrowser'))
     root.replaceChildren(
-      el('main', { class: 'panel page-panel', 'aria-labelledby': 'device-title' }, heading, ...children),
+      h('main', { class: 'panel page-panel', 'aria-labelledby': 'device-title' }, heading, ...children),
     )
     heading.focus()
   }
-  const problem = (text: string) => show(el('p', { role: 'alert', class: 'error' }, text))
+  const problem = (text: string) => show(h('p', { role: 'alert', class: 'error' }, text))
 
   const render = (details: DeviceDetailsResponse) => {
-    const site = host(details.site)
-    if (details.status === 'approved') return show(el('p', { role: 'status' }, t('deviceApproved', { site })))
-    if (details.status === 'denied') return show(el('p', { role: 'status' }, t('deviceDenied')))
+    const site = hostOf(details.site)
+    if (details.status === 'approved') return show(h('p', { role: 'status' }, t('deviceApproved', { site })))
+    if (details.status === 'denied') return show(h('p', { role: 'status' }, t('deviceDenied')))
     if (details.status === 'expired') return problem(t('deviceExpired'))
     // The code the signing-in browser shows: without it nothing is approved, so a person who opens a
     // link someone else caused cannot approve that someone by a click (issue 23 item 1).
-    const input = el('input', {
+    const input = h('input', {
       id: 'device-code',
       name: 'code',
       type: 'text',
@@ -63,14 +49,14 @@ function page(strings: Strings) {
       'aria-describedby': 'device-code-hint',
       class: 'code-input',
     }) as HTMLInputElement
-    const label = el('label', { for: 'device-code' }, t('deviceCodeLabel'))
-    const hint = el(
+    const label = h('label', { for: 'device-code' }, t('deviceCodeLabel'))
+    const hint = h(
       'p',
       { id: 'device-code-hint', class: 'muted' },
       t('deviceCodeHint', { browser: details.browser }),
     )
-    const approve = el('button', { type: 'submit', class: 'primary' }, t('deviceApprove'))
-    const deny = el('button', { type: 'button', class: 'secondary' }, t('deviceDeny'))
+    const approve = h('button', { type: 'submit', class: 'primary' }, t('deviceApprove'))
+    const deny = h('button', { type: 'button', class: 'secondary' }, t('deviceDeny'))
     const busy = () => approve.hasAttribute('aria-disabled')
     const send = async (path: 'device/approve' | 'device/deny', body: Record<string, string>) => {
       approve.setAttribute('aria-disabled', 'true')
@@ -87,13 +73,13 @@ function page(strings: Strings) {
         )
       }
     }
-    const form = el(
+    const form = h(
       'form',
       { class: 'form', novalidate: '' },
       label,
       input,
       hint,
-      el('div', { class: 'actions' }, deny, approve),
+      h('div', { class: 'actions' }, deny, approve),
     )
     form.addEventListener('submit', (event) => {
       event.preventDefault()
@@ -111,13 +97,9 @@ function page(strings: Strings) {
       void send('device/deny', { token: secret })
     })
     show(
-      el('p', {}, t('deviceIntro', { email: details.email, site, browser: details.browser })),
-      el(
-        'p',
-        { class: 'muted' },
-        t('deviceRequested', { time: strings.date(new Date(details.requestedAt)) }),
-      ),
-      el('p', { class: 'warning' }, t('deviceWarning')),
+      h('p', {}, t('deviceIntro', { email: details.email, site, browser: details.browser })),
+      h('p', { class: 'muted' }, t('deviceRequested', { time: strings.date(new Date(details.requestedAt)) })),
+      h('p', { class: 'warning' }, t('deviceWarning')),
       form,
     )
   }

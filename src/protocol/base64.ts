@@ -17,14 +17,21 @@ export function fromBase64(text: string): Uint8Array {
 }
 
 /**
+ * URL-safe base64 of bytes without padding (RFC 4648 section 5): ids, binding secrets and hashes.
+ *
+ * @example
+ * toBase64Url(new Uint8Array([251, 255])) // '-_8'
+ */
+export function toBase64Url(bytes: Uint8Array): string {
+  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+/**
  * 128 random bits as URL-safe base64 (22 characters): the frame handshake's nonce, device ids.
  *
  * @example
  * randomId() // 'b7Vq0Xr…'
  */
 export function randomId(): string {
-  return toBase64(crypto.getRandomValues(new Uint8Array(16)))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '')
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(16)))
 }

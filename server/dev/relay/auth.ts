@@ -1,6 +1,6 @@
 import { createPublicKey, verify } from 'node:crypto'
 import { z } from 'zod'
-import { decodeBase58 as decodeOrNull } from '../../../src/protocol/siwx/base58.ts'
+import { decodeBase58 as decodeOrNull } from '../../../src/protocol/siwx/index.ts'
 
 /** What a verified relay auth JWT tells the relay. */
 export interface RelayAuthClaims {

@@ -1,6 +1,6 @@
 /** Byte encodings used on the Solana JSON-RPC wire: base58 (addresses, signatures, blockhashes) and base64. */
 
-import { decodeBase58 as decodeOrNull, encodeBase58 } from '../../../src/protocol/siwx/base58.ts'
+import { decodeBase58 as decodeOrNull, encodeBase58 } from '../../../src/protocol/siwx/index.ts'
 
 /** Base58 (Bitcoin alphabet) text of bytes: the modal's own codec. */
 export { encodeBase58 }

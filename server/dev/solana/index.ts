@@ -16,7 +16,8 @@ import { createGenesis, type TestMint } from './genesis.ts'
 import { handleJsonRpc } from './jsonrpc.ts'
 import { Ledger } from './ledger.ts'
 import { createPubSub } from './pubsub.ts'
-import { RPC_METHODS, type RpcContext } from './rpc.ts'
+import { RPC_METHODS } from './rpc.ts'
+import type { RpcContext } from './rpcContext.ts'
 
 export type { TestMint } from './genesis.ts'
 export {

@@ -5,20 +5,13 @@
  * and blockhashes stay valid for 150 blocks, as on a cluster.
  */
 import {
-  AddressLookupTableAccount,
   PublicKey,
   SystemProgram,
   Transaction,
   type VersionedMessage,
-  VersionedTransaction,
+  type VersionedTransaction,
 } from '@solana/web3.js'
-import {
-  type AccountInfoBytes,
-  FailedTransactionMetadata,
-  type InnerInstruction,
-  LiteSVM,
-  type TransactionMetadata,
-} from 'litesvm'
+import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
 import {
   type AccountReader,
   type LedgerAccount,
@@ -26,194 +19,31 @@ import {
   type TokenBalanceJson,
   tokenBalance,
 } from './accounts.ts'
+import { decodeTransaction, preflightError, resolveKeys } from './admission.ts'
 import { encodeBase58 } from './codec.ts'
-import {
-  fromLiteSvm,
-  RPC_ERROR,
-  RpcError,
-  type TransactionErrorJson,
-  type TransactionFailure,
-  transactionFailure,
-} from './errors.ts'
+import { fromLiteSvm, type TransactionFailure, transactionFailure } from './errors.ts'
 import { type FpuReset, loadFpuReset } from './fpu.ts'
-import { MEMO_PROGRAMS } from './instructions.ts'
+import type {
+  LandedTransaction,
+  LedgerEvents,
+  ResolvedKeys,
+  SignatureQuery,
+  Simulation,
+  TokenAccountFilter,
+} from './ledgerTypes.ts'
+import {
+  computeBudget,
+  feeFromDebug,
+  innerGroups,
+  memoOf,
+  returnDataOf,
+  toLedgerAccount,
+} from './transactionMeta.ts'
 
 /** Blocks a blockhash stays usable for (MAX_PROCESSING_AGE). */
 export const BLOCKHASH_VALIDITY = 150
 /** Lamports per signature. */
 export const LAMPORTS_PER_SIGNATURE = 5_000
-/** Largest serialized transaction (PACKET_DATA_SIZE). */
-export const MAX_TRANSACTION_BYTES = 1_232
-
-const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111'
-const MAX_COMPUTE_UNIT_LIMIT = 1_400_000
-const DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT = 200_000
-const BUILTIN_INSTRUCTION_COMPUTE_UNIT_LIMIT = 3_000
-const BUILTIN_PROGRAMS: ReadonlySet<string> = new Set([
-  '11111111111111111111111111111111',
-  COMPUTE_BUDGET_PROGRAM,
-  'Vote111111111111111111111111111111111111111',
-  'Stake11111111111111111111111111111111111111',
-  'Config1111111111111111111111111111111111111',
-  'BPFLoader1111111111111111111111111111111111',
-  'BPFLoader2111111111111111111111111111111111',
-  'BPFLoaderUpgradeab1e11111111111111111111111',
-  'LoaderV411111111111111111111111111111111111',
-  'AddressLookupTab1e1111111111111111111111111',
-  'Ed25519SigVerify111111111111111111111111111',
-  'KeccakSecp256k11111111111111111111111111111',
-  'Secp256r1SigVerify1111111111111111111111111',
-])
-
-/** An inner instruction as recorded: indices into the transaction's account keys. */
-export interface RecordedInnerInstruction {
-  readonly programIdIndex: number
-  readonly accounts: readonly number[]
-  readonly data: Uint8Array
-  readonly stackHeight: number
-}
-
-export interface InnerInstructionGroup {
-  readonly index: number
-  readonly instructions: readonly RecordedInnerInstruction[]
-}
-
-export interface ReturnData {
-  readonly programId: string
-  readonly data: Uint8Array
-}
-
-/** Account keys of a transaction: static keys, then keys loaded from lookup tables (writable, then readonly). */
-export interface ResolvedKeys {
-  readonly keys: readonly PublicKey[]
-  readonly writable: readonly boolean[]
-  readonly signer: readonly boolean[]
-  readonly staticCount: number
-  readonly loaded: { readonly writable: readonly PublicKey[]; readonly readonly: readonly PublicKey[] }
-}
-
-/** A transaction in the history. */
-export interface LandedTransaction {
-  readonly signature: string
-  readonly slot: number
-  readonly blockTime: number
-  readonly transaction: VersionedTransaction
-  readonly accounts: ResolvedKeys
-  readonly err: TransactionFailure | null
-  readonly fee: number
-  readonly preBalances: readonly number[]
-  readonly postBalances: readonly number[]
-  readonly preTokenBalances: readonly TokenBalanceJson[]
-  readonly postTokenBalances: readonly TokenBalanceJson[]
-  readonly logs: readonly string[]
-  readonly innerInstructions: readonly InnerInstructionGroup[]
-  readonly unitsConsumed: number
-  readonly returnData: ReturnData | null
-  readonly computeUnitPrice: bigint
-  readonly memo: string | null
-}
-
-export interface Simulation {
-  readonly err: TransactionFailure | null
-  readonly logs: readonly string[]
-  readonly unitsConsumed: number
-  readonly returnData: ReturnData | null
-  readonly fee: number | null
-  readonly accounts: ResolvedKeys | null
-  readonly innerInstructions: readonly InnerInstructionGroup[]
-  /** Post-simulation state of the accounts the transaction touched, by address. */
-  readonly postAccounts: ReadonlyMap<string, LedgerAccount | null>
-  readonly replacementBlockhash: { blockhash: string; lastValidBlockHeight: number } | null
-}
-
-export interface SignatureQuery {
-  readonly limit: number
-  readonly before?: string | undefined
-  readonly until?: string | undefined
-}
-
-export type TokenAccountFilter = { readonly mint: PublicKey } | { readonly programId: PublicKey }
-
-export interface LedgerEvents {
-  /** A transaction reached the node (before it runs). */
-  received?(signature: string): void
-  /** A transaction landed (successfully or not) and its block closed. */
-  landed?(transaction: LandedTransaction): void
-}
-
-function feeFromDebug(meta: { toString(): string }): number | null {
-  const match = /\bfee: (\d+) \}[\s})]*$/.exec(meta.toString())
-  return match?.[1] ? Number(match[1]) : null
-}
-
-function toLedgerAccount(info: AccountInfoBytes, lamports: bigint): LedgerAccount {
-  return {
-    lamports,
-    data: info.data,
-    owner: info.owner,
-    executable: info.executable,
-    rentEpoch: BigInt(info.rentEpoch ?? 0),
-  }
-}
-
-function innerGroups(meta: TransactionMetadata): InnerInstructionGroup[] {
-  const groups: InnerInstructionGroup[] = []
-  meta.innerInstructions().forEach((list: InnerInstruction[], index: number) => {
-    if (list.length === 0) return
-    groups.push({
-      index,
-      instructions: list.map((inner) => {
-        const compiled = inner.instruction()
-        return {
-          programIdIndex: compiled.programIdIndex(),
-          accounts: [...compiled.accounts()],
-          data: compiled.data(),
-          stackHeight: inner.stackHeight(),
-        }
-      }),
-    })
-  })
-  return groups
-}
-
-function returnDataOf(meta: TransactionMetadata): ReturnData | null {
-  const value = meta.returnData()
-  const data = value.data()
-  return data.length === 0 ? null : { programId: encodeBase58(value.programId()), data }
-}
-
-/** Compute unit price (micro-lamports) and limit a message asks for, with the runtime's defaults. */
-export function computeBudget(message: VersionedMessage): { price: bigint; limit: number } {
-  const keys = message.staticAccountKeys
-  let price = 0n
-  let limit: number | null = null
-  let defaultLimit = 0
-  for (const ix of message.compiledInstructions) {
-    const program = keys[ix.programIdIndex]?.toBase58() ?? ''
-    const data = ix.data
-    if (program === COMPUTE_BUDGET_PROGRAM) {
-      const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
-      if (data[0] === 2 && data.length >= 5) limit = view.getUint32(1, true)
-      if (data[0] === 3 && data.length >= 9) price = view.getBigUint64(1, true)
-    }
-    defaultLimit += BUILTIN_PROGRAMS.has(program)
-      ? BUILTIN_INSTRUCTION_COMPUTE_UNIT_LIMIT
-      : DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT
-  }
-  return { price, limit: Math.min(limit ?? defaultLimit, MAX_COMPUTE_UNIT_LIMIT) }
-}
-
-/** Memo text as `getSignaturesForAddress` reports it ("[len] text; …"), or null. */
-function memoOf(message: VersionedMessage): string | null {
-  const memos: string[] = []
-  for (const ix of message.compiledInstructions) {
-    const program = message.staticAccountKeys[ix.programIdIndex]?.toBase58()
-    if (program && MEMO_PROGRAMS.has(program)) {
-      memos.push(`[${ix.data.length}] ${new TextDecoder().decode(ix.data)}`)
-    }
-  }
-  return memos.length > 0 ? memos.join('; ') : null
-}
 
 export class Ledger {
   /** The SVM. Run transactions through `send` / `simulate`, which clean up after its JIT (see fpu-reset.c). */
@@ -340,80 +170,16 @@ export class Ledger {
     }))
   }
 
-  /** Decodes wire bytes; throws the validator's -32602 when they are not a transaction. */
-  decode(wire: Uint8Array): VersionedTransaction {
-    if (wire.length > MAX_TRANSACTION_BYTES) {
-      throw new RpcError(
-        RPC_ERROR.invalidParams,
-        `transaction too large: ${wire.length} bytes (max: ${MAX_TRANSACTION_BYTES})`,
-      )
-    }
-    let tx: VersionedTransaction
-    try {
-      tx = VersionedTransaction.deserialize(wire)
-    } catch (error) {
-      throw new RpcError(
-        RPC_ERROR.invalidParams,
-        `failed to deserialize VersionedTransaction: ${error instanceof Error ? error.message : String(error)}`,
-      )
-    }
-    if (tx.message.version !== 'legacy' && tx.message.version !== 0) {
-      throw new RpcError(RPC_ERROR.invalidParams, 'invalid transaction: Transaction version is unsupported')
-    }
-    if (tx.signatures.length !== tx.message.header.numRequiredSignatures || tx.signatures.length === 0) {
-      throw new RpcError(
-        RPC_ERROR.invalidParams,
-        `invalid transaction: ${transactionFailure('SanitizeFailure').message}`,
-      )
-    }
-    return tx
-  }
-
-  /** Account keys of a message with its lookup tables resolved; null when a table cannot be read. */
-  resolveKeys(message: VersionedMessage): ResolvedKeys | null {
-    const staticKeys = message.staticAccountKeys
-    const lookups = message.addressTableLookups
-    let loaded = { writable: [] as PublicKey[], readonly: [] as PublicKey[] }
-    if (lookups.length > 0 && message.version === 0) {
-      const tables: AddressLookupTableAccount[] = []
-      for (const lookup of lookups) {
-        const account = this.getAccount(lookup.accountKey)
-        if (!account) return null
-        try {
-          tables.push(
-            new AddressLookupTableAccount({
-              key: lookup.accountKey,
-              state: AddressLookupTableAccount.deserialize(account.data),
-            }),
-          )
-        } catch {
-          return null
-        }
-      }
-      try {
-        loaded = message.resolveAddressTableLookups(tables)
-      } catch {
-        return null
-      }
-    }
-    const keys = [...staticKeys, ...loaded.writable, ...loaded.readonly]
-    const writable = keys.map((_, i) =>
-      i < staticKeys.length ? message.isAccountWritable(i) : i < staticKeys.length + loaded.writable.length,
-    )
-    const signer = keys.map((_, i) => i < message.header.numRequiredSignatures)
-    return { keys, writable, signer, staticCount: staticKeys.length, loaded }
-  }
-
   /**
    * Runs a transaction. Without `skipPreflight` a failing simulation is refused with -32002 (and nothing lands);
    * a transaction that fails while executing lands with its error and fee, as on a cluster.
    */
   send(wire: Uint8Array, options: { skipPreflight: boolean }): string {
-    const tx = this.decode(wire)
+    const tx = decodeTransaction(wire)
     const signatureBytes = tx.signatures[0] ?? new Uint8Array(64)
     const signature = encodeBase58(signatureBytes)
     for (const listener of this.events) listener.received?.(signature)
-    const accounts = this.resolveKeys(tx.message)
+    const accounts = resolveKeys(tx.message, this.read)
 
     const refuse = (failure: TransactionFailure, meta: TransactionMetadata | null): never => {
       throw preflightError(failure, meta, options.skipPreflight)
@@ -446,13 +212,13 @@ export class Ledger {
 
   /** Simulates a transaction against the current state without changing it. */
   simulate(wire: Uint8Array, options: { sigVerify: boolean; replaceRecentBlockhash: boolean }): Simulation {
-    const tx = this.decode(wire)
+    const tx = decodeTransaction(wire)
     let replacementBlockhash: Simulation['replacementBlockhash'] = null
     if (options.replaceRecentBlockhash) {
       replacementBlockhash = this.latestBlockhash()
       tx.message.recentBlockhash = replacementBlockhash.blockhash
     }
-    const accounts = this.resolveKeys(tx.message)
+    const accounts = resolveKeys(tx.message, this.read)
     const empty = {
       logs: [],
       unitsConsumed: 0,
@@ -615,41 +381,4 @@ export class Ledger {
       if (lastValid < this.blockHeight) this.#blockhashes.delete(hash)
     }
   }
-}
-
-/** The error a validator answers for a transaction it refuses. */
-export function preflightError(
-  failure: TransactionFailure,
-  meta: TransactionMetadata | null,
-  skippedPreflight: boolean,
-): RpcError {
-  if (failure.json === 'SignatureFailure') {
-    return new RpcError(
-      RPC_ERROR.transactionSignatureVerificationFailure,
-      'Transaction signature verification failure',
-      {
-        err: failure.json,
-        logs: [],
-      },
-    )
-  }
-  if (failure.json === 'SanitizeFailure') {
-    return new RpcError(RPC_ERROR.invalidParams, `invalid transaction: ${failure.message}`)
-  }
-  const data: { err: TransactionErrorJson } & Record<string, unknown> = {
-    accounts: null,
-    err: failure.json,
-    innerInstructions: null,
-    logs: meta ? meta.logs() : [],
-    replacementBlockhash: null,
-    returnData: null,
-    unitsConsumed: meta ? Number(meta.computeUnitsConsumed()) : 0,
-  }
-  return new RpcError(
-    RPC_ERROR.sendTransactionPreflightFailure,
-    skippedPreflight
-      ? `Transaction was not processed: ${failure.message}`
-      : `Transaction simulation failed: ${failure.message}`,
-    data,
-  )
 }

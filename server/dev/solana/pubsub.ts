@@ -10,7 +10,8 @@ import { type AccountEncoding, uiAccount } from './accounts.ts'
 import { decodeBase58 } from './codec.ts'
 import { invalidParams, RPC_ERROR, RpcError } from './errors.ts'
 import { handleJsonRpc, type MethodHandler } from './jsonrpc.ts'
-import type { LandedTransaction, Ledger } from './ledger.ts'
+import type { Ledger } from './ledger.ts'
+import type { LandedTransaction } from './ledgerTypes.ts'
 
 type Subscription =
   | { kind: 'signature'; signature: string; received: boolean }

@@ -4,6 +4,7 @@ import { AccountTypeSchema } from '../entities.ts'
 import { SocialProviderSchema } from '../rules.ts'
 import { embeddedEmail } from './email.ts'
 import { compareCodeAlphabet, embeddedLimits } from './limits.ts'
+import { approvalPreview, previewNetwork } from './preview.ts'
 
 // The embedded-wallet API: what the frame asks of the service on its own origin (`/embedded/v1/*`).
 // The host page never reaches these routes (they answer the frame's origin only) and never sees a token.
@@ -219,122 +220,6 @@ export type WalletRpcRequest = z.infer<typeof walletRpcRequest>
 
 /** Answer of `POST /embedded/v1/rpc` and of an approved request. */
 export const walletRpcResponse = z.object({ result: z.unknown() })
-
-/** A name and a value, shown as one row of a preview. */
-const field = z.object({ name: z.string(), value: z.string() })
-
-/** The network a request is for, with its native currency. */
-export const previewNetwork = z.object({
-  caipNetworkId: CaipNetworkIdSchema,
-  name: z.string(),
-  symbol: z.string(),
-  decimals: z.number(),
-})
-
-/** An amount of the native currency, in base units (wei, lamports) as a decimal string. */
-const baseUnits = z.string().check(z.regex(/^\d{1,78}$/, 'Expected base units'))
-
-/** The labels of a decoded call's or instruction's fields (each a `frameField*` string of the catalogues). */
-export const previewFieldLabels = [
-  'owner',
-  'spender',
-  'from',
-  'to',
-  'operator',
-  'allowed',
-  'tokenId',
-  'amount',
-  'deadline',
-  'account',
-  'destination',
-  'mint',
-  'delegate',
-  'authority',
-  'newAuthority',
-  'authorityType',
-  'program',
-  'space',
-] as const
-export type PreviewFieldLabel = (typeof previewFieldLabels)[number]
-
-/**
- * Warnings a decoded action carries (each a `frameWarn*` string): what the person must read before
- * approving. A call whose data could not be decoded is warned of by the frame itself (`dataBytes > 0`
- * and no `action`), as are programs the service cannot read (`programs`).
- */
-export const previewWarnings = [
-  'unlimitedApproval',
-  'approvalForAll',
-  'assign',
-  'delegate',
-  'setAuthority',
-  'closeAccount',
-] as const
-export type PreviewWarning = (typeof previewWarnings)[number]
-
-/** One field of a decoded action: an address, an amount of the action's token, or a text. */
-const actionField = z.object({
-  label: z.enum(previewFieldLabels),
-  address: z.optional(z.string()),
-  /** Base units of the action's token (`token.decimals` when known). */
-  amount: z.optional(baseUnits),
-  /** An approval of 2^255 or more (EVM) or of u64::MAX (SPL): shown as "Unlimited". */
-  unlimited: z.optional(z.boolean()),
-  text: z.optional(z.string()),
-})
-
-/**
- * A call's data or a Solana instruction as the service decoded it from the bytes that will be signed:
- * the standard (`ERC-20`, `ERC-721`, `ERC-1155`, `System`, `SPL Token`, …), the function or
- * instruction's name, the contract or program, the token (read from the chain) and the fields.
- */
-export const previewAction = z.object({
-  standard: z.string(),
-  name: z.string(),
-  contract: z.string(),
-  token: z.optional(z.object({ symbol: z.optional(z.string()), decimals: z.optional(z.number()) })),
-  fields: z.array(actionField),
-  warnings: z.array(z.enum(previewWarnings)),
-})
-export type PreviewAction = z.infer<typeof previewAction>
-
-/**
- * What a request asks for, in plain words, as the frame shows it for approval (ApproveTransaction).
- * The service builds it from the request it stores, so what the person approves is what it signs.
- */
-export const approvalPreview = z.object({
-  method: z.string(),
-  network: previewNetwork,
-  from: z.string(),
-  /** A message to sign: its text when it is readable, else its bytes in hex. */
-  message: z.optional(z.object({ text: z.optional(z.string()), hex: z.optional(z.string()) })),
-  /** Typed data (EIP-712): the domain's fields, the primary type and the message's fields. */
-  typedData: z.optional(
-    z.object({ domain: z.array(field), primaryType: z.string(), fields: z.array(field) }),
-  ),
-  /** Transfers and calls: receiver, amount, data size. */
-  transfers: z.optional(
-    z.array(
-      z.object({
-        to: z.string(),
-        value: baseUnits,
-        /** Bytes of call data (0 for a plain transfer). */
-        dataBytes: z.number(),
-        /** The call data decoded; absent when it could not be (the frame then warns). */
-        action: z.optional(previewAction),
-      }),
-    ),
-  ),
-  /** Solana instructions the service decoded that are not plain SOL transfers. */
-  instructions: z.optional(z.array(previewAction)),
-  /** Programs of Solana instructions the service cannot decode (the frame warns). */
-  programs: z.optional(z.array(z.string())),
-  /** The most the network fee can be, in base units; absent when it could not be estimated. */
-  fee: z.optional(baseUnits),
-  /** That fee's value in US dollars, where the service knows the native currency's price. */
-  feeUsd: z.optional(z.number().check(z.gte(0))),
-})
-export type ApprovalPreview = z.infer<typeof approvalPreview>
 
 /** Answer of `POST /embedded/v1/requests`: the stored request's id and its preview. */
 export const approvalResponse = z.object({ id: opaqueId, preview: approvalPreview })

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
-import { approvalPreview } from './api.ts'
 import { frameNonce } from './frame.ts'
+import { approvalPreview } from './preview.ts'
 
 // Messages between the wallet frame and the approval window it opens (`/approve`, a top-level window
 // on the frame's own origin) in engines without IntersectionObserver v2 (issue 23 item 4a). Both are

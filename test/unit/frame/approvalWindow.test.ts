@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { openApprovalWindow } from '../../../src/frame/approvalWindow.ts'
-import type { ApprovalPreview } from '../../../src/protocol/embedded/api.ts'
 import { APPROVE_WINDOW_PORT, APPROVE_WINDOW_READY } from '../../../src/protocol/embedded/approvalWindow.ts'
+import type { ApprovalPreview } from '../../../src/protocol/embedded/preview.ts'
 
 const origin = 'http://127.0.0.1:8788'
 const preview: ApprovalPreview = {

@@ -1,0 +1,99 @@
+// What the stack can be asked for (ports, parts, folders) and the URLs it answers with.
+import { fileURLToPath } from 'node:url'
+
+/** The checkout's root folder. */
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
+/** Every part of the stack listens on loopback only. */
+export const HOST = '127.0.0.1'
+
+export type StackUrls = {
+  /** Local EVM chain, eip155:31337. */
+  chain: string
+  /** Second local EVM chain, eip155:31338. */
+  chain2: string
+  /** The companion service. */
+  service: string
+  /** The embedded wallet's frame, on its own origin (served by the service). */
+  frame: string
+  /** The dev inbox page: the mail the stack sent (codes and approval links). */
+  inbox: string
+  /** The local SMTP server (`smtp://`). */
+  smtp: string
+  /** The social providers' stand-in: each provider at `<url>/<provider>`. */
+  oidc: string
+  /** The WalletConnect dev relay (ws://). */
+  relay: string
+  /** The local ERC-4337 bundler of eip155:31337 (EntryPoint v0.8). */
+  bundler: string
+  /** The local Solana network's JSON-RPC (empty when not started). */
+  solana: string
+  /** The local on-ramp stand-in (its API and checkout pages). */
+  onramp: string
+  /** The demo Farcaster app's page (opens a sign-in channel's link), with a trailing slash. */
+  farcasterApp: string
+  /** The Farcaster auth relay stand-in. */
+  farcasterRelay: string
+  /** The chain with chain id 10 holding the Farcaster registry stand-ins. */
+  farcasterChain: string
+  /** The demo page (vite dev server), with a trailing slash. */
+  demo: string
+}
+
+export type StackOptions = {
+  /** Default `CHAIN_PORT` or 8545. */
+  chainPort?: number
+  /** Default `CHAIN2_PORT` or 8546. */
+  chain2Port?: number
+  /** Default `DEMO_PORT` or 5173. */
+  demoPort?: number
+  /** Default `SERVICE_PORT` or 8787. */
+  servicePort?: number
+  /** Default `RELAY_PORT` or 8789. */
+  relayPort?: number
+  /** Default `BUNDLER_PORT` or 4337. */
+  bundlerPort?: number
+  /** Default `FRAME_PORT` or 8788. */
+  framePort?: number
+  /** Default `SMTP_PORT` or 2525. */
+  smtpPort?: number
+  /** Default `ONRAMP_PORT` or 8795. */
+  onrampPort?: number
+  /** The social providers' stand-in (`oidc-provider`); default `OIDC_PORT` or 8790. */
+  oidcPort?: number
+  /** Default `SOLANA_PORT` or 8899 (WebSocket on the next port). */
+  solanaPort?: number
+  /** The Farcaster registries' chain (id 10); default `FARCASTER_CHAIN_PORT` or 8791. */
+  farcasterChainPort?: number
+  /** The Farcaster relay stand-in; default `FARCASTER_RELAY_PORT` or 8792. */
+  farcasterRelayPort?: number
+  /** The demo Farcaster app; default `FARCASTER_APP_PORT` or 8793. */
+  farcasterAppPort?: number
+  /** Run the Farcaster stand-ins (default true; end-to-end tests of other flows turn them off). */
+  farcaster?: boolean
+  /** Run the local Solana network (default true; end-to-end tests of EVM flows turn it off). */
+  solana?: boolean
+  /** The service's PGlite data folder; default `SERVICE_DATA_DIR` or `.data/service` (`memory://` in tests). */
+  serviceDataDir?: string
+  /**
+   * Vite config of the demo, relative to the repository root or absolute.
+   * Default `DEMO_VITE_CONFIG` or `vite.demo.config.ts`.
+   */
+  demoConfigFile?: string
+  /** Vite's log level; `npm start` uses 'info', tests 'warn'. Default 'info'. */
+  logLevel?: 'info' | 'warn' | 'error' | 'silent'
+  /**
+   * Where to write the local market's token list (the service's `TOKEN_LIST_FILE` format), for a
+   * service started on its own; `npm start` writes `.data/local-market.json`. Nothing is written when absent.
+   */
+  marketFile?: string
+}
+
+/** A port from the environment variable `name`, else `fallback`; throws on a value that is not a port. */
+export function portFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const port = Number(raw)
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`${name}="${raw}" is not a TCP port`)
+  return port
+}

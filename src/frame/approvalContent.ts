@@ -1,0 +1,259 @@
+// What an approval shows, in plain words: its title, the site and the rows of the request.
+import type {
+  ApprovalPreview,
+  PreviewAction,
+  PreviewFieldLabel,
+  PreviewWarning,
+} from '../protocol/embedded/index.ts'
+import { formatBalance, formatExact, shortAddress } from '../shared/format.ts'
+import type { MessageKey } from '../shared/locales/en.ts'
+import { type Child, h, hostOf } from './dom.ts'
+import type { Strings } from './strings.ts'
+import type { AccountTypePreview } from './walletTypes.ts'
+
+function titleKey(method: string): MessageKey {
+  switch (method) {
+    case 'personal_sign':
+    case 'solana_signMessage':
+      return 'frameTitleMessage'
+    case 'eth_signTypedData_v4':
+      return 'frameTitleTypedData'
+    case 'wallet_sendCalls':
+    case 'eth_sendUserOperation':
+      return 'frameTitleCalls'
+    case 'eth_sendTransaction':
+      return 'frameTitleTransaction'
+    default:
+      return 'frameTitleSolanaTransaction'
+  }
+}
+
+/** The catalogue key of each decoded field's label. */
+const fieldKeys: Record<PreviewFieldLabel, MessageKey> = {
+  owner: 'frameFieldOwner',
+  spender: 'frameFieldSpender',
+  from: 'frameFieldFrom',
+  to: 'frameTo',
+  operator: 'frameFieldOperator',
+  allowed: 'frameFieldAllowed',
+  tokenId: 'frameFieldTokenId',
+  amount: 'frameAmount',
+  deadline: 'frameFieldDeadline',
+  account: 'frameAccount',
+  destination: 'frameFieldDestination',
+  mint: 'frameFieldMint',
+  delegate: 'frameFieldDelegate',
+  authority: 'frameFieldAuthority',
+  newAuthority: 'frameFieldNewAuthority',
+  authorityType: 'frameFieldAuthorityType',
+  program: 'frameFieldProgram',
+  space: 'frameFieldSpace',
+}
+
+/** The catalogue key of each warning a decoded action carries. */
+const warningKeys: Record<PreviewWarning, MessageKey> = {
+  unlimitedApproval: 'frameWarnUnlimitedApproval',
+  approvalForAll: 'frameWarnApprovalForAll',
+  assign: 'frameWarnAssign',
+  delegate: 'frameWarnDelegate',
+  setAuthority: 'frameWarnSetAuthority',
+  closeAccount: 'frameWarnCloseAccount',
+}
+
+/** A plain warning the person reads before approving. */
+const warning = (text: string) => h('p', { class: 'warning', 'data-warning': '' }, `⚠ ${text}`)
+
+/**
+ * The fee as the rest of the modal shows amounts (3 decimals, SPEC 9), never "0.000" for a fee that
+ * is not zero.
+ */
+function feeText(fee: bigint, decimals: number, symbol: string, locale: string): string {
+  const shown = formatBalance(fee, decimals, { locale })
+  const smallest = 10n ** BigInt(Math.max(0, decimals - 3))
+  if (fee > 0n && fee < smallest) return `< ${formatBalance(smallest, decimals, { locale })} ${symbol}`
+  return `${shown} ${symbol}`
+}
+
+/**
+ * The fee with its value in US dollars where the service knows it, as the modal shows amounts with
+ * their value: `0.001 ETH ($2.99)`; a fee worth less than a cent is `< $0.01`, never `$0.00`.
+ */
+function feeWithValue(preview: ApprovalPreview, fee: string, strings: Strings): string {
+  const { network, feeUsd } = preview
+  const text = feeText(BigInt(fee), network.decimals, network.symbol, strings.locale)
+  if (feeUsd === undefined) return text
+  const value =
+    feeUsd > 0 && feeUsd < 0.01 ? `< ${strings.currency(0.01, 'USD')}` : strings.currency(feeUsd, 'USD')
+  return `${text} (${value})`
+}
+
+/** The rows of what a request asks for, in plain words. */
+export function details(preview: ApprovalPreview, strings: Strings): HTMLElement[] {
+  const { t, locale } = strings
+  const { network } = preview
+  const amount = (value: string) =>
+    `${formatExact(BigInt(value), network.decimals, locale)} ${network.symbol}`
+  const row = (name: string, value: Child, className = '') =>
+    h('div', { class: `row ${className}`.trim() }, h('dt', {}, name), h('dd', {}, value))
+  const mono = (text: string, title?: string) =>
+    h('bdi', { class: 'mono wrap', ...(title ? { title } : {}) }, text)
+  // A call's contract is its "To" row already; an instruction's program is shown with it.
+  const action = (decoded: PreviewAction, showContract = true): HTMLElement[] => {
+    const symbol = decoded.token?.symbol ?? ''
+    const value = (field: PreviewAction['fields'][number]): Child => {
+      if (field.unlimited) return h('strong', { 'data-unlimited': '' }, t('frameUnlimited'))
+      if (field.amount !== undefined) {
+        const decimals = decoded.token?.decimals
+        const text =
+          decimals === undefined ? field.amount : formatExact(BigInt(field.amount), decimals, locale)
+        return h('strong', {}, h('bdi', {}, `${text}${symbol ? ` ${symbol}` : ''}`))
+      }
+      if (field.address !== undefined) return mono(field.address)
+      if (field.label === 'allowed') return t(field.text === 'yes' ? 'frameYes' : 'frameNo')
+      return mono(field.text ?? '')
+    }
+    return [
+      h(
+        'section',
+        { class: 'action', 'data-action-name': decoded.name },
+        h('h2', {}, h('bdi', {}, t('frameDecoded', { standard: decoded.standard, name: decoded.name }))),
+        ...decoded.warnings.map((key) => warning(t(warningKeys[key]))),
+        h(
+          'dl',
+          { class: 'rows' },
+          showContract && row(t('frameFieldProgram'), mono(decoded.contract)),
+          ...decoded.fields.map((field) => row(t(fieldKeys[field.label]), value(field))),
+        ),
+      ),
+    ]
+  }
+  const sections: HTMLElement[] = [
+    h(
+      'dl',
+      { class: 'rows' },
+      row(t('frameNetwork'), network.name),
+      row(t('frameAccount'), mono(shortAddress(preview.from), preview.from)),
+    ),
+  ]
+  const transfers = preview.transfers ?? []
+  for (const [index, transfer] of transfers.entries()) {
+    const rows = h(
+      'dl',
+      { class: 'rows' },
+      row(t('frameTo'), transfer.to ? mono(transfer.to) : t('frameContractCreation')),
+      row(t('frameAmount'), h('strong', {}, h('bdi', {}, amount(transfer.value))), 'amount'),
+      transfer.dataBytes > 0 && row(t('frameData'), t('frameDataBytes', { count: transfer.dataBytes })),
+    )
+    const decoded = transfer.action
+      ? action(transfer.action, false)
+      : transfer.dataBytes > 0
+        ? [warning(t('frameWarnUndecoded'))]
+        : []
+    sections.push(
+      transfers.length > 1
+        ? h('section', {}, h('h2', {}, t('frameCall', { index: index + 1 })), rows, ...decoded)
+        : rows,
+    )
+    if (transfers.length === 1) sections.push(...decoded)
+  }
+  for (const instruction of preview.instructions ?? []) sections.push(...action(instruction))
+  if (preview.programs?.length) {
+    sections.push(
+      h(
+        'section',
+        {},
+        h('h2', {}, t('framePrograms')),
+        warning(t('frameWarnUnknownProgram')),
+        h('ul', { class: 'mono' }, ...preview.programs.map((program) => h('li', {}, program))),
+      ),
+    )
+  }
+  if (preview.message) {
+    sections.push(
+      h(
+        'section',
+        {},
+        h('h2', {}, t('frameMessage')),
+        h(
+          'pre',
+          { class: 'message', tabindex: '0', dir: 'auto' },
+          preview.message.text ?? preview.message.hex ?? '',
+        ),
+      ),
+    )
+  }
+  if (preview.typedData) {
+    const { domain, primaryType, fields } = preview.typedData
+    const list = (rows: { name: string; value: string }[]) =>
+      h('dl', { class: 'rows' }, ...rows.map((entry) => row(entry.name, mono(entry.value))))
+    sections.push(h('section', {}, h('h2', {}, t('frameDomain')), list(domain)))
+    sections.push(h('section', {}, h('h2', {}, h('bdi', {}, primaryType)), list(fields)))
+  }
+  if (transfers.length > 0 || preview.programs || preview.instructions) {
+    sections.push(
+      h(
+        'dl',
+        { class: 'rows' },
+        row(
+          t('frameFee'),
+          preview.fee === undefined
+            ? t('frameFeeUnknown')
+            : h('bdi', {}, feeWithValue(preview, preview.fee, strings)),
+        ),
+      ),
+    )
+  }
+  return sections
+}
+
+/**
+ * A switch of the account type (issue 23 item 4b): the network, the account requests use now and the
+ * one they will use, in full (the person compares the address the site will see).
+ */
+function accountTypeDetails(preview: AccountTypePreview, { t }: Strings): HTMLElement[] {
+  const row = (name: string, value: Child) =>
+    h('div', { class: 'row' }, h('dt', {}, name), h('dd', {}, value))
+  const mono = (text: string) => h('bdi', { class: 'mono wrap' }, text)
+  return [
+    h(
+      'p',
+      { class: 'muted' },
+      t(preview.type === 'smartAccount' ? 'frameAccountTypeSmartHint' : 'frameAccountTypeEoaHint'),
+    ),
+    h(
+      'dl',
+      { class: 'rows', 'data-account-type-switch': preview.type },
+      row(t('frameNetwork'), preview.network),
+      row(t('frameAccountNow'), mono(preview.from)),
+      row(t('frameAccountNext'), h('strong', {}, mono(preview.to))),
+    ),
+  ]
+}
+
+/**
+ * What the approval shows above its buttons: the title, the site and the rows. One home for both
+ * places it is shown: the frame's view and the approval window (./approve.ts).
+ *
+ * @example
+ * panel.append(...approvalContent(preview, strings, 'https://shop.example'))
+ */
+export function approvalContent(
+  preview: ApprovalPreview | AccountTypePreview,
+  strings: Strings,
+  site: string,
+): [title: HTMLElement, ...rows: HTMLElement[]] {
+  const { t } = strings
+  const host = hostOf(site)
+  const switching = 'kind' in preview ? preview : undefined
+  return [
+    h(
+      'h1',
+      { id: 'approval-title', tabindex: '-1' },
+      switching
+        ? t(switching.type === 'smartAccount' ? 'frameTitleSmartAccount' : 'frameTitleEoa')
+        : t(titleKey((preview as ApprovalPreview).method)),
+    ),
+    h('p', { class: 'site' }, t('frameSite', { host })),
+    ...(switching ? accountTypeDetails(switching, strings) : details(preview as ApprovalPreview, strings)),
+  ]
+}

@@ -1,0 +1,91 @@
+// An RPC request of the page in the frame: answered here, forwarded, approved, or refused (SPEC 6).
+import type { CaipNetworkId } from '../protocol/caip.ts'
+import { approvalResponse, classifyRequest, walletRpcResponse } from '../protocol/embedded/index.ts'
+import type { FrameAccounts } from './account.ts'
+import { FrameFailure, notAvailable, rpcNotAllowed } from './failure.ts'
+import type { FrameSession } from './session.ts'
+import type { FrameWalletDependencies } from './walletTypes.ts'
+
+/**
+ * The frame's RPC: wallet methods answered from the session, requests to approve stored on the service
+ * and shown in the approval view, the rest forwarded through the service.
+ *
+ * @example
+ * const rpc = createFrameRpc(session, accounts, deps)
+ * await rpc({ chainId: 'eip155:1', method: 'eth_chainId' }) // '0x1'
+ */
+export function createFrameRpc(
+  session: FrameSession,
+  accounts: Pick<FrameAccounts, 'frameUserOf'>,
+  deps: Pick<FrameWalletDependencies, 'api' | 'approvals'>,
+) {
+  const { api } = deps
+
+  /** Answered in the frame from the session: the accounts and the network (else undefined: forwarded). */
+  async function walletMethod(request: { chainId: CaipNetworkId; method: string; params?: unknown }) {
+    const own = await session.currentUser()
+    switch (request.method) {
+      case 'eth_accounts':
+      case 'eth_requestAccounts':
+        // The account requests on this network use: the smart account when the person prefers it.
+        return [(await accounts.frameUserOf(own, request.chainId)).address]
+      case 'solana_getAccounts':
+      case 'solana_requestAccounts':
+        return [{ pubkey: own.accounts.solana.address }]
+      case 'eth_chainId':
+        return `0x${Number(session.chainId.split(':')[1]).toString(16)}`
+      case 'wallet_switchEthereumChain': {
+        const [{ chainId: hex } = { chainId: '' }] = (request.params ?? []) as { chainId: string }[]
+        await session.switchNetwork(`eip155:${Number(hex)}`)
+        return null
+      }
+    }
+    return undefined
+  }
+
+  /** Stored on the service and shown for approval; the service signs what the person approved. */
+  async function approved(body: { chainId: CaipNetworkId; method: string; params?: unknown }) {
+    const created = await session.withSession((current) =>
+      api.request('POST', 'requests', approvalResponse, body, current),
+    )
+    return deps.approvals
+      .show(created.preview, async () => {
+        const answer = await session.withSession((current) =>
+          api.request('POST', `requests/${created.id}/approve`, walletRpcResponse, {}, current),
+        )
+        return answer.result
+      })
+      .catch(async (error: unknown) => {
+        // Rejected in the frame (or the app closed its view): the service forgets the request.
+        if (error instanceof FrameFailure && error.payload.code === 4001) {
+          await session
+            .withSession((current) =>
+              api.request('POST', `requests/${created.id}/reject`, undefined, {}, current),
+            )
+            .catch(() => {})
+        }
+        throw error
+      })
+  }
+
+  return async function rpc(request: {
+    chainId: CaipNetworkId
+    method: string
+    params?: unknown
+  }): Promise<unknown> {
+    const namespace = request.chainId.split(':')[0] ?? ''
+    const kind = classifyRequest(namespace, request.method)
+    if (kind === 'refused') throw rpcNotAllowed(request.method)
+    if (kind === 'notAvailable') throw notAvailable()
+    const body = { chainId: request.chainId, method: request.method, params: request.params }
+    if (kind === 'wallet') {
+      const answer = await walletMethod(request)
+      if (answer !== undefined) return answer
+    }
+    if (kind === 'approval') return approved(body)
+    const answer = await session.withSession((current) =>
+      api.request('POST', 'rpc', walletRpcResponse, body, current),
+    )
+    return answer.result
+  }
+}
