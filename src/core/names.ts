@@ -1,4 +1,6 @@
 import { ValidationError } from '../errors/index.ts'
+import { InvalidResponseError } from '../errors/rpc.ts'
+import { WalletServiceNotConfiguredError } from '../errors/service.ts'
 import { avatarUpdateMessage } from '../protocol/api/avatars.ts'
 import type { NameCheckResponse, NameRecord } from '../protocol/api/names.ts'
 import {
@@ -99,7 +101,7 @@ export async function resolveName(config: Config, name: string): Promise<string 
  */
 export async function checkName(config: Config, label: string): Promise<NameCheckResponse> {
   const http = client(config)
-  if (!http) throw new Error('No wallet service is configured')
+  if (!http) throw new WalletServiceNotConfiguredError()
   return http.getJson('/names/v1/check', { name: label }, nameCheckResponse)
 }
 
@@ -139,8 +141,9 @@ export async function releaseName(config: Config): Promise<string> {
   const network = config.$network.get()
   const win = config.platform.window
   const name = account && config.$profiles.get()[account.address]?.name
-  if (!http || !account || !network || !win) throw new Error('Connect a wallet first')
-  if (!name) throw new Error('Register a name first')
+  if (!http || !account || !network || !win)
+    throw new ValidationError('Connect a wallet first', { messageId: 'connectFirst' })
+  if (!name) throw new ValidationError('Register a name first', { messageId: 'registerNameFirst' })
   const message = nameReleaseMessage({
     domain: win.location.host,
     name,
@@ -155,7 +158,7 @@ export async function releaseName(config: Config): Promise<string> {
     { address: account.address, chainId: network.caipNetworkId, message, signature },
     nameReleaseResponse,
   )
-  if (!answer) throw new Error('No answer')
+  if (!answer) throw new InvalidResponseError({ method: 'POST /names/v1/release' })
   config.$profiles.setKey(account.address, { name: null, avatar: null, fetchedAt: config.platform.now() })
   config.internal.resolvedNames.delete(answer.released)
   return answer.released
@@ -172,7 +175,7 @@ export async function releaseName(config: Config): Promise<string> {
 export async function setProfileImage(config: Config, avatar: string | null): Promise<NameRecord> {
   const account = config.$account.get()
   const name = account && config.$profiles.get()[account.address]?.name
-  if (!name) throw new Error('Register a name first')
+  if (!name) throw new ValidationError('Register a name first', { messageId: 'registerNameFirst' })
   return signAndSend(config, '/names/v1/avatar', (fields) => ({
     avatar,
     message: avatarUpdateMessage({ ...fields, name, avatar }),
@@ -195,7 +198,8 @@ async function signAndSend(
   const account = config.$account.get()
   const network = config.$network.get()
   const win = config.platform.window
-  if (!http || !account || !network || !win) throw new Error('Connect a wallet first')
+  if (!http || !account || !network || !win)
+    throw new ValidationError('Connect a wallet first', { messageId: 'connectFirst' })
   const fields = {
     domain: win.location.host,
     address: account.address,
@@ -210,7 +214,7 @@ async function signAndSend(
     { ...rest, address: account.address, chainId: network.caipNetworkId, message, signature },
     nameRecord,
   )
-  if (!record) throw new Error('No answer')
+  if (!record) throw new InvalidResponseError({ method: `POST ${path}` })
   config.$profiles.setKey(account.address, {
     name: record.name,
     avatar: record.avatar,

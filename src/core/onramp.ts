@@ -1,5 +1,5 @@
 import { type MapStore, map } from 'nanostores'
-import { summarizeError, toBaseError } from '../errors/index.ts'
+import { summarizeError, toBaseError, ValidationError } from '../errors/index.ts'
 import type {
   OnrampOptionsResponse,
   OnrampPaymentMethod,
@@ -16,6 +16,8 @@ import type { OnrampState } from './state/onramp.ts'
 
 export type { OnrampState }
 
+import { InvalidResponseError } from '../errors/rpc.ts'
+import { WalletServiceNotConfiguredError } from '../errors/service.ts'
 import { serviceClient } from './service.ts'
 
 export interface OnrampSelection {
@@ -51,7 +53,7 @@ export function onrampState(config: Config): MapStore<OnrampState> {
 
 const http = (config: Config) => {
   const client = config.$options.get().projectId ? serviceClient(config) : undefined
-  if (!client) throw new Error('No wallet service is configured')
+  if (!client) throw new WalletServiceNotConfiguredError()
   return client
 }
 
@@ -122,7 +124,7 @@ export async function buyOnramp(config: Config, selection: OnrampSelection): Pro
   const store = onrampState(config)
   const account = config.$account.get()
   const win = config.platform.window
-  if (!account || !win) throw new Error('Connect a wallet first')
+  if (!account || !win) throw new ValidationError('Connect a wallet first', { messageId: 'connectFirst' })
   store.set({ ...store.get(), loading: true, error: undefined })
   // Opened in the click's own task, so no pop-up blocker stops it; pointed at the checkout once known.
   const tab = win.open('about:blank', '_blank')
@@ -133,7 +135,7 @@ export async function buyOnramp(config: Config, selection: OnrampSelection): Pro
       { ...selection, address: account.address },
       onrampUrlResponse,
     )
-    if (!answer) throw new Error('No answer')
+    if (!answer) throw new InvalidResponseError({ method: 'POST /onramp/v1/url' })
     if (tab) {
       // The provider's page gets no handle on this one.
       tab.opener = null

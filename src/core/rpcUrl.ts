@@ -1,3 +1,4 @@
+import { ValidationError } from '../errors/index.ts'
 import type { CaipNetworkId } from '../protocol/caip.ts'
 import type { RpcTransport } from '../services/transport.ts'
 import type { Config } from './config.ts'
@@ -39,7 +40,7 @@ export function rpcUrlFor(config: Config, caipNetworkId: CaipNetworkId): string 
 /** The network's transport, made for its current URLs (a new list replaces the old transport). */
 async function transportFor(config: Config, caipNetworkId: CaipNetworkId): Promise<RpcTransport> {
   const urls = rpcUrlsFor(config, caipNetworkId)
-  if (urls.length === 0) throw new Error(`No RPC URL for ${caipNetworkId}`)
+  if (urls.length === 0) throw new ValidationError(`No RPC URL for ${caipNetworkId}`)
   const key = urls.join(' ')
   const known = config.internal.rpc.get(caipNetworkId)
   if (known?.key === key) return known.transport

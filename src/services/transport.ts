@@ -1,5 +1,5 @@
 import { fallback, http, type Transport } from 'viem'
-import { RequestAbortedError, RequestTimeoutError, toBaseError } from '../errors/index.ts'
+import { RequestAbortedError, RequestTimeoutError, toBaseError, ValidationError } from '../errors/index.ts'
 import { RPC_BATCH_MAX, RPC_FALLBACK_PING_MS, RPC_TIMEOUT_MS } from '../protocol/constants.ts'
 
 /**
@@ -52,7 +52,7 @@ export function createRpcTransport({
     })
   const transports = urls.map(one)
   const [first] = transports
-  if (!first) throw new Error('No RPC URL')
+  if (!first) throw new ValidationError('No RPC URL')
   const factory: Transport =
     transports.length === 1
       ? first

@@ -1,3 +1,4 @@
+import { InvalidResponseError } from '../../errors/rpc.ts'
 import {
   type Call3,
   decodeAggregate3,
@@ -27,7 +28,7 @@ export interface ReadEvmBalancesParameters {
 
 function uintResult(value: unknown): bigint {
   const parsed = typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value) ? BigInt(value) : undefined
-  if (parsed === undefined) throw new Error('malformed balance')
+  if (parsed === undefined) throw new InvalidResponseError({ received: value, details: 'malformed balance' })
   return parsed
 }
 

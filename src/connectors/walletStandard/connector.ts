@@ -1,6 +1,7 @@
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import * as z from 'zod/mini'
 import { toBaseError } from '../../errors/index.ts'
+import { WalletNoSignatureError, WalletNoTransactionError } from '../../errors/wallet.ts'
 import { SolanaAddressSchema } from '../../protocol/address.ts'
 import { fromBase64, toBase64 } from '../../protocol/base64.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
@@ -154,8 +155,7 @@ export function createWalletStandardConnector(parameters: WalletStandardConnecto
             const sign = feature<SignMessageFeature>(wallet, Feature.signMessage)
             if (!sign) throw unsupported(method)
             const [output] = await sign.signMessage({ account: accountFor(input.pubkey), message })
-            if (!(output?.signature instanceof Uint8Array))
-              throw new Error('The wallet returned no signature')
+            if (!(output?.signature instanceof Uint8Array)) throw new WalletNoSignatureError()
             return { signature: encodeBase58(output.signature) }
           }
           case 'solana_signTransaction': {
@@ -167,8 +167,7 @@ export function createWalletStandardConnector(parameters: WalletStandardConnecto
               transaction: fromBase64(input.transaction),
               ...(chainId ? { chain: chainId } : {}),
             })
-            if (!(output?.signedTransaction instanceof Uint8Array))
-              throw new Error('The wallet returned no transaction')
+            if (!(output?.signedTransaction instanceof Uint8Array)) throw new WalletNoTransactionError()
             return { transaction: toBase64(output.signedTransaction) }
           }
           case 'solana_signAndSendTransaction': {
@@ -181,8 +180,7 @@ export function createWalletStandardConnector(parameters: WalletStandardConnecto
               chain: defaultChain(chainId),
               ...(input.sendOptions ? { options: input.sendOptions } : {}),
             })
-            if (!(output?.signature instanceof Uint8Array))
-              throw new Error('The wallet returned no signature')
+            if (!(output?.signature instanceof Uint8Array)) throw new WalletNoSignatureError()
             return { signature: encodeBase58(output.signature) }
           }
           case 'solana_getAccounts':

@@ -7,6 +7,7 @@ import { IDLE_ACTIVITY } from '../state/activity.ts'
 
 export type { ActivityState }
 
+import { WalletServiceNotConfiguredError } from '../../errors/service.ts'
 import { dataApi } from '../tokenList.ts'
 
 /**
@@ -61,7 +62,10 @@ export async function fetchTransactions(
   )
   try {
     const api = await dataApi(config)
-    if (!api) throw new Error('No companion service (api-url and project-id) to read transactions from')
+    if (!api)
+      throw new WalletServiceNotConfiguredError({
+        details: 'No companion service (api-url and project-id) to read transactions from',
+      })
     const page = await api.transactions({
       chainId: network.caipNetworkId,
       account: account.address,

@@ -1,3 +1,4 @@
+import { InvalidResponseError } from '../../errors/rpc.ts'
 import { balanceKey } from '../balanceKey.ts'
 import type { Config } from '../config.ts'
 import { networkRpc } from '../rpcUrl.ts'
@@ -32,7 +33,11 @@ export async function maxSendAmount(config: Config, token: string): Promise<MaxS
   if (network.chainNamespace === 'eip155') {
     const gasPrice = await networkRpc(config, network.caipNetworkId)('eth_gasPrice', [])
     if (typeof gasPrice !== 'string' || !/^0x[0-9a-fA-F]+$/.test(gasPrice))
-      throw new Error('malformed gas price')
+      throw new InvalidResponseError({
+        method: 'eth_gasPrice',
+        received: gasPrice,
+        details: 'malformed gas price',
+      })
     fee = BigInt(gasPrice) * NATIVE_TRANSFER_GAS * FEE_MARGIN
   }
   return held > fee ? held - fee : 0n

@@ -69,23 +69,27 @@ export async function reconnect(config: Config): Promise<void> {
         const state = connector
           ? await connector.reconnect({ namespace: ns, chainId: networkFor(config, ns) })
           : undefined
-        if (!connector || !state) throw new Error('not authorised any more')
-        await loadNetworks(config).catch(() => {})
-        markConnected(config, connector, state)
-        // The namespace used last is the one shown again.
-        if (
-          lastChain &&
-          !lastChain.startsWith(`${ns}:`) &&
-          recordOf(config, lastNamespace).status === 'connected'
-        )
-          config.$activeNamespace.set(lastNamespace)
-        // A restored account without a session is asked to sign in (core/follow/signIn.ts).
+        if (connector && state) {
+          await loadNetworks(config).catch(() => {})
+          markConnected(config, connector, state)
+          // The namespace used last is the one shown again.
+          if (
+            lastChain &&
+            !lastChain.startsWith(`${ns}:`) &&
+            recordOf(config, lastNamespace).status === 'connected'
+          )
+            config.$activeNamespace.set(lastNamespace)
+          // A restored account without a session is asked to sign in (core/follow/signIn.ts).
+          return
+        }
       } catch {
-        // The embedded wallet's check said not signed in (or failed): its cached login goes too.
-        if (id === EMBEDDED_ID) (await import('../embeddedState.ts')).clearLoginCache(config)
-        step(config, ns, { type: 'failed' }, { connectorId: undefined })
-        storage.set(StorageKey.connectionStatus, 'disconnected')
+        // A failed check is treated as the wallet no longer authorising the site, below.
       }
+      // Not authorised any more. The embedded wallet's check said not signed in (or failed): its cached
+      // login goes too.
+      if (id === EMBEDDED_ID) (await import('../embeddedState.ts')).clearLoginCache(config)
+      step(config, ns, { type: 'failed' }, { connectorId: undefined })
+      storage.set(StorageKey.connectionStatus, 'disconnected')
     }),
   )
 }

@@ -1,4 +1,5 @@
 import type { Eip1193Provider } from '../../connectors/types.ts'
+import { WalletNoSignatureError, WalletNoTransactionError } from '../../errors/wallet.ts'
 import * as base58 from '../../protocol/siwx/base58.ts'
 import type { Config } from '../config.ts'
 import { recordOf } from '../connection/recordOf.ts'
@@ -24,7 +25,7 @@ export function solanaMethods(config: Config, provider: Eip1193Provider) {
       method: 'solana_signTransaction',
       params: { transaction: tx.toBase64(wire) },
     })) as { transaction?: unknown }
-    if (typeof answer?.transaction !== 'string') throw new Error('The wallet returned no transaction')
+    if (typeof answer?.transaction !== 'string') throw new WalletNoTransactionError()
     return { signed: tx.fromBase64(answer.transaction), chainId, tx }
   }
   return {
@@ -36,7 +37,7 @@ export function solanaMethods(config: Config, provider: Eip1193Provider) {
         params: { message: encodeBase58(message), pubkey: address },
       })) as { signature?: unknown }
       const signature = typeof answer?.signature === 'string' ? decodeBase58(answer.signature) : null
-      if (!signature) throw new Error('The wallet returned no signature')
+      if (!signature) throw new WalletNoSignatureError()
       return signature
     },
     async signTransaction<T extends SolanaTransactionLike>(transaction: T): Promise<T> {
@@ -50,7 +51,7 @@ export function solanaMethods(config: Config, provider: Eip1193Provider) {
         method: 'solana_signAndSendTransaction',
         params: { transaction: tx.toBase64(wire), ...(options ? { sendOptions: options } : {}) },
       })) as { signature?: unknown }
-      if (typeof answer?.signature !== 'string') throw new Error('The wallet returned no signature')
+      if (typeof answer?.signature !== 'string') throw new WalletNoSignatureError()
       return answer.signature
     },
     async sendTransaction(

@@ -1,3 +1,4 @@
+import { InvalidResponseError } from '../../errors/rpc.ts'
 import { toBase64 } from '../../protocol/base64.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import type { Config } from '../config.ts'
@@ -50,7 +51,11 @@ export async function toWireBytes(
         { commitment: 'confirmed' },
       ])) as { value?: { blockhash?: unknown } } | undefined
       if (typeof answer?.value?.blockhash !== 'string')
-        throw new Error('No recent blockhash from the network')
+        throw new InvalidResponseError({
+          method: 'getLatestBlockhash',
+          received: answer,
+          details: 'No recent blockhash from the network',
+        })
       tx.recentBlockhash = answer.value.blockhash
     }
     return transaction.serialize({ requireAllSignatures: false, verifySignatures: false })
@@ -83,6 +88,11 @@ export async function sendRaw(
     toBase64(signed),
     { encoding: 'base64', ...options },
   ])
-  if (typeof signature !== 'string') throw new Error('The network returned no signature')
+  if (typeof signature !== 'string')
+    throw new InvalidResponseError({
+      method: 'sendTransaction',
+      received: signature,
+      details: 'The network returned no signature',
+    })
   return signature
 }

@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react'
+import { BaseError } from '../../errors/base.ts'
 import type { Strings } from '../../shared/i18n/strings.ts'
 
 /** What the shell gives every view: its strings, and whether it may move focus. */
@@ -8,7 +9,9 @@ export const StringsContext = createContext<Strings | undefined>(undefined)
 /** The modal's strings, inside its views. */
 export function useStrings(): Strings {
   const strings = useContext(StringsContext)
-  if (!strings) throw new Error('useStrings() outside the modal')
+  // A developer's mistake, in their words: the catalogue's base error rather than a class of its own,
+  // which would add to the dialog's first open (its size budget is full).
+  if (!strings) throw new BaseError('useStrings() outside the modal', { messageId: null })
   return strings
 }
 

@@ -1,12 +1,8 @@
-import { useEffect, useId, useRef } from 'react'
+import { useEffect, useRef } from 'react'
 import type { SwapToken } from '../../core/index.ts'
 import {
-  balanceKey,
   editSwap,
-  fetchBalance,
   formatBalance,
-  freshBalances,
-  loadNetworks,
   loadSwap,
   navigate,
   quoteSwap,
@@ -15,19 +11,18 @@ import {
   usdValue,
 } from '../../core/index.ts'
 import { AccountScope } from '../components/AccountScope.tsx'
+import { AmountField } from '../components/AmountField.tsx'
 import { SwitchIcon } from '../components/Icons.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
-import { useFieldErrors } from '../hooks/useFieldErrors.tsx'
+import { useAmountForm } from '../hooks/useAmountForm.ts'
 import { useStore } from '../hooks/useStore.ts'
-import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import { useAutoFocus } from '../modal/viewContext.ts'
 import type { ViewProps } from '../modal/viewProps.ts'
 
 /** Typing waits this long before a quote is asked for. */
 const QUOTE_DEBOUNCE_MS = 300
 /** The network fee is shown with this many decimals of the native currency. */
 const FEE_PLACES = 6
-
-type Field = 'from' | 'to' | 'amount'
 
 /**
  * Swap (SPEC section 2): the token to sell and its amount, the token to buy; the quote (best of the
@@ -38,14 +33,7 @@ type Field = 'from' | 'to' | 'amount'
  * Swaps`; errors stay on the form (a field's under it, the others above the button).
  */
 function Swap({ config }: ViewProps) {
-  const strings = useStrings()
-  const { t } = strings
   const autoFocus = useAutoFocus()
-  const account = useStore(config.$account)
-  const network = useStore(config.$network)
-  const balances = useStore(config.$balances)
-  // While this view is open, balances are read again on each new block (and when the tab shows again).
-  useStore(freshBalances(config))
   // The form, the swap in flight and its result live in the swap store: the wallet's approval view
   // replaces this one while it asks, and the form (or the result) is still here after it.
   const swap = useStore(config.$swap)
@@ -53,22 +41,21 @@ function Swap({ config }: ViewProps) {
   const setFrom = (value: string) => editSwap(config, { from: value })
   const setTo = (value: string) => editSwap(config, { to: value })
   const setAmount = (value: string) => editSwap(config, { amount: value })
-  const id = useId()
-  const ids = { from: `${id}from`, to: `${id}to`, amount: `${id}amount`, hint: `${id}hint` }
   const refs = {
     from: useRef<HTMLSelectElement>(null),
     to: useRef<HTMLSelectElement>(null),
     amount: useRef<HTMLInputElement>(null),
   }
-
-  // Tokens are loaded for a new swap (Account's Swap clears the store); back from the wallet's
-  // approval, the swap in flight and its form stay as they are.
-  useEffect(() => {
-    const fresh = config.$swap.get().tokens.length === 0
-    void loadNetworks(config).then(() =>
-      Promise.all([fetchBalance(config), fresh ? loadSwap(config) : undefined]),
-    )
-  }, [config])
+  const error = swap.error
+  const form = useAmountForm(config, {
+    error,
+    refs,
+    // Tokens are loaded for a new swap (Account's Swap clears the store); back from the wallet's
+    // approval, the swap in flight and its form stay as they are.
+    loadWith: () => (config.$swap.get().tokens.length === 0 ? () => loadSwap(config) : undefined),
+  })
+  const { strings, account, network, balance, ids, firstInvalid, described, fieldError, toPlain } = form
+  const { t } = strings
 
   // Once the tokens are known, buy the first one that is not sold (the list's first: its stablecoin).
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the list changes.
@@ -76,10 +63,6 @@ function Swap({ config }: ViewProps) {
     if (swap.tokens.length > 0 && !swap.tokens.some((token) => token.address === to))
       setTo(swap.tokens.find((token) => token.address !== from)?.address ?? '')
   }, [swap.tokens])
-
-  // People type the decimal separator of their language; the core reads `.`.
-  const { decimalSeparator } = strings
-  const toPlain = (typed: string) => (decimalSeparator === '.' ? typed : typed.replace(decimalSeparator, '.'))
 
   // A quote for what is on the form, after a pause in typing.
   // biome-ignore lint/correctness/useExhaustiveDependencies: asks again when the request changes.
@@ -114,12 +97,6 @@ function Swap({ config }: ViewProps) {
     return () => clearTimeout(timer)
   }, [config, swap])
 
-  const error = swap.error
-  const { firstInvalid, described, fieldError } = useFieldErrors<Field>(error, {
-    from: { id: ids.from, ref: refs.from },
-    to: { id: ids.to, ref: refs.to },
-    amount: { id: ids.amount, ref: refs.amount },
-  })
   const busy = swap.status === 'approving' || swap.status === 'swapping'
 
   if (!account || !network?.network) return null
@@ -139,7 +116,6 @@ function Swap({ config }: ViewProps) {
     )
   }
 
-  const balance = balances[balanceKey(network.caipNetworkId, account.address)]
   const held = (token: SwapToken | undefined) =>
     token?.address === 'native'
       ? balance?.value
@@ -173,7 +149,7 @@ function Swap({ config }: ViewProps) {
         <div role="status">
           <h3>
             {t('swapped', {
-              paid: (swap.paid ?? '').replace('.', decimalSeparator),
+              paid: form.toTyped(swap.paid ?? ''),
               received:
                 swap.received !== undefined ? amountOf(swap.received, toToken) : (toToken?.symbol ?? ''),
             })}
@@ -238,23 +214,14 @@ function Swap({ config }: ViewProps) {
         </select>
         <div role="alert">{fieldError('from')}</div>
       </div>
-      <div className="field">
-        <label htmlFor={ids.amount}>{t('amount')}</label>
-        <input
-          id={ids.amount}
-          ref={refs.amount}
-          name="amount"
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder={decimalSeparator === '.' ? '0.0' : `0${decimalSeparator}0`}
-          value={amount}
-          readOnly={busy}
-          aria-disabled={busy}
-          autoFocus={autoFocus}
-          {...described('amount', heldFrom !== undefined ? ids.hint : undefined)}
-          onChange={(event) => setAmount(event.target.value)}
-        />
-        <div role="alert">{fieldError('amount')}</div>
+      <AmountField
+        form={form}
+        value={amount}
+        onChange={setAmount}
+        busy={busy}
+        autoFocus={autoFocus}
+        hint={heldFrom !== undefined}
+      >
         {heldFrom !== undefined && fromToken ? (
           <span className="hint" id={ids.hint}>
             {t('available', {
@@ -262,7 +229,7 @@ function Swap({ config }: ViewProps) {
             })}
           </span>
         ) : null}
-      </div>
+      </AmountField>
       <button
         type="button"
         className="icon-button switch-button"

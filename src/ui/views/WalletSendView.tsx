@@ -1,10 +1,6 @@
-import { useEffect, useId, useRef } from 'react'
+import { useRef } from 'react'
 import {
-  balanceKey,
   editSend,
-  fetchBalance,
-  freshBalances,
-  loadNetworks,
   maxSendAmount,
   NATIVE_TOKEN,
   navigate,
@@ -14,10 +10,11 @@ import {
   usdValue,
 } from '../../core/index.ts'
 import { AccountScope } from '../components/AccountScope.tsx'
+import { AmountField } from '../components/AmountField.tsx'
 import { ErrorMessage } from '../components/Message.tsx'
-import { useFieldErrors } from '../hooks/useFieldErrors.tsx'
+import { useAmountForm } from '../hooks/useAmountForm.ts'
 import { useStore } from '../hooks/useStore.ts'
-import { useAutoFocus, useStrings } from '../modal/viewContext.ts'
+import { useAutoFocus } from '../modal/viewContext.ts'
 import type { ViewProps } from '../modal/viewProps.ts'
 
 /** Whole units with every digit, for the Max button (the balance shown rounds to 3 places). */
@@ -26,8 +23,6 @@ function exact(value: bigint, decimals: number): string {
   const fraction = (value % base).toString().padStart(decimals, '0').replace(/0+$/, '')
   return fraction ? `${value / base}.${fraction}` : `${value / base}`
 }
-
-type Field = 'token' | 'amount' | 'receiver'
 
 /**
  * Send: a token of the connected account (the native currency, an ERC-20 of the service's list on
@@ -38,14 +33,7 @@ type Field = 'token' | 'amount' | 'receiver'
  * the network's errors sit above Send. While sending, the controls are `aria-disabled` and keep focus.
  */
 function WalletSend({ config }: ViewProps) {
-  const strings = useStrings()
-  const { t } = strings
   const autoFocus = useAutoFocus()
-  const account = useStore(config.$account)
-  const network = useStore(config.$network)
-  const balances = useStore(config.$balances)
-  // While this view is open, balances are read again on each new block (and when the tab shows again).
-  useStore(freshBalances(config))
   // What was typed, the send in flight and its result live in the send store: the wallet's approval
   // view replaces this one while it asks, and the form (or the result) is still here after it.
   const send = useStore(config.$send)
@@ -53,27 +41,18 @@ function WalletSend({ config }: ViewProps) {
   const setToken = (value: string) => editSend(config, { token: value })
   const setAmount = (value: string) => editSend(config, { amount: value })
   const setReceiver = (value: string) => editSend(config, { receiver: value })
-  const id = useId()
-  const ids = { token: `${id}token`, amount: `${id}amount`, receiver: `${id}receiver`, hint: `${id}hint` }
   const refs = {
     token: useRef<HTMLSelectElement>(null),
     amount: useRef<HTMLInputElement>(null),
     receiver: useRef<HTMLInputElement>(null),
   }
-
-  useEffect(() => {
-    void loadNetworks(config).then(() => fetchBalance(config))
-  }, [config])
-
   const error = send.status === 'error' ? send.error : undefined
-  const { firstInvalid, described, fieldError } = useFieldErrors<Field>(error, {
-    token: { id: ids.token, ref: refs.token },
-    amount: { id: ids.amount, ref: refs.amount },
-    receiver: { id: ids.receiver, ref: refs.receiver },
-  })
+  const form = useAmountForm(config, { error, refs })
+  const { strings, account, network, balance, ids, firstInvalid, described, fieldError, toTyped, toPlain } =
+    form
+  const { t } = strings
 
   if (!account || !network?.network) return null
-  const balance = balances[balanceKey(network.caipNetworkId, account.address)]
   const native = network.network.nativeCurrency
   const choices = [
     {
@@ -91,10 +70,6 @@ function WalletSend({ config }: ViewProps) {
   const chosen = choices.find((choice) => choice.address === token)
   const sending = send.status === 'sending'
   const explorer = network.network.blockExplorers?.default.url
-  // People type the decimal separator of their language (`0,5` in German); the core reads `0.5`.
-  const { decimalSeparator } = strings
-  const toTyped = (plain: string) => plain.replace('.', decimalSeparator)
-  const toPlain = (typed: string) => (decimalSeparator === '.' ? typed : typed.replace(decimalSeparator, '.'))
   // What the amount typed is worth: an estimate for the eye, so a float is enough.
   const typed = Number(toPlain(amount.trim()))
   const amountUsd =
@@ -185,22 +160,13 @@ function WalletSend({ config }: ViewProps) {
         </select>
         <div role="alert">{fieldError('token')}</div>
       </div>
-      <div className="field">
-        <label htmlFor={ids.amount}>{t('amount')}</label>
-        <input
-          id={ids.amount}
-          ref={refs.amount}
-          name="amount"
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder={toTyped('0.0')}
-          value={amount}
-          readOnly={sending}
-          aria-disabled={sending}
-          {...described('amount', chosen?.amount !== undefined ? ids.hint : undefined)}
-          onChange={(event) => setAmount(event.target.value)}
-        />
-        <div role="alert">{fieldError('amount')}</div>
+      <AmountField
+        form={form}
+        value={amount}
+        onChange={setAmount}
+        busy={sending}
+        hint={chosen?.amount !== undefined}
+      >
         {amountUsd !== undefined ? (
           <span className="hint" part="amount-value">
             {t('amountValue', { value: strings.currency(amountUsd, 'USD') })}
@@ -228,7 +194,7 @@ function WalletSend({ config }: ViewProps) {
             </button>
           </span>
         ) : null}
-      </div>
+      </AmountField>
       <div className="field">
         <label htmlFor={ids.receiver}>{t('receiver')}</label>
         <input

@@ -3,6 +3,8 @@ import { describe, it } from 'node:test'
 import * as emailErrors from '../../../src/errors/email.ts'
 import * as embeddedErrors from '../../../src/errors/embedded.ts'
 import * as errors from '../../../src/errors/index.ts'
+import * as serviceErrors from '../../../src/errors/service.ts'
+import * as walletErrors from '../../../src/errors/wallet.ts'
 
 type Entry = [error: errors.BaseError, name: string, shortMessage: string, code?: number]
 
@@ -165,5 +167,28 @@ describe('details and fields', () => {
     const error = new embeddedErrors.EmbeddedWalletLoadError({ cause })
     assert.equal(error.cause, cause)
     assert.equal(error.details, 'frame gone')
+  })
+})
+
+describe('errors of wallet and service answers', () => {
+  it('default: a wallet that returned no signature or transaction', () => {
+    const signature = new walletErrors.WalletNoSignatureError()
+    assert.equal(signature.name, 'WalletNoSignatureError')
+    assert.equal(signature.shortMessage, 'The wallet returned no signature')
+    // The words a failed EVM send shows already.
+    assert.equal(signature.messageId, 'noSignature')
+    const transaction = new walletErrors.WalletNoTransactionError()
+    assert.equal(transaction.name, 'WalletNoTransactionError')
+    assert.equal(transaction.shortMessage, 'The wallet returned no transaction')
+    assert.equal(transaction.messageId, 'WalletNoTransactionError')
+  })
+
+  it('args: no companion service, with what needed one', () => {
+    const error = new serviceErrors.WalletServiceNotConfiguredError({ details: 'Names need one' })
+    assert.equal(error.name, 'WalletServiceNotConfiguredError')
+    assert.equal(error.shortMessage, 'No wallet service configured')
+    assert.equal(error.messageId, 'noWalletService')
+    assert.equal(error.details, 'Names need one')
+    assert.equal(error.code, 5000)
   })
 })

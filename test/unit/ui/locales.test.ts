@@ -6,6 +6,8 @@ import * as solanaErrors from '../../../src/chains/solana/errors.ts'
 import * as emailErrors from '../../../src/errors/email.ts'
 import * as embeddedErrors from '../../../src/errors/embedded.ts'
 import * as errors from '../../../src/errors/index.ts'
+import * as serviceErrors from '../../../src/errors/service.ts'
+import * as walletErrors from '../../../src/errors/wallet.ts'
 import accountLoaders from '../../../src/shared/i18n/accountLoaders.ts'
 import activityLoaders from '../../../src/shared/i18n/activityLoaders.ts'
 import embeddedLoaders from '../../../src/shared/i18n/embeddedLoaders.ts'
@@ -64,6 +66,8 @@ function everyError(): errors.BaseError[] {
     ...Object.values(solanaErrors),
     ...Object.values(emailErrors),
     ...Object.values(embeddedErrors),
+    ...Object.values(serviceErrors),
+    ...Object.values(walletErrors),
   ]) {
     if (typeof value !== 'function' || !(value.prototype instanceof errors.BaseError)) continue
     const ErrorClass = value as unknown as new (...args: unknown[]) => errors.BaseError

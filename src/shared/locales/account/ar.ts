@@ -36,6 +36,7 @@ const ar: AccountMessages = {
   swapWaiting: 'أكّد المبادلة في محفظتك',
   swapped: 'تمت مبادلة {paid} مقابل {received}',
   'error.nameNotFound': '{name} ليس اسمًا مسجلًا',
+  'error.WalletNoTransactionError': 'لم تُرجع المحفظة المعاملة',
   accountType: 'نوع الحساب',
   eoaAccount: 'EOA',
   smartAccount: 'حساب ذكي',

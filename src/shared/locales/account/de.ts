@@ -37,6 +37,7 @@ const de: AccountMessages = {
   swapWaiting: 'Bestätige den Tausch in deiner Wallet',
   swapped: '{paid} gegen {received} getauscht',
   'error.nameNotFound': '{name} ist kein registrierter Name',
+  'error.WalletNoTransactionError': 'Die Wallet hat keine Transaktion zurückgegeben',
   accountType: 'Kontotyp',
   eoaAccount: 'EOA',
   smartAccount: 'Smart Account',

@@ -38,6 +38,7 @@ const account = {
   swapWaiting: 'Confirm the swap in your wallet',
   swapped: 'Swapped {paid} for {received}',
   'error.nameNotFound': '{name} is not a registered name',
+  'error.WalletNoTransactionError': 'The wallet returned no transaction',
   accountType: 'Account type',
   eoaAccount: 'EOA',
   smartAccount: 'Smart account',

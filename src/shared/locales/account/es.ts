@@ -36,6 +36,7 @@ const es: AccountMessages = {
   swapWaiting: 'Confirma el intercambio en tu billetera',
   swapped: 'Intercambiaste {paid} por {received}',
   'error.nameNotFound': '{name} no es un nombre registrado',
+  'error.WalletNoTransactionError': 'La billetera no devolvió ninguna transacción',
   accountType: 'Tipo de cuenta',
   eoaAccount: 'EOA',
   smartAccount: 'Cuenta inteligente',

@@ -37,6 +37,7 @@ const fr: AccountMessages = {
   swapWaiting: 'Confirmez l’échange dans votre portefeuille',
   swapped: '{paid} échangés contre {received}',
   'error.nameNotFound': '{name} n’est pas un nom enregistré',
+  'error.WalletNoTransactionError': 'Le portefeuille n’a renvoyé aucune transaction',
   accountType: 'Type de compte',
   eoaAccount: 'EOA',
   smartAccount: 'Compte intelligent',

@@ -35,6 +35,7 @@ const it: AccountMessages = {
   swapWaiting: 'Conferma lo scambio nel tuo wallet',
   swapped: 'Hai scambiato {paid} con {received}',
   'error.nameNotFound': '{name} non è un nome registrato',
+  'error.WalletNoTransactionError': 'Il wallet non ha restituito la transazione',
   accountType: 'Tipo di account',
   eoaAccount: 'EOA',
   smartAccount: 'Smart account',

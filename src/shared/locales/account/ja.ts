@@ -37,6 +37,7 @@ const ja: AccountMessages = {
   swapWaiting: 'ウォレットでスワップを確認してください',
   swapped: '{paid} を {received} にスワップしました',
   'error.nameNotFound': '{name} は登録された名前ではありません',
+  'error.WalletNoTransactionError': 'ウォレットからトランザクションが返されませんでした',
   accountType: 'アカウントの種類',
   eoaAccount: 'EOA',
   smartAccount: 'スマートアカウント',

@@ -37,6 +37,7 @@ const ko: AccountMessages = {
   swapWaiting: '지갑에서 스왑을 확인하세요',
   swapped: '{paid}을(를) {received}(으)로 스왑했습니다',
   'error.nameNotFound': '{name}은(는) 등록된 이름이 아닙니다',
+  'error.WalletNoTransactionError': '지갑에서 거래를 반환하지 않았습니다',
   accountType: '계정 유형',
   eoaAccount: 'EOA',
   smartAccount: '스마트 계정',

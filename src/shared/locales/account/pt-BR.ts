@@ -36,6 +36,7 @@ const ptBR: AccountMessages = {
   swapWaiting: 'Confirme a troca na sua carteira',
   swapped: 'Você trocou {paid} por {received}',
   'error.nameNotFound': '{name} não é um nome registrado',
+  'error.WalletNoTransactionError': 'A carteira não retornou a transação',
   accountType: 'Tipo de conta',
   eoaAccount: 'EOA',
   smartAccount: 'Conta inteligente',

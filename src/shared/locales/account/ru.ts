@@ -36,6 +36,7 @@ const ru: AccountMessages = {
   swapWaiting: 'Подтвердите обмен в кошельке',
   swapped: 'Обменяно {paid} на {received}',
   'error.nameNotFound': '{name} — не зарегистрированное имя',
+  'error.WalletNoTransactionError': 'Кошелёк не вернул транзакцию',
   accountType: 'Тип аккаунта',
   eoaAccount: 'EOA',
   smartAccount: 'Смарт-аккаунт',

@@ -36,6 +36,7 @@ const tr: AccountMessages = {
   swapWaiting: 'Takası cüzdanınızda onaylayın',
   swapped: '{paid}, {received} karşılığında takas edildi',
   'error.nameNotFound': '{name} kayıtlı bir ad değil',
+  'error.WalletNoTransactionError': 'Cüzdan işlem döndürmedi',
   accountType: 'Hesap türü',
   eoaAccount: 'EOA',
   smartAccount: 'Akıllı hesap',

@@ -35,6 +35,7 @@ const zhCN: AccountMessages = {
   swapWaiting: '请在钱包中确认兑换',
   swapped: '已将 {paid} 兑换为 {received}',
   'error.nameNotFound': '{name} 不是已注册的名称',
+  'error.WalletNoTransactionError': '钱包未返回交易',
   accountType: '账户类型',
   eoaAccount: 'EOA',
   smartAccount: '智能账户',

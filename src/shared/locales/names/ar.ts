@@ -32,6 +32,7 @@ const names: NamesMessages = {
   setImage: 'تعيين الصورة',
   imageSet: 'تم تعيين صورة ملفك الشخصي',
   imageRuleError: 'صورة الملف الشخصي: عنوان https:// لا يتجاوز 512 حرفًا',
+  'error.registerNameFirst': 'سجّل اسمًا أولًا',
 }
 
 export default names

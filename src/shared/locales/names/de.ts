@@ -34,6 +34,7 @@ const names: NamesMessages = {
   setImage: 'Bild festlegen',
   imageSet: 'Dein Profilbild ist festgelegt',
   imageRuleError: 'Profilbild: eine https://-URL mit höchstens 512 Zeichen',
+  'error.registerNameFirst': 'Registriere zuerst einen Namen',
 }
 
 export default names

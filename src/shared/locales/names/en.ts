@@ -32,6 +32,7 @@ const names = {
   setImage: 'Set image',
   imageSet: 'Your profile image is set',
   imageRuleError: 'Profile image: an https:// URL of at most 512 characters',
+  'error.registerNameFirst': 'Register a name first',
 }
 
 export type NamesMessageKey = keyof typeof names

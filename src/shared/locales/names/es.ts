@@ -32,6 +32,7 @@ const names: NamesMessages = {
   setImage: 'Usar imagen',
   imageSet: 'Tu imagen de perfil está lista',
   imageRuleError: 'Imagen de perfil: una URL https:// de 512 caracteres como máximo',
+  'error.registerNameFirst': 'Primero registra un nombre',
 }
 
 export default names

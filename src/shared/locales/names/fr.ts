@@ -34,6 +34,7 @@ const names: NamesMessages = {
   setImage: 'Définir l’image',
   imageSet: 'Votre image de profil est définie',
   imageRuleError: 'Image de profil : une URL https:// de 512 caractères au plus',
+  'error.registerNameFirst': 'Enregistrez d’abord un nom',
 }
 
 export default names

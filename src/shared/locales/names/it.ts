@@ -33,6 +33,7 @@ const names: NamesMessages = {
   setImage: 'Imposta immagine',
   imageSet: 'La tua immagine del profilo è impostata',
   imageRuleError: 'Immagine del profilo: un URL https:// di al massimo 512 caratteri',
+  'error.registerNameFirst': 'Prima registra un nome',
 }
 
 export default names

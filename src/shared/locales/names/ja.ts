@@ -32,6 +32,7 @@ const names: NamesMessages = {
   setImage: '画像を設定',
   imageSet: 'プロフィール画像を設定しました',
   imageRuleError: 'プロフィール画像: 512 文字以内の https:// URL',
+  'error.registerNameFirst': '先に名前を登録してください',
 }
 
 export default names

@@ -32,6 +32,7 @@ const names: NamesMessages = {
   setImage: '이미지 설정',
   imageSet: '프로필 이미지가 설정되었습니다',
   imageRuleError: '프로필 이미지: 512자 이하의 https:// URL',
+  'error.registerNameFirst': '먼저 이름을 등록하세요',
 }
 
 export default names

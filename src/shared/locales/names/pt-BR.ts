@@ -33,6 +33,7 @@ const names: NamesMessages = {
   setImage: 'Definir imagem',
   imageSet: 'Sua imagem de perfil foi definida',
   imageRuleError: 'Imagem de perfil: uma URL https:// de no máximo 512 caracteres',
+  'error.registerNameFirst': 'Registre um nome primeiro',
 }
 
 export default names

@@ -32,6 +32,7 @@ const names: NamesMessages = {
   setImage: 'Установить изображение',
   imageSet: 'Изображение профиля установлено',
   imageRuleError: 'Изображение профиля: адрес https:// не длиннее 512 символов',
+  'error.registerNameFirst': 'Сначала зарегистрируйте имя',
 }
 
 export default names

@@ -32,6 +32,7 @@ const names: NamesMessages = {
   setImage: 'Resmi ayarla',
   imageSet: 'Profil resminiz ayarlandı',
   imageRuleError: 'Profil resmi: en fazla 512 karakterlik bir https:// URL’si',
+  'error.registerNameFirst': 'Önce bir ad kaydedin',
 }
 
 export default names

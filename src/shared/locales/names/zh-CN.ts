@@ -32,6 +32,7 @@ const names: NamesMessages = {
   setImage: '设置图片',
   imageSet: '头像已设置',
   imageRuleError: '头像：不超过 512 个字符的 https:// 网址',
+  'error.registerNameFirst': '请先注册名称',
 }
 
 export default names
