@@ -3,7 +3,7 @@
  * notifications, as `@solana/web3.js` `Connection` uses them (`confirmTransaction`, `onAccountChange`,
  * `onSlotChange`). Signature subscriptions end after their notification ("auto-disposed"), as on a validator.
  */
-import { PublicKey } from '@solana/web3.js'
+import type { PublicKey } from '@solana/web3.js'
 import type { RawData, WebSocket } from 'ws'
 import { z } from 'zod'
 import { type AccountEncoding, uiAccount } from './accounts.ts'
@@ -12,6 +12,7 @@ import { invalidParams, RPC_ERROR, RpcError } from './errors.ts'
 import { handleJsonRpc, type MethodHandler } from './jsonrpc.ts'
 import type { Ledger } from './ledger.ts'
 import type { LandedTransaction } from './ledgerTypes.ts'
+import { address } from './rpcParams.ts'
 
 type Subscription =
   | { kind: 'signature'; signature: string; received: boolean }
@@ -26,15 +27,6 @@ interface Connection {
 }
 
 const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1_000
-
-const address = z.string().transform((text, ctx) => {
-  try {
-    const key = new PublicKey(text)
-    if (key.toBase58() === text) return key
-  } catch {}
-  ctx.addIssue({ code: 'custom', message: `Invalid public key: ${text}` })
-  return z.NEVER
-})
 
 function parse<T>(schema: z.ZodType<T>, params: unknown): T {
   if (params !== undefined && !Array.isArray(params)) throw invalidParams('params must be an array')
