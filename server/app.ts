@@ -189,8 +189,9 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
       reader,
       networks: config.historyNetworks.map((chainId) => historyNetworkOf(config, chainId)),
       pollMs: config.historyPollMs,
-      // Ten rounds without renewal: a holder that stopped renewing is gone.
-      leaseMs: Math.max(1_000, 10 * config.historyPollMs),
+      // Ten rounds without renewal: a holder that stopped renewing is gone. At least 5 s, so that a
+      // round slowed by a busy node or machine (seconds, not rounds) does not hand the network over.
+      leaseMs: Math.max(5_000, 10 * config.historyPollMs),
       logger,
     })
     app.decorate('historyIndexer', historyIndexer)
