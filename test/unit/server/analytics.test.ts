@@ -1,71 +1,16 @@
+// POST /e: the events, what props may hold, retention, and real HTTP.
 import assert from 'node:assert/strict'
-import { randomUUID } from 'node:crypto'
-import { after, before, beforeEach, describe, test } from 'node:test'
-import { asc, eq, sql } from 'drizzle-orm'
+import { after, before, describe, test } from 'node:test'
+import { eq, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { oldEventsQuery } from '../../../server/analytics/retention.ts'
 import { buildApp } from '../../../server/app.ts'
 import { loadConfig } from '../../../server/config.ts'
 import { analyticsEvents } from '../../../server/db/schema.ts'
-import { createProject } from '../../../server/projects/store.ts'
-import type { AnalyticsEvent } from '../../../src/protocol/api/index.ts'
-import { apiErrorBody } from '../../../src/protocol/api/index.ts'
-import { openTestDatabase, rawRequest, sdk, type TestDatabase, testLogger } from './helpers.ts'
+import { errorOf, event, post, startAnalyticsService, stored, testDb } from './analytics-helpers.ts'
+import { rawRequest, sdk, testLogger } from './helpers.ts'
 
-let testDb: TestDatabase
-let app: FastifyInstance
-
-before(async () => {
-  testDb = await openTestDatabase('analytics')
-  app = await buildApp(testDb.config({ devOrigins: ['http://localhost:5173'] }), {
-    database: testDb.database,
-    logger: testLogger,
-  })
-  await createProject(testDb.database.db, { id: 'quiet', name: 'Quiet', analyticsEnabled: false })
-})
-
-after(async () => {
-  await app?.close()
-  await testDb?.close()
-})
-
-beforeEach(async () => {
-  await testDb.database.db.delete(analyticsEvents)
-})
-
-function event(
-  overrides: Partial<AnalyticsEvent> = {},
-  props: Partial<AnalyticsEvent['props']> = {},
-): AnalyticsEvent {
-  return {
-    eventId: randomUUID(),
-    url: 'http://localhost:5173/shop?item=1',
-    domain: 'localhost',
-    timestamp: 1_767_225_600_000,
-    props: { type: 'track', event: 'MODAL_OPEN', properties: { connected: false }, ...props },
-    ...overrides,
-  }
-}
-
-function post(body: unknown, options: { query?: string; origin?: string; contentType?: string } = {}) {
-  return app.inject({
-    method: 'POST',
-    url: `/e?${options.query ?? sdk()}`,
-    headers: {
-      'content-type': options.contentType ?? 'application/json',
-      ...(options.origin === undefined ? {} : { origin: options.origin }),
-    },
-    payload: typeof body === 'string' ? body : JSON.stringify(body),
-  })
-}
-
-async function stored() {
-  return testDb.database.db.select().from(analyticsEvents).orderBy(asc(analyticsEvents.clientTimestamp))
-}
-
-function errorOf(body: string) {
-  return apiErrorBody.parse(JSON.parse(body)).error
-}
+startAnalyticsService()
 
 describe('POST /e', () => {
   test('default: an event is stored and answered with 204', async () => {

@@ -1,272 +1,32 @@
+// The service signs in with Farcaster through the relay.
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { createAppClient, createWalletClient, viemConnector } from '@farcaster/auth-client'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { createSiweMessage } from 'viem/siwe'
-import { type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
+import { describe, test } from 'node:test'
 import {
   approveChannel,
   channelRequest,
   declineChannel,
   type FarcasterApproval,
 } from '../../../server/dev/farcaster/app.ts'
-import {
-  FARCASTER_CHAIN_ID,
-  type FarcasterRegistries,
-  installFarcasterRegistries,
-} from '../../../server/dev/farcaster/registries.ts'
-import { type FarcasterRelay, startFarcasterRelay } from '../../../server/dev/farcaster/relay.ts'
 import { EmbeddedError } from '../../../server/embedded/errors.ts'
-import { createFarcasterVerifier, type FarcasterVerifier } from '../../../server/embedded/farcaster.ts'
 import { createFarcasterService } from '../../../server/embedded/farcasterLogin.ts'
 import { createProject, getProject, updateProject } from '../../../server/projects/store.ts'
 import { farcasterStartResponse, sessionResponse } from '../../../src/protocol/embedded/index.ts'
 import {
-  type EmbeddedTestApp,
-  frameWallet,
-  newBinding,
-  newDeviceId,
-  SITE,
-  clock as serviceClock,
-  startEmbeddedTestApp,
-} from './embedded-helpers.ts'
-import { freePort, openTestDatabase, type TestDatabase } from './helpers.ts'
+  chain,
+  clock,
+  custody,
+  DOMAIN,
+  FID,
+  RELAY_KEY,
+  relay,
+  startFarcasterWallet,
+  stranger,
+  t,
+  testDb,
+} from './embedded-farcaster-helpers.ts'
+import { newBinding, newDeviceId, SITE, clock as serviceClock } from './embedded-helpers.ts'
 
-/**
- * Sign In With Farcaster on the service, as an attacker would try it: approvals signed by the fid's
- * custody key on a local chain with chain id 10 holding the ID and key registry stand-ins at their
- * canonical addresses, against approvals with another nonce, another domain, or another signer.
- */
-
-const DOMAIN = '127.0.0.1:8788'
-const FID = 4242n
-const custody = privateKeyToAccount(generatePrivateKey())
-const stranger = privateKeyToAccount(generatePrivateKey())
-const authAddress = privateKeyToAccount(generatePrivateKey())
-
-let chain: LocalChain
-let registries: FarcasterRegistries
-let verify: FarcasterVerifier
-let testDb: TestDatabase
-let t: EmbeddedTestApp
-let relay: FarcasterRelay
-const RELAY_KEY = 'dev-relay-key-for-tests'
-const clock = { now: Date.now() }
-
-before(async () => {
-  chain = await startChain({ port: await freePort(), chainId: FARCASTER_CHAIN_ID })
-  registries = await installFarcasterRegistries(chain.url)
-  await registries.register(custody.address, FID)
-  await registries.addAuthAddress(FID, authAddress.address)
-  verify = createFarcasterVerifier({ rpcUrl: chain.url, domain: DOMAIN })
-  relay = await startFarcasterRelay({
-    port: 0,
-    appUrl: 'http://127.0.0.1:9/farcaster-app',
-    relayKey: RELAY_KEY,
-    now: () => clock.now,
-  })
-  testDb = await openTestDatabase('embedded_farcaster')
-  t = await startEmbeddedTestApp(testDb, 'farcaster-project', {
-    farcaster: { relayUrl: relay.url, rpcUrl: chain.url },
-  })
-})
-after(async () => {
-  await relay?.stop()
-  await t?.close()
-  await testDb?.close()
-  await chain?.stop()
-})
-
-/** The message a Farcaster app signs for a channel (EIP-4361 with Farcaster's fields). */
-function approvalMessage(overrides: {
-  chainId?: number
-
-  nonce?: string
-  domain?: string
-  fid?: bigint
-  address?: `0x${string}`
-}) {
-  return createSiweMessage({
-    domain: overrides.domain ?? DOMAIN,
-    address: overrides.address ?? custody.address,
-    statement: 'Farcaster Auth',
-    uri: `http://${DOMAIN}/embedded/farcaster`,
-    version: '1',
-    chainId: overrides.chainId ?? FARCASTER_CHAIN_ID,
-    nonce: overrides.nonce ?? 'ourNonce12345678',
-    issuedAt: new Date(),
-    resources: [`farcaster://fid/${overrides.fid ?? FID}`],
-  })
-}
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => assert.fail('the approval was accepted'),
-    (cause: unknown) => cause,
-  )
-  assert.ok(error instanceof EmbeddedError, String(error))
-  assert.equal(error.statusCode, 400)
-  return error.message
-}
-
-describe('Farcaster approvals', () => {
-  test('the custody key of the fid signs in, and the fid is its own user with one wallet', async () => {
-    const message = approvalMessage({})
-    const signature = await custody.signMessage({ message })
-    const signIn = await verify({ message, signature, nonce: 'ourNonce12345678' })
-    assert.equal(signIn.fid, '4242')
-    assert.equal(signIn.signer.toLowerCase(), custody.address.toLowerCase())
-
-    const identity = { subject: signIn.fid, email: null, emailVerified: false, username: 'alice' }
-    const user = await t.wallet.social.userOf(t.projectId, 'farcaster', identity)
-    assert.equal(await t.wallet.social.userOf(t.projectId, 'farcaster', identity), user)
-    const other = await t.wallet.social.userOf(t.projectId, 'farcaster', { ...identity, subject: '4243' })
-    assert.notEqual(other, user)
-    const open = async (id: string) =>
-      sessionResponse.parse(
-        await t.wallet.login.sessions.openSession(
-          await t.wallet.login.users.userById(id),
-          t.projectId,
-          newDeviceId(),
-          SITE,
-          t.browserKey.publicKey,
-        ),
-      ).user.accounts.eip155.address
-    const wallet = await open(user)
-    assert.match(wallet, /^0x[0-9a-fA-F]{40}$/)
-    assert.equal(await open(user), wallet, 'the fid keeps its one wallet')
-    assert.notEqual(await open(other), wallet)
-  })
-
-  test('an auth address registered for the fid signs in too', async () => {
-    const message = approvalMessage({ address: authAddress.address })
-    const signature = await authAddress.signMessage({ message })
-    assert.equal((await verify({ message, signature, nonce: 'ourNonce12345678' })).fid, '4242')
-  })
-
-  test('an approval with another nonce is refused', async () => {
-    const message = approvalMessage({ nonce: 'theirNonce1234567' })
-    const signature = await custody.signMessage({ message })
-    assert.equal(
-      await refusal(verify({ message, signature, nonce: 'ourNonce12345678' })),
-      'This Farcaster approval is for another sign-in request: start again',
-    )
-  })
-
-  test('an approval for another domain is refused', async () => {
-    const message = approvalMessage({ domain: 'evil.example' })
-    const signature = await custody.signMessage({ message })
-    assert.equal(
-      await refusal(verify({ message, signature, nonce: 'ourNonce12345678' })),
-      'This Farcaster approval was made for another site',
-    )
-  })
-
-  test('an approval for another chain than OP mainnet is refused', async () => {
-    const message = approvalMessage({ chainId: 1 })
-    const signature = await custody.signMessage({ message })
-    assert.equal(
-      await refusal(verify({ message, signature, nonce: 'ourNonce12345678' })),
-      'This Farcaster approval names the wrong chain',
-    )
-  })
-
-  test('a key that does not hold the fid cannot sign in as it', async () => {
-    const message = approvalMessage({ address: stranger.address })
-    const signature = await stranger.signMessage({ message })
-    assert.equal(
-      await refusal(verify({ message, signature, nonce: 'ourNonce12345678' })),
-      'This Farcaster approval was not signed by the account it names',
-    )
-  })
-
-  test('a signature by another key than the message names is refused', async () => {
-    const message = approvalMessage({})
-    const signature = await stranger.signMessage({ message })
-    assert.equal(
-      await refusal(verify({ message, signature, nonce: 'ourNonce12345678' })),
-      'This Farcaster approval could not be verified',
-    )
-  })
-})
-
-describe('the relay stand-in', () => {
-  const app = () => createAppClient({ relay: relay.url, ethereum: viemConnector({ rpcUrl: chain.url }) })
-  const farcasterApp = () =>
-    createWalletClient({ relay: relay.url, ethereum: viemConnector({ rpcUrl: chain.url }) })
-  const siweUri = `http://${DOMAIN}/embedded/farcaster`
-
-  test('a channel goes from pending to completed with the approval, which verifies', async () => {
-    const created = await app().createChannel({ siweUri, domain: DOMAIN, nonce: 'ourNonce12345678' })
-    assert.equal(created.isError, false)
-    const { channelToken, url, nonce } = created.data as { channelToken: string; url: string; nonce: string }
-    assert.equal(nonce, 'ourNonce12345678')
-    assert.equal(new URL(url).searchParams.get('channelToken'), channelToken)
-    const pending = await app().status({ channelToken })
-    assert.equal(pending.response?.status, 202)
-    assert.equal(pending.data?.state, 'pending')
-
-    const built = farcasterApp().buildSignInMessage({
-      address: custody.address,
-      fid: Number(FID),
-      uri: siweUri,
-      domain: DOMAIN,
-      nonce,
-    })
-    assert.equal(built.isError, false)
-    const message = built.message as string
-    const signature = await custody.signMessage({ message })
-    const delivered = await farcasterApp().authenticate({
-      channelToken,
-      authKey: RELAY_KEY,
-      message,
-      signature,
-      fid: Number(FID),
-      username: 'alice',
-      pfpUrl: 'https://example.com/alice.png',
-    })
-    assert.equal(delivered.isError, false)
-
-    const done = await app().status({ channelToken })
-    assert.equal(done.response?.status, 200)
-    assert.equal(done.data?.state, 'completed')
-    assert.equal(done.data?.username, 'alice')
-    assert.equal(done.data?.pfpUrl, 'https://example.com/alice.png')
-    assert.equal(done.data?.fid, 4242)
-    const signIn = await verify({
-      message: done.data?.message as string,
-      signature: done.data?.signature as `0x${string}`,
-      nonce: 'ourNonce12345678',
-    })
-    assert.equal(signIn.fid, '4242')
-  })
-
-  test('an approval without the relay key, or for a channel that expired, is refused', async () => {
-    const created = await app().createChannel({ siweUri, domain: DOMAIN })
-    const channelToken = created.data?.channelToken as string
-    const body = { message: 'x', signature: '0x00', fid: 1 }
-    const post = (key: string) =>
-      fetch(`${relay.url}/v1/channel/authenticate`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${channelToken}`,
-          'x-farcaster-auth-relay-key': key,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify(body),
-      })
-    assert.equal((await post('guessed-key')).status, 401)
-    clock.now += 5 * 60_000 + 1
-    const status = (token: string) =>
-      fetch(`${relay.url}/v1/channel/status`, { headers: { authorization: `Bearer ${token}` } })
-    assert.equal((await status(channelToken)).status, 401)
-    assert.equal((await post(RELAY_KEY)).status, 401)
-    const unknown = await fetch(`${relay.url}/v1/channel/status`, {
-      headers: { authorization: 'Bearer nope' },
-    })
-    assert.equal(unknown.status, 401)
-  })
-})
+startFarcasterWallet()
 
 describe('the service signs in with Farcaster through the relay', () => {
   const account = {
@@ -475,40 +235,5 @@ describe('the service signs in with Farcaster through the relay', () => {
       code: 'FARCASTER_EXPIRED',
       message: 'This Farcaster code expired: get a new one',
     })
-  })
-})
-
-describe('the frame’s CONNECT_FARCASTER', () => {
-  test('start gives the channel URL; finish says pending, then connects the fid with username and picture', async () => {
-    const base = await t.app.listen({ host: '127.0.0.1', port: 0 })
-    const frame = frameWallet(t, base)
-    const started = await frame.ask('CONNECT_FARCASTER', { step: 'start' })
-    assert.equal(started.type, 'CONNECT_FARCASTER_SUCCESS')
-    const { url } = started.payload as { url: string; expiresAt: string }
-    const request = channelRequest.parse(Object.fromEntries(new URL(url).searchParams))
-
-    const pending = await frame.ask('CONNECT_FARCASTER', { step: 'finish' })
-    assert.deepEqual(pending, {
-      type: 'CONNECT_FARCASTER_ERROR',
-      payload: { message: 'Waiting for approval in the Farcaster app', code: 'FARCASTER_PENDING' },
-    })
-    await approveChannel(request, {
-      relayUrl: relay.url,
-      relayKey: RELAY_KEY,
-      rpcUrl: chain.url,
-      account: { custody, fid: Number(FID), username: 'alice', pfpUrl: 'https://example.com/a.png' },
-    })
-    assert.deepEqual(await frame.ask('CONNECT_FARCASTER', { step: 'finish' }), {
-      type: 'CONNECT_FARCASTER_SUCCESS',
-      payload: {},
-    })
-    const user = await frame.ask('GET_USER', {})
-    assert.equal(user.type, 'GET_USER_SUCCESS')
-    const payload = user.payload as { userName?: string; userImage?: string; accounts: unknown[] }
-    assert.equal(payload.userName, 'alice')
-    assert.equal(payload.userImage, 'https://example.com/a.png')
-    assert.equal(payload.accounts.length, 2, 'EVM and Solana')
-    const after = await frame.ask('CONNECT_FARCASTER', { step: 'finish' })
-    assert.equal((after.payload as { message?: string }).message, 'Action not allowed')
   })
 })

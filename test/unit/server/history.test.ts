@@ -1,3 +1,4 @@
+// The history indexer and GET /blockchain/v1/transactions.
 /**
  * Transaction history: the service's indexer of a real Hardhat chain with the local market (native
  * transfers, ERC-20 Transfer logs, swaps marked, unlisted tokens as spam), stored in the real database,
@@ -6,197 +7,55 @@
  * reset; and the requests a curl user would try.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { eq, sql } from 'drizzle-orm'
+import { describe, test } from 'node:test'
+import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  getAddress,
-  type Hex,
-  http,
-  parseAbi,
-  parseEther,
-  parseUnits,
-} from 'viem'
-import { buildApp } from '../../../server/app.ts'
-import { parseTokenLists } from '../../../server/blockchain/tokenLists.ts'
-import type { ServiceConfig } from '../../../server/config.ts'
-import { createDatabase, type ServiceDatabase } from '../../../server/db/database.ts'
+import { erc20Abi, getAddress, parseEther, parseUnits } from 'viem'
+import { createDatabase } from '../../../server/db/database.ts'
 import { historyNetworks, historyTransfers } from '../../../server/db/schema.ts'
-import { compileContracts } from '../../../server/dev/chain/compile.ts'
-import { devAccount, type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
-import { deployMarket, type LocalMarket, marketTokenList } from '../../../server/dev/chain/market.ts'
+import { startChain } from '../../../server/dev/chain/index.ts'
 import {
   apiErrorBody,
   type TransactionsResponse,
   transactionsResponse,
 } from '../../../src/protocol/api/index.ts'
-import { freePort, openTestDatabase, sdk, type TestDatabase, testLogger, usingPostgres } from './helpers.ts'
+import { testLogger, usingPostgres } from './helpers.ts'
+import {
+  alice,
+  aliceCount,
+  apps,
+  bob,
+  bobCount,
+  carol,
+  chain,
+  chainPort,
+  clients,
+  config,
+  dave,
+  holder,
+  indexed,
+  local,
+  market,
+  onrampHash,
+  page,
+  routerAbi,
+  sendHash,
+  setAliceCount,
+  setBobCount,
+  setChain,
+  site,
+  spamToken,
+  startHistoryService,
+  startService,
+  stopService,
+  storedTransfers,
+  swapHash,
+  testDb,
+  transactions,
+  usdcHash,
+} from './history-helpers.ts'
 
-const site = 'http://localhost:5173'
-const local = 'eip155:31337'
-const alice = devAccount(1)
-const bob = devAccount(2)
-const carol = devAccount(3)
-const dave = devAccount(4)
-const routerAbi = parseAbi([
-  'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
-  'function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
-])
-
-let testDb: TestDatabase
-let chain: LocalChain
-let chainPort: number
-let market: LocalMarket
-let config: ServiceConfig
-const apps: FastifyInstance[] = []
-
-function clients(url: string) {
-  const transport = http(url)
-  const chainInfo = {
-    id: 31337,
-    name: 'Local',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [url] } },
-  }
-  return {
-    publicClient: createPublicClient({ chain: chainInfo, transport }),
-    wallet: (account: typeof alice) => createWalletClient({ account, chain: chainInfo, transport }),
-  }
-}
-
-async function startService(database: ServiceDatabase = testDb.database): Promise<FastifyInstance> {
-  const app = await buildApp(config, { database, logger: testLogger })
-  apps.push(app)
-  return app
-}
-
-async function stopService(app: FastifyInstance): Promise<void> {
-  await app.close()
-  apps.splice(apps.indexOf(app), 1)
-}
-
-async function transactions(app: FastifyInstance, query: Record<string, string>) {
-  const search = new URLSearchParams({ chainId: local, ...query })
-  return app.inject({ url: `/blockchain/v1/transactions?${sdk()}&${search}`, headers: { origin: site } })
-}
-
-async function page(app: FastifyInstance, query: Record<string, string>): Promise<TransactionsResponse> {
-  const response = await transactions(app, query)
-  assert.equal(response.statusCode, 200, response.body)
-  return transactionsResponse.parse(response.json())
-}
-
-/** Waits until the indexer has stored every block up to the chain's head (checked every 50 ms). */
-async function indexed(url = chain.url): Promise<void> {
-  const head = Number(await clients(url).publicClient.getBlockNumber())
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const [row] = await testDb.database.db
-      .select({ nextBlock: historyNetworks.nextBlock })
-      .from(historyNetworks)
-      .where(eq(historyNetworks.chainId, local))
-    if (row && row.nextBlock > head) return
-    if (Date.now() > deadline) throw new Error(`Not indexed up to block ${head} (at ${row?.nextBlock})`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
-
-async function holder(): Promise<string | null> {
-  const [row] = await testDb.database.db
-    .select({ holder: historyNetworks.holder })
-    .from(historyNetworks)
-    .where(eq(historyNetworks.chainId, local))
-  return row?.holder ?? null
-}
-
-async function storedTransfers(): Promise<number> {
-  const [row] = await testDb.database.db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(historyTransfers)
-    .where(eq(historyTransfers.chainId, local))
-  return row?.count ?? 0
-}
-
-let sendHash: Hex
-let usdcHash: Hex
-let swapHash: Hex
-let spamToken: Address
-let onrampHash: Hex
-/** How many transactions alice and bob had once the first test saw them indexed. */
-let aliceCount = 0
-let bobCount = 0
-
-before(
-  async () => {
-    chainPort = await freePort()
-    chain = await startChain({ port: chainPort, chainId: 31337 })
-    market = await deployMarket({ url: chain.url, chainId: 31337 })
-    testDb = await openTestDatabase('history')
-    config = testDb.config({
-      devOrigins: [site],
-      rpcUpstreams: { [local]: chain.url },
-      tokenLists: parseTokenLists({ networks: { [local]: marketTokenList(market) } }),
-      historyNetworks: [local],
-      historyPollMs: 100,
-      // The on-ramp's account (its deliveries are marked): carol.
-      onramp: {
-        providerUrl: null,
-        apiKey: null,
-        webhookSecret: null,
-        senderAddresses: { [local]: [carol.address] },
-      },
-    })
-    const { publicClient, wallet } = clients(chain.url)
-    sendHash = await wallet(alice).sendTransaction({ to: bob.address, value: parseEther('1.5') })
-    usdcHash = await wallet(alice).writeContract({
-      address: market.tokens.USDC.address,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [bob.address, parseUnits('12.5', 6)],
-    })
-    swapHash = await wallet(alice).writeContract({
-      address: market.uniswapV2.router,
-      abi: routerAbi,
-      functionName: 'swapExactETHForTokens',
-      args: [0n, [market.tokens.WETH.address, market.tokens.USDC.address], alice.address, 2n ** 40n],
-      value: parseEther('0.1'),
-    })
-    // A token no list has, sent to bob unasked: spam.
-    const { DevToken } = await compileContracts()
-    if (!DevToken) throw new Error('DevToken did not compile')
-    const deployHash = await wallet(carol).deployContract({
-      abi: DevToken.abi,
-      bytecode: DevToken.bytecode,
-      args: ['Free Money', 'FREE', 18, parseEther('1000')],
-    })
-    const receipt = await publicClient.waitForTransactionReceipt({ hash: deployHash })
-    spamToken = receipt.contractAddress as Address
-    // An on-ramp delivery: 50 USDC from the on-ramp's account to dave.
-    onrampHash = await wallet(carol).writeContract({
-      address: market.tokens.USDC.address,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [dave.address, parseUnits('50', 6)],
-    })
-    await wallet(carol).writeContract({
-      address: spamToken,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [bob.address, parseEther('100')],
-    })
-  },
-  { timeout: 120_000 },
-)
-
-after(async () => {
-  for (const app of [...apps]) await app.close()
-  await testDb?.close()
-  await chain?.stop()
-})
+startHistoryService()
 
 describe('the history indexer and GET /blockchain/v1/transactions', () => {
   test('default: sends, token transfers and swaps show for both sides, newest first, with amounts and counterparties', async () => {
@@ -209,7 +68,7 @@ describe('the history indexer and GET /blockchain/v1/transactions', () => {
       data.slice(0, 3).map((transaction) => transaction.metadata.hash),
       [swapHash, usdcHash, sendHash],
     )
-    aliceCount = data.length
+    setAliceCount(data.length)
     assert.ok(data.slice(3).every((transaction) => transaction.metadata.operationType === 'receive'))
     const [swap, usdc, send] = data as [
       TransactionsResponse['data'][number],
@@ -241,7 +100,7 @@ describe('the history indexer and GET /blockchain/v1/transactions', () => {
     )
 
     const received = await page(app, { account: bob.address })
-    bobCount = received.data.length
+    setBobCount(received.data.length)
     assert.deepEqual(
       received.data
         .slice(0, 2)
@@ -327,7 +186,7 @@ describe('the history indexer and GET /blockchain/v1/transactions', () => {
     await indexed()
     const { data } = await page(app, { account: alice.address })
     // The approval moved nothing: only the swap is new.
-    aliceCount += 1
+    setAliceCount(aliceCount + 1)
     assert.equal(data.length, aliceCount)
     const [swap] = data
     assert.equal(swap?.metadata.hash, hash)
@@ -407,7 +266,7 @@ describe('the history indexer and GET /blockchain/v1/transactions', () => {
     }
     const readers = [reader(), reader(), reader()]
     await chain.stop()
-    chain = await startChain({ port: chainPort, chainId: 31337 })
+    setChain(await startChain({ port: chainPort, chainId: 31337 }))
     const { wallet } = clients(chain.url)
     const fresh = await wallet(alice).sendTransaction({ to: bob.address, value: parseEther('2') })
     const deadline = Date.now() + 20_000

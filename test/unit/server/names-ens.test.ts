@@ -1,22 +1,20 @@
+// ENS resolution, reverse resolution and the EIP-3668 gateway.
 /**
  * Names through standard ENS tooling (issue 17): the service's EIP-3668 gateway behind the offchain
  * resolver deployed on a local chain, read by viem's `getEnsAddress` through the universal resolver.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { FastifyInstance } from 'fastify'
+import { describe, test } from 'node:test'
 import {
   ccipRequest,
   createPublicClient,
   decodeAbiParameters,
   encodeAbiParameters,
-  encodeFunctionData,
   encodePacked,
   type Hex,
   http,
   keccak256,
   namehash,
-  type PublicClient,
   recoverAddress,
   toFunctionSelector,
   toHex,
@@ -26,113 +24,23 @@ import { generatePrivateKey, mnemonicToAccount, privateKeyToAddress } from 'viem
 import { packetToBytes } from 'viem/ens'
 import { buildApp } from '../../../server/app.ts'
 import { compileContracts } from '../../../server/dev/chain/compile.ts'
-import { deployEns, type LocalEns } from '../../../server/dev/chain/ens.ts'
-import { type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
+import { apiErrorBody } from '../../../src/protocol/api/index.ts'
+import { openTestDatabase, testLogger } from './helpers.ts'
 import {
-  apiErrorBody,
-  avatarUpdateMessage,
-  nameRegistrationMessage,
-} from '../../../src/protocol/api/index.ts'
-import { freePort, openTestDatabase, sdk, type TestDatabase, testLogger } from './helpers.ts'
+  addrCall,
+  alice,
+  app,
+  chain,
+  client,
+  demoAvatar,
+  ens,
+  gatewayKey,
+  resolveCall,
+  site,
+  startEnsService,
+} from './names-ens-helpers.ts'
 
-const alice = mnemonicToAccount('test test test test test test test test test test test junk', {
-  addressIndex: 0,
-})
-const site = 'http://localhost:5173'
-const gatewayKey = generatePrivateKey()
-const demoAvatar = 'https://images.example.com/demo-user.png'
-
-let testDb: TestDatabase
-let app: FastifyInstance
-let chain: LocalChain
-let ens: LocalEns
-let client: PublicClient
-let serviceUrl: string
-
-before(async () => {
-  testDb = await openTestDatabase('names-ens')
-  app = await buildApp(
-    testDb.config({
-      devOrigins: [site],
-      rpcUpstreams: {},
-      nameSuffix: 'wallet.test',
-      nameGatewayKey: gatewayKey,
-    }),
-    { database: testDb.database, logger: testLogger },
-  )
-  serviceUrl = await app.listen({ host: '127.0.0.1', port: 0 })
-  chain = await startChain({ port: await freePort(), chainId: 31337 })
-  ens = await deployEns({
-    url: chain.url,
-    suffix: 'wallet.test',
-    gatewayUrl: `${serviceUrl}/names/v1/gateway/{sender}/{data}.json`,
-    signer: privateKeyToAddress(gatewayKey),
-  })
-  client = createPublicClient({ transport: http(chain.url) })
-  const message = nameRegistrationMessage({
-    domain: 'localhost:5173',
-    name: 'demo-user.wallet.test',
-    address: alice.address,
-    chainId: 'eip155:31337',
-    issuedAt: new Date().toISOString(),
-  })
-  const registered = await app.inject({
-    method: 'POST',
-    url: `/names/v1/register?${sdk()}`,
-    headers: { origin: site, 'content-type': 'application/json' },
-    payload: JSON.stringify({
-      name: 'demo-user',
-      address: alice.address,
-      chainId: 'eip155:31337',
-      message,
-      signature: await alice.signMessage({ message }),
-    }),
-  })
-  assert.equal(registered.statusCode, 200, registered.body)
-  const avatarMessage = avatarUpdateMessage({
-    domain: 'localhost:5173',
-    name: 'demo-user.wallet.test',
-    avatar: demoAvatar,
-    address: alice.address,
-    chainId: 'eip155:31337',
-    issuedAt: new Date(Date.now() + 1_000).toISOString(),
-  })
-  const avatarSet = await app.inject({
-    method: 'POST',
-    url: `/names/v1/avatar?${sdk()}`,
-    headers: { origin: site, 'content-type': 'application/json' },
-    payload: JSON.stringify({
-      address: alice.address,
-      chainId: 'eip155:31337',
-      avatar: demoAvatar,
-      message: avatarMessage,
-      signature: await alice.signMessage({ message: avatarMessage }),
-    }),
-  })
-  assert.equal(avatarSet.statusCode, 200, avatarSet.body)
-})
-
-after(async () => {
-  await app?.close()
-  await chain?.stop()
-  await testDb?.close()
-})
-
-/** The ENSIP-10 call the resolver sends the gateway for `addr(namehash(name))`. */
-const resolveCall = (name: string, record: Hex = addrCall(name)) =>
-  encodeFunctionData({
-    abi: [
-      {
-        name: 'resolve',
-        type: 'function',
-        stateMutability: 'view',
-        inputs: [{ type: 'bytes' }, { type: 'bytes' }],
-        outputs: [{ type: 'bytes' }],
-      },
-    ],
-    args: [toHex(packetToBytes(name)), record],
-  })
-const addrCall = (name: string) => `0x3b3b57de${namehash(name).slice(2)}` as Hex
+startEnsService()
 
 describe('ENS resolution of registered names (viem, local chain)', () => {
   test('getEnsAddress finds a name registered through /names/v1', async () => {

@@ -1,118 +1,40 @@
+// The name registry: registering, attacks on it, and releasing a name.
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { ed25519 } from '@noble/curves/ed25519.js'
-import type { FastifyInstance } from 'fastify'
 import { mnemonicToAccount } from 'viem/accounts'
 import { buildApp } from '../../../server/app.ts'
 import { updateProject } from '../../../server/projects/store.ts'
 import {
-  apiErrorBody,
   NAME_RULE_MESSAGE,
   nameCheckResponse,
   nameRecord,
   nameRegistrationMessage,
-  nameReleaseMessage,
   nameReleaseResponse,
   profileResponse,
 } from '../../../src/protocol/api/index.ts'
 import { encodeBase58 } from '../../../src/protocol/siwx/index.ts'
-import { openTestDatabase, sdk, type TestDatabase, testLogger } from './helpers.ts'
+import { openTestDatabase, sdk, testLogger } from './helpers.ts'
+import {
+  alice,
+  app,
+  bob,
+  carol,
+  errorOf,
+  evm,
+  get,
+  mnemonic,
+  now,
+  register,
+  release,
+  type Signer,
+  setNow,
+  site,
+  startNamesService,
+  testDb,
+} from './names-helpers.ts'
 
-const mnemonic = 'test test test test test test test test test test test junk'
-const alice = mnemonicToAccount(mnemonic, { addressIndex: 0 })
-const bob = mnemonicToAccount(mnemonic, { addressIndex: 1 })
-const carol = mnemonicToAccount(mnemonic, { addressIndex: 3 })
-const site = 'http://localhost:5173'
-const start = Date.parse('2026-11-24T12:00:00.000Z')
-
-let testDb: TestDatabase
-let app: FastifyInstance
-let now = start
-
-before(async () => {
-  testDb = await openTestDatabase('names')
-  app = await buildApp(testDb.config({ devOrigins: [site], rpcUpstreams: {}, nameSuffix: 'wallet.test' }), {
-    database: testDb.database,
-    logger: testLogger,
-    now: () => now,
-  })
-})
-
-after(async () => {
-  await app?.close()
-  await testDb?.close()
-})
-
-const errorOf = (body: string) => apiErrorBody.parse(JSON.parse(body)).error
-
-interface Signer {
-  address: string
-  sign: (message: string) => Promise<string>
-}
-
-const evm = (account: typeof alice): Signer => ({
-  address: account.address,
-  sign: (message) => account.signMessage({ message }),
-})
-
-async function register(
-  signer: Signer,
-  label: string,
-  overrides: { message?: string; domain?: string; issuedAt?: number; chainId?: string; name?: string } = {},
-) {
-  const chainId = overrides.chainId ?? 'eip155:31337'
-  const message =
-    overrides.message ??
-    nameRegistrationMessage({
-      domain: overrides.domain ?? 'localhost:5173',
-      name: `${overrides.name ?? label}.wallet.test`,
-      address: signer.address,
-      chainId,
-      issuedAt: new Date(overrides.issuedAt ?? now).toISOString(),
-    })
-  return app.inject({
-    method: 'POST',
-    url: `/names/v1/register?${sdk()}`,
-    headers: { origin: site, 'content-type': 'application/json' },
-    payload: JSON.stringify({
-      name: label,
-      address: signer.address,
-      chainId,
-      message,
-      signature: await signer.sign(message),
-    }),
-  })
-}
-
-async function release(
-  signer: Signer,
-  name: string,
-  overrides: { message?: string; issuedAt?: number; signature?: string } = {},
-) {
-  const chainId = 'eip155:31337'
-  const message =
-    overrides.message ??
-    nameReleaseMessage({
-      domain: 'localhost:5173',
-      name,
-      address: signer.address,
-      chainId,
-      issuedAt: new Date(overrides.issuedAt ?? now).toISOString(),
-    })
-  return app.inject({
-    method: 'POST',
-    url: `/names/v1/release?${sdk()}`,
-    headers: { origin: site, 'content-type': 'application/json' },
-    payload: JSON.stringify({
-      address: signer.address,
-      chainId,
-      message,
-      signature: overrides.signature ?? (await signer.sign(message)),
-    }),
-  })
-}
-
-const get = (path: string) => app.inject({ url: `${path}&${sdk()}`, headers: { origin: site } })
+startNamesService()
 
 describe('name registry', () => {
   test('default: an account registers a free name; forward, reverse and profile find it', async () => {
@@ -173,9 +95,9 @@ describe('name registry', () => {
   })
 
   test('default: registering again moves the account to its new name and frees the old one', async () => {
-    now += 1000
+    setNow(now + 1000)
     assert.equal((await register(evm(carol), 'carol-one')).statusCode, 200)
-    now += 1000
+    setNow(now + 1000)
     assert.equal((await register(evm(carol), 'carol-two')).statusCode, 200)
     assert.equal(
       nameCheckResponse.parse((await get('/names/v1/check?name=carol-one')).json()).available,
@@ -252,7 +174,7 @@ describe('name registry, as an attacker', () => {
   })
 
   test('error: a replayed older registration cannot move the account back', async () => {
-    now += 1000
+    setNow(now + 1000)
     const first = nameRegistrationMessage({
       domain: 'localhost:5173',
       name: 'replay-one.wallet.test',
@@ -275,7 +197,7 @@ describe('name registry, as an attacker', () => {
         }),
       })
     assert.equal((await send(first, signature, 'replay-one')).statusCode, 200)
-    now += 1000
+    setNow(now + 1000)
     assert.equal((await register(evm(bob), 'replay-two')).statusCode, 200)
     const replay = await send(first, signature, 'replay-one')
     assert.equal(replay.statusCode, 400)
@@ -367,9 +289,9 @@ describe('releasing a name (issue 26, item 4)', () => {
   const erin = mnemonicToAccount(mnemonic, { addressIndex: 5 })
 
   test('default: the account releases its name with a signed message; the name is free and its profile empty', async () => {
-    now += 1000
+    setNow(now + 1000)
     assert.equal((await register(evm(dave), 'dave-name')).statusCode, 200)
-    now += 1000
+    setNow(now + 1000)
     const response = await release(evm(dave), 'dave-name.wallet.test')
     assert.equal(response.statusCode, 200, response.body)
     assert.deepEqual(nameReleaseResponse.parse(response.json()), { released: 'dave-name.wallet.test' })
@@ -385,15 +307,15 @@ describe('releasing a name (issue 26, item 4)', () => {
       avatar: null,
     })
     // A released account registers again like any other.
-    now += 1000
+    setNow(now + 1000)
     assert.equal((await register(evm(dave), 'dave-again')).statusCode, 200)
   })
 
   test('error: as an attacker, another key cannot release the name, and a release for another name or a replay is refused', async () => {
-    now += 1000
+    setNow(now + 1000)
     const registeredAt = now
     assert.equal((await register(evm(erin), 'erin-name')).statusCode, 200)
-    now += 1000
+    setNow(now + 1000)
     // Someone else's signature over the account's release.
     const forged = await release(
       { address: erin.address, sign: (message) => bob.signMessage({ message }) },
@@ -433,14 +355,14 @@ describe('releasing a name (issue 26, item 4)', () => {
       chainId: 'eip155:31337',
       issuedAt: new Date(registeredAt).toISOString(),
     })
-    now += 1000
+    setNow(now + 1000)
     assert.equal((await release(evm(erin), 'erin-name.wallet.test')).statusCode, 200)
     const replay = await register(evm(erin), 'erin-name', { message: registration })
     assert.equal(replay.statusCode, 400)
     assert.equal(errorOf(replay.body).message, 'A newer registration of this account exists')
     assert.equal((await get('/names/v1/resolve?name=erin-name.wallet.test')).statusCode, 404)
     // Nor can a second release, nor an image update, reach a released account.
-    now += 1000
+    setNow(now + 1000)
     const again = await release(evm(erin), 'erin-name.wallet.test')
     assert.equal(again.statusCode, 404)
     assert.equal(errorOf(again.body).code, 'NAME_NOT_FOUND')
