@@ -1,4 +1,5 @@
-// The sites a demo wallet has connected, per origin, like an extension's list (the EVM and Solana sides each keep one).
+// The sites a demo wallet has connected, per origin, like an extension's list (the EVM and Solana sides
+// each keep one).
 /**
  * Whether `origin` is connected, kept as a JSON array of origins under `key` in `storage`. Without
  * storage (blocked, or none given) authorization lasts for the page load only. Storage is read back

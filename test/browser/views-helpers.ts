@@ -8,7 +8,9 @@ export let page: Mounted | undefined
 
 export let wallets: ReturnType<typeof installWallet>[] = []
 
-/** Cleans up after each test of the calling file: the modal, the installed wallets, `dir` and the viewport. */
+/**
+ * Cleans up after each test of the calling file: the modal, the installed wallets, `dir` and the viewport.
+ */
 export function cleanUpAfterEach(): void {
   afterEach(async () => {
     page?.cleanup()

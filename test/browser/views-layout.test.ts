@@ -13,14 +13,7 @@ import {
   openModal,
   waitFor,
 } from './helpers.ts'
-import {
-  cleanUpAfterEach,
-  contrast,
-  inModal,
-  mountModal,
-  openSend,
-  wallet,
-} from './views-helpers.ts'
+import { cleanUpAfterEach, contrast, inModal, mountModal, openSend, wallet } from './views-helpers.ts'
 
 /**
  * The issue-12 audit (see views.test.ts), layout: 200 % zoom, 375 px, the QR code, long names, focus

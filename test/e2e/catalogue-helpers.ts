@@ -106,7 +106,9 @@ export const imageIds = (requests: Seen[]) =>
       .map((request) => decodeURIComponent(request.url.pathname.slice('/getWalletImage/'.length))),
   )
 
-/** Starts the stack, a browser and the second service before the calling describe's tests; stops them after. */
+/**
+ * Starts the stack, a browser and the second service before the calling describe's tests; stops them after.
+ */
 export function useCatalogueStack(): void {
   before(async () => {
     ;[stack, browser, own] = await Promise.all([startTestStack(), launchBrowser(), startOwnService()])

@@ -8,7 +8,9 @@ export const DEFAULT_CHAIN_ID = 31337
 
 const CHAINS_KEY = 'demo-wallet/chains'
 
-/** The chains added by wallet_addEthereumChain, from storage (data from an earlier version or another tab). */
+/**
+ * The chains added by wallet_addEthereumChain, from storage (data from an earlier version or another tab).
+ */
 export function readAddedChains(storage: Storage | undefined): [number, KnownChain][] {
   let value: unknown
   try {

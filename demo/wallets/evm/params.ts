@@ -1,4 +1,5 @@
-// Reading the Demo Wallet's request parameters (chain ids, quantities, typed data), showing them, and its RPC errors.
+// Reading the Demo Wallet's request parameters (chain ids, quantities, typed data), showing them, and its
+// RPC errors.
 import { isHex } from 'viem'
 import { DemoWalletRpcError, ErrorCodes, invalidParams } from '../errors.ts'
 

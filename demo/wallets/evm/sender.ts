@@ -1,4 +1,5 @@
-// What the Demo Wallet sends: eth_sendTransaction, and EIP-5792 calls (one transaction after another) with their status.
+// What the Demo Wallet sends: eth_sendTransaction, and EIP-5792 calls (one transaction after another) with
+// their status.
 import { formatEther, type Hex, isAddress, isHex, toHex } from 'viem'
 import type { HDAccount } from 'viem/accounts'
 import { DemoWalletRpcError, ErrorCodes, invalidParams, nodeRequest } from '../errors.ts'
@@ -6,7 +7,9 @@ import type { PromptRequest } from '../prompt.ts'
 import { signAndSend } from '../transactions.ts'
 import { quantity, shorten, toRpcError } from './params.ts'
 
-/** What sending reads from the wallet, at the moment it reads it (the person may switch while a prompt shows). */
+/**
+ * What sending reads from the wallet, at the moment it reads it (the person may switch while a prompt shows).
+ */
 export type SenderWallet = {
   account(): HDAccount
   chainId(): number

@@ -1,4 +1,5 @@
-// The Demo Wallet's EVM side, its shapes: what it is built from, the EIP-1193 provider and EIP-6963 info it hands out, the test controls.
+// The Demo Wallet's EVM side, its shapes: what it is built from, the EIP-1193 provider and EIP-6963 info
+// it hands out, the test controls.
 import type { Address } from 'viem'
 import type { PromptQueue } from '../prompt.ts'
 import type { SolanaWalletControls } from '../solana-wallet.ts'
@@ -64,7 +65,10 @@ export type DemoWalletControls = {
   approve(): boolean
   /** Clicks Reject on the prompt shown; `false` when there is none. */
   reject(): boolean
-  /** Forgets authorization and added chains (localStorage), the Solana side's too, like reinstalling the extension. */
+  /**
+   * Forgets authorization and added chains (localStorage), the Solana side's too, like reinstalling the
+   * extension.
+   */
   reset(): void
   /** The Solana side (a Wallet Standard wallet); absent with `?demoSolana=off` or when built without it. */
   readonly solana?: SolanaWalletControls

@@ -1,4 +1,5 @@
-// Which WalletConnect sessions the Demo Phone Wallet approves: the namespaces it answers a proposal with, and the proposal as shown.
+// Which WalletConnect sessions the Demo Phone Wallet approves: the namespaces it answers a proposal with,
+// and the proposal as shown.
 import type { ProposalTypes, SessionTypes } from '@walletconnect/types'
 import { getSdkError } from '@walletconnect/utils'
 import type { Address } from 'viem'

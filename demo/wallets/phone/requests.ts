@@ -1,4 +1,5 @@
-// What each request method a dapp sends the Demo Phone Wallet does: its summary for the person, and the action on Approve.
+// What each request method a dapp sends the Demo Phone Wallet does: its summary for the person, and the
+// action on Approve.
 import { type Address, formatEther, isAddress, isAddressEqual, isHex } from 'viem'
 import type { HDAccount } from 'viem/accounts'
 import { signAndSend } from '../transactions.ts'

@@ -1,4 +1,5 @@
-// The Demo Phone Wallet's shapes: what the UI shows (proposals, requests, sessions) and what it and the tests call.
+// The Demo Phone Wallet's shapes: what the UI shows (proposals, requests, sessions) and what it and the
+// tests call.
 import type { SignClient } from '@walletconnect/sign-client'
 import type { SignClientTypes } from '@walletconnect/types'
 import type { Address } from 'viem'

@@ -1,4 +1,5 @@
-// The Demo Phone Wallet's logic over a WalletConnect sign client: proposals, requests and sessions, without a screen.
+// The Demo Phone Wallet's logic over a WalletConnect sign client: proposals, requests and sessions,
+// without a screen.
 
 import type { SessionTypes } from '@walletconnect/types'
 import { getSdkError } from '@walletconnect/utils'

@@ -1,4 +1,5 @@
-// Reading the transactions a page gives the Demo Wallet's Solana side, and describing them (and messages) in its prompt.
+// Reading the transactions a page gives the Demo Wallet's Solana side, and describing them (and messages)
+// in its prompt.
 
 import type { SolanaTransactionVersion } from '@solana/wallet-standard-features'
 import { type MessageCompiledInstruction, VersionedTransaction } from '@solana/web3.js'

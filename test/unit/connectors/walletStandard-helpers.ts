@@ -1,4 +1,5 @@
-// What the Wallet Standard connector tests share: the Demo Wallet's sides, hand-made minimal wallets and features, constants.
+// What the Wallet Standard connector tests share: the Demo Wallet's sides, hand-made minimal wallets and
+// features, constants.
 import type { IdentifierString, Wallet, WalletAccount } from '@wallet-standard/base'
 import type {
   DemoWalletProvider,

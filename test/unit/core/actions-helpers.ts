@@ -1,4 +1,5 @@
-// What the core-actions tests share: two local chains, and a config with the Demo Wallet behind the injected connector, its storage, fetches and events recorded.
+// What the core-actions tests share: two local chains, and a config with the Demo Wallet behind the
+// injected connector, its storage, fetches and events recorded.
 import assert from 'node:assert/strict'
 import { after, before } from 'node:test'
 import {
@@ -190,7 +191,9 @@ export async function connected(harness: Harness): Promise<void> {
   }, 'the first balance')
 }
 
-/** Starts chains 31337 and 31338 on free ports before the tests of the calling describe, and stops them after. */
+/**
+ * Starts chains 31337 and 31338 on free ports before the tests of the calling describe, and stops them after.
+ */
 export function useLocalChains(): void {
   before(async () => {
     const [port, port2, closedPort] = await Promise.all([freePort(), freePort(), freePort()])

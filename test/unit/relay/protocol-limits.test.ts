@@ -1,4 +1,5 @@
-// The dev relay's TTLs, size and rate limits, and many clients at once (the protocol itself is in protocol.test.ts).
+// The dev relay's TTLs, size and rate limits, and many clients at once (the protocol itself is in
+// protocol.test.ts).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { RELAY_ERROR } from '../../../server/dev/relay/index.ts'

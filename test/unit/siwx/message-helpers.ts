@@ -1,4 +1,5 @@
-// What the SIWX message tests share: the EIP-4361 example message, field sets for both namespaces, a validation-path probe.
+// What the SIWX message tests share: the EIP-4361 example message, field sets for both namespaces, a
+// validation-path probe.
 import assert from 'node:assert/strict'
 import { Keypair } from '@solana/web3.js'
 import type { SiwxMessageFields } from '../../../src/protocol/siwx/index.ts'
