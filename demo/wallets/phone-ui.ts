@@ -11,7 +11,7 @@ import type {
   SessionView,
   StatusLine,
   SummaryLine,
-} from './phone-wallet.ts'
+} from './phone/types.ts'
 
 /** Status lines kept on screen; older ones are dropped. */
 const STATUS_LIMIT = 30

@@ -8,7 +8,7 @@
  * `solana:signTransaction` and `solana:signAndSendTransaction` (legacy and version 0 transactions).
  * Rejections throw `{ code: 4001, message: 'User rejected the request.' }`, as Phantom does.
  *
- * `installDemoWallet` (demo-wallet.ts) builds it from the page's URL parameters (`demoAccount`,
+ * `installDemoWallet` (install-demo-wallet.ts) builds it from the page's URL parameters (`demoAccount`,
  * `demoSolana=off`) and registers it; tests build one with {@link createSolanaWallet} and register it on
  * any EventTarget with {@link registerSolanaWallet}.
  */
@@ -23,17 +23,9 @@ import type {
   SolanaSignTransactionFeature,
   SolanaSignTransactionInput,
   SolanaSignTransactionOutput,
-  SolanaTransactionVersion,
 } from '@solana/wallet-standard-features'
-import { type Keypair, type MessageCompiledInstruction, VersionedTransaction } from '@solana/web3.js'
-import type {
-  IdentifierString,
-  Wallet,
-  WalletAccount,
-  WalletWithFeatures,
-  WindowAppReadyEventAPI,
-  WindowRegisterWalletEventCallback,
-} from '@wallet-standard/base'
+import type { Keypair, VersionedTransaction } from '@solana/web3.js'
+import type { IdentifierString, WalletAccount, WalletWithFeatures } from '@wallet-standard/base'
 import type {
   StandardConnectFeature,
   StandardConnectInput,
@@ -54,7 +46,18 @@ import {
   userRejected,
 } from './errors.ts'
 import { DEMO_WALLET_ICON, DEMO_WALLET_NAME } from './identity.ts'
+import { notifyAll } from './listeners.ts'
 import type { PromptRequest } from './prompt.ts'
+import { createSiteAuthorization } from './site-authorization.ts'
+import {
+  describeTransaction,
+  readTransaction,
+  SUPPORTED_VERSIONS,
+  showMessage,
+  toBase64,
+} from './solana/transactions.ts'
+
+export { registerSolanaWallet } from './solana/register.ts'
 
 /** Where the Solana side keeps the origins it has connected (a JSON array). */
 export const SOLANA_AUTHORIZED_KEY = 'demo-wallet/solana-authorized'
@@ -82,7 +85,6 @@ export const SOLANA_CHAINS: Readonly<Record<IdentifierString, SolanaChain>> = {
 }
 
 const CHAIN_IDS = Object.freeze(Object.keys(SOLANA_CHAINS) as IdentifierString[])
-const SUPPORTED_VERSIONS: readonly SolanaTransactionVersion[] = ['legacy', 0]
 const ACCOUNT_FEATURES = [
   'solana:signMessage',
   'solana:signTransaction',
@@ -162,34 +164,11 @@ export function createSolanaWallet(parameters: CreateSolanaWalletParameters): {
 
   // Events
   const listeners = new Set<StandardEventsListeners['change']>()
-  const emit = (properties: StandardEventsChangeProperties) => {
-    for (const listener of [...listeners]) {
-      try {
-        listener(properties)
-      } catch (error) {
-        // A page's listener must not break the wallet; report it like the browser would.
-        queueMicrotask(() => {
-          throw error
-        })
-      }
-    }
-  }
+  const emit = (properties: StandardEventsChangeProperties) => notifyAll(listeners, properties)
 
   // Authorization, per origin, like an extension's connected sites (its own key: the EVM side is separate).
-  let memoryAuthorized = false
-  const isAuthorized = () => (storage ? readAuthorized(storage).includes(origin) : memoryAuthorized)
-  const authorize = () => {
-    memoryAuthorized = true
-    const sites = readAuthorized(storage)
-    if (!sites.includes(origin)) writeAuthorized(storage, [...sites, origin])
-  }
-  const forget = () => {
-    memoryAuthorized = false
-    writeAuthorized(
-      storage,
-      readAuthorized(storage).filter((site) => site !== origin),
-    )
-  }
+  const sites = createSiteAuthorization({ origin, storage, key: SOLANA_AUTHORIZED_KEY })
+  const { isAuthorized } = sites
   const accounts = (): readonly WalletAccount[] => (isAuthorized() ? [account] : [])
 
   /** The page may only use the account it was given, and only while connected. */
@@ -217,7 +196,7 @@ export function createSolanaWallet(parameters: CreateSolanaWalletParameters): {
         details: [`Account ${account.address}`, 'Network Solana'],
       })
         .then(() => {
-          authorize()
+          sites.authorize()
           emit({ accounts: accounts() })
         })
         .finally(() => {
@@ -230,7 +209,7 @@ export function createSolanaWallet(parameters: CreateSolanaWalletParameters): {
 
   const disconnect = async (): Promise<void> => {
     const was = isAuthorized()
-    forget()
+    sites.forget()
     if (was) emit({ accounts: [] })
   }
 
@@ -366,47 +345,15 @@ export function createSolanaWallet(parameters: CreateSolanaWalletParameters): {
       if (isAuthorized()) emit({ accounts: [account] })
     },
     disconnect() {
-      forget()
+      sites.forget()
       emit({ accounts: [] })
     },
     reset() {
-      memoryAuthorized = false
-      storage?.removeItem(SOLANA_AUTHORIZED_KEY)
+      sites.reset()
     },
   }
 
   return { wallet, controls }
-}
-
-/**
- * Registers a wallet by the Wallet Standard's window events (what `registerWallet` of
- * `@wallet-standard/wallet` does): announces it now with `wallet-standard:register-wallet`, for apps already
- * listening, and again on each `wallet-standard:app-ready`, for apps that load later. Returns a function that
- * stops listening and unregisters it from the apps that registered it.
- *
- * @example
- * registerSolanaWallet(window, createSolanaWallet({ origin: location.origin, ask }).wallet)
- */
-export function registerSolanaWallet(target: EventTarget, wallet: Wallet): () => void {
-  const unregisters: (() => void)[] = []
-  const callback: WindowRegisterWalletEventCallback = ({ register }) => {
-    unregisters.push(register(wallet))
-  }
-  const onAppReady = (event: Event) => {
-    const api = (event as CustomEvent<WindowAppReadyEventAPI | undefined>).detail
-    if (api && typeof api.register === 'function') callback(api)
-  }
-  target.addEventListener('wallet-standard:app-ready', onAppReady)
-  try {
-    target.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: callback }))
-  } catch (error) {
-    // A page's throwing listener must not stop the wallet from loading.
-    console.error('Demo Wallet: wallet-standard:register-wallet could not be dispatched', error)
-  }
-  return () => {
-    target.removeEventListener('wallet-standard:app-ready', onAppReady)
-    for (const unregister of unregisters.splice(0)) unregister()
-  }
 }
 
 // Helpers
@@ -423,120 +370,4 @@ function toWalletAccount(keypair: Keypair): WalletAccount {
     chains: CHAIN_IDS,
     features: ACCOUNT_FEATURES,
   })
-}
-
-function readTransaction(bytes: unknown): VersionedTransaction {
-  if (!(bytes instanceof Uint8Array)) throw invalidParams('The transaction must be a Uint8Array.')
-  let transaction: VersionedTransaction
-  try {
-    // Reads legacy transactions too (no version prefix).
-    transaction = VersionedTransaction.deserialize(bytes)
-  } catch (error) {
-    throw invalidParams(`The Demo Wallet could not read the transaction: ${String(error)}`)
-  }
-  if (!SUPPORTED_VERSIONS.includes(transaction.version)) {
-    throw invalidParams(
-      `The Demo Wallet signs legacy and version 0 transactions, not ${transaction.version}.`,
-    )
-  }
-  return transaction
-}
-
-const SYSTEM_PROGRAM = '11111111111111111111111111111111'
-const TOKEN_PROGRAMS = new Set([
-  'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
-  'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb',
-])
-
-/** A prompt's summary: fee payer, instruction count, and the transfers it recognises. */
-function describeTransaction(transaction: VersionedTransaction, signer: string): string[] {
-  const { message } = transaction
-  const keys = message.staticAccountKeys.map((key) => key.toBase58())
-  const instructions = message.compiledInstructions
-  const lines = [
-    `Fee payer ${keys[0] ?? 'none'}`,
-    `${instructions.length} instruction${instructions.length === 1 ? '' : 's'}`,
-  ]
-  for (const instruction of instructions) {
-    const line = describeInstruction(instruction, keys, signer)
-    if (line) lines.push(line)
-  }
-  return lines
-}
-
-function describeInstruction(
-  instruction: MessageCompiledInstruction,
-  keys: readonly string[],
-  signer: string,
-): string | undefined {
-  const program = keys[instruction.programIdIndex]
-  // Accounts from address lookup tables are not in `keys`: those stay undescribed.
-  const account = (position: number) => keys[instruction.accountKeyIndexes[position] ?? -1]
-  const { data } = instruction
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
-  const from = (owner: string | undefined) => (owner === signer ? '' : ` from ${owner}`)
-
-  if (program === SYSTEM_PROGRAM && data.length === 12 && view.getUint32(0, true) === 2) {
-    const [source, destination] = [account(0), account(1)]
-    if (!source || !destination) return undefined
-    return `Send ${formatUnits(view.getBigUint64(4, true), 9)} SOL${from(source)} to ${destination}`
-  }
-  if (program && TOKEN_PROGRAMS.has(program)) {
-    if (data.length === 9 && data[0] === 3) {
-      const [destination, owner] = [account(1), account(2)]
-      if (!destination || !owner) return undefined
-      const amount = view.getBigUint64(1, true)
-      return `Send ${amount} token units${from(owner)} to token account ${destination}`
-    }
-    if (data.length === 10 && data[0] === 12) {
-      const [mint, destination, owner] = [account(1), account(2), account(3)]
-      if (!mint || !destination || !owner) return undefined
-      const amount = formatUnits(view.getBigUint64(1, true), data[9] ?? 0)
-      return `Send ${amount} of token ${mint}${from(owner)} to token account ${destination}`
-    }
-  }
-  return undefined
-}
-
-function formatUnits(value: bigint, decimals: number): string {
-  const base = 10n ** BigInt(decimals)
-  const whole = value / base
-  const fraction = (value % base).toString().padStart(decimals, '0').replace(/0+$/, '')
-  return fraction ? `${whole}.${fraction}` : `${whole}`
-}
-
-/** Messages are usually UTF-8 text (sign-in statements); binary ones show as hex. */
-function showMessage(message: Uint8Array): string {
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(message)
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: binary payloads are shown as hex.
-    if (!/[\u0000-\u0008\u000e-\u001f]/.test(text)) return text
-  } catch {}
-  return `0x${Array.from(message, (byte) => byte.toString(16).padStart(2, '0')).join('')}`
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = ''
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  return btoa(binary)
-}
-
-// Storage (read back defensively: it is data from an earlier version or another tab)
-
-function readAuthorized(storage: Storage | undefined): string[] {
-  try {
-    const raw = storage?.getItem(SOLANA_AUTHORIZED_KEY)
-    const value: unknown = raw ? JSON.parse(raw) : undefined
-    return Array.isArray(value) ? value.filter((site): site is string => typeof site === 'string') : []
-  } catch {
-    return []
-  }
-}
-
-function writeAuthorized(storage: Storage | undefined, sites: readonly string[]): void {
-  try {
-    storage?.setItem(SOLANA_AUTHORIZED_KEY, JSON.stringify(sites))
-  } catch {
-    // Storage full or blocked: the wallet still works for this page load.
-  }
 }

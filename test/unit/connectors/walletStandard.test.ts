@@ -1,94 +1,32 @@
-// The Wallet Standard connector and mergeConnectors in node: the Demo Wallet's Solana side (prompts
-// answered by a fake `ask`) and its EVM side, plus hand-made minimal Wallet objects for the edge cases.
+// The Wallet Standard connector in node: the Demo Wallet's Solana side (prompts answered by a fake
+// `ask`), plus hand-made minimal Wallet objects for the edge cases (mergeConnectors.test.ts merges it).
 // No network: nothing here sends a transaction.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
-import type { IdentifierString, Wallet, WalletAccount } from '@wallet-standard/base'
-import {
-  createDemoWallet,
-  type DemoWalletProvider,
-  type ProviderListener,
-  type RequestArguments,
-} from '../../../demo/wallets/demo-wallet.ts'
-import type { PromptRequest } from '../../../demo/wallets/prompt.ts'
-import { createSolanaWallet } from '../../../demo/wallets/solana-wallet.ts'
 import { devKeypair } from '../../../server/dev/solana/index.ts'
 import { LOCAL_SOLANA_NETWORK_ID } from '../../../src/chains/solana/networks.ts'
-import { createInjectedConnector } from '../../../src/connectors/injected/index.ts'
-import type { Connector, ConnectorEvent, Eip1193Provider } from '../../../src/connectors/types.ts'
+import type { ConnectorEvent } from '../../../src/connectors/types.ts'
 import {
   createWalletStandardConnector,
   isSolanaWallet,
-  mergeConnectors,
 } from '../../../src/connectors/walletStandard/index.ts'
 import { decodeBase58, encodeBase58 } from '../../../src/protocol/siwx/base58.ts'
-
-const ORIGIN = 'http://127.0.0.1:5173'
-const MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
-const DEVNET = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
-const KEY0 = devKeypair(0).publicKey.toBase58()
-const KEY1 = devKeypair(1).publicKey.toBase58()
-const ICON = 'data:image/svg+xml;base64,PHN2Zy8+' as const
-const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
-
-/** The Demo Wallet's Solana side; every prompt is recorded and answered by `answer`. */
-function demoSolana(answer: (request: PromptRequest) => boolean = () => true) {
-  const prompts: PromptRequest[] = []
-  const { wallet, controls } = createSolanaWallet({
-    origin: ORIGIN,
-    ask: async (request) => {
-      prompts.push(request)
-      return answer(request)
-    },
-  })
-  return { wallet, controls, prompts }
-}
-
-/** A hand-made wallet with only what a test gives it. */
-function minimalWallet(parameters: {
-  name?: string
-  chains?: readonly IdentifierString[]
-  accounts?: readonly WalletAccount[]
-  features?: Record<string, unknown>
-}): Wallet {
-  return {
-    version: '1.0.0',
-    name: parameters.name ?? 'Minimal Wallet',
-    icon: ICON,
-    chains: parameters.chains ?? [MAINNET],
-    accounts: parameters.accounts ?? [],
-    features: (parameters.features ?? {}) as Wallet['features'],
-  }
-}
-
-const account = (address: string, chains: readonly IdentifierString[]): WalletAccount => ({
-  address,
-  publicKey: new Uint8Array(32),
-  chains,
-  features: [],
-})
-
-const connectFeature = (connect: (input?: { silent?: boolean }) => Promise<unknown>) => ({
-  'standard:connect': { version: '1.0.0', connect },
-})
-const signTransactionFeature = {
-  'solana:signTransaction': {
-    version: '1.0.0',
-    supportedTransactionVersions: ['legacy'],
-    signTransaction: async () => [],
-  },
-}
-
-/** The Demo Wallet's EVM provider in the connectors' EIP-1193 shape (its listener type is wider). */
-const eip1193 = (provider: DemoWalletProvider): Eip1193Provider => ({
-  request: (args) => provider.request(args as RequestArguments),
-  on: (event, listener) => provider.on(event, listener as ProviderListener),
-  removeListener: (event, listener) => provider.removeListener(event, listener as ProviderListener),
-})
-
-const requestOf = (connector: Connector) => connector.getProvider('solana').request
+import {
+  account,
+  BASE58,
+  connectFeature,
+  DEVNET,
+  demoSolana,
+  KEY0,
+  KEY1,
+  MAINNET,
+  minimalWallet,
+  ORIGIN,
+  requestOf,
+  signTransactionFeature,
+} from './walletStandard-helpers.ts'
 
 describe('createWalletStandardConnector', () => {
   test('behavior: isSolanaWallet accepts the Demo Wallet and refuses EVM-only or connect-less wallets', () => {
@@ -312,117 +250,5 @@ describe('createWalletStandardConnector', () => {
       }),
       { name: 'UserRejectedRequestError', code: 4001 },
     )
-  })
-})
-
-describe('mergeConnectors', () => {
-  /** The Demo Wallet as a page sees it: its EVM side (EIP-6963) and its Solana side (Wallet Standard). */
-  function demoParts() {
-    const evm = createDemoWallet({ origin: ORIGIN, autoApprove: true })
-    const solana = demoSolana()
-    const injected = createInjectedConnector({
-      id: 'dev.wallet-elements.demo',
-      name: 'Demo Wallet',
-      icon: ICON,
-      provider: eip1193(evm.provider),
-    })
-    const standard = createWalletStandardConnector({ wallet: solana.wallet })
-    return { evm, solana, injected, standard }
-  }
-
-  test('default: the same name becomes one connector with both namespaces and the injected id', async () => {
-    const { injected, standard } = demoParts()
-    const merged = mergeConnectors([injected], [standard])
-    assert.equal(merged.length, 1)
-    const [demo] = merged
-    assert.equal(demo?.id, 'dev.wallet-elements.demo')
-    assert.equal(demo?.name, 'Demo Wallet')
-    assert.equal(demo?.type, 'injected')
-    assert.equal(demo?.icon, ICON)
-    assert.deepEqual(demo?.namespaces, ['eip155', 'solana'])
-  })
-
-  test('behavior: calls go to the part serving the namespace', async () => {
-    const { injected, standard } = demoParts()
-    const [demo] = mergeConnectors([injected], [standard])
-    assert.ok(demo)
-    const evmAddress = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
-    assert.deepEqual(await demo.connect({ namespace: 'eip155' }), {
-      namespace: 'eip155',
-      accounts: [evmAddress],
-      chainId: 'eip155:31337',
-    })
-    assert.deepEqual(await demo.connect({ namespace: 'solana', chainId: LOCAL_SOLANA_NETWORK_ID }), {
-      namespace: 'solana',
-      accounts: [KEY0],
-      chainId: LOCAL_SOLANA_NETWORK_ID,
-    })
-    assert.equal(await demo.getProvider('eip155').request({ method: 'eth_chainId' }), '0x7a69')
-    const signed = (await demo.getProvider('solana').request({
-      method: 'solana_signMessage',
-      params: { message: encodeBase58(new Uint8Array([1, 2, 3])) },
-    })) as { signature: string }
-    assert.equal(decodeBase58(signed.signature)?.length, 64)
-    assert.deepEqual(await demo.reconnect({ namespace: 'solana' }), {
-      namespace: 'solana',
-      accounts: [KEY0],
-      chainId: LOCAL_SOLANA_NETWORK_ID,
-    })
-  })
-
-  test('behavior: names match ignoring case and spaces; different names are both kept', () => {
-    const { injected } = demoParts()
-    const twin = createWalletStandardConnector({ wallet: minimalWallet({ name: ' demo wallet ' }) })
-    const other = createWalletStandardConnector({ wallet: minimalWallet({ name: 'Other Wallet' }) })
-    const merged = mergeConnectors([injected], [twin, other])
-    assert.deepEqual(
-      merged.map((connector) => [connector.id, connector.namespaces]),
-      [
-        ['dev.wallet-elements.demo', ['eip155', 'solana']],
-        ['walletStandard:Other Wallet', ['solana']],
-      ],
-    )
-    assert.deepEqual(
-      mergeConnectors([injected], [other]).map((connector) => connector.id),
-      ['dev.wallet-elements.demo', 'walletStandard:Other Wallet'],
-    )
-  })
-
-  test('behavior: subscribe listens to both parts and unsubscribe stops both', async () => {
-    const { evm, solana, injected, standard } = demoParts()
-    const [demo] = mergeConnectors([injected], [standard])
-    assert.ok(demo)
-    await demo.connect({ namespace: 'eip155' })
-    await demo.connect({ namespace: 'solana' })
-    const events: ConnectorEvent[] = []
-    const stop = demo.subscribe((event) => events.push(event))
-    evm.controls.switchAccount(1)
-    solana.controls.switchAccount(1)
-    assert.deepEqual(
-      events.map((event) => [event.type, event.namespace]),
-      [
-        ['accountsChanged', 'eip155'],
-        ['accountsChanged', 'solana'],
-      ],
-    )
-    assert.deepEqual(events[1], { type: 'accountsChanged', namespace: 'solana', accounts: [KEY1] })
-    stop()
-    evm.controls.switchAccount(2)
-    solana.controls.switchAccount(2)
-    assert.equal(events.length, 2, 'nothing from either part after unsubscribe')
-  })
-
-  test('behavior: subscribing for one namespace hears only that part', async () => {
-    const { evm, solana, injected, standard } = demoParts()
-    const [demo] = mergeConnectors([injected], [standard])
-    assert.ok(demo)
-    await demo.connect({ namespace: 'eip155' })
-    await demo.connect({ namespace: 'solana' })
-    const events: ConnectorEvent[] = []
-    const stop = demo.subscribe((event) => events.push(event), 'solana')
-    evm.controls.switchAccount(1)
-    solana.controls.switchAccount(1)
-    stop()
-    assert.deepEqual(events, [{ type: 'accountsChanged', namespace: 'solana', accounts: [KEY1] }])
   })
 })
