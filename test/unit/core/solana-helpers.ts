@@ -55,15 +55,9 @@ export const EVENT_NAMES: WalletEventName[] = [
   'error',
 ]
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { sleep, until } from './actions-helpers.ts'
 
-export async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(10)
-  }
-}
+export { sleep, until }
 
 export let solana: LocalSolana
 

@@ -7,31 +7,13 @@ import type { PromptRequest } from '../../../demo/wallets/prompt.ts'
 import { type CreateSolanaWalletParameters, createSolanaWallet } from '../../../demo/wallets/solana-wallet.ts'
 import { devKeypair, type LocalSolana, startSolana } from '../../../server/dev/solana/index.ts'
 
+import { MemoryStorage } from '../memoryStorage.ts'
+
+export { MemoryStorage }
+
 export const origin = 'http://127.0.0.1:5173'
 
 export const DEVNET = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
-
-export class MemoryStorage implements Storage {
-  #items = new Map<string, string>()
-  get length() {
-    return this.#items.size
-  }
-  clear() {
-    this.#items.clear()
-  }
-  getItem(key: string) {
-    return this.#items.get(key) ?? null
-  }
-  key(index: number) {
-    return [...this.#items.keys()][index] ?? null
-  }
-  removeItem(key: string) {
-    this.#items.delete(key)
-  }
-  setItem(key: string, value: string) {
-    this.#items.set(key, value)
-  }
-}
 
 /** A Solana wallet whose prompts are recorded and answered by `answer` (approve by default). */
 export function wallet(

@@ -5,30 +5,9 @@ import { describe, test } from 'node:test'
 import { type Hex, toHex, verifyMessage } from 'viem'
 import { type CreateDemoWalletParameters, createDemoWallet } from '../../../demo/wallets/demo-wallet.ts'
 import { devAccount } from '../../../server/dev/chain/index.ts'
+import { MemoryStorage } from '../memoryStorage.ts'
 
 const origin = 'http://127.0.0.1:5173'
-
-class MemoryStorage implements Storage {
-  #items = new Map<string, string>()
-  get length() {
-    return this.#items.size
-  }
-  clear() {
-    this.#items.clear()
-  }
-  getItem(key: string) {
-    return this.#items.get(key) ?? null
-  }
-  key(index: number) {
-    return [...this.#items.keys()][index] ?? null
-  }
-  removeItem(key: string) {
-    this.#items.delete(key)
-  }
-  setItem(key: string, value: string) {
-    this.#items.set(key, value)
-  }
-}
 
 function wallet(parameters: Partial<CreateDemoWalletParameters> = {}) {
   return createDemoWallet({ origin, storage: new MemoryStorage(), ...parameters })
