@@ -56,26 +56,37 @@ export function createEmailChange(deps: EmailChangeDependencies) {
     return row
   }
 
-  /** Mails the new address its code (after the current address confirmed). */
-  async function sendSecondaryCode(session: WalletSession, updateId: string, newEmail: string) {
-    const code = await codes.insertCode({
-      projectId: session.projectId,
-      email: newEmail,
-      purpose: 'update-secondary',
-    })
+  /**
+   * Makes the code of one step of an e-mail change and mails it: to the current address first
+   * (`current`), then to the new one (`new`).
+   */
+  async function mailUpdateCode(
+    session: WalletSession,
+    to: string,
+    newEmail: string,
+    step: 'current' | 'new',
+  ) {
+    const purpose = step === 'current' ? 'update-primary' : 'update-secondary'
+    const code = await codes.insertCode({ projectId: session.projectId, email: to, purpose })
     await mail(
       session.projectId,
-      newEmail,
+      to,
       emailUpdateCodeMail({
-        to: newEmail,
+        to,
         code: code.code,
         site: session.site,
         newEmail,
-        step: 'new',
+        step,
         minutes: minutes(embeddedLimits.otpTtlMs),
       }),
-      'update-secondary-code',
+      `${purpose}-code`,
     )
+    return code
+  }
+
+  /** Mails the new address its code (after the current address confirmed). */
+  async function sendSecondaryCode(session: WalletSession, updateId: string, newEmail: string) {
+    const code = await mailUpdateCode(session, newEmail, newEmail, 'new')
     await db
       .update(walletEmailUpdates)
       .set({ secondaryCodeId: code.id, expiresAt: new Date(now() + embeddedLimits.otpTtlMs) })
@@ -114,24 +125,7 @@ export function createEmailChange(deps: EmailChangeDependencies) {
         )
         .limit(1)
       if (confirmed) return sendSecondaryCode(session, confirmed.id, newEmail)
-      const code = await codes.insertCode({
-        projectId: session.projectId,
-        email: currentEmail,
-        purpose: 'update-primary',
-      })
-      await mail(
-        session.projectId,
-        currentEmail,
-        emailUpdateCodeMail({
-          to: currentEmail,
-          code: code.code,
-          site: session.site,
-          newEmail,
-          step: 'current',
-          minutes: minutes(embeddedLimits.otpTtlMs),
-        }),
-        'update-primary-code',
-      )
+      const code = await mailUpdateCode(session, currentEmail, newEmail, 'current')
       const id = newId()
       await db.insert(walletEmailUpdates).values({
         id,
