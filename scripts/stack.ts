@@ -221,8 +221,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       dependsOn: ['mail', 'oidc'],
       start: async () => {
         const { startService } = await import('../server/main.ts')
-        // The frame app is built for this run (about a second), unless FRAME_DIR names a built one.
-        const frame = process.env.FRAME_DIR ? undefined : await buildFrame()
+        // The frame app is built for this run (a few seconds), unless a built one is named.
+        const frame = options.frameDir || process.env.FRAME_DIR ? undefined : await buildFrame()
         const sink = mailSink
         const launch = () =>
           startService({
@@ -230,7 +230,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             config: stackServiceConfig({
               base,
               nameGatewayKey,
-              frame: { port: framePort, url: frameUrl, dir: frame?.dir },
+              frame: { port: framePort, url: frameUrl, dir: options.frameDir ?? frame?.dir },
               smtpUrl: mailSink?.url,
               oidcPort,
               farcasterPorts,

@@ -54,6 +54,8 @@ export type StackOptions = {
   bundlerPort?: number
   /** Default `FRAME_PORT` or 8788. */
   framePort?: number
+  /** A built wallet frame to serve (else FRAME_DIR, else one is built for this run). */
+  frameDir?: string
   /** Default `SMTP_PORT` or 2525. */
   smtpPort?: number
   /** Default `ONRAMP_PORT` or 8795. */

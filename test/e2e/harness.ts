@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import net from 'node:net'
+import { fileURLToPath } from 'node:url'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { staleReason } from '../../scripts/ensure-built.ts'
 import { type StackOptions, type StackUrls, startStack } from '../../scripts/stack.ts'
 import type { ServiceDatabase } from '../../server/db/database.ts'
 import type { LocalEns } from '../../server/dev/chain/ens.ts'
@@ -124,6 +126,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
   ] as const satisfies readonly (keyof StackOptions)[])
   const stack = await startStack({
     ...ports,
+    ...builtFrame(),
     serviceDataDir: 'memory://',
     solana: false,
     farcaster: false,
@@ -143,6 +146,17 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     advanceFarcasterClock: stack.advanceFarcasterClock,
     stop: stack.stop,
   }
+}
+
+/**
+ * The wallet frame `npm test` built (its pretest), when that build is of the sources as they are: each
+ * file's stack then serves it instead of building its own (a few seconds, once per file). A stale or
+ * missing build (a file run alone after an edit) leaves the stack to build the frame as `npm start` does.
+ */
+function builtFrame(): Pick<StackOptions, 'frameDir'> {
+  return staleReason() === undefined
+    ? { frameDir: fileURLToPath(new URL('../../dist-frame', import.meta.url)) }
+    : {}
 }
 
 /** A free port whose next port is free too (the local Solana's HTTP and WebSocket). */
