@@ -42,7 +42,8 @@ export function createSecret(): WalletSecret {
 export function secretFromPhrase(phrase: string): WalletSecret {
   let entropy: Uint8Array
   try {
-    entropy = mnemonicToEntropy(phrase.trim().split(/\s+/).join(' '), wordlist)
+    // Typed or pasted: any spacing, any case.
+    entropy = mnemonicToEntropy(phrase.trim().toLowerCase().split(/\s+/).join(' '), wordlist)
   } catch (cause) {
     throw new InvalidSecretError({ cause, details: 'Not a BIP-39 English phrase' })
   }

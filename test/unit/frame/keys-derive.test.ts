@@ -126,12 +126,19 @@ describe('the secret and its accounts', () => {
 
   it('default: "abandon … about" opens Phantom’s published Solana address', async () => {
     const addresses = await addressesOf(secretFromPhrase(ABANDON))
-    // Phantom and Solflare's first account of the BIP-39 all-zero entropy phrase (m/44'/501'/0'/0'):
-    // HAgk14… is the address public wallet test suites pin for it, e.g. the Solana derivation tests
-    // of multi-chain wallets (and MetaMask's 0x9858… for the EVM side).
+    // The phrase is BIP-39's first English test vector (entropy 00…00; trezor/python-mnemonic
+    // vectors.json). HAgk14… is the first account Phantom and Solflare show for it
+    // (m/44'/501'/0'/0'), the address public multi-chain wallet test suites pin for this phrase, with
+    // MetaMask's 0x9858… on the EVM side; Keypair.fromSeed checks the last step independently.
     assert.equal(addresses.solana, 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk')
+    assert.equal(addresses.solana, solanaOfPhrase(ABANDON))
     assert.equal(addresses.eip155, '0x9858EfFD232B4033E47d90003D41EC34EcaEda94')
     assert.equal(addresses.eip155, mnemonicToAccount(ABANDON).address)
+    // Typed with other spacing and case: the same secret.
+    assert.deepEqual(
+      secretFromPhrase(`  ${ABANDON.toUpperCase().replace(/ /g, '\n ')} `),
+      secretFromPhrase(ABANDON),
+    )
   })
 
   it('default: a random phrase and a new secret: viem’s address, and Keypair.fromSeed of the derived seed', async () => {
