@@ -15,8 +15,8 @@ const HKDF_INFO = new TextEncoder().encode('passkey-prf -> aes-256-gcm')
 
 /**
  * scrypt's cost for a new recovery password: N = 2^15, r = 8, p = 1 (memory 128 · N · r = 32 MiB).
- * Measured on the build machine (2 shared CPUs): about 0.7 s in Chromium and 0.6 s in Node, where
- * 2^16 took 1.2 s and 2^17 2.6 s (docs/EMBEDDED-WALLET.md). A sealed share carries its own
+ * Measured on the build machine (2 shared CPUs): 0.56–0.69 s in Chromium and 0.5–0.6 s in Node,
+ * where 2^16 took 1.0–1.2 s and 2^17 2.1–2.6 s (docs/EMBEDDED-WALLET.md). A sealed share carries its own
  * parameters, so they can be raised later without breaking old records.
  */
 export const SCRYPT_PARAMETERS = { N: 2 ** 15, r: 8, p: 1 } as const
