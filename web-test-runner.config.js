@@ -18,13 +18,13 @@ net.Server.prototype.listen = function (...args) {
 const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 
 /**
- * Each test file is bundled with esbuild (React is CommonJS, and the views' lazy chunks are
+ * Each test (and bench) file is bundled with esbuild (React is CommonJS, and the views' lazy chunks are
  * inlined), so tests run the same source the build ships.
  */
 const bundleTests = {
   name: 'bundle-tests',
   async serve(context) {
-    if (!/\.test\.tsx?$/.test(context.path)) return undefined
+    if (!/\.(test|bench)\.tsx?$/.test(context.path)) return undefined
     const result = await build({
       entryPoints: [path.join(process.cwd(), context.path)],
       bundle: true,

@@ -17,8 +17,14 @@ export interface FrameStorage {
 const KEY_DATABASE = 'wallet-frame'
 const KEY_STORE = 'keys'
 
-/** Runs one request on the key store; rejects when IndexedDB is missing or blocked. */
-function keyStore<T>(
+/**
+ * Runs one request on the frame origin's key store (IndexedDB `wallet-frame`, store `keys`: the session
+ * key, the device shares); rejects when IndexedDB is missing or blocked.
+ *
+ * @example
+ * const kept = await keyStore(indexedDB, 'readonly', (store) => store.get('dev-project:session-key'))
+ */
+export function keyStore<T>(
   indexedDb: IDBFactory,
   mode: IDBTransactionMode,
   run: (store: IDBObjectStore) => IDBRequest<T>,

@@ -90,6 +90,12 @@ if (!quick) {
     const { benchSocial, printSocial } = await import('./social.ts')
     printSocial(await benchSocial(10))
   })
+  await optional('the frame’s key module', async () => {
+    // Chromium through web-test-runner: the key module as the frame runs it (median of 10 each).
+    execSync('npx wtr --config web-test-runner.config.js --files test/browser/frame-keys.bench.ts', {
+      stdio: 'inherit',
+    })
+  })
   await optional('farcaster sign-in', async () => {
     const { benchFarcaster, printFarcaster } = await import('./farcaster.ts')
     printFarcaster(await benchFarcaster(10))
