@@ -25,7 +25,7 @@ import type {
   SessionResponse,
 } from '../../src/protocol/embedded/index.ts'
 import type { Db } from '../db/database.ts'
-import { walletIdentities, walletPasskeyCeremonies, walletPasskeys } from '../db/schema.ts'
+import { walletIdentities, walletPasskeyCeremonies, walletPasskeys, walletUsers } from '../db/schema.ts'
 import type { ServiceLogger } from '../logger.ts'
 import type { Project } from '../projects/store.ts'
 import { actionNotAllowed, EmbeddedError } from './errors.ts'
@@ -243,8 +243,11 @@ export function createPasskeys(deps: PasskeysDependencies) {
       if (await passkeyRow(credential.credentialId))
         throw taken('This passkey is already linked to an account: sign in with it instead')
       const user = await users.createUser(project.id, null)
-      if (!(await keep(project.id, user.id, credential)))
+      if (!(await keep(project.id, user.id, credential))) {
+        // The same credential registered twice at once: the other one won; this user has no way in.
+        await db.delete(walletUsers).where(eq(walletUsers.id, user.id))
         throw taken('This passkey is already linked to an account: sign in with it instead')
+      }
       logger?.info({ projectId: project.id }, 'Passkey registered for a new user')
       return sessions.openSessionFor(user.id, project.id, body.deviceId, site, sessionKey)
     },

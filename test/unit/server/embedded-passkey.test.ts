@@ -1,6 +1,7 @@
 // Passkey sign-in and linking on the service, and every way an attacker might try to get around them.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { createProject } from '../../../server/projects/store.ts'
 import {
   embeddedErrorBody,
   passkeyListResponse,
@@ -132,6 +133,32 @@ describe('passkey sign-in', () => {
       code: 'PASSKEY_UNKNOWN',
       message: 'This passkey is not linked to any account here',
     })
+  })
+
+  test("a passkey of another project's user opens nothing here", async () => {
+    const passkey = newPasskey()
+    await registerNew(passkey)
+    await createProject(testDb.database.db, { id: 'passkey-other', name: 'Other', origins: [SITE] })
+    const from = browser()
+    const binding = newBinding()
+    const started = await t.call(
+      '/embedded/v1/passkey/login/start',
+      { deviceId: from.deviceId, origin: SITE, bindingHash: binding.hash },
+      { key: from.key, project: 'passkey-other' },
+    )
+    const { ceremonyId, options } = passkeyStartResponse.parse(started.body)
+    const answer = await t.call(
+      '/embedded/v1/passkey/login/finish',
+      {
+        ceremonyId,
+        deviceId: from.deviceId,
+        binding: binding.secret,
+        credential: passkey.assert(options.challenge),
+      },
+      { key: from.key, project: 'passkey-other' },
+    )
+    assert.equal(answer.status, 404)
+    assert.equal(errorOf(answer.body).code, 'PASSKEY_UNKNOWN')
   })
 
   test('a replayed challenge is refused: each ceremony finishes once', async () => {
