@@ -6,6 +6,7 @@ import {
   walletDeviceApprovals,
   walletEmailUpdates,
   walletFarcasterLogins,
+  walletPasskeyCeremonies,
   walletRequests,
   walletSessionNonces,
   walletSessions,
@@ -36,6 +37,7 @@ export function createCleanup(db: Db, logger?: ServiceLogger) {
       await db.delete(walletSessionNonces).where(lt(walletSessionNonces.expiresAt, new Date(time)))
       await db.delete(walletSocialLogins).where(lt(walletSocialLogins.expiresAt, dayAgo))
       await db.delete(walletFarcasterLogins).where(lt(walletFarcasterLogins.expiresAt, dayAgo))
+      await db.delete(walletPasskeyCeremonies).where(lt(walletPasskeyCeremonies.expiresAt, dayAgo))
     } catch (error) {
       logger?.warn({ err: error }, 'Could not delete expired embedded-wallet rows')
     }

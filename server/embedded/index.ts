@@ -13,6 +13,7 @@ import { createFarcasterService, type FarcasterService } from './farcasterLogin.
 import { type KekRing, loadKekRing } from './kek.ts'
 import { createLoginService, type LoginService } from './login.ts'
 import { embeddedNetworks } from './networks.ts'
+import { createPasskeys, type Passkeys } from './passkeys.ts'
 import { nativeUsdPrice } from './preview/fiat.ts'
 import { createRequestService, type RequestService } from './requests.ts'
 import { codeHasher } from './secrets.ts'
@@ -27,6 +28,7 @@ export interface EmbeddedWallet {
   smart: SmartAccounts
   social: SocialService
   farcaster: FarcasterService
+  passkeys: Passkeys
   custody: Custody
   keks: KekRing
   /** The service's clock (tests move it): signed session requests are checked against it. */
@@ -115,6 +117,12 @@ export async function createEmbeddedWallet(
     allowHttp: config.environment === 'development',
     ...(deps.farcasterWaitMs === undefined ? {} : { waitMs: deps.farcasterWaitMs }),
   })
+  const passkeys = createPasskeys({
+    ...common,
+    users: login.users,
+    sessions: login.sessions,
+    frameUrl: config.embedded.framePublicUrl,
+  })
   const upstream = createUpstream({
     upstreams: config.rpcUpstreams,
     forwarder: deps.forwarder,
@@ -150,6 +158,7 @@ export async function createEmbeddedWallet(
     smart,
     social,
     farcaster,
+    passkeys,
     custody,
     keks,
     now: deps.now ?? Date.now,

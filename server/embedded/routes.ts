@@ -22,6 +22,10 @@ import {
   farcasterFinishRequest,
   farcasterStartRequest,
   opaqueId,
+  passkeyLoginFinishRequest,
+  passkeyRegisterFinishRequest,
+  passkeyRemoveRequest,
+  passkeyStartRequest,
   SESSION_KEY_HEADER,
   SESSION_NONCE_HEADER,
   SESSION_SIGNATURE_HEADER,
@@ -232,6 +236,8 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     },
   )
 
+  registerPasskeyRoutes()
+
   app.post('/embedded/v1/email/verify', { bodyLimit }, async (request): Promise<EmailVerifyResponse> => {
     const body = parseInput(emailVerifyRequest, request.body, 'body')
     return wallet.login.verifyCode(projectOf(request), body, siteOf(request), keyOf(request), {
@@ -290,6 +296,53 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     const body = parseInput(emailUpdateOtpRequest, request.body, 'body')
     return wallet.login.verifySecondary(await session(request), body)
   })
+
+  /** Issue 25 item 6: passkey sign-in (a new person, or one with a passkey) and linking (signed in). */
+  function registerPasskeyRoutes() {
+    const started = (request: FastifyRequest) => {
+      const body = parseInput(passkeyStartRequest, request.body, 'body')
+      if (siteOf(request) !== body.origin) throw new EmbeddedError(403, 'FORBIDDEN', 'Action not allowed')
+      return body
+    }
+    app.post('/embedded/v1/passkey/register/start', { bodyLimit }, async (request) =>
+      wallet.passkeys.startRegister(projectOf(request), started(request)),
+    )
+    app.post(
+      '/embedded/v1/passkey/register/finish',
+      { bodyLimit },
+      async (request): Promise<SessionResponse> => {
+        const body = parseInput(passkeyRegisterFinishRequest, request.body, 'body')
+        return wallet.passkeys.finishRegister(projectOf(request), body, siteOf(request), keyOf(request))
+      },
+    )
+    app.post('/embedded/v1/passkey/login/start', { bodyLimit }, async (request) =>
+      wallet.passkeys.startLogin(projectOf(request), started(request)),
+    )
+    app.post(
+      '/embedded/v1/passkey/login/finish',
+      { bodyLimit },
+      async (request): Promise<SessionResponse> => {
+        const body = parseInput(passkeyLoginFinishRequest, request.body, 'body')
+        return wallet.passkeys.finishLogin(projectOf(request), body, siteOf(request), keyOf(request))
+      },
+    )
+    app.post('/embedded/v1/passkey/link/start', { bodyLimit }, async (request) => {
+      const live = await session(request)
+      return wallet.passkeys.startLink(projectOf(request), live, started(request))
+    })
+    app.post('/embedded/v1/passkey/link/finish', { bodyLimit }, async (request) => {
+      const live = await session(request)
+      const body = parseInput(passkeyRegisterFinishRequest, request.body, 'body')
+      return wallet.passkeys.finishLink(projectOf(request), live, body, siteOf(request))
+    })
+    app.get('/embedded/v1/passkeys', { config: { walletLimit: 'none' } }, async (request) =>
+      wallet.passkeys.list(await session(request)),
+    )
+    app.post('/embedded/v1/passkeys/remove', { bodyLimit }, async (request) => {
+      const live = await session(request)
+      return wallet.passkeys.remove(live, parseInput(passkeyRemoveRequest, request.body, 'body').id)
+    })
+  }
 
   app.get('/embedded/v1/networks', { config: { walletLimit: 'none' } }, async () => ({
     networks: wallet.requests.networks(),

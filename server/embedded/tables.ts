@@ -1,4 +1,5 @@
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -293,6 +294,54 @@ export const walletFarcasterLogins = pgTable(
     consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [index('wallet_farcaster_logins_expires_idx').on(table.expiresAt)],
+)
+
+/** A passkey (WebAuthn credential on the frame's origin): a way into one user, like an e-mail. */
+export const walletPasskeys = pgTable(
+  'wallet_passkeys',
+  {
+    /** The credential id, URL-safe base64. */
+    credentialId: text('credential_id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => walletUsers.id, { onDelete: 'cascade' }),
+    /** COSE public key. */
+    publicKey: bytea('public_key').notNull(),
+    /** The last signature counter seen (a lower one is refused). */
+    counter: bigint('counter', { mode: 'number' }).notNull(),
+    transports: text('transports').array().notNull(),
+    backedUp: boolean('backed_up').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [index('wallet_passkeys_user_idx').on(table.userId)],
+)
+
+/**
+ * A passkey ceremony in progress: its challenge, the browser and site that started it and the hash of
+ * that frame's binding secret; the signed-in user a link is for; used once.
+ */
+export const walletPasskeyCeremonies = pgTable(
+  'wallet_passkey_ceremonies',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['register', 'link', 'login'] }).notNull(),
+    challenge: text('challenge').notNull(),
+    deviceId: text('device_id').notNull(),
+    site: text('site').notNull(),
+    bindingHash: bytea('binding_hash').notNull(),
+    userId: uuid('user_id').references(() => walletUsers.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [index('wallet_passkey_ceremonies_expires_idx').on(table.expiresAt)],
 )
 
 /** Requests that need approval: stored as asked, so what is signed is what the person saw. */

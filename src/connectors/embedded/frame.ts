@@ -261,6 +261,8 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
         'sandbox',
         'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox',
       )
+      // Passkeys (WebAuthn) run on the frame's origin: a cross-origin frame needs the page's permission.
+      frame.setAttribute('allow', 'publickey-credentials-get *; publickey-credentials-create *')
       frame.setAttribute('aria-hidden', 'true')
       frame.tabIndex = -1
       frame.src = url.href

@@ -36,5 +36,15 @@ export const embeddedErrorCodes = [
   'FARCASTER_WRONG_SIGNER',
   /** The approval did not verify otherwise, or the relay or registry failed. */
   'FARCASTER_FAILED',
+  /** The passkey's answer did not verify (challenge, origin, RP ID, user verification, signature, counter). */
+  'PASSKEY_FAILED',
+  /** The passkey ceremony is over (used, or past its 5 minutes): start again. */
+  'PASSKEY_EXPIRED',
+  /** The passkey belongs to no user of this project. */
+  'PASSKEY_UNKNOWN',
+  /** The passkey is already a way into another user (or already this one's). */
+  'PASSKEY_TAKEN',
+  /** Removing this passkey would leave the person no way in. */
+  'PASSKEY_LAST_WAY',
 ] as const
 export type EmbeddedErrorCode = (typeof embeddedErrorCodes)[number]

@@ -348,14 +348,17 @@ export function frameWallet(
 }
 
 /**
- * Signs `email` in through the frame's API (a new device, the code from the dev inbox) and answers the
- * session.
+ * Signs `email` in through the frame's API (a new device unless one is given, the code from the dev
+ * inbox) and answers the session.
  *
  * @example
  * const session = await signInByEmail(t, 'ada@example.com')
  */
-export async function signInByEmail(app: EmbeddedTestApp, email: string): Promise<SessionResponse> {
-  const deviceId = newDeviceId()
+export async function signInByEmail(
+  app: EmbeddedTestApp,
+  email: string,
+  deviceId = newDeviceId(),
+): Promise<SessionResponse> {
   const started = await app.call('/embedded/v1/email/connect', { email, deviceId, origin: SITE })
   const { loginId } = emailConnectResponse.parse(started.body)
   const verified = await app.call('/embedded/v1/email/verify', {
