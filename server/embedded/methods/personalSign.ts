@@ -1,9 +1,9 @@
 /** `personal_sign`: an EIP-191 message, signed by the EOA, or by the smart account when the page names it. */
-import { hexToBytes, isAddress, isHex } from 'viem'
+import { bytesToHex, hexToBytes, isAddress, isHex } from 'viem'
 import * as z from 'zod/mini'
-import { signEvmMessage } from '../signing.ts'
 import { evmSigner, viaSmartAccount } from './accountChecks.ts'
 import { messagePreview } from './messages.ts'
+import { verifiedSignature } from './plan.ts'
 import { approvalMethod } from './types.ts'
 
 const params = z.tuple([z.string(), z.string()])
@@ -24,14 +24,16 @@ export const personalSign = approvalMethod({
     const message = messageOf(pair)
     const signer = message === pair[0] ? pair[1] : pair[0]
     const from = await evmSigner(ctx, signer)
+    const bytes = bytesOf(message)
     return {
-      shown: { from: from.address, message: messagePreview(bytesOf(message)) },
-      prepared: from.prepared,
+      shown: { from: from.address, message: messagePreview(bytes) },
+      prepared: from.prepared ?? { plan: [{ kind: 'evm-message' as const, message: bytesToHex(bytes) }] },
     }
   },
-  async execute(ctx, pair, prepared) {
-    const message = bytesOf(messageOf(pair))
-    if (viaSmartAccount(prepared)) return ctx.smart.sign(ctx.userId, ctx.chainId, { message })
-    return ctx.withKey('secp256k1', (secret) => signEvmMessage({ raw: message }, secret))
+  async execute(ctx, pair, prepared, signatures) {
+    if (viaSmartAccount(prepared))
+      return ctx.smart.sign(ctx.userId, ctx.chainId, { message: bytesOf(messageOf(pair)) })
+    const [, signature] = await verifiedSignature(ctx, prepared, signatures)
+    return signature
   },
 })

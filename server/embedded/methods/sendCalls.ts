@@ -2,7 +2,7 @@
 import * as z from 'zod/mini'
 import { embeddedLimits } from '../../../src/protocol/embedded/index.ts'
 import { CallListSchema } from '../../../src/protocol/rules.ts'
-import { actionNotAllowed, EmbeddedError } from '../errors.ts'
+import { EmbeddedError } from '../errors.ts'
 import { mustBeOwn, smartCall, type ViaSmartAccount, viaSmartAccount } from './accountChecks.ts'
 import { callsPreview } from './callsPreview.ts'
 import {
@@ -10,10 +10,12 @@ import {
   maxFeeOf,
   type PreparedTransaction,
   pendingNonce,
+  plannedTransaction,
   prepareTransaction,
-  signAndSend,
+  sendSigned,
 } from './evmTransactions.ts'
 import { address, evmChainId, invalidParams, quantity } from './params.ts'
+import { type Planned, verifiedSignatures } from './plan.ts'
 import { approvalMethod } from './types.ts'
 
 const params = z.tuple([
@@ -41,7 +43,7 @@ export const sendCalls = approvalMethod({
       // Every call of the batch, in one UserOperation: all of them land, or none.
       return {
         shown: { from: evm.address, transfers: await callsPreview(ctx, batch.calls) },
-        prepared: { smartAccount: true } as ViaSmartAccount | { transactions: PreparedTransaction[] },
+        prepared: { smartAccount: true } as ViaSmartAccount | Planned,
       }
     }
     mustBeOwn(batch.from, ctx.own.evm)
@@ -59,28 +61,33 @@ export const sendCalls = approvalMethod({
     for (const call of batch.calls) {
       transactions.push(await prepareTransaction(ctx, ctx.own.evm, callAsTransaction(ctx.own.evm, call)))
     }
+    // One after another, each with the next nonce (an EOA has no atomic batches), fixed now.
+    const nonce = await pendingNonce(ctx, ctx.own.evm)
+    const plan = batch.calls.map((call, index) =>
+      plannedTransaction(
+        ctx,
+        callAsTransaction(ctx.own.evm, call),
+        transactions[index] as PreparedTransaction,
+        nonce + index,
+      ),
+    )
     return {
       shown: {
         from: ctx.own.evm,
         transfers: await callsPreview(ctx, batch.calls),
         fee: transactions.reduce((sum, prepared) => sum + maxFeeOf(prepared), 0n).toString(),
       },
-      prepared: { transactions },
+      prepared: { plan },
     }
   },
-  async execute(ctx, [batch], prepared) {
+  async execute(ctx, [batch], prepared, signatures) {
     if (viaSmartAccount(prepared)) {
       const userOpHash = await ctx.smart.send(ctx.userId, ctx.chainId, batch.calls.map(smartCall))
       return { id: await ctx.batches.record(ctx.userId, { chainId: ctx.chainId, txHashes: [], userOpHash }) }
     }
-    let nonce = await pendingNonce(ctx, ctx.own.evm)
     const txHashes: string[] = []
-    // One after another, each with the next nonce (an EOA has no atomic batches).
-    for (const [index, call] of batch.calls.entries()) {
-      const transaction = prepared.transactions[index]
-      if (!transaction) throw actionNotAllowed()
-      txHashes.push(await signAndSend(ctx, callAsTransaction(ctx.own.evm, call), transaction, nonce++))
-    }
+    for (const [request, signature] of await verifiedSignatures(ctx, prepared, signatures))
+      txHashes.push(await sendSigned(ctx, request, signature))
     return { id: await ctx.batches.record(ctx.userId, { chainId: ctx.chainId, txHashes }) }
   },
 })

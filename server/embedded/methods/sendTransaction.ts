@@ -1,16 +1,17 @@
 /** `eth_sendTransaction`: one transaction from the EOA, or one UserOperation of the smart account. */
-import { actionNotAllowed, EmbeddedError } from '../errors.ts'
+import { EmbeddedError } from '../errors.ts'
 import { mustBeOwn, smartCall, type ViaSmartAccount, viaSmartAccount } from './accountChecks.ts'
 import { callsPreview } from './callsPreview.ts'
 import {
   dataOf,
   maxFeeOf,
-  type PreparedTransaction,
   pendingNonce,
+  plannedTransaction,
   prepareTransaction,
-  signAndSend,
+  sendSigned,
   transactionParams,
 } from './evmTransactions.ts'
+import { type Planned, verifiedSignature } from './plan.ts'
 import { approvalMethod } from './types.ts'
 
 export const sendTransaction = approvalMethod({
@@ -25,7 +26,7 @@ export const sendTransaction = approvalMethod({
       return {
         // The network fee is estimated when the UserOperation is sent (the account pays it).
         shown: { from: evm.address, transfers: await callsPreview(ctx, [call]) },
-        prepared: { smartAccount: true } as ViaSmartAccount | { transactions: PreparedTransaction[] },
+        prepared: { smartAccount: true } as ViaSmartAccount | Planned,
       }
     }
     mustBeOwn(tx.from, ctx.own.evm)
@@ -36,10 +37,10 @@ export const sendTransaction = approvalMethod({
         transfers: await callsPreview(ctx, [call]),
         fee: maxFeeOf(prepared).toString(),
       },
-      prepared: { transactions: [prepared] },
+      prepared: { plan: [plannedTransaction(ctx, tx, prepared, await pendingNonce(ctx, ctx.own.evm))] },
     }
   },
-  async execute(ctx, [tx], prepared) {
+  async execute(ctx, [tx], prepared, signatures) {
     if (viaSmartAccount(prepared)) {
       const hash = await ctx.smart.send(ctx.userId, ctx.chainId, [smartCall({ ...tx, data: dataOf(tx) })])
       const receipt = await ctx.smart.waitForReceipt(ctx.chainId, hash)
@@ -50,8 +51,6 @@ export const sendTransaction = approvalMethod({
         })
       return receipt.receipt.transactionHash
     }
-    const [first] = prepared.transactions
-    if (!first) throw actionNotAllowed()
-    return signAndSend(ctx, tx, first, await pendingNonce(ctx, ctx.own.evm))
+    return sendSigned(ctx, ...(await verifiedSignature(ctx, prepared, signatures)))
   },
 })

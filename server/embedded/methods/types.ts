@@ -40,7 +40,10 @@ export interface MethodContext {
    * (the same address on every network with the factory); none when no network has smart accounts.
    */
   ownSmartAccounts(): Promise<Address[]>
-  /** Opens the person's key of a curve for one call, zeroed afterwards (custody's `withKey`). */
+  /**
+   * Opens the person's key of a curve for one call, zeroed afterwards (custody's `withKey`): only the
+   * custody signing step (plan.ts `signByCustody`) and the smart-account paths use it, never a method's execute.
+   */
   withKey<T>(curve: Curve, use: (secret: Uint8Array) => Promise<T> | T): Promise<T>
   /** JSON-RPC on the service's upstreams. */
   readonly upstream: Upstream
@@ -59,14 +62,20 @@ export interface Built<Prepared> {
 
 /**
  * A method that signs or sends after the person's approval. `preview` builds what is shown from what
- * will be signed; `execute` signs the stored params (checked again with `params`) and the `prepared`
- * its own preview made, never anything new.
+ * will be signed and puts every signature it needs, as data, in `prepared.plan` (signing by plan);
+ * `execute` gets the stored params (checked again with `params`), that `prepared` and one signature per
+ * request of the plan, checks each is the person's own over its request, and relays: it never opens a key.
  */
 export interface ApprovalHandler<Schema extends z.ZodMiniType = z.ZodMiniType, Prepared = unknown> {
   readonly method: ApprovalMethod
   readonly params: Schema
   preview(ctx: MethodContext, params: z.output<Schema>): Promise<Built<Prepared>>
-  execute(ctx: MethodContext, params: z.output<Schema>, prepared: Prepared): Promise<unknown>
+  execute(
+    ctx: MethodContext,
+    params: z.output<Schema>,
+    prepared: Prepared,
+    signatures: readonly string[],
+  ): Promise<unknown>
 }
 
 /** A method the wallet answers itself, without approval; `namespace`: the only one it answers on. */
