@@ -129,7 +129,7 @@ export function newPerson() {
     smart: noSmartAccounts,
     batches,
   })
-  return { evm, solana, solanaKey, upstream, batches, opened, contextOn }
+  return { evm, evmKey, solana, solanaKey, upstream, batches, opened, contextOn }
 }
 
 /**
