@@ -11,9 +11,10 @@ import {
   type Chain,
   createPublicClient,
   custom,
+  encodeFunctionData,
   type Hex,
   isAddressEqual,
-  type TypedDataDefinition,
+  serializeErc6492Signature,
 } from 'viem'
 import { createBundlerClient, type UserOperationReceipt } from 'viem/account-abstraction'
 import { readContract } from 'viem/actions'
@@ -109,6 +110,12 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
     }
   }
 
+  /** Whether the account has code on the network (its first UserOperation deploys it). */
+  async function deployed(chainId: string, account: Address): Promise<boolean> {
+    const code = (await upstream.call(chainId, 'eth_getCode', [account, 'latest'])) as string | null
+    return typeof code === 'string' && code !== '0x'
+  }
+
   /** Estimates what is missing, signs and sends one UserOperation, answering its hash. */
   async function submit(
     userId: string,
@@ -153,11 +160,7 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
 
     address,
 
-    /** Whether the account has code on the network (its first UserOperation deploys it). */
-    async deployed(chainId: string, account: Address): Promise<boolean> {
-      const code = (await upstream.call(chainId, 'eth_getCode', [account, 'latest'])) as string | null
-      return typeof code === 'string' && code !== '0x'
-    },
+    deployed,
 
     /** Whether `given` is the person's smart account address on the network. */
     async isOwn(userId: string, chainId: string, given: string): Promise<boolean> {
@@ -185,26 +188,18 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
     },
 
     /**
-     * Signs a message (EIP-191 bytes) or typed data (EIP-712) as the person's smart account: ERC-1271
-     * (the hash wrapped in the account's replay-safe EIP-712 domain, see walletAccount.ts), and wrapped in
-     * EIP-6492 with the factory call while the account is not deployed, so a verifier can deploy it first.
+     * The smart account's ERC-1271 signature from the owner's (checked) signature of the replay-safe
+     * wrapping (the plan's `evm-account-message` / `evm-account-typed-data`, see walletAccount.ts): wrapped
+     * in EIP-6492 with the factory call while the account is not deployed, so a verifier can deploy it first.
      */
-    async sign(
-      userId: string,
-      chainId: string,
-      what: { message: Uint8Array } | { typedData: TypedDataDefinition },
-    ): Promise<Hex> {
-      try {
-        return await custody.withKey(userId, 'secp256k1', async (secret) => {
-          const owner = byteAccount(secret)
-          const account = await toWalletAccount({ client: publicClient(chainId), owner })
-          return 'message' in what
-            ? account.signMessage({ message: { raw: what.message } })
-            : account.signTypedData(what.typedData)
-        })
-      } catch (error) {
-        throw failure(error)
-      }
+    async accountSignature(userId: string, chainId: string, ownerSignature: Hex): Promise<Hex> {
+      const owner = (await custody.accounts(userId)).secp256k1.address as Address
+      if (await deployed(chainId, await address(userId, chainId))) return ownerSignature
+      return serializeErc6492Signature({
+        address: WALLET_ACCOUNT_FACTORY,
+        data: encodeFunctionData({ abi: walletAccountAbi, functionName: 'createAccount', args: [owner, 0n] }),
+        signature: ownerSignature,
+      })
     },
 
     /** The UserOperation's receipt, waiting for it (up to a minute). */

@@ -34,12 +34,12 @@ export function mustBeOwn(given: string | undefined | null, own: Address): void 
 export async function evmSigner(
   ctx: MethodContext,
   signer: string,
-): Promise<{ address: Address; prepared: ViaSmartAccount | null }> {
+): Promise<{ address: Address; smart: boolean; prepared: ViaSmartAccount | null }> {
   const evm = await ctx.evmAccount()
   if (evm.smart && isAddress(signer, { strict: false }) && isAddressEqual(signer, evm.address))
-    return { address: evm.address, prepared: { smartAccount: true } }
+    return { address: evm.address, smart: true, prepared: { smartAccount: true } }
   mustBeOwn(signer, ctx.own.evm)
-  return { address: ctx.own.evm, prepared: null }
+  return { address: ctx.own.evm, smart: false, prepared: null }
 }
 
 /** A call of a batch or a transaction as a smart account's call; it cannot create a contract. */

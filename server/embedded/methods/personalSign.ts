@@ -1,8 +1,10 @@
 /** `personal_sign`: an EIP-191 message, signed by the EOA, or by the smart account when the page names it. */
 import { bytesToHex, hexToBytes, isAddress, isHex } from 'viem'
 import * as z from 'zod/mini'
+import type { SignRequest } from '../../../src/protocol/embedded/signing.ts'
 import { evmSigner, viaSmartAccount } from './accountChecks.ts'
 import { messagePreview } from './messages.ts'
+import { evmChainId } from './params.ts'
 import { verifiedSignature } from './plan.ts'
 import { approvalMethod } from './types.ts'
 
@@ -25,15 +27,23 @@ export const personalSign = approvalMethod({
     const signer = message === pair[0] ? pair[1] : pair[0]
     const from = await evmSigner(ctx, signer)
     const bytes = bytesOf(message)
+    const request: SignRequest = from.smart
+      ? {
+          kind: 'evm-account-message',
+          account: from.address,
+          chainId: evmChainId(ctx.chainId),
+          message: bytesToHex(bytes),
+        }
+      : { kind: 'evm-message', message: bytesToHex(bytes) }
     return {
       shown: { from: from.address, message: messagePreview(bytes) },
-      prepared: from.prepared ?? { plan: [{ kind: 'evm-message' as const, message: bytesToHex(bytes) }] },
+      prepared: { ...from.prepared, plan: [request] },
     }
   },
-  async execute(ctx, pair, prepared, signatures) {
-    if (viaSmartAccount(prepared))
-      return ctx.smart.sign(ctx.userId, ctx.chainId, { message: bytesOf(messageOf(pair)) })
+  async execute(ctx, _pair, prepared, signatures) {
     const [, signature] = await verifiedSignature(ctx, prepared, signatures)
-    return signature
+    return viaSmartAccount(prepared)
+      ? ctx.smart.accountSignature(ctx.userId, ctx.chainId, signature)
+      : signature
   },
 })

@@ -41,7 +41,7 @@ export function planOf(prepared: unknown): SignPlan {
 
 /** A refusal of the signing rules as the wallet's error, with the words and codes the service used before. */
 function refusal(error: SigningRefusedError): EmbeddedError {
-  if (error.reason === 'reserved-domain')
+  if (error.reason === 'reserved-domain' || error.reason === 'foreign-account')
     return new EmbeddedError(403, 'FORBIDDEN', error.shortMessage, { rpcCode: 4100 })
   return invalidParams(error.shortMessage)
 }

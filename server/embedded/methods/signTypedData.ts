@@ -45,18 +45,23 @@ export const signTypedData = approvalMethod({
       chainId: evmChainId(ctx.chainId),
       ownAccounts: await ctx.ownSmartAccounts(),
     })
-    const request = {
-      kind: 'evm-typed-data',
-      typedData: storedTypedData(raw),
-    } as unknown as SignRequest
-    return { shown: { from: from.address, typedData }, prepared: from.prepared ?? { plan: [request] } }
+    const request = (from.smart
+      ? {
+          kind: 'evm-account-typed-data',
+          account: from.address,
+          chainId: evmChainId(ctx.chainId),
+          typedData: storedTypedData(raw),
+        }
+      : { kind: 'evm-typed-data', typedData: storedTypedData(raw) }) as unknown as SignRequest
+    return { shown: { from: from.address, typedData }, prepared: { ...from.prepared, plan: [request] } }
   },
   async execute(ctx, [, raw], prepared, signatures) {
     const typedData = storedTypedData(raw)
     // Checked again where the signature is relayed (the signer checks it where the key signs too).
     refuseReservedDomain(typedData.domain as Record<string, unknown>, await ctx.ownSmartAccounts())
-    if (viaSmartAccount(prepared)) return ctx.smart.sign(ctx.userId, ctx.chainId, { typedData })
     const [, signature] = await verifiedSignature(ctx, prepared, signatures)
-    return signature
+    return viaSmartAccount(prepared)
+      ? ctx.smart.accountSignature(ctx.userId, ctx.chainId, signature)
+      : signature
   },
 })

@@ -17,7 +17,7 @@ export interface EvmAccount {
 /** What the smart-account methods use of the smart accounts (see smartAccounts.ts). */
 export type SmartAccountActions = Pick<
   SmartAccounts,
-  'sign' | 'send' | 'sendOperation' | 'waitForReceipt' | 'receipt' | 'preference' | 'supports'
+  'accountSignature' | 'send' | 'sendOperation' | 'waitForReceipt' | 'receipt' | 'preference' | 'supports'
 >
 
 /**

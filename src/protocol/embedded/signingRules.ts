@@ -24,8 +24,17 @@ export const notATransactionMessage = 'These bytes are not a Solana transaction 
 /** A request of a kind its method never signs (a message is never a transaction, …). */
 export const kindNotAllowedMessage = (kind: string, method: string) => `${method} does not sign ${kind}`
 
+/** A smart-account request for an account that is not the person's own (or another EntryPoint than v0.8). */
+export const foreignSmartAccountMessage =
+  "This signature is for a smart account or EntryPoint that is not this wallet's"
+
 /** Why the signer refused a request. */
-export type SigningRefusal = 'kind' | 'reserved-domain' | 'transaction-as-message' | 'not-a-transaction'
+export type SigningRefusal =
+  | 'kind'
+  | 'reserved-domain'
+  | 'foreign-account'
+  | 'transaction-as-message'
+  | 'not-a-transaction'
 
 /**
  * The signer refused a request of a plan: nothing of the plan was signed. `reason` says which rule.
@@ -98,8 +107,24 @@ export function checkSignRequest(
 ): void {
   if (!allowedSignKinds[method].includes(request.kind))
     throw new SigningRefusedError('kind', kindNotAllowedMessage(request.kind, method))
-  if (request.kind === 'evm-typed-data' && isReservedDomain(request.typedData.domain, ownAccounts))
+  if (
+    (request.kind === 'evm-typed-data' || request.kind === 'evm-account-typed-data') &&
+    isReservedDomain(request.typedData.domain, ownAccounts)
+  )
     throw new SigningRefusedError('reserved-domain', reservedDomainMessage)
+  const account =
+    request.kind === 'evm-user-operation'
+      ? request.userOperation.sender
+      : request.kind === 'evm-account-message' || request.kind === 'evm-account-typed-data'
+        ? request.account
+        : undefined
+  const own = (address: string) => ownAccounts.some((mine) => isAddressEqual(mine, address as Address))
+  if (
+    (account !== undefined && !own(account)) ||
+    (request.kind === 'evm-user-operation' &&
+      !isAddressEqual(request.entryPoint as Address, entryPoint08Address))
+  )
+    throw new SigningRefusedError('foreign-account', foreignSmartAccountMessage)
   if (request.kind === 'solana-message' && isSolanaTransactionShaped(base64Bytes(request.message)))
     throw new SigningRefusedError('transaction-as-message', transactionAsMessageMessage)
   if (request.kind === 'solana-transaction') {

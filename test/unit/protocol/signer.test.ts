@@ -29,6 +29,7 @@ import {
 } from '../../../src/protocol/embedded/signer.ts'
 import { type SignPlan, type SignRequest, signRequest } from '../../../src/protocol/embedded/signing.ts'
 import {
+  foreignSmartAccountMessage,
   kindNotAllowedMessage,
   notATransactionMessage,
   reservedDomainMessage,
@@ -302,6 +303,45 @@ describe('signPlan: refusals, before any key signs', () => {
         { kind: 'evm-typed-data', typedData: { ...shop, domain } },
         reservedDomainMessage,
       )
+  })
+
+  test('error: a smart-account signature for an account that is not the person’s, or a UserOperation for another EntryPoint', () => {
+    const other = '0x2222222222222222222222222222222222222222'
+    refuses(
+      'personal_sign',
+      { kind: 'evm-account-message', account: other, chainId: 1, message: '0x01' },
+      foreignSmartAccountMessage,
+    )
+    refuses(
+      'eth_signTypedData_v4',
+      { kind: 'evm-account-typed-data', account: other, chainId: 1, typedData: shop },
+      foreignSmartAccountMessage,
+    )
+    const userOperation = {
+      sender: SMART,
+      nonce: '0',
+      callData: '0x',
+      callGasLimit: '1',
+      verificationGasLimit: '1',
+      preVerificationGas: '1',
+      maxFeePerGas: '1',
+      maxPriorityFeePerGas: '1',
+    }
+    refuses(
+      'eth_sendUserOperation',
+      {
+        kind: 'evm-user-operation',
+        chainId: 1,
+        entryPoint: entryPoint08Address,
+        userOperation: { ...userOperation, sender: other },
+      },
+      foreignSmartAccountMessage,
+    )
+    refuses(
+      'eth_sendUserOperation',
+      { kind: 'evm-user-operation', chainId: 1, entryPoint: other, userOperation },
+      foreignSmartAccountMessage,
+    )
   })
 
   test('error: Solana message bytes that a transaction could carry; transaction bytes that are no transaction message', () => {

@@ -83,7 +83,7 @@ function memoryBatches(): CallBatches & { stored: Map<string, CallBatch & { user
 const noSmartAccounts: SmartAccountActions = {
   supports: () => false,
   preference: async () => 'eoa',
-  sign: () => Promise.reject(new Error('no smart account in these tests')),
+  accountSignature: () => Promise.reject(new Error('no smart account in these tests')),
   send: () => Promise.reject(new Error('no smart account in these tests')),
   sendOperation: () => Promise.reject(new Error('no smart account in these tests')),
   waitForReceipt: () => Promise.reject(new Error('no smart account in these tests')),
