@@ -3,7 +3,14 @@ import * as z from 'zod/mini'
 import { embeddedLimits } from '../../../src/protocol/embedded/index.ts'
 import { CallListSchema } from '../../../src/protocol/rules.ts'
 import { EmbeddedError } from '../errors.ts'
-import { mustBeOwn, smartCall, type ViaSmartAccount, viaSmartAccount } from './accountChecks.ts'
+import {
+  mustBeOwn,
+  preparedOperation,
+  refuseIfUnprepared,
+  smartCall,
+  type ViaSmartAccount,
+  viaSmartAccount,
+} from './accountChecks.ts'
 import { callsPreview } from './callsPreview.ts'
 import {
   callAsTransaction,
@@ -15,7 +22,7 @@ import {
   sendSigned,
 } from './evmTransactions.ts'
 import { address, evmChainId, invalidParams, quantity } from './params.ts'
-import { type Planned, verifiedSignatures } from './plan.ts'
+import { type Planned, verifiedSignature, verifiedSignatures } from './plan.ts'
 import { approvalMethod } from './types.ts'
 
 const params = z.tuple([
@@ -39,11 +46,13 @@ export const sendCalls = approvalMethod({
     const evm = await ctx.evmAccount()
     if (evm.smart) {
       mustBeOwn(batch.from, evm.address)
-      for (const call of batch.calls) smartCall(call)
-      // Every call of the batch, in one UserOperation: all of them land, or none.
+      const calls = batch.calls.map(smartCall)
+      // Every call of the batch, in one UserOperation prepared whole now: all of them land, or none.
       return {
         shown: { from: evm.address, transfers: await callsPreview(ctx, batch.calls) },
-        prepared: { smartAccount: true } as ViaSmartAccount | Planned,
+        prepared: (await preparedOperation(() => ctx.smart.prepareCalls(ctx.userId, ctx.chainId, calls))) as
+          | ViaSmartAccount
+          | Planned,
       }
     }
     mustBeOwn(batch.from, ctx.own.evm)
@@ -80,9 +89,11 @@ export const sendCalls = approvalMethod({
       prepared: { plan },
     }
   },
-  async execute(ctx, [batch], prepared, signatures) {
+  async execute(ctx, _params, prepared, signatures) {
     if (viaSmartAccount(prepared)) {
-      const userOpHash = await ctx.smart.send(ctx.userId, ctx.chainId, batch.calls.map(smartCall))
+      refuseIfUnprepared(prepared)
+      const [request, signature] = await verifiedSignature(ctx, prepared, signatures)
+      const userOpHash = await ctx.smart.sendSigned(ctx.chainId, request, signature)
       return { id: await ctx.batches.record(ctx.userId, { chainId: ctx.chainId, txHashes: [], userOpHash }) }
     }
     const txHashes: string[] = []

@@ -1,6 +1,13 @@
 /** `eth_sendTransaction`: one transaction from the EOA, or one UserOperation of the smart account. */
 import { EmbeddedError } from '../errors.ts'
-import { mustBeOwn, smartCall, type ViaSmartAccount, viaSmartAccount } from './accountChecks.ts'
+import {
+  mustBeOwn,
+  preparedOperation,
+  refuseIfUnprepared,
+  smartCall,
+  type ViaSmartAccount,
+  viaSmartAccount,
+} from './accountChecks.ts'
 import { callsPreview } from './callsPreview.ts'
 import {
   dataOf,
@@ -22,11 +29,13 @@ export const sendTransaction = approvalMethod({
     const evm = await ctx.evmAccount()
     if (evm.smart) {
       mustBeOwn(tx.from, evm.address)
-      smartCall(call)
+      // The UserOperation is prepared whole now (nonce, gas, fees): the owner signs exactly it.
+      const calls = [smartCall(call)]
       return {
-        // The network fee is estimated when the UserOperation is sent (the account pays it).
         shown: { from: evm.address, transfers: await callsPreview(ctx, [call]) },
-        prepared: { smartAccount: true } as ViaSmartAccount | Planned,
+        prepared: (await preparedOperation(() => ctx.smart.prepareCalls(ctx.userId, ctx.chainId, calls))) as
+          | ViaSmartAccount
+          | Planned,
       }
     }
     mustBeOwn(tx.from, ctx.own.evm)
@@ -40,9 +49,13 @@ export const sendTransaction = approvalMethod({
       prepared: { plan: [plannedTransaction(ctx, tx, prepared, await pendingNonce(ctx, ctx.own.evm))] },
     }
   },
-  async execute(ctx, [tx], prepared, signatures) {
+  async execute(ctx, _params, prepared, signatures) {
     if (viaSmartAccount(prepared)) {
-      const hash = await ctx.smart.send(ctx.userId, ctx.chainId, [smartCall({ ...tx, data: dataOf(tx) })])
+      refuseIfUnprepared(prepared)
+      const hash = await ctx.smart.sendSigned(
+        ctx.chainId,
+        ...(await verifiedSignature(ctx, prepared, signatures)),
+      )
       const receipt = await ctx.smart.waitForReceipt(ctx.chainId, hash)
       if (!receipt.success)
         throw new EmbeddedError(400, 'UPSTREAM_ERROR', 'The transaction reverted', {

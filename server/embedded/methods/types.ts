@@ -17,7 +17,14 @@ export interface EvmAccount {
 /** What the smart-account methods use of the smart accounts (see smartAccounts.ts). */
 export type SmartAccountActions = Pick<
   SmartAccounts,
-  'accountSignature' | 'send' | 'sendOperation' | 'waitForReceipt' | 'receipt' | 'preference' | 'supports'
+  | 'accountSignature'
+  | 'prepareCalls'
+  | 'prepareOperation'
+  | 'sendSigned'
+  | 'waitForReceipt'
+  | 'receipt'
+  | 'preference'
+  | 'supports'
 >
 
 /**
@@ -42,7 +49,7 @@ export interface MethodContext {
   ownSmartAccounts(): Promise<Address[]>
   /**
    * Opens the person's key of a curve for one call, zeroed afterwards (custody's `withKey`): only the
-   * custody signing step (plan.ts `signByCustody`) and the smart-account paths use it, never a method's execute.
+   * custody signing step (plan.ts `signByCustody`) uses it, never a method's preview or execute.
    */
   withKey<T>(curve: Curve, use: (secret: Uint8Array) => Promise<T> | T): Promise<T>
   /** JSON-RPC on the service's upstreams. */

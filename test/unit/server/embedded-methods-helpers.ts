@@ -84,8 +84,9 @@ const noSmartAccounts: SmartAccountActions = {
   supports: () => false,
   preference: async () => 'eoa',
   accountSignature: () => Promise.reject(new Error('no smart account in these tests')),
-  send: () => Promise.reject(new Error('no smart account in these tests')),
-  sendOperation: () => Promise.reject(new Error('no smart account in these tests')),
+  prepareCalls: () => Promise.reject(new Error('no smart account in these tests')),
+  prepareOperation: () => Promise.reject(new Error('no smart account in these tests')),
+  sendSigned: () => Promise.reject(new Error('no smart account in these tests')),
   waitForReceipt: () => Promise.reject(new Error('no smart account in these tests')),
   receipt: () => Promise.reject(new Error('no smart account in these tests')),
 }
