@@ -7,7 +7,7 @@ import {
   signRequestWith,
   verifyRequestSignature,
 } from '../../../src/protocol/embedded/signer.ts'
-import { type SignPlan, type SignRequest, signPlan } from '../../../src/protocol/embedded/signing.ts'
+import { type SignPlan, type SignRequest, signingPlan } from '../../../src/protocol/embedded/signing.ts'
 import { checkSignRequest, type SigningRefusedError } from '../../../src/protocol/embedded/signingRules.ts'
 import { actionNotAllowed, EmbeddedError } from '../errors.ts'
 import { invalidParams } from './params.ts'
@@ -26,7 +26,7 @@ export const signatureCountMessage = (needed: number, given: number) =>
 export const foreignSignatureMessage = (index: number) =>
   `Signature ${index + 1} is not this wallet's signature of what was approved`
 
-const storedPlan = z.object({ plan: signPlan })
+const storedPlan = z.object({ plan: signingPlan })
 
 /**
  * The plan a preview stored (none: an empty plan, which no method executes).

@@ -1,10 +1,4 @@
-/**
- * The wallet's one signer: signs a plan's requests (signing.ts) with the person's keys given as bytes
- * (secp256k1: 32 bytes, ed25519: the 32-byte seed), after the rules of signingRules.ts. Pure: it runs
- * in the service today (custody opens the keys) and in the wallet frame later. Keys go to
- * `@noble/curves` as those bytes and are never turned into hex strings (immutable copies nothing can
- * zero); viem only hashes and serializes here.
- */
+// The wallet's one signer: a plan's requests signed with the person's keys as bytes, in the service today and the frame later.
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import {
@@ -194,7 +188,10 @@ export interface SignPlanParameters {
 }
 
 /**
- * Signs every request of a plan, in order, after checking them all: one refused, nothing is signed.
+ * Signs every request of a plan, in order, after checking them all (signingRules.ts): one refused,
+ * nothing is signed. The keys (secp256k1: 32 bytes, ed25519: the 32-byte seed) go to `@noble/curves` as
+ * those bytes and are never turned into hex strings (immutable copies nothing can zero); viem only
+ * hashes and serializes.
  *
  * @example
  * const signatures = signPlan({ method: 'personal_sign', plan, keys: { secp256k1: secret }, ownAccounts: [] })

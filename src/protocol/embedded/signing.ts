@@ -94,8 +94,8 @@ export type SignRequest = z.infer<typeof signRequest>
 export type SignRequestKind = SignRequest['kind']
 
 /** A plan: the signatures an approval needs, in order. */
-export const signPlan = z.array(signRequest)
-export type SignPlan = z.infer<typeof signPlan>
+export const signingPlan = z.array(signRequest)
+export type SignPlan = z.infer<typeof signingPlan>
 
 /**
  * One signature per request of the plan, in its order, as hex: 65 bytes (r, s, v) for the EVM kinds,
