@@ -1,4 +1,4 @@
-/** `eth_sendUserOperation`: the page's UserOperation for the person's smart account, checked, shown, then signed here. */
+/** `eth_sendUserOperation`: the page's UserOperation for the person's smart account, checked, shown, prepared whole, then signed by plan. */
 import * as z from 'zod/mini'
 import { notAvailable, requestRefused } from '../errors.ts'
 import { checkUserOperation } from '../userOperations.ts'
