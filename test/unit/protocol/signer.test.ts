@@ -17,7 +17,11 @@ import {
   verifyMessage,
   verifyTypedData,
 } from 'viem'
-import { entryPoint08Address, getUserOperationHash } from 'viem/account-abstraction'
+import {
+  entryPoint08Address,
+  getUserOperationHash,
+  getUserOperationTypedData,
+} from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {
   evmAddressOf,
@@ -175,6 +179,13 @@ describe('signPlan: each kind', () => {
       userOperation: userOperationOf(userOperation),
     })
     assert.equal(await recoverAddress({ hash, signature }), person.account.address)
+    // What WalletAccount's owner signs through viem (walletAccount.ts): the same typed data, the same signature.
+    const typed = getUserOperationTypedData({
+      chainId: 31337,
+      entryPointAddress: entryPoint08Address,
+      userOperation: userOperationOf(userOperation),
+    })
+    assert.equal(signature, await person.account.signTypedData(typed))
   })
 
   test('evm-account-message and evm-account-typed-data: the hash wrapped in the account’s replay-safe domain (ERC-1271)', async () => {
