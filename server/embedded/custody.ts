@@ -11,11 +11,11 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { and, asc, eq, gt, ne } from 'drizzle-orm'
 import { bytesToHex } from 'viem'
+import { evmAddressOf } from '../../src/protocol/embedded/signer.ts'
 import { encodeBase58 } from '../../src/protocol/siwx/base58.ts'
 import type { Db } from '../db/database.ts'
 import { walletDataKeys, walletKeys } from '../db/schema.ts'
 import type { KekRing } from './kek.ts'
-import { evmAddressOf } from './signing.ts'
 
 export type Curve = 'secp256k1' | 'ed25519'
 

@@ -1,8 +1,9 @@
 /**
  * The embedded wallet's smart accounts (SPEC 3, 4, 6): the person's preferred account type, their
  * WalletAccount (ERC-4337 v0.8 with ERC-1271, owned by their EVM key) on the networks the service has a bundler for,
- * and UserOperations sent through that bundler. The key is opened only while a UserOperation is
- * estimated and signed; the bundler is reached through the service's forwarder, never by its URL.
+ * and UserOperations sent through that bundler. A UserOperation is prepared whole at the preview and
+ * signed by plan (the service never opens a key here); the bundler is reached through the service's
+ * forwarder, never by its URL.
  */
 import { eq } from 'drizzle-orm'
 import {
@@ -11,24 +12,45 @@ import {
   type Chain,
   createPublicClient,
   custom,
+  encodeFunctionData,
   type Hex,
   isAddressEqual,
-  type TypedDataDefinition,
+  serializeErc6492Signature,
 } from 'viem'
-import { createBundlerClient, type UserOperationReceipt } from 'viem/account-abstraction'
+import { createBundlerClient, entryPoint08Address, type UserOperationReceipt } from 'viem/account-abstraction'
+import { toAccount } from 'viem/accounts'
 import { readContract } from 'viem/actions'
+import { userOperationOf } from '../../src/protocol/embedded/signer.ts'
+import type { SignRequest } from '../../src/protocol/embedded/signing.ts'
 import type { AccountType } from '../../src/protocol/entities.ts'
 import type { Db } from '../db/database.ts'
 import { walletUsers } from '../db/schema.ts'
 import type { Custody } from './custody.ts'
 import { EmbeddedError, isEmbeddedError } from './errors.ts'
-import { byteAccount } from './signing.ts'
 import type { Upstream } from './upstream.ts'
 import type { PageUserOperation } from './userOperations.ts'
 import { toWalletAccount, WALLET_ACCOUNT_FACTORY, walletAccountAbi } from './walletAccount.ts'
 
 /** SPEC 4: the preference could not be honoured, so the wallet stays on (or falls back to) the EOA. */
 export const smartAccountsUnsupportedMessage = 'This application might not support Smart Accounts'
+
+/** The fields of a prepared UserOperation that the owner signs (its signature aside). */
+const plannedFields = new Set([
+  'sender',
+  'nonce',
+  'factory',
+  'factoryData',
+  'callData',
+  'callGasLimit',
+  'verificationGasLimit',
+  'preVerificationGas',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+  'paymaster',
+  'paymasterVerificationGasLimit',
+  'paymasterPostOpGasLimit',
+  'paymasterData',
+])
 
 /** How long the wallet waits for a UserOperation's receipt before answering with its hash only. */
 const RECEIPT_TIMEOUT_MS = 60_000
@@ -109,25 +131,49 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
     }
   }
 
-  /** Estimates what is missing, signs and sends one UserOperation, answering its hash. */
-  async function submit(
+  /** Whether the account has code on the network (its first UserOperation deploys it). */
+  async function deployed(chainId: string, account: Address): Promise<boolean> {
+    const code = (await upstream.call(chainId, 'eth_getCode', [account, 'latest'])) as string | null
+    return typeof code === 'string' && code !== '0x'
+  }
+
+  /**
+   * Estimates what is missing of one UserOperation (nonce, gas, fees, the factory while undeployed) and
+   * answers it as the plan's signing request: the owner signs it whole, nothing is filled in later.
+   */
+  async function prepare(
     userId: string,
     chainId: string,
     request: { calls: SmartAccountCall[] } | ({ callData: Hex } & Record<string, unknown>),
-  ): Promise<Hex> {
+  ): Promise<SignRequest> {
     const client = publicClient(chainId)
+    const ownerAddress = (await custody.accounts(userId)).secp256k1.address as Address
+    const cannotSign = () => Promise.reject(new Error('The owner signs by plan'))
+    // The owner's address only: preparing needs no key (estimation uses the stub signature).
+    const owner = toAccount({
+      address: ownerAddress,
+      signMessage: cannotSign,
+      signTypedData: cannotSign,
+      signTransaction: cannotSign,
+    })
     try {
-      return await custody.withKey(userId, 'secp256k1', async (secret) => {
-        const account = await toWalletAccount({ client, owner: byteAccount(secret) })
-        const bundlerClient = createBundlerClient({
-          client,
-          account,
-          transport: transportOf(bundler, chainId),
-        })
-        return bundlerClient.sendUserOperation(
-          request as Parameters<typeof bundlerClient.sendUserOperation>[0],
-        )
-      })
+      const account = await toWalletAccount({ client, owner })
+      const bundlerClient = createBundlerClient({ client, account, transport: transportOf(bundler, chainId) })
+      const prepared = await bundlerClient.prepareUserOperation(
+        request as Parameters<typeof bundlerClient.prepareUserOperation>[0],
+      )
+      const userOperation: Record<string, string> = {}
+      for (const [name, value] of Object.entries(prepared)) {
+        if (!plannedFields.has(name) || value === undefined || value === null) continue
+        userOperation[name] =
+          typeof value === 'bigint' || typeof value === 'number' ? value.toString() : String(value)
+      }
+      return {
+        kind: 'evm-user-operation',
+        chainId: client.chain.id,
+        entryPoint: entryPoint08Address,
+        userOperation: userOperation as Extract<SignRequest, { kind: 'evm-user-operation' }>['userOperation'],
+      }
     } catch (error) {
       throw failure(error)
     }
@@ -153,11 +199,7 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
 
     address,
 
-    /** Whether the account has code on the network (its first UserOperation deploys it). */
-    async deployed(chainId: string, account: Address): Promise<boolean> {
-      const code = (await upstream.call(chainId, 'eth_getCode', [account, 'latest'])) as string | null
-      return typeof code === 'string' && code !== '0x'
-    },
+    deployed,
 
     /** Whether `given` is the person's smart account address on the network. */
     async isOwn(userId: string, chainId: string, given: string): Promise<boolean> {
@@ -165,46 +207,59 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
     },
 
     /**
-     * Estimates, signs and sends one UserOperation with all `calls` (atomic: WalletAccount's
-     * `executeBatch` reverts as a whole), answering its hash once the bundler has it.
+     * Prepares one UserOperation with all `calls` (atomic: WalletAccount's `executeBatch` reverts as a
+     * whole), as the plan's signing request.
      */
-    send: (userId: string, chainId: string, calls: readonly SmartAccountCall[]): Promise<Hex> =>
-      submit(userId, chainId, { calls: [...calls] }),
+    prepareCalls: (
+      userId: string,
+      chainId: string,
+      calls: readonly SmartAccountCall[],
+    ): Promise<SignRequest> => prepare(userId, chainId, { calls: [...calls] }),
 
     /**
-     * Signs and sends a page's UserOperation (checked by userOperations.ts, approved by the person): what
-     * the page left out (nonce, gas, fees, the factory while undeployed) is filled in, and the signature
-     * is always the service's own.
+     * Prepares a page's UserOperation (checked by userOperations.ts): what the page left out (nonce, gas,
+     * fees, the factory while undeployed) is filled in; the signature is always the owner's, by plan.
      */
-    sendOperation(userId: string, chainId: string, operation: PageUserOperation): Promise<Hex> {
+    prepareOperation(userId: string, chainId: string, operation: PageUserOperation): Promise<SignRequest> {
       const { sender: _sender, callData, ...quantities } = operation
       const given = Object.fromEntries(
         Object.entries(quantities).map(([name, value]) => [name, BigInt(value as Hex)]),
       )
-      return submit(userId, chainId, { callData, ...given })
+      return prepare(userId, chainId, { callData, ...given })
     },
 
-    /**
-     * Signs a message (EIP-191 bytes) or typed data (EIP-712) as the person's smart account: ERC-1271
-     * (the hash wrapped in the account's replay-safe EIP-712 domain, see walletAccount.ts), and wrapped in
-     * EIP-6492 with the factory call while the account is not deployed, so a verifier can deploy it first.
-     */
-    async sign(
-      userId: string,
-      chainId: string,
-      what: { message: Uint8Array } | { typedData: TypedDataDefinition },
-    ): Promise<Hex> {
+    /** Sends a planned UserOperation with the owner's (checked) signature, answering its hash. */
+    async sendSigned(chainId: string, request: SignRequest, signature: Hex): Promise<Hex> {
+      if (request.kind !== 'evm-user-operation')
+        throw new EmbeddedError(403, 'FORBIDDEN', 'Not a UserOperation')
+      const bundlerClient = createBundlerClient({
+        client: publicClient(chainId),
+        transport: transportOf(bundler, chainId),
+      })
       try {
-        return await custody.withKey(userId, 'secp256k1', async (secret) => {
-          const owner = byteAccount(secret)
-          const account = await toWalletAccount({ client: publicClient(chainId), owner })
-          return 'message' in what
-            ? account.signMessage({ message: { raw: what.message } })
-            : account.signTypedData(what.typedData)
-        })
+        return await bundlerClient.sendUserOperation({
+          ...userOperationOf(request.userOperation),
+          signature,
+          entryPointAddress: entryPoint08Address,
+        } as unknown as Parameters<typeof bundlerClient.sendUserOperation>[0])
       } catch (error) {
         throw failure(error)
       }
+    },
+
+    /**
+     * The smart account's ERC-1271 signature from the owner's (checked) signature of the replay-safe
+     * wrapping (the plan's `evm-account-message` / `evm-account-typed-data`, see walletAccount.ts): wrapped
+     * in EIP-6492 with the factory call while the account is not deployed, so a verifier can deploy it first.
+     */
+    async accountSignature(userId: string, chainId: string, ownerSignature: Hex): Promise<Hex> {
+      const owner = (await custody.accounts(userId)).secp256k1.address as Address
+      if (await deployed(chainId, await address(userId, chainId))) return ownerSignature
+      return serializeErc6492Signature({
+        address: WALLET_ACCOUNT_FACTORY,
+        data: encodeFunctionData({ abi: walletAccountAbi, functionName: 'createAccount', args: [owner, 0n] }),
+        signature: ownerSignature,
+      })
     },
 
     /** The UserOperation's receipt, waiting for it (up to a minute). */

@@ -35,6 +35,7 @@ import {
 } from 'viem/account-abstraction'
 import type { JsonRpcAccount, LocalAccount } from 'viem/accounts'
 import { readContract } from 'viem/actions'
+import { replaySafeTypedData } from '../../src/protocol/embedded/signer.ts'
 
 /**
  * WalletAccountFactory's address on every network that has it: CREATE2 through Arachnid's deployer with
@@ -94,22 +95,8 @@ export const walletAccountAbi = [
   },
 ] as const satisfies Abi
 
-/**
- * The EIP-712 typed data the owner signs for an ERC-1271 `hash` of `account` on `chainId`: the account's
- * `isValidSignature` recovers the owner from this digest, so the signature holds for no other account of
- * the same owner and on no other chain.
- *
- * @example
- * owner.signTypedData(replaySafeTypedData(account, 31337, hashMessage('hello')))
- */
-export function replaySafeTypedData(account: Address, chainId: number, hash: Hex) {
-  return {
-    domain: { name: 'WalletAccount', version: '1', chainId, verifyingContract: account },
-    types: { WalletAccountMessage: [{ name: 'hash', type: 'bytes32' }] },
-    primaryType: 'WalletAccountMessage',
-    message: { hash },
-  } as const
-}
+// The ERC-1271 wrapping lives with the one signer, which the frame runs too.
+export { replaySafeTypedData }
 
 /**
  * The calls of a WalletAccount's `callData` (`execute` or `executeBatch`); anything else throws.

@@ -1,13 +1,54 @@
 /** Which EVM account signs a request, and the checks that a request names only the person's own accounts. */
 import { type Address, type Hex, isAddress, isAddressEqual } from 'viem'
-import { EmbeddedError } from '../errors.ts'
+import type { SignRequest } from '../../../src/protocol/embedded/signing.ts'
+import { EmbeddedError, type EmbeddedErrorExtra, isEmbeddedError } from '../errors.ts'
 import type { SmartAccountCall } from '../smartAccounts.ts'
 import { invalidParams } from './params.ts'
+import type { Planned } from './plan.ts'
 import type { MethodContext } from './types.ts'
 
 /** What a request signed by the smart account stores: execute sends it through the smart account. */
 export interface ViaSmartAccount {
   smartAccount: true
+}
+
+/**
+ * A smart-account request whose UserOperation the bundler refused to prepare (a call that reverts, …):
+ * stored with the bundler's answer and refused with it at approval, where the person meets it as before
+ * signing moved to the preview.
+ */
+interface PreparationFailed extends ViaSmartAccount {
+  failed: {
+    statusCode: number
+    code: ConstructorParameters<typeof EmbeddedError>[1]
+    message: string
+    extra: EmbeddedErrorExtra
+  }
+}
+
+/**
+ * What a smart-account preview stores: its UserOperation prepared whole as the plan, or the bundler's refusal.
+ *
+ * @example
+ * prepared: await preparedOperation(() => ctx.smart.prepareCalls(ctx.userId, ctx.chainId, calls))
+ */
+export async function preparedOperation(
+  prepare: () => Promise<SignRequest>,
+): Promise<(ViaSmartAccount & Planned) | PreparationFailed> {
+  try {
+    return { smartAccount: true, plan: [await prepare()] }
+  } catch (error) {
+    if (!isEmbeddedError(error)) throw error
+    const { statusCode, code, message, extra } = error
+    const failed = { statusCode, code: code as PreparationFailed['failed']['code'], message, extra }
+    return { smartAccount: true, failed }
+  }
+}
+
+/** Refuses a stored smart-account request whose preparation failed, with the bundler's answer. */
+export function refuseIfUnprepared(prepared: unknown): void {
+  const failed = (prepared as Partial<PreparationFailed> | null)?.failed
+  if (failed) throw new EmbeddedError(failed.statusCode, failed.code, failed.message, failed.extra)
 }
 
 /** Whether a stored request goes through the smart account (its preview said so). */
@@ -34,12 +75,12 @@ export function mustBeOwn(given: string | undefined | null, own: Address): void 
 export async function evmSigner(
   ctx: MethodContext,
   signer: string,
-): Promise<{ address: Address; prepared: ViaSmartAccount | null }> {
+): Promise<{ address: Address; smart: boolean; prepared: ViaSmartAccount | null }> {
   const evm = await ctx.evmAccount()
   if (evm.smart && isAddress(signer, { strict: false }) && isAddressEqual(signer, evm.address))
-    return { address: evm.address, prepared: { smartAccount: true } }
+    return { address: evm.address, smart: true, prepared: { smartAccount: true } }
   mustBeOwn(signer, ctx.own.evm)
-  return { address: ctx.own.evm, prepared: null }
+  return { address: ctx.own.evm, smart: false, prepared: null }
 }
 
 /** A call of a batch or a transaction as a smart account's call; it cannot create a contract. */

@@ -1,7 +1,9 @@
-/** EVM transactions from the person's EOA: their params, the gas and fees they will use, signing and sending. */
-import type { Address, Hex } from 'viem'
+/** EVM transactions from the person's EOA: their params, the gas, fees and nonce they will use, their signing request, sending. */
+import { type Address, type Hex, parseSignature, serializeTransaction } from 'viem'
 import * as z from 'zod/mini'
-import { signEvmTransaction } from '../signing.ts'
+import { transactionOf } from '../../../src/protocol/embedded/signer.ts'
+import type { SignRequest } from '../../../src/protocol/embedded/signing.ts'
+import { actionNotAllowed } from '../errors.ts'
 import { address, evmChainId, hex, quantity } from './params.ts'
 import type { MethodContext } from './types.ts'
 
@@ -81,34 +83,40 @@ export async function pendingNonce(ctx: MethodContext, from: Address): Promise<n
   return Number(await ctx.upstream.call(ctx.chainId, 'eth_getTransactionCount', [from, 'pending']))
 }
 
-/** Signs one prepared transaction with the person's EVM key and sends it, answering its hash. */
-export async function signAndSend(
+/**
+ * The signing request of one prepared transaction from the EOA: everything that is signed, the nonce
+ * included, fixed at the preview.
+ */
+export function plannedTransaction(
   ctx: MethodContext,
   tx: TransactionParams,
   prepared: PreparedTransaction,
   nonce: number,
-): Promise<Hex> {
+): SignRequest {
   const data = dataOf(tx)
-  const signed = await ctx.withKey('secp256k1', (secret) => {
-    const common = {
-      chainId: evmChainId(ctx.chainId),
-      nonce,
-      gas: BigInt(prepared.gas),
-      ...(tx.to ? { to: tx.to as Address } : {}),
-      value: BigInt(tx.value ?? 0),
-      ...(data ? { data: data as Hex } : {}),
-    }
-    return 'gasPrice' in prepared
-      ? signEvmTransaction({ ...common, type: 'legacy', gasPrice: BigInt(prepared.gasPrice) }, secret)
-      : signEvmTransaction(
-          {
-            ...common,
-            type: 'eip1559',
-            maxFeePerGas: BigInt(prepared.maxFeePerGas),
-            maxPriorityFeePerGas: BigInt(prepared.maxPriorityFeePerGas),
-          },
-          secret,
-        )
-  })
+  const common = {
+    chainId: evmChainId(ctx.chainId),
+    nonce,
+    gas: BigInt(prepared.gas).toString(),
+    ...(tx.to ? { to: tx.to } : {}),
+    value: BigInt(tx.value ?? 0).toString(),
+    ...(data ? { data } : {}),
+  }
+  const transaction =
+    'gasPrice' in prepared
+      ? { ...common, type: 'legacy' as const, gasPrice: BigInt(prepared.gasPrice).toString() }
+      : {
+          ...common,
+          type: 'eip1559' as const,
+          maxFeePerGas: BigInt(prepared.maxFeePerGas).toString(),
+          maxPriorityFeePerGas: BigInt(prepared.maxPriorityFeePerGas).toString(),
+        }
+  return { kind: 'evm-transaction', transaction }
+}
+
+/** Sends a planned transaction with its (checked) signature, answering its hash. */
+export async function sendSigned(ctx: MethodContext, request: SignRequest, signature: Hex): Promise<Hex> {
+  if (request.kind !== 'evm-transaction') throw actionNotAllowed()
+  const signed = serializeTransaction(transactionOf(request.transaction), parseSignature(signature))
   return (await ctx.upstream.call(ctx.chainId, 'eth_sendRawTransaction', [signed])) as Hex
 }

@@ -7,6 +7,7 @@ import { getCallsStatus } from './getCallsStatus.ts'
 import { getCapabilities } from './getCapabilities.ts'
 import { paramsOf } from './params.ts'
 import { personalSign } from './personalSign.ts'
+import { planOf, signByCustody } from './plan.ts'
 import { sendCalls } from './sendCalls.ts'
 import { sendTransaction } from './sendTransaction.ts'
 import { sendUserOperation } from './sendUserOperation.ts'
@@ -68,7 +69,27 @@ export async function previewRequest(
 }
 
 /**
- * Signs (and sends) a stored, approved request: its params checked again, with what its preview prepared.
+ * Relays a stored, approved request with the signatures of its plan: its params checked again, each
+ * signature checked against the request of the plan it stands for (whoever made it).
+ *
+ * @example
+ * const result = await executeSignedRequest(ctx, row.method, row.params, row.prepared, signatures)
+ */
+export async function executeSignedRequest(
+  ctx: MethodContext,
+  method: string,
+  params: unknown,
+  prepared: unknown,
+  signatures: readonly string[],
+): Promise<unknown> {
+  const handler = handlerOf(approvalHandlers, method)
+  return handler.execute(ctx, paramsOf(handler.params, params, method), prepared, signatures)
+}
+
+/**
+ * Signs (and sends) a stored, approved request as the operator's custody does today: the plan its
+ * preview stored signed by the one signer with the keys custody opens, then relayed by
+ * {@link executeSignedRequest}.
  *
  * @example
  * const result = await executeRequest(ctx, row.method, row.params, row.prepared)
@@ -80,7 +101,9 @@ export async function executeRequest(
   prepared: unknown,
 ): Promise<unknown> {
   const handler = handlerOf(approvalHandlers, method)
-  return handler.execute(ctx, paramsOf(handler.params, params, method), prepared)
+  const checked = paramsOf(handler.params, params, method)
+  const signatures = await signByCustody(ctx, handler.method, planOf(prepared))
+  return handler.execute(ctx, checked, prepared, signatures)
 }
 
 /**

@@ -1,9 +1,11 @@
 /** `personal_sign`: an EIP-191 message, signed by the EOA, or by the smart account when the page names it. */
-import { hexToBytes, isAddress, isHex } from 'viem'
+import { bytesToHex, hexToBytes, isAddress, isHex } from 'viem'
 import * as z from 'zod/mini'
-import { signEvmMessage } from '../signing.ts'
+import type { SignRequest } from '../../../src/protocol/embedded/signing.ts'
 import { evmSigner, viaSmartAccount } from './accountChecks.ts'
 import { messagePreview } from './messages.ts'
+import { evmChainId } from './params.ts'
+import { verifiedSignature } from './plan.ts'
 import { approvalMethod } from './types.ts'
 
 const params = z.tuple([z.string(), z.string()])
@@ -24,14 +26,24 @@ export const personalSign = approvalMethod({
     const message = messageOf(pair)
     const signer = message === pair[0] ? pair[1] : pair[0]
     const from = await evmSigner(ctx, signer)
+    const bytes = bytesOf(message)
+    const request: SignRequest = from.smart
+      ? {
+          kind: 'evm-account-message',
+          account: from.address,
+          chainId: evmChainId(ctx.chainId),
+          message: bytesToHex(bytes),
+        }
+      : { kind: 'evm-message', message: bytesToHex(bytes) }
     return {
-      shown: { from: from.address, message: messagePreview(bytesOf(message)) },
-      prepared: from.prepared,
+      shown: { from: from.address, message: messagePreview(bytes) },
+      prepared: { ...from.prepared, plan: [request] },
     }
   },
-  async execute(ctx, pair, prepared) {
-    const message = bytesOf(messageOf(pair))
-    if (viaSmartAccount(prepared)) return ctx.smart.sign(ctx.userId, ctx.chainId, { message })
-    return ctx.withKey('secp256k1', (secret) => signEvmMessage({ raw: message }, secret))
+  async execute(ctx, _pair, prepared, signatures) {
+    const [, signature] = await verifiedSignature(ctx, prepared, signatures)
+    return viaSmartAccount(prepared)
+      ? ctx.smart.accountSignature(ctx.userId, ctx.chainId, signature)
+      : signature
   },
 })

@@ -2,18 +2,27 @@
 import * as z from 'zod/mini'
 import { embeddedLimits } from '../../../src/protocol/embedded/index.ts'
 import { CallListSchema } from '../../../src/protocol/rules.ts'
-import { actionNotAllowed, EmbeddedError } from '../errors.ts'
-import { mustBeOwn, smartCall, type ViaSmartAccount, viaSmartAccount } from './accountChecks.ts'
+import { EmbeddedError } from '../errors.ts'
+import {
+  mustBeOwn,
+  preparedOperation,
+  refuseIfUnprepared,
+  smartCall,
+  type ViaSmartAccount,
+  viaSmartAccount,
+} from './accountChecks.ts'
 import { callsPreview } from './callsPreview.ts'
 import {
   callAsTransaction,
   maxFeeOf,
   type PreparedTransaction,
   pendingNonce,
+  plannedTransaction,
   prepareTransaction,
-  signAndSend,
+  sendSigned,
 } from './evmTransactions.ts'
 import { address, evmChainId, invalidParams, quantity } from './params.ts'
+import { type Planned, verifiedSignature, verifiedSignatures } from './plan.ts'
 import { approvalMethod } from './types.ts'
 
 const params = z.tuple([
@@ -37,11 +46,13 @@ export const sendCalls = approvalMethod({
     const evm = await ctx.evmAccount()
     if (evm.smart) {
       mustBeOwn(batch.from, evm.address)
-      for (const call of batch.calls) smartCall(call)
-      // Every call of the batch, in one UserOperation: all of them land, or none.
+      const calls = batch.calls.map(smartCall)
+      // Every call of the batch, in one UserOperation prepared whole now: all of them land, or none.
       return {
         shown: { from: evm.address, transfers: await callsPreview(ctx, batch.calls) },
-        prepared: { smartAccount: true } as ViaSmartAccount | { transactions: PreparedTransaction[] },
+        prepared: (await preparedOperation(() => ctx.smart.prepareCalls(ctx.userId, ctx.chainId, calls))) as
+          | ViaSmartAccount
+          | Planned,
       }
     }
     mustBeOwn(batch.from, ctx.own.evm)
@@ -59,28 +70,35 @@ export const sendCalls = approvalMethod({
     for (const call of batch.calls) {
       transactions.push(await prepareTransaction(ctx, ctx.own.evm, callAsTransaction(ctx.own.evm, call)))
     }
+    // One after another, each with the next nonce (an EOA has no atomic batches), fixed now.
+    const nonce = await pendingNonce(ctx, ctx.own.evm)
+    const plan = batch.calls.map((call, index) =>
+      plannedTransaction(
+        ctx,
+        callAsTransaction(ctx.own.evm, call),
+        transactions[index] as PreparedTransaction,
+        nonce + index,
+      ),
+    )
     return {
       shown: {
         from: ctx.own.evm,
         transfers: await callsPreview(ctx, batch.calls),
         fee: transactions.reduce((sum, prepared) => sum + maxFeeOf(prepared), 0n).toString(),
       },
-      prepared: { transactions },
+      prepared: { plan },
     }
   },
-  async execute(ctx, [batch], prepared) {
+  async execute(ctx, _params, prepared, signatures) {
     if (viaSmartAccount(prepared)) {
-      const userOpHash = await ctx.smart.send(ctx.userId, ctx.chainId, batch.calls.map(smartCall))
+      refuseIfUnprepared(prepared)
+      const [request, signature] = await verifiedSignature(ctx, prepared, signatures)
+      const userOpHash = await ctx.smart.sendSigned(ctx.chainId, request, signature)
       return { id: await ctx.batches.record(ctx.userId, { chainId: ctx.chainId, txHashes: [], userOpHash }) }
     }
-    let nonce = await pendingNonce(ctx, ctx.own.evm)
     const txHashes: string[] = []
-    // One after another, each with the next nonce (an EOA has no atomic batches).
-    for (const [index, call] of batch.calls.entries()) {
-      const transaction = prepared.transactions[index]
-      if (!transaction) throw actionNotAllowed()
-      txHashes.push(await signAndSend(ctx, callAsTransaction(ctx.own.evm, call), transaction, nonce++))
-    }
+    for (const [request, signature] of await verifiedSignatures(ctx, prepared, signatures))
+      txHashes.push(await sendSigned(ctx, request, signature))
     return { id: await ctx.batches.record(ctx.userId, { chainId: ctx.chainId, txHashes }) }
   },
 })

@@ -1,16 +1,24 @@
 /** `eth_sendTransaction`: one transaction from the EOA, or one UserOperation of the smart account. */
-import { actionNotAllowed, EmbeddedError } from '../errors.ts'
-import { mustBeOwn, smartCall, type ViaSmartAccount, viaSmartAccount } from './accountChecks.ts'
+import { EmbeddedError } from '../errors.ts'
+import {
+  mustBeOwn,
+  preparedOperation,
+  refuseIfUnprepared,
+  smartCall,
+  type ViaSmartAccount,
+  viaSmartAccount,
+} from './accountChecks.ts'
 import { callsPreview } from './callsPreview.ts'
 import {
   dataOf,
   maxFeeOf,
-  type PreparedTransaction,
   pendingNonce,
+  plannedTransaction,
   prepareTransaction,
-  signAndSend,
+  sendSigned,
   transactionParams,
 } from './evmTransactions.ts'
+import { type Planned, verifiedSignature } from './plan.ts'
 import { approvalMethod } from './types.ts'
 
 export const sendTransaction = approvalMethod({
@@ -21,11 +29,13 @@ export const sendTransaction = approvalMethod({
     const evm = await ctx.evmAccount()
     if (evm.smart) {
       mustBeOwn(tx.from, evm.address)
-      smartCall(call)
+      // The UserOperation is prepared whole now (nonce, gas, fees): the owner signs exactly it.
+      const calls = [smartCall(call)]
       return {
-        // The network fee is estimated when the UserOperation is sent (the account pays it).
         shown: { from: evm.address, transfers: await callsPreview(ctx, [call]) },
-        prepared: { smartAccount: true } as ViaSmartAccount | { transactions: PreparedTransaction[] },
+        prepared: (await preparedOperation(() => ctx.smart.prepareCalls(ctx.userId, ctx.chainId, calls))) as
+          | ViaSmartAccount
+          | Planned,
       }
     }
     mustBeOwn(tx.from, ctx.own.evm)
@@ -36,12 +46,16 @@ export const sendTransaction = approvalMethod({
         transfers: await callsPreview(ctx, [call]),
         fee: maxFeeOf(prepared).toString(),
       },
-      prepared: { transactions: [prepared] },
+      prepared: { plan: [plannedTransaction(ctx, tx, prepared, await pendingNonce(ctx, ctx.own.evm))] },
     }
   },
-  async execute(ctx, [tx], prepared) {
+  async execute(ctx, _params, prepared, signatures) {
     if (viaSmartAccount(prepared)) {
-      const hash = await ctx.smart.send(ctx.userId, ctx.chainId, [smartCall({ ...tx, data: dataOf(tx) })])
+      refuseIfUnprepared(prepared)
+      const hash = await ctx.smart.sendSigned(
+        ctx.chainId,
+        ...(await verifiedSignature(ctx, prepared, signatures)),
+      )
       const receipt = await ctx.smart.waitForReceipt(ctx.chainId, hash)
       if (!receipt.success)
         throw new EmbeddedError(400, 'UPSTREAM_ERROR', 'The transaction reverted', {
@@ -50,8 +64,6 @@ export const sendTransaction = approvalMethod({
         })
       return receipt.receipt.transactionHash
     }
-    const [first] = prepared.transactions
-    if (!first) throw actionNotAllowed()
-    return signAndSend(ctx, tx, first, await pendingNonce(ctx, ctx.own.evm))
+    return sendSigned(ctx, ...(await verifiedSignature(ctx, prepared, signatures)))
   },
 })

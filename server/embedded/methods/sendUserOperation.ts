@@ -1,9 +1,15 @@
-/** `eth_sendUserOperation`: the page's UserOperation for the person's smart account, checked, shown, then signed here. */
+/** `eth_sendUserOperation`: the page's UserOperation for the person's smart account, checked, shown, prepared whole, then signed by plan. */
 import * as z from 'zod/mini'
 import { notAvailable, requestRefused } from '../errors.ts'
-import { checkUserOperation, type PageUserOperation } from '../userOperations.ts'
-import { viaSmartAccount } from './accountChecks.ts'
+import { checkUserOperation } from '../userOperations.ts'
+import {
+  preparedOperation,
+  refuseIfUnprepared,
+  type ViaSmartAccount,
+  viaSmartAccount,
+} from './accountChecks.ts'
 import { callsPreview } from './callsPreview.ts'
+import { type Planned, verifiedSignature } from './plan.ts'
 import { approvalMethod } from './types.ts'
 
 const method = 'eth_sendUserOperation'
@@ -26,12 +32,16 @@ export const sendUserOperation = approvalMethod({
         transfers: await callsPreview(ctx, calls),
         ...(maxCost === undefined ? {} : { fee: maxCost.toString() }),
       },
-      prepared: { smartAccount: true as const, userOperation },
+      // What the page left out is filled in now: the owner signs the UserOperation whole.
+      prepared: (await preparedOperation(() =>
+        ctx.smart.prepareOperation(ctx.userId, ctx.chainId, userOperation),
+      )) as ViaSmartAccount & Planned,
     }
   },
-  async execute(ctx, _params, prepared: { smartAccount: true; userOperation: PageUserOperation }) {
+  async execute(ctx, _params, prepared: ViaSmartAccount & Planned, signatures) {
     // Only the smart account sends UserOperations; the owner key never signs one as a transaction.
     if (!viaSmartAccount(prepared)) throw requestRefused(method)
-    return ctx.smart.sendOperation(ctx.userId, ctx.chainId, prepared.userOperation)
+    refuseIfUnprepared(prepared)
+    return ctx.smart.sendSigned(ctx.chainId, ...(await verifiedSignature(ctx, prepared, signatures)))
   },
 })

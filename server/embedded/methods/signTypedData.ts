@@ -1,10 +1,11 @@
 /** `eth_signTypedData_v4`: EIP-712 typed data, shown from its declared types, never for the wallet's own domains. */
 import type { TypedDataDefinition } from 'viem'
 import * as z from 'zod/mini'
+import type { SignRequest } from '../../../src/protocol/embedded/signing.ts'
 import { refuseReservedDomain, typedDataRows } from '../preview/typedData.ts'
-import { signEvmTypedData } from '../signing.ts'
 import { evmSigner, viaSmartAccount } from './accountChecks.ts'
 import { address, evmChainId, invalidParams, paramsOf } from './params.ts'
+import { verifiedSignature } from './plan.ts'
 import { approvalMethod } from './types.ts'
 
 const method = 'eth_signTypedData_v4'
@@ -44,13 +45,23 @@ export const signTypedData = approvalMethod({
       chainId: evmChainId(ctx.chainId),
       ownAccounts: await ctx.ownSmartAccounts(),
     })
-    return { shown: { from: from.address, typedData }, prepared: from.prepared }
+    const request = (from.smart
+      ? {
+          kind: 'evm-account-typed-data',
+          account: from.address,
+          chainId: evmChainId(ctx.chainId),
+          typedData: storedTypedData(raw),
+        }
+      : { kind: 'evm-typed-data', typedData: storedTypedData(raw) }) as unknown as SignRequest
+    return { shown: { from: from.address, typedData }, prepared: { ...from.prepared, plan: [request] } }
   },
-  async execute(ctx, [, raw], prepared) {
+  async execute(ctx, [, raw], prepared, signatures) {
     const typedData = storedTypedData(raw)
-    // Checked again where the key signs: a stored request never signs for the wallet's own domains.
+    // Checked again where the signature is relayed (the signer checks it where the key signs too).
     refuseReservedDomain(typedData.domain as Record<string, unknown>, await ctx.ownSmartAccounts())
-    if (viaSmartAccount(prepared)) return ctx.smart.sign(ctx.userId, ctx.chainId, { typedData })
-    return ctx.withKey('secp256k1', (secret) => signEvmTypedData(typedData, secret))
+    const [, signature] = await verifiedSignature(ctx, prepared, signatures)
+    return viaSmartAccount(prepared)
+      ? ctx.smart.accountSignature(ctx.userId, ctx.chainId, signature)
+      : signature
   },
 })

@@ -1,7 +1,7 @@
 /** `solana_signAndSendTransaction`: signs the page's transaction and sends it with the page's send options. */
 import {
   previewSolanaTransaction,
-  signSolanaTransaction,
+  signedSolanaTransaction,
   solanaTransactionParams,
 } from './solanaTransactions.ts'
 import { approvalMethod } from './types.ts'
@@ -10,8 +10,8 @@ export const solanaSignAndSendTransaction = approvalMethod({
   method: 'solana_signAndSendTransaction',
   params: solanaTransactionParams,
   preview: (ctx, { transaction }) => previewSolanaTransaction(ctx, transaction),
-  async execute(ctx, { transaction, sendOptions }) {
-    const { signed } = await signSolanaTransaction(ctx, transaction)
+  async execute(ctx, { transaction, sendOptions }, prepared, signatures) {
+    const { signed } = await signedSolanaTransaction(ctx, transaction, prepared, signatures)
     const sent = (await ctx.upstream.call(ctx.chainId, 'sendTransaction', [
       signed,
       { encoding: 'base64', preflightCommitment: 'confirmed', ...sendOptions },

@@ -2,7 +2,7 @@
 import { encodeBase58 } from '../../../src/protocol/siwx/base58.ts'
 import {
   previewSolanaTransaction,
-  signSolanaTransaction,
+  signedSolanaTransaction,
   solanaTransactionParams,
 } from './solanaTransactions.ts'
 import { approvalMethod } from './types.ts'
@@ -11,8 +11,8 @@ export const solanaSignTransaction = approvalMethod({
   method: 'solana_signTransaction',
   params: solanaTransactionParams,
   preview: (ctx, { transaction }) => previewSolanaTransaction(ctx, transaction),
-  async execute(ctx, { transaction }) {
-    const { signature, signed } = await signSolanaTransaction(ctx, transaction)
+  async execute(ctx, { transaction }, prepared, signatures) {
+    const { signature, signed } = await signedSolanaTransaction(ctx, transaction, prepared, signatures)
     return { signature: encodeBase58(signature), transaction: signed }
   },
 })

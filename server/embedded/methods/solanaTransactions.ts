@@ -1,9 +1,15 @@
 /** What `solana_signTransaction` and `solana_signAndSendTransaction` share: reading, previewing and signing a transaction. */
-import { ed25519 } from '@noble/curves/ed25519.js'
+import { hexToBytes } from 'viem'
 import * as z from 'zod/mini'
+import {
+  readSolanaTransaction,
+  type SolanaTransaction,
+  writeSolanaTransaction,
+} from '../../../src/protocol/embedded/solanaWire.ts'
+import { actionNotAllowed } from '../errors.ts'
 import { solanaInstructionsPreview } from '../preview/solanaInstructions.ts'
-import { readSolanaTransaction, type SolanaTransaction, writeSolanaTransaction } from '../solanaWire.ts'
 import { base64, invalidParams } from './params.ts'
+import { type Planned, verifiedSignature } from './plan.ts'
 import type { Built, MethodContext } from './types.ts'
 
 /** `{ transaction, sendOptions? }`: a serialized transaction in base64. */
@@ -37,7 +43,7 @@ async function solanaFee(ctx: MethodContext, tx: SolanaTransaction): Promise<str
 }
 
 /** The preview of a transaction: its instructions parsed from the message that will be signed, and the fee. */
-export async function previewSolanaTransaction(ctx: MethodContext, encoded: string): Promise<Built<null>> {
+export async function previewSolanaTransaction(ctx: MethodContext, encoded: string): Promise<Built<Planned>> {
   const { tx } = transactionFor(encoded, ctx.own.solana)
   const fee = await solanaFee(ctx, tx)
   return {
@@ -46,14 +52,28 @@ export async function previewSolanaTransaction(ctx: MethodContext, encoded: stri
       ...solanaInstructionsPreview(tx),
       ...(fee === undefined ? {} : { fee }),
     },
-    prepared: null,
+    prepared: {
+      plan: [{ kind: 'solana-transaction', message: Buffer.from(tx.message).toString('base64') }],
+    },
   }
 }
 
-/** Signs the transaction's message with the person's ed25519 key: the signature and the signed transaction in base64. */
-export async function signSolanaTransaction(ctx: MethodContext, encoded: string) {
+/**
+ * Puts the person's checked signature of the transaction's message in its slot: the signature and the
+ * signed transaction in base64.
+ */
+export async function signedSolanaTransaction(
+  ctx: MethodContext,
+  encoded: string,
+  prepared: unknown,
+  signatures: readonly string[],
+) {
   const { tx, index } = transactionFor(encoded, ctx.own.solana)
-  const signature = await ctx.withKey('ed25519', (secret) => ed25519.sign(tx.message, secret))
+  const [request, checked] = await verifiedSignature(ctx, prepared, signatures)
+  // The plan is the transaction's own message: a signature of anything else never goes into its slot.
+  if (request.kind !== 'solana-transaction' || request.message !== Buffer.from(tx.message).toString('base64'))
+    throw actionNotAllowed()
+  const signature = hexToBytes(checked)
   tx.signatures[index] = signature
   return { signature, signed: Buffer.from(writeSolanaTransaction(tx)).toString('base64') }
 }

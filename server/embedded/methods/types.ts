@@ -17,7 +17,14 @@ export interface EvmAccount {
 /** What the smart-account methods use of the smart accounts (see smartAccounts.ts). */
 export type SmartAccountActions = Pick<
   SmartAccounts,
-  'sign' | 'send' | 'sendOperation' | 'waitForReceipt' | 'receipt' | 'preference' | 'supports'
+  | 'accountSignature'
+  | 'prepareCalls'
+  | 'prepareOperation'
+  | 'sendSigned'
+  | 'waitForReceipt'
+  | 'receipt'
+  | 'preference'
+  | 'supports'
 >
 
 /**
@@ -40,7 +47,10 @@ export interface MethodContext {
    * (the same address on every network with the factory); none when no network has smart accounts.
    */
   ownSmartAccounts(): Promise<Address[]>
-  /** Opens the person's key of a curve for one call, zeroed afterwards (custody's `withKey`). */
+  /**
+   * Opens the person's key of a curve for one call, zeroed afterwards (custody's `withKey`): only the
+   * custody signing step (plan.ts `signByCustody`) uses it, never a method's preview or execute.
+   */
   withKey<T>(curve: Curve, use: (secret: Uint8Array) => Promise<T> | T): Promise<T>
   /** JSON-RPC on the service's upstreams. */
   readonly upstream: Upstream
@@ -59,14 +69,20 @@ export interface Built<Prepared> {
 
 /**
  * A method that signs or sends after the person's approval. `preview` builds what is shown from what
- * will be signed; `execute` signs the stored params (checked again with `params`) and the `prepared`
- * its own preview made, never anything new.
+ * will be signed and puts every signature it needs, as data, in `prepared.plan` (signing by plan);
+ * `execute` gets the stored params (checked again with `params`), that `prepared` and one signature per
+ * request of the plan, checks each is the person's own over its request, and relays: it never opens a key.
  */
 export interface ApprovalHandler<Schema extends z.ZodMiniType = z.ZodMiniType, Prepared = unknown> {
   readonly method: ApprovalMethod
   readonly params: Schema
   preview(ctx: MethodContext, params: z.output<Schema>): Promise<Built<Prepared>>
-  execute(ctx: MethodContext, params: z.output<Schema>, prepared: Prepared): Promise<unknown>
+  execute(
+    ctx: MethodContext,
+    params: z.output<Schema>,
+    prepared: Prepared,
+    signatures: readonly string[],
+  ): Promise<unknown>
 }
 
 /** A method the wallet answers itself, without approval; `namespace`: the only one it answers on. */

@@ -5,8 +5,8 @@
  * the person's own keys sign for their accounts (the EntryPoint's, the WalletAccount's, the person's
  * smart account): typed data there would sign a UserOperation or an account's message past every check.
  */
-import { type Address, getAddress, isAddress, isAddressEqual } from 'viem'
-import { entryPoint06Address, entryPoint07Address, entryPoint08Address } from 'viem/account-abstraction'
+import { type Address, getAddress, isAddress } from 'viem'
+import { isReservedDomain, reservedDomainMessage } from '../../../src/protocol/embedded/signingRules.ts'
 import { EmbeddedError } from '../errors.ts'
 
 /** Rows of a typed-data preview at most: past this the request is refused, never cut. */
@@ -16,12 +16,6 @@ const MAX_DEPTH = 8
 
 /** The domain fields viem signs, in the order it hashes them (EIP-712's `EIP712Domain`). */
 const domainFields = ['name', 'version', 'chainId', 'verifyingContract', 'salt'] as const
-
-/** The EntryPoints whose UserOperation hashes are EIP-712 (v0.8 and later) or that accounts trust. */
-const entryPoints: readonly Address[] = [entryPoint06Address, entryPoint07Address, entryPoint08Address]
-
-/** Domain names of account and EntryPoint signatures the owner key makes for the wallet itself. */
-const reservedNames = new Set(['ERC4337', 'WalletAccount'])
 
 export interface TypedDataInput {
   domain?: Record<string, unknown> | undefined
@@ -39,14 +33,11 @@ export interface TypedDataRows {
 const refused = (message: string) =>
   new EmbeddedError(400, 'BAD_REQUEST', message, { rpcCode: -32602, field: 'params' })
 
-/** The refusal of typed data for the wallet's own account domains. */
-export const reservedDomainMessage =
-  "This typed data is for the wallet's own account or the EntryPoint; it can only be signed through eth_sendUserOperation"
+export { reservedDomainMessage }
 
 /**
- * Refuses a domain the owner key must never sign for a page: the EntryPoint's (a UserOperation), the
- * WalletAccount's (an account's ERC-1271 message), and any domain whose verifying contract is one of
- * `ownAccounts` (the person's smart account) or an EntryPoint.
+ * Refuses a domain the owner key must never sign for a page (`isReservedDomain` of the signing rules,
+ * which the signer checks again where the key signs).
  *
  * @example
  * refuseReservedDomain(typed.domain, [smartAccountAddress])
@@ -55,12 +46,7 @@ export function refuseReservedDomain(
   domain: Record<string, unknown> | undefined,
   ownAccounts: readonly Address[],
 ): void {
-  if (!domain) return
-  if (typeof domain.name === 'string' && reservedNames.has(domain.name.trim()))
-    throw new EmbeddedError(403, 'FORBIDDEN', reservedDomainMessage, { rpcCode: 4100 })
-  const contract = domain.verifyingContract
-  if (typeof contract !== 'string' || !isAddress(contract, { strict: false })) return
-  if ([...entryPoints, ...ownAccounts].some((reserved) => isAddressEqual(reserved, contract)))
+  if (isReservedDomain(domain, ownAccounts))
     throw new EmbeddedError(403, 'FORBIDDEN', reservedDomainMessage, { rpcCode: 4100 })
 }
 

@@ -83,9 +83,10 @@ function memoryBatches(): CallBatches & { stored: Map<string, CallBatch & { user
 const noSmartAccounts: SmartAccountActions = {
   supports: () => false,
   preference: async () => 'eoa',
-  sign: () => Promise.reject(new Error('no smart account in these tests')),
-  send: () => Promise.reject(new Error('no smart account in these tests')),
-  sendOperation: () => Promise.reject(new Error('no smart account in these tests')),
+  accountSignature: () => Promise.reject(new Error('no smart account in these tests')),
+  prepareCalls: () => Promise.reject(new Error('no smart account in these tests')),
+  prepareOperation: () => Promise.reject(new Error('no smart account in these tests')),
+  sendSigned: () => Promise.reject(new Error('no smart account in these tests')),
   waitForReceipt: () => Promise.reject(new Error('no smart account in these tests')),
   receipt: () => Promise.reject(new Error('no smart account in these tests')),
 }
@@ -129,7 +130,7 @@ export function newPerson() {
     smart: noSmartAccounts,
     batches,
   })
-  return { evm, solana, solanaKey, upstream, batches, opened, contextOn }
+  return { evm, evmKey, solana, solanaKey, upstream, batches, opened, contextOn }
 }
 
 /**

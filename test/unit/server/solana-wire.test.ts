@@ -14,7 +14,7 @@ import {
   isSolanaTransactionShaped,
   readSolanaTransaction,
   writeSolanaTransaction,
-} from '../../../server/embedded/solanaWire.ts'
+} from '../../../src/protocol/embedded/solanaWire.ts'
 
 // Transactions are built with @solana/web3.js (a test-only dependency here) and read by the service's
 // own reader, which must agree with it byte for byte.
@@ -51,7 +51,7 @@ function versionedWithLookups(): VersionedTransaction {
   return new VersionedTransaction(message)
 }
 
-describe('the Solana wire format (server/embedded/solanaWire.ts)', () => {
+describe('the Solana wire format (src/protocol/embedded/solanaWire.ts)', () => {
   test('default: a legacy transfer reads as web3.js reads it, and writes back byte for byte', () => {
     const bytes = legacyTransfer()
     const tx = readSolanaTransaction(bytes)

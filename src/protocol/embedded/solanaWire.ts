@@ -1,12 +1,12 @@
 /**
- * Solana's transaction wire format, read so the service can show a transaction and sign it without
- * `@solana/web3.js` (whose WebSocket client is LGPL-3.0, outside the service's licence allow-list).
+ * Solana's transaction wire format, read so the service can show a transaction and the signer (service
+ * or frame) can sign it without `@solana/web3.js` (whose WebSocket client is LGPL-3.0, outside the service's licence allow-list).
  * A transaction is its signatures (a compact-u16 count, 64 bytes each) and the message they sign; the
  * message is legacy, or versioned (first byte `0x80 | version`, only version 0) with address-table
  * lookups after its instructions. The service never changes a message: it signs its bytes as they came
  * and puts the signature in its slot.
  */
-import { encodeBase58 } from '../../src/protocol/siwx/base58.ts'
+import { encodeBase58 } from '../siwx/base58.ts'
 
 /** The transaction could not be read (truncated, trailing bytes, an unknown version, …). */
 export class SolanaWireError extends Error {
@@ -63,20 +63,8 @@ function reader(bytes: Uint8Array) {
   }
 }
 
-/**
- * Reads a serialized transaction (legacy or version 0).
- *
- * @example
- * const tx = readSolanaTransaction(Buffer.from(encoded, 'base64'))
- * const slot = tx.staticAccountKeys.slice(0, tx.numRequiredSignatures).indexOf(ownAddress)
- */
-export function readSolanaTransaction(bytes: Uint8Array): SolanaTransaction {
-  const input = reader(bytes)
-  const signatureCount = input.shortVec()
-  const signatures = Array.from({ length: signatureCount }, () =>
-    Uint8Array.from(input.take(SIGNATURE_BYTES)),
-  )
-  const messageStart = input.offset
+/** A transaction message's fields, read from `input` up to its end. */
+function readMessage(input: ReturnType<typeof reader>) {
   const first = input.u8()
   let version: SolanaTransaction['version'] = 'legacy'
   let numRequiredSignatures = first
@@ -106,16 +94,40 @@ export function readSolanaTransaction(bytes: Uint8Array): SolanaTransaction {
     }
   }
   if (!input.done()) throw new SolanaWireError('The transaction has bytes after its message')
-  if (signatureCount !== numRequiredSignatures || numRequiredSignatures > staticAccountKeys.length)
+  if (numRequiredSignatures > staticAccountKeys.length)
     throw new SolanaWireError('The transaction has the wrong number of signatures')
-  return {
-    signatures,
-    message: Uint8Array.from(bytes.subarray(messageStart)),
-    version,
-    numRequiredSignatures,
-    staticAccountKeys,
-    instructions,
-  }
+  return { version, numRequiredSignatures, staticAccountKeys, instructions }
+}
+
+/**
+ * Reads a serialized transaction (legacy or version 0).
+ *
+ * @example
+ * const tx = readSolanaTransaction(Buffer.from(encoded, 'base64'))
+ * const slot = tx.staticAccountKeys.slice(0, tx.numRequiredSignatures).indexOf(ownAddress)
+ */
+export function readSolanaTransaction(bytes: Uint8Array): SolanaTransaction {
+  const input = reader(bytes)
+  const signatureCount = input.shortVec()
+  const signatures = Array.from({ length: signatureCount }, () =>
+    Uint8Array.from(input.take(SIGNATURE_BYTES)),
+  )
+  const messageStart = input.offset
+  const message = readMessage(input)
+  if (signatureCount !== message.numRequiredSignatures)
+    throw new SolanaWireError('The transaction has the wrong number of signatures')
+  return { signatures, message: Uint8Array.from(bytes.subarray(messageStart)), ...message }
+}
+
+/**
+ * Reads a transaction's message alone (what its signers sign): what the signer checks a
+ * `solana-transaction` request is before it signs it.
+ *
+ * @example
+ * const { staticAccountKeys, numRequiredSignatures } = readSolanaTransactionMessage(messageBytes)
+ */
+export function readSolanaTransactionMessage(bytes: Uint8Array) {
+  return readMessage(reader(bytes))
 }
 
 /**

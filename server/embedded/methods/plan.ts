@@ -1,0 +1,123 @@
+/** Signing by plan on the service: what a preview stores, who signs it today (custody), and the checks execute makes. */
+import type { Hex } from 'viem'
+import * as z from 'zod/mini'
+import type { ApprovalMethod } from '../../../src/protocol/embedded/index.ts'
+import {
+  curveOfRequest,
+  signRequestWith,
+  verifyRequestSignature,
+} from '../../../src/protocol/embedded/signer.ts'
+import { type SignPlan, type SignRequest, signingPlan } from '../../../src/protocol/embedded/signing.ts'
+import { checkSignRequest, type SigningRefusedError } from '../../../src/protocol/embedded/signingRules.ts'
+import { actionNotAllowed, EmbeddedError } from '../errors.ts'
+import { invalidParams } from './params.ts'
+import type { MethodContext } from './types.ts'
+
+/** What a preview stores for signing by plan: the signatures the approval needs, in order. */
+export interface Planned {
+  plan: SignPlan
+}
+
+/** The refusal when the signatures given are not one per request of the plan. */
+export const signatureCountMessage = (needed: number, given: number) =>
+  `This request needs ${needed} signature${needed === 1 ? '' : 's'}; ${given} given`
+
+/** The refusal of a signature that is not the person's own over the request it stands for. */
+export const foreignSignatureMessage = (index: number) =>
+  `Signature ${index + 1} is not this wallet's signature of what was approved`
+
+const storedPlan = z.object({ plan: signingPlan })
+
+/**
+ * The plan a preview stored (none: an empty plan, which no method executes).
+ *
+ * @example
+ * const plan = planOf(row.prepared)
+ */
+export function planOf(prepared: unknown): SignPlan {
+  const parsed = z.safeParse(storedPlan, prepared)
+  return parsed.success ? parsed.data.plan : []
+}
+
+/** A refusal of the signing rules as the wallet's error, with the words and codes the service used before. */
+function refusal(error: SigningRefusedError): EmbeddedError {
+  if (error.reason === 'reserved-domain' || error.reason === 'foreign-account')
+    return new EmbeddedError(403, 'FORBIDDEN', error.shortMessage, { rpcCode: 4100 })
+  return invalidParams(error.shortMessage)
+}
+
+/** Runs the signing rules over a plan, as the service's errors. */
+function checkPlan(method: ApprovalMethod, plan: SignPlan, ownAccounts: readonly Hex[]): void {
+  try {
+    for (const request of plan) checkSignRequest(method, request, { ownAccounts })
+  } catch (error) {
+    if (error instanceof Error && error.name === 'SigningRefusedError')
+      throw refusal(error as SigningRefusedError)
+    throw error
+  }
+}
+
+/**
+ * Signs a plan as the operator's custody does today (`custody: operator`): every request checked first,
+ * then each signed by the one signer with the key custody opens for it (once per signature). When the
+ * frame signs, it runs the same signer and this step goes away.
+ *
+ * @example
+ * const signatures = await signByCustody(ctx, 'personal_sign', planOf(prepared))
+ */
+export async function signByCustody(
+  ctx: MethodContext,
+  method: ApprovalMethod,
+  plan: SignPlan,
+): Promise<Hex[]> {
+  checkPlan(method, plan, await ctx.ownSmartAccounts())
+  const signatures: Hex[] = []
+  for (const request of plan)
+    signatures.push(await ctx.withKey(curveOfRequest(request), (secret) => signRequestWith(request, secret)))
+  return signatures
+}
+
+/**
+ * The plan's requests with their signatures, once each signature is checked to be the person's own over
+ * its request (recovered to their EVM address, or verified with their Solana key). A missing, extra or
+ * foreign signature is refused: whoever signs, only what the preview described is relayed.
+ *
+ * @example
+ * const [[request, signature]] = await verifiedSignatures(ctx, prepared, signatures)
+ */
+export async function verifiedSignatures(
+  ctx: MethodContext,
+  prepared: unknown,
+  signatures: readonly string[],
+): Promise<[SignRequest, Hex][]> {
+  const plan = planOf(prepared)
+  if (plan.length === 0) throw actionNotAllowed()
+  if (signatures.length !== plan.length)
+    throw new EmbeddedError(400, 'BAD_REQUEST', signatureCountMessage(plan.length, signatures.length), {
+      rpcCode: -32602,
+    })
+  const checked: [SignRequest, Hex][] = []
+  for (const [index, request] of plan.entries()) {
+    const signature = signatures[index] as string
+    if (!(await verifyRequestSignature(request, signature, ctx.own)))
+      throw new EmbeddedError(403, 'FORBIDDEN', foreignSignatureMessage(index), { rpcCode: 4100 })
+    checked.push([request, signature as Hex])
+  }
+  return checked
+}
+
+/**
+ * The one request and its checked signature of a plan of one (a message, typed data, one transaction).
+ *
+ * @example
+ * const [, signature] = await verifiedSignature(ctx, prepared, signatures)
+ */
+export async function verifiedSignature(
+  ctx: MethodContext,
+  prepared: unknown,
+  signatures: readonly string[],
+): Promise<[SignRequest, Hex]> {
+  const [only, ...more] = await verifiedSignatures(ctx, prepared, signatures)
+  if (!only || more.length > 0) throw actionNotAllowed()
+  return only
+}

@@ -1,0 +1,137 @@
+// What the wallet's key may sign for each approval method: the checks the service and the frame both run.
+import { type Address, isAddress, isAddressEqual } from 'viem'
+import { entryPoint06Address, entryPoint07Address, entryPoint08Address } from 'viem/account-abstraction'
+import { BaseError } from '../../errors/base.ts'
+import type { ApprovalMethod } from './methods.ts'
+import type { SignRequest, SignRequestKind } from './signing.ts'
+import { isSolanaTransactionShaped, readSolanaTransactionMessage } from './solanaWire.ts'
+
+/** The refusal of typed data for the wallet's own account domains. */
+export const reservedDomainMessage =
+  "This typed data is for the wallet's own account or the EntryPoint; it can only be signed through eth_sendUserOperation"
+
+/**
+ * `solana_signMessage` of bytes a Solana transaction could carry as its message: the signature would be
+ * the transaction's, so it is refused (the wallet signs messages as raw ed25519, as Wallet Standard's
+ * `solana:signMessage` verifiers and sign-in with Solana expect).
+ */
+export const transactionAsMessageMessage =
+  'These bytes are a Solana transaction, not a message: use solana_signTransaction'
+
+/** A `solana-transaction` request whose bytes are not a transaction message. */
+export const notATransactionMessage = 'These bytes are not a Solana transaction message'
+
+/** A request of a kind its method never signs (a message is never a transaction, …). */
+export const kindNotAllowedMessage = (kind: string, method: string) => `${method} does not sign ${kind}`
+
+/** A smart-account request for an account that is not the person's own (or another EntryPoint than v0.8). */
+export const foreignSmartAccountMessage =
+  "This signature is for a smart account or EntryPoint that is not this wallet's"
+
+/** Why the signer refused a request. */
+export type SigningRefusal =
+  | 'kind'
+  | 'reserved-domain'
+  | 'foreign-account'
+  | 'transaction-as-message'
+  | 'not-a-transaction'
+
+/**
+ * The signer refused a request of a plan: nothing of the plan was signed. `reason` says which rule.
+ *
+ * @example
+ * if (error.name === 'SigningRefusedError') show(error.shortMessage)
+ */
+export class SigningRefusedError extends BaseError {
+  override name = 'SigningRefusedError'
+  readonly reason: SigningRefusal
+  constructor(reason: SigningRefusal, message: string) {
+    super(message, { messageId: null })
+    this.reason = reason
+  }
+}
+
+/** The kinds each approval method may sign: the EOA's and the smart account's. */
+export const allowedSignKinds: Readonly<Record<ApprovalMethod, readonly SignRequestKind[]>> = {
+  personal_sign: ['evm-message', 'evm-account-message'],
+  eth_signTypedData_v4: ['evm-typed-data', 'evm-account-typed-data'],
+  eth_sendTransaction: ['evm-transaction', 'evm-user-operation'],
+  wallet_sendCalls: ['evm-transaction', 'evm-user-operation'],
+  eth_sendUserOperation: ['evm-user-operation'],
+  solana_signMessage: ['solana-message'],
+  solana_signTransaction: ['solana-transaction'],
+  solana_signAndSendTransaction: ['solana-transaction'],
+}
+
+/** The EntryPoints whose UserOperation hashes are EIP-712 (v0.8 and later) or that accounts trust. */
+const entryPoints: readonly Address[] = [entryPoint06Address, entryPoint07Address, entryPoint08Address]
+
+/** Domain names of account and EntryPoint signatures the owner key makes for the wallet itself. */
+const reservedNames = new Set(['ERC4337', 'WalletAccount'])
+
+/**
+ * Whether an EIP-712 domain is one the owner key must never sign for a page: the EntryPoint's (a
+ * UserOperation), the WalletAccount's (an account's ERC-1271 message), and any domain whose verifying
+ * contract is one of `ownAccounts` (the person's smart account) or an EntryPoint.
+ *
+ * @example
+ * isReservedDomain({ name: 'WalletAccount' }, []) // true
+ */
+export function isReservedDomain(
+  domain: Record<string, unknown> | undefined,
+  ownAccounts: readonly Address[],
+): boolean {
+  if (!domain) return false
+  if (typeof domain.name === 'string' && reservedNames.has(domain.name.trim())) return true
+  const contract = domain.verifyingContract
+  if (typeof contract !== 'string' || !isAddress(contract, { strict: false })) return false
+  return [...entryPoints, ...ownAccounts].some((reserved) => isAddressEqual(reserved, contract))
+}
+
+/** Base64 to bytes, in the browser and in Node alike. */
+export function base64Bytes(encoded: string): Uint8Array {
+  const text = atob(encoded)
+  return Uint8Array.from(text, (character) => character.charCodeAt(0))
+}
+
+/**
+ * Refuses a request its method may not sign, or whose content breaks a rule, before any key is used.
+ *
+ * @example
+ * checkSignRequest('personal_sign', { kind: 'evm-message', message: '0x68656c6c6f' }, { ownAccounts: [] })
+ */
+export function checkSignRequest(
+  method: ApprovalMethod,
+  request: SignRequest,
+  { ownAccounts }: { ownAccounts: readonly Address[] },
+): void {
+  if (!allowedSignKinds[method].includes(request.kind))
+    throw new SigningRefusedError('kind', kindNotAllowedMessage(request.kind, method))
+  if (
+    (request.kind === 'evm-typed-data' || request.kind === 'evm-account-typed-data') &&
+    isReservedDomain(request.typedData.domain, ownAccounts)
+  )
+    throw new SigningRefusedError('reserved-domain', reservedDomainMessage)
+  const account =
+    request.kind === 'evm-user-operation'
+      ? request.userOperation.sender
+      : request.kind === 'evm-account-message' || request.kind === 'evm-account-typed-data'
+        ? request.account
+        : undefined
+  const own = (address: string) => ownAccounts.some((mine) => isAddressEqual(mine, address as Address))
+  if (
+    (account !== undefined && !own(account)) ||
+    (request.kind === 'evm-user-operation' &&
+      !isAddressEqual(request.entryPoint as Address, entryPoint08Address))
+  )
+    throw new SigningRefusedError('foreign-account', foreignSmartAccountMessage)
+  if (request.kind === 'solana-message' && isSolanaTransactionShaped(base64Bytes(request.message)))
+    throw new SigningRefusedError('transaction-as-message', transactionAsMessageMessage)
+  if (request.kind === 'solana-transaction') {
+    try {
+      readSolanaTransactionMessage(base64Bytes(request.message))
+    } catch {
+      throw new SigningRefusedError('not-a-transaction', notATransactionMessage)
+    }
+  }
+}
