@@ -2,7 +2,7 @@
 import { type Address, type Hex, parseSignature, serializeTransaction } from 'viem'
 import * as z from 'zod/mini'
 import { transactionOf } from '../../../src/protocol/embedded/signer.ts'
-import type { SignRequest } from '../../../src/protocol/embedded/signing.ts'
+import type { SignPlan, SignRequest } from '../../../src/protocol/embedded/signing.ts'
 import { actionNotAllowed } from '../errors.ts'
 import { address, evmChainId, hex, quantity } from './params.ts'
 import type { MethodContext } from './types.ts'
@@ -112,6 +112,30 @@ export function plannedTransaction(
           maxPriorityFeePerGas: BigInt(prepared.maxPriorityFeePerGas).toString(),
         }
   return { kind: 'evm-transaction', transaction }
+}
+
+/**
+ * A plan's transactions from the EOA numbered from the account's pending nonce at approval. A preview
+ * fixes everything the person sees; the nonce is not among it, and a request asked while an earlier one
+ * still waited for the person (a page that sends an approval and a swap at once) was given the same
+ * nonce, or one that a rejected request left unused. So the nonces move, in order, to the first free
+ * one; nothing shown changes. Whoever signs (custody today, the frame next) signs the plan this returns.
+ *
+ * @example
+ * const plan = await withCurrentNonces(ctx, planOf(prepared))
+ */
+export async function withCurrentNonces(ctx: MethodContext, plan: SignPlan): Promise<SignPlan> {
+  const nonces = plan.flatMap((request) =>
+    request.kind === 'evm-transaction' ? [request.transaction.nonce] : [],
+  )
+  if (nonces.length === 0) return plan
+  const shift = (await pendingNonce(ctx, ctx.own.evm)) - Math.min(...nonces)
+  if (shift === 0) return plan
+  return plan.map((request) =>
+    request.kind === 'evm-transaction'
+      ? { ...request, transaction: { ...request.transaction, nonce: request.transaction.nonce + shift } }
+      : request,
+  )
 }
 
 /** Sends a planned transaction with its (checked) signature, answering its hash. */

@@ -2,6 +2,7 @@
 import type { ApprovalMethod, WalletMethod } from '../../../src/protocol/embedded/index.ts'
 import { requestRefused } from '../errors.ts'
 import { ethAccounts, ethRequestAccounts, solanaGetAccounts, solanaRequestAccounts } from './accounts.ts'
+import { withCurrentNonces } from './evmTransactions.ts'
 import { getAssets } from './getAssets.ts'
 import { getCallsStatus } from './getCallsStatus.ts'
 import { getCapabilities } from './getCapabilities.ts'
@@ -102,8 +103,11 @@ export async function executeRequest(
 ): Promise<unknown> {
   const handler = handlerOf(approvalHandlers, method)
   const checked = paramsOf(handler.params, params, method)
-  const signatures = await signByCustody(ctx, handler.method, planOf(prepared))
-  return handler.execute(ctx, checked, prepared, signatures)
+  const stored = planOf(prepared)
+  const plan = await withCurrentNonces(ctx, stored)
+  const current = plan === stored ? prepared : { ...(prepared as object), plan }
+  const signatures = await signByCustody(ctx, handler.method, plan)
+  return handler.execute(ctx, checked, current, signatures)
 }
 
 /**

@@ -100,6 +100,39 @@ describe('requests that need approval (signed in the service)', () => {
     assert.equal(await publicClient.getBalance({ address: receiver }), before + parseEther('1'))
   })
 
+  test('behavior: two transactions asked before either is approved both land, in the order approved (the nonce is taken at approval)', async () => {
+    const client = createWalletClient({ account: devAccount(0), transport: http(chain.url) })
+    const publicClient = createPublicClient({ transport: http(chain.url) })
+    await publicClient.waitForTransactionReceipt({
+      hash: await client.sendTransaction({ to: evmAddress(), value: parseEther('1'), chain: null }),
+    })
+    const receiver = devAccount(6).address
+    const before = await publicClient.getBalance({ address: receiver })
+    const ask = async (value: bigint) => {
+      const created = await t.call(
+        '/embedded/v1/requests',
+        {
+          chainId: EVM,
+          method: 'eth_sendTransaction',
+          params: [{ from: evmAddress(), to: receiver, value: `0x${value.toString(16)}` }],
+        },
+        { token: session.token },
+      )
+      assert.equal(created.status, 200, JSON.stringify(created.body))
+      return approvalResponse.parse(created.body).id
+    }
+    // A page that sends an approve and a swap at once: both are waiting before the person answers either.
+    const first = await ask(parseEther('0.1'))
+    const second = await ask(parseEther('0.2'))
+    for (const id of [first, second]) {
+      const answer = await t.call(`/embedded/v1/requests/${id}/approve`, {}, { token: session.token })
+      assert.equal(answer.status, 200, JSON.stringify(answer.body))
+      const receipt = await publicClient.waitForTransactionReceipt({ hash: answer.body.result as Hex })
+      assert.equal(receipt.status, 'success')
+    }
+    assert.equal(await publicClient.getBalance({ address: receiver }), before + parseEther('0.3'))
+  })
+
   test('default: wallet_sendCalls sends the calls one after another; getCallsStatus reports them by id', async () => {
     const receivers = [devAccount(6).address, devAccount(7).address]
     const { preview, answer } = await approved(EVM, 'wallet_sendCalls', [
