@@ -19,6 +19,8 @@ import {
   emailUpdateRequest,
   emailVerifyRequest,
   embeddedLimits,
+  exportCodeRequest,
+  exportConfirmRequest,
   farcasterFinishRequest,
   farcasterStartRequest,
   opaqueId,
@@ -289,6 +291,22 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
   app.post('/embedded/v1/email/update/secondary', { bodyLimit }, async (request) => {
     const body = parseInput(emailUpdateOtpRequest, request.body, 'body')
     return wallet.login.verifySecondary(await session(request), body)
+  })
+
+  // Issue 25 item 5: a fresh code, then the keys (to this session's frame only), then, once exported,
+  // the wallet's deletion. The keys' answer is never cached (every route here says no-store) nor logged.
+  app.post('/embedded/v1/export/code', { bodyLimit }, async (request) => {
+    const body = parseInput(exportCodeRequest, request.body, 'body')
+    return wallet.login.mailExportCode(await session(request), body.purpose)
+  })
+  app.post('/embedded/v1/export', { bodyLimit }, async (request, reply) => {
+    const body = parseInput(exportConfirmRequest, request.body, 'body')
+    const keys = await wallet.login.exportKeys(await session(request), body)
+    return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(keys)
+  })
+  app.post('/embedded/v1/wallet/delete', { bodyLimit }, async (request) => {
+    const body = parseInput(exportConfirmRequest, request.body, 'body')
+    return wallet.login.deleteWallet(await session(request), body)
   })
 
   app.get('/embedded/v1/networks', { config: { walletLimit: 'none' } }, async () => ({

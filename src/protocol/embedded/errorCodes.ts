@@ -36,5 +36,7 @@ export const embeddedErrorCodes = [
   'FARCASTER_WRONG_SIGNER',
   /** The approval did not verify otherwise, or the relay or registry failed. */
   'FARCASTER_FAILED',
+  /** Deleting a wallet whose keys were never exported (issue 25 item 5): they would be lost. */
+  'EXPORT_FIRST',
 ] as const
 export type EmbeddedErrorCode = (typeof embeddedErrorCodes)[number]
