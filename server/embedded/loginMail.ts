@@ -54,11 +54,12 @@ export function createLoginMail(deps: LoginMailDependencies) {
     kind: LoginMailKind,
   ): Promise<void> {
     // The device link follows a proven code at once: its own cooldown, or the code's would refuse it.
-    // Export and delete codes (asked by a signed-in wallet, issue 25 item 5) share a cooldown of their own.
+    // Export and delete codes (asked by a signed-in wallet, issue 25 item 5) have a cooldown each, so
+    // the deletion's code can follow an export at once.
     const throttleKey = kind.startsWith('update-')
       ? `update:${address}`
       : kind === 'export-code' || kind === 'delete-code'
-        ? `export:${address}`
+        ? `${kind}:${address}`
         : kind === 'device-approval'
           ? `device:${address}`
           : address

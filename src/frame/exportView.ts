@@ -76,24 +76,24 @@ export function createExportUi(options: {
       'aria-describedby': 'export-hint export-error',
     }) as HTMLInputElement
     const error = h('p', { id: 'export-error', class: 'error', role: 'alert' })
-    const submit = h('button', { type: 'submit', class: 'primary', 'data-action': 'confirm' }, submitLabel)
+    const submit = h('button', { type: 'button', class: 'primary', 'data-action': 'confirm' }, submitLabel)
     const cancel = h(
       'button',
       { type: 'button', class: 'secondary', 'data-action': 'close' },
       t('frameCancel'),
     )
     cancel.addEventListener('click', () => close?.(false))
+    // No <form>: the frame's sandbox has no allow-forms, so a button and Enter submit.
     const form = h(
-      'form',
-      { class: 'form', novalidate: '' },
+      'div',
+      { class: 'form' },
       h('label', { for: 'export-code' }, t('code')),
       input,
       error,
       h('div', { class: 'actions' }, cancel, submit),
     )
     let busy = false
-    form.addEventListener('submit', (event) => {
-      event.preventDefault()
+    const send = () => {
       if (busy) return
       busy = true
       submit.setAttribute('aria-busy', 'true')
@@ -111,6 +111,10 @@ export function createExportUi(options: {
           input.focus()
         },
       )
+    }
+    submit.addEventListener('click', send)
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') send()
     })
     const panel = panelOf(strings, title, h('p', { id: 'export-hint' }, hint), form)
     return { panel, input }
@@ -135,8 +139,7 @@ export function createExportUi(options: {
       'div',
       { class: 'row' },
       h('dt', {}, label),
-      h('dd', { class: 'mono wrap', 'data-secret': name }, value),
-      copy,
+      h('dd', {}, h('code', { class: 'mono wrap', 'data-secret': name }, value), copy),
     )
   }
 

@@ -261,6 +261,8 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
         'sandbox',
         'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox',
       )
+      // The export view's Copy buttons (issue 25 item 5) write to the clipboard from the frame's origin.
+      frame.setAttribute('allow', 'clipboard-write')
       frame.setAttribute('aria-hidden', 'true')
       frame.tabIndex = -1
       frame.src = url.href

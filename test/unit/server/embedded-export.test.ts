@@ -131,6 +131,14 @@ describe('export: the keys after a fresh code', () => {
     }
   })
 
+  test('error: a second export code within the cooldown: EMAIL_COOLDOWN, Please try again after N seconds', async () => {
+    const { email, session } = await signIn()
+    await freshCode(session.token, email, 'export')
+    const again = await t.call('/embedded/v1/export/code', { purpose: 'export' }, { token: session.token })
+    assert.equal(errorOf(again.body).code, 'EMAIL_COOLDOWN')
+    assert.match(errorOf(again.body).message, /^Please try again after \d+ seconds?$/)
+  })
+
   test('error: without a session: 401 Sign in to the wallet first', async () => {
     const { email, session } = await signIn()
     const code = await freshCode(session.token, email, 'export')
