@@ -4,6 +4,7 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core'
 import { privateKeyToAccount } from 'viem/accounts'
 import { decodeBase58, encodeBase58 } from '../../src/protocol/siwx/base58.ts'
+import { axeFindings } from './axe.ts'
 import { codeOf, connections, modal, nextMail, submitEmail, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
@@ -121,9 +122,27 @@ describe('embedded wallet: export and delete', { timeout: 300_000 }, () => {
   it('Export wallet: a fresh code, the warning, then both keys in the frame only; the page reads none of them, and closing removes them', async () => {
     const before = await connections(page)
     assert.equal(before.eip155?.status, 'connected')
+    // A phone's width: every view of the export fits and passes axe (the frame's own document too).
+    await page.setViewportSize({ width: 375, height: 667 })
     await page.locator('wallet-button').getByRole('button').click()
     await modal(page).getByRole('button', { name: 'Export wallet' }).click()
     const frame = walletFrame(page)
+    const frameDocument = () => {
+      const found = page.frames().find((candidate) => candidate.url().startsWith(stack.urls.frame))
+      if (!found) throw new Error('no wallet frame')
+      return found
+    }
+    const fits = () =>
+      frameDocument().evaluate(
+        () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+      )
+    await frame.getByLabel('Code').waitFor()
+    assert.deepEqual(await axeFindings(frameDocument(), 'body'), [], 'the code view')
+    assert.ok(await fits(), 'the code view fits 375 px')
+    const wrong = await nextMail(stack, email, 1)
+    await frame.getByLabel('Code').fill(codeOf(wrong) === '000000' ? '111111' : '000000')
+    const alert = frame.getByRole('alert').filter({ hasText: 'Invalid code: 4 tries left' })
+    await clickInFrame(frame, 'Confirm', () => alert.isVisible())
     // The sign-in's code is spent; a new one comes for the export.
     await frame.getByLabel('Code').fill(codeOf(await nextMail(stack, email, 1)))
     const warning = frame.getByText('Anyone with these keys controls your wallet', { exact: false })
@@ -140,6 +159,8 @@ describe('embedded wallet: export and delete', { timeout: 300_000 }, () => {
     assert.equal(encodeBase58(ed25519.getPublicKey(pair.slice(0, 32))), before.solana?.address)
     assert.equal(await frame.locator('[data-secret="phrase"]').count(), 0)
     assert.ok(await frame.locator('[data-no-phrase]').isVisible(), 'says plainly there is no phrase')
+    assert.deepEqual(await axeFindings(frameDocument(), 'body'), [], 'the keys view')
+    assert.ok(await fits(), 'the keys view fits 375 px')
 
     await frame.getByRole('button', { name: 'Copy: EVM private key' }).click()
     await frame.getByRole('status').filter({ hasText: 'Copied' }).waitFor()
