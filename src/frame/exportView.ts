@@ -16,6 +16,15 @@ export interface ExportUi {
   cancel(): void
 }
 
+/** A refused code in the person's language where the catalogue has it, else the service's words. */
+function messageOf({ t }: Strings, failure: unknown): string {
+  if (!(failure instanceof ApiError)) return t('frameExportFailed')
+  if (failure.code === 'INVALID_CODE' && failure.attemptsLeft !== undefined)
+    return t('error.InvalidCodeError', { attemptsLeft: failure.attemptsLeft })
+  if (failure.code === 'CODE_EXPIRED') return t('error.CodeExpiredError')
+  return failure.message
+}
+
 /**
  * The views draw into `root` as the approval view does (the modal shows the frame on APPROVAL_SHOW and
  * takes it away on APPROVAL_HIDE). Keys exist as text nodes only while shown; closing empties `root`.
@@ -107,7 +116,7 @@ export function createExportUi(options: {
           busy = false
           submit.removeAttribute('aria-busy')
           input.setAttribute('aria-invalid', 'true')
-          error.textContent = failure instanceof ApiError ? failure.message : t('frameExportFailed')
+          error.textContent = messageOf(strings, failure)
           input.focus()
         },
       )
