@@ -12,7 +12,7 @@ import type { CodeHasher } from './secrets.ts'
 import { newCode, newId } from './secrets.ts'
 
 /** What a code was mailed for; a code proves only that. */
-export type CodePurpose = 'login' | 'update-primary' | 'update-secondary'
+export type CodePurpose = 'login' | 'update-primary' | 'update-secondary' | 'export' | 'delete'
 
 /** A code (or an approval link) that cannot be used any more. */
 export function codeExpired(

@@ -21,6 +21,7 @@ import type { CodeHasher } from './secrets.ts'
 import { createSessions, type WalletSession } from './sessions.ts'
 import type { EmailThrottle } from './throttle.ts'
 import { createUsers } from './users.ts'
+import { createWalletExport } from './walletExport.ts'
 
 export type { WalletSession } from './sessions.ts'
 
@@ -83,6 +84,7 @@ export function createLoginService(deps: LoginDependencies) {
     ...(deps.now ? { now: deps.now } : {}),
   })
   const change = createEmailChange({ db, users, codes, mail, ...common })
+  const leave = createWalletExport({ db, custody: deps.custody, codes, mail, ...common })
 
   return {
     users,
@@ -91,9 +93,10 @@ export function createLoginService(deps: LoginDependencies) {
     signOut: sessions.signOut,
     signOutEverywhere: sessions.signOutEverywhere,
 
-    /** The signed-in user. */
+    /** The signed-in user, and whether their keys were exported (Account then offers deletion). */
     async user(session: WalletSession): Promise<EmbeddedUser> {
-      return users.embeddedUserOf(await users.userById(session.userId))
+      const user = await users.embeddedUserOf(await users.userById(session.userId))
+      return (await leave.exported(session.userId)) ? { ...user, exported: true } : user
     },
 
     connectEmail: email.connectEmail,
@@ -107,6 +110,10 @@ export function createLoginService(deps: LoginDependencies) {
     startEmailUpdate: change.startEmailUpdate,
     verifyPrimary: change.verifyPrimary,
     verifySecondary: change.verifySecondary,
+
+    mailExportCode: leave.mailCode,
+    exportKeys: leave.exportKeys,
+    deleteWallet: leave.deleteWallet,
   }
 }
 

@@ -12,7 +12,13 @@ import type { EmailThrottle } from './throttle.ts'
 export const minutes = (ms: number) => Math.round(ms / 60_000)
 
 /** What a mail is, which names its throttle: `login-code`, `device-approval`, `update-…-code`. */
-export type LoginMailKind = 'login-code' | 'device-approval' | 'update-primary-code' | 'update-secondary-code'
+export type LoginMailKind =
+  | 'login-code'
+  | 'device-approval'
+  | 'update-primary-code'
+  | 'update-secondary-code'
+  | 'export-code'
+  | 'delete-code'
 
 export interface LoginMailDependencies {
   throttle: EmailThrottle
@@ -48,11 +54,15 @@ export function createLoginMail(deps: LoginMailDependencies) {
     kind: LoginMailKind,
   ): Promise<void> {
     // The device link follows a proven code at once: its own cooldown, or the code's would refuse it.
+    // Export and delete codes (asked by a signed-in wallet, issue 25 item 5) have a cooldown each, so
+    // the deletion's code can follow an export at once.
     const throttleKey = kind.startsWith('update-')
       ? `update:${address}`
-      : kind === 'device-approval'
-        ? `device:${address}`
-        : address
+      : kind === 'export-code' || kind === 'delete-code'
+        ? `${kind}:${address}`
+        : kind === 'device-approval'
+          ? `device:${address}`
+          : address
     if (!mailer) {
       throw new EmbeddedError(
         503,

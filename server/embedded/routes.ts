@@ -19,6 +19,8 @@ import {
   emailUpdateRequest,
   emailVerifyRequest,
   embeddedLimits,
+  exportCodeRequest,
+  exportConfirmRequest,
   farcasterFinishRequest,
   farcasterStartRequest,
   opaqueId,
@@ -343,6 +345,22 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
       return wallet.passkeys.remove(live, parseInput(passkeyRemoveRequest, request.body, 'body').id)
     })
   }
+
+  // Issue 25 item 5: a fresh code, then the keys (to this session's frame only), then, once exported,
+  // the wallet's deletion. The keys' answer is never cached (every route here says no-store) nor logged.
+  app.post('/embedded/v1/export/code', { bodyLimit }, async (request) => {
+    const body = parseInput(exportCodeRequest, request.body, 'body')
+    return wallet.login.mailExportCode(await session(request), body.purpose)
+  })
+  app.post('/embedded/v1/export', { bodyLimit }, async (request, reply) => {
+    const body = parseInput(exportConfirmRequest, request.body, 'body')
+    const keys = await wallet.login.exportKeys(await session(request), body)
+    return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(keys)
+  })
+  app.post('/embedded/v1/wallet/delete', { bodyLimit }, async (request) => {
+    const body = parseInput(exportConfirmRequest, request.body, 'body')
+    return wallet.login.deleteWallet(await session(request), body)
+  })
 
   app.get('/embedded/v1/networks', { config: { walletLimit: 'none' } }, async () => ({
     networks: wallet.requests.networks(),

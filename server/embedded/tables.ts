@@ -105,7 +105,9 @@ export const walletCodes = pgTable(
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
-    purpose: text('purpose', { enum: ['login', 'update-primary', 'update-secondary'] }).notNull(),
+    purpose: text('purpose', {
+      enum: ['login', 'update-primary', 'update-secondary', 'export', 'delete'],
+    }).notNull(),
     codeHash: bytea('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     deviceId: text('device_id'),
@@ -382,3 +384,22 @@ export const walletCallBatches = pgTable('wallet_call_batches', {
   userOpHash: text('user_op_hash'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
 })
+
+/**
+ * That a user's keys were shown to them (issue 25 item 5): when, by which session; never a key. No
+ * foreign key on the user: the record outlives the wallet's deletion (`deleted_at`), which it allows.
+ */
+export const walletExports = pgTable(
+  'wallet_exports',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull(),
+    sessionId: uuid('session_id').notNull(),
+    exportedAt: timestamp('exported_at', { withTimezone: true, mode: 'date' }).notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [index('wallet_exports_user_idx').on(table.userId)],
+)

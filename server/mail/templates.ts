@@ -126,3 +126,34 @@ export function emailUpdateCodeMail(input: {
     ),
   }
 }
+
+/**
+ * The code that lets a signed-in person see their keys (`export`) or delete their wallet (`delete`).
+ *
+ * @example
+ * exportCodeMail({ to, code: '123456', site: 'https://app.example', purpose: 'export', minutes: 10 })
+ */
+export function exportCodeMail(input: {
+  to: string
+  code: string
+  site: string
+  purpose: 'export' | 'delete'
+  minutes: number
+}): MailMessage {
+  const host = hostOf(input.site)
+  const what =
+    input.purpose === 'export'
+      ? 'to show your wallet’s private keys'
+      : 'to delete your wallet from the service'
+  const lines = [
+    `Someone signed in to your wallet on ${host} asked ${what}.`,
+    `Enter this code to confirm it was you. It expires in ${input.minutes} minutes. If it was not you, do not share this code with anyone, and sign out everywhere from your account.`,
+  ]
+  const title = input.purpose === 'export' ? 'Export your wallet' : 'Delete your wallet'
+  return {
+    to: input.to,
+    subject: `${input.code} is your code to ${input.purpose === 'export' ? 'export' : 'delete'} your wallet`,
+    text: [`Your code: ${input.code}`, '', ...lines].join('\n'),
+    html: layout(title, lines, input.code),
+  }
+}

@@ -28,6 +28,8 @@ export function embeddedState(config: Config): MapStore<EmbeddedState> {
       resendAt: 0,
       approval: undefined,
       compareCode: undefined,
+      exported: false,
+      leaveError: undefined,
     })
     config.internal.embeddedState = state
   }

@@ -17,6 +17,7 @@ import {
 } from '../protocol/embedded/index.ts'
 import { createFrameApi } from './api.ts'
 import { createApprovalUi } from './approval.ts'
+import { createExportUi } from './exportView.ts'
 import { acceptHandshake } from './handshake.ts'
 import { drawIdentity } from './identity.ts'
 import { frameStorage } from './storage.ts'
@@ -101,6 +102,7 @@ function start(): void {
         strings: loaded,
         site: () => site,
       }),
+      exportUi: createExportUi({ root, notify, strings: loaded }),
       look: {
         theme(mode, accent) {
           document.documentElement.dataset.theme = mode

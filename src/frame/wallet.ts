@@ -3,6 +3,7 @@ import { embeddedNetworksResponse } from '../protocol/embedded/index.ts'
 import { createFrameAccounts } from './account.ts'
 import { createEmailUpdate } from './emailUpdate.ts'
 import { failureOf, isSessionEnded, notAvailable } from './failure.ts'
+import { createLeave } from './leave.ts'
 import { createFrameRpc } from './rpc.ts'
 import { createFrameSession } from './session.ts'
 import { createSignIn } from './signIn.ts'
@@ -34,10 +35,21 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
   const signIn = createSignIn(session, deps)
   const emailUpdate = createEmailUpdate(session, deps)
   const rpc = createFrameRpc(session, accounts, deps)
+  const leave = createLeave(session, deps, {
+    ui: deps.exportUi,
+    // The wallet is gone from the service: forget it here, and the app disconnects.
+    ended: () => {
+      session.forget()
+      signIn.reset()
+      emailUpdate.reset()
+      deps.onSessionEnded?.()
+    },
+  })
 
   const handlers: FrameHandlers<AppEventType> = {
     ...signIn.handlers,
     ...emailUpdate.handlers,
+    ...leave.handlers,
     async SWITCH_NETWORK({ chainId: next }) {
       return { chainId: await session.switchNetwork(next) }
     },
@@ -117,6 +129,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     },
     async CANCEL_APPROVAL() {
       deps.approvals.cancel()
+      leave.cancel()
       return {}
     },
   }

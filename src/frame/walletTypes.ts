@@ -10,6 +10,7 @@ import type {
   FrameSuccessPayload,
 } from '../protocol/embedded/index.ts'
 import type { FrameApi } from './api.ts'
+import type { ExportUi } from './exportView.ts'
 import type { FrameStorage } from './storage.ts'
 
 export type { AccountTypePreview }
@@ -40,6 +41,8 @@ export interface FrameWalletDependencies {
   api: FrameApi
   storage: FrameStorage
   approvals: ApprovalUi
+  /** The Export and Delete views (issue 25 item 5); without them both answer `Not available`. */
+  exportUi?: ExportUi
   look: FrameLook
   /** The network the frame was loaded on (its URL's `chainId`). */
   chainId: CaipNetworkId

@@ -261,8 +261,12 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
         'sandbox',
         'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox',
       )
-      // Passkeys (WebAuthn) run on the frame's origin: a cross-origin frame needs the page's permission.
-      frame.setAttribute('allow', 'publickey-credentials-get *; publickey-credentials-create *')
+      // Passkeys (WebAuthn) run on the frame's origin, and the export view's Copy buttons (issue 25
+      // items 5 and 6) write to the clipboard from it: a cross-origin frame needs the page's permission.
+      frame.setAttribute(
+        'allow',
+        'publickey-credentials-get *; publickey-credentials-create *; clipboard-write',
+      )
       frame.setAttribute('aria-hidden', 'true')
       frame.tabIndex = -1
       frame.src = url.href

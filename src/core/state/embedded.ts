@@ -1,4 +1,5 @@
 import type { FrameStatus } from '../../connectors/embedded/frame.ts'
+import type { ErrorSummary } from '../../errors/base.ts'
 
 /** The embedded wallet as the views see it (its frame, the e-mail in use, the approval view). */
 export interface EmbeddedState {
@@ -20,4 +21,8 @@ export interface EmbeddedState {
    * browser shows, which the person types on the mailed link's page to approve it.
    */
   compareCode: string | undefined
+  /** The person exported their keys (issue 25 item 5): Account offers "Delete wallet". */
+  exported: boolean
+  /** Why the last export or deletion was refused (shown on Account). */
+  leaveError: ErrorSummary | undefined
 }

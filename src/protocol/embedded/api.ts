@@ -58,6 +58,8 @@ export const embeddedUser = z.object({
     solana: z.object({ address: z.string(), type: AccountTypeSchema }),
   }),
   createdAt: z.string(),
+  /** The keys were exported (issue 25 item 5): Account offers to delete the wallet from the service. */
+  exported: z.optional(z.boolean()),
 })
 export type EmbeddedUser = z.infer<typeof embeddedUser>
 

@@ -88,6 +88,13 @@ export const appEventPayloads = {
   RELOAD: empty,
   /** The modal closed while the frame showed a request: the frame rejects it (4001). */
   CANCEL_APPROVAL: empty,
+  /**
+   * Issue 25 item 5: the frame mails a fresh code and shows, on its own origin, the code form, a
+   * warning and the keys. The answer says only whether the keys were shown; they never leave the frame.
+   */
+  EXPORT_WALLET: empty,
+  /** After an export: a second fresh code, then the service deletes the wallet and every session. */
+  DELETE_WALLET: empty,
 } as const
 
 export type AppEventType = keyof typeof appEventPayloads
@@ -166,6 +173,8 @@ export const frameSuccessPayloads = {
   SYNC_DAPP_DATA: empty,
   RELOAD: empty,
   CANCEL_APPROVAL: empty,
+  EXPORT_WALLET: z.object({ exported: z.boolean() }),
+  DELETE_WALLET: z.object({ deleted: z.boolean() }),
 } as const satisfies Record<AppEventType, z.ZodMiniType>
 
 export type FrameSuccessPayload<T extends AppEventType> = z.infer<(typeof frameSuccessPayloads)[T]>

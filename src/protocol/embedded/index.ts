@@ -6,6 +6,7 @@
  * import { appEvent, classifyRequest, embeddedLimits } from './protocol/embedded/index.ts'
  */
 export * from './api.ts'
+export * from './export.ts'
 export * from './frame.ts'
 export * from './limits.ts'
 export * from './methods.ts'

@@ -20,6 +20,7 @@ import { Avatar } from '../components/Avatar.tsx'
 import { EmbeddedScope } from '../components/EmbeddedScope.tsx'
 import { FrameIdentity } from '../components/FrameIdentity.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
+import { LeaveWallet } from '../components/LeaveWallet.tsx'
 import { TokenImage } from '../components/TokenImage.tsx'
 import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
@@ -317,6 +318,7 @@ function Account({ config }: ViewProps) {
             {t('signOutEverywhere')}
           </button>
         ) : null}
+        {account.connectorId === 'embedded' ? <LeaveWallet config={config} /> : null}
         <button
           type="button"
           className="secondary danger"

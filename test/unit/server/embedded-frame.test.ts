@@ -133,6 +133,8 @@ describe('the frame’s wallet, against the service', () => {
       },
       RELOAD: {},
       CANCEL_APPROVAL: {},
+      EXPORT_WALLET: {},
+      DELETE_WALLET: {},
     }
     assert.deepEqual(Object.keys(payloads).sort(), Object.keys(appEventPayloads).sort())
     for (const type of Object.keys(payloads) as AppEventType[]) {

@@ -166,6 +166,8 @@ export async function startEmbeddedTestApp(
     mailsPerHour?: number
     /** The operator's price source (`PRICE_SOURCE_URL`; default none). */
     priceSourceUrl?: string
+    /** A logger whose lines the test reads (default: the silent test logger). */
+    logger?: typeof testLogger
   } = {},
 ): Promise<EmbeddedTestApp> {
   const frameDir = await frameFixture()
@@ -193,14 +195,19 @@ export async function startEmbeddedTestApp(
   const now = () => clock.now
   const wallet = await createEmbeddedWallet(config, testDb.database.db, {
     forwarder,
-    logger: testLogger,
+    logger: overrides.logger ?? testLogger,
     mailer,
     keks: kekRing([randomBytes(32)], 'memory'),
     now,
     deviceWaitMs: overrides.deviceWaitMs ?? 1_500,
     farcasterWaitMs: overrides.farcasterWaitMs ?? 0,
   })
-  const app = await buildFrameApp(config, { wallet, database: testDb.database, logger: testLogger, now })
+  const app = await buildFrameApp(config, {
+    wallet,
+    database: testDb.database,
+    logger: overrides.logger ?? testLogger,
+    now,
+  })
   const browserKey = newSessionKey()
   return {
     app,

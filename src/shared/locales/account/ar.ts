@@ -45,6 +45,8 @@ const ar: AccountMessages = {
   switchToSmartAccount: 'التبديل إلى حساب ذكي',
   switchToEoa: 'التبديل إلى EOA',
   smartAccountUnsupported: 'قد لا يدعم هذا التطبيق الحسابات الذكية',
+  exportWallet: 'تصدير المحفظة',
+  deleteWallet: 'حذف المحفظة',
 }
 
 export default ar

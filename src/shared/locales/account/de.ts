@@ -46,6 +46,8 @@ const de: AccountMessages = {
   switchToSmartAccount: 'Zu einem Smart Account wechseln',
   switchToEoa: 'Zum EOA wechseln',
   smartAccountUnsupported: 'Diese Anwendung unterstützt Smart Accounts möglicherweise nicht',
+  exportWallet: 'Wallet exportieren',
+  deleteWallet: 'Wallet löschen',
 }
 
 export default de

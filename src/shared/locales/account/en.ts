@@ -47,6 +47,8 @@ const account = {
   switchToSmartAccount: 'Switch to a smart account',
   switchToEoa: 'Switch to the EOA',
   smartAccountUnsupported: 'This application might not support Smart Accounts',
+  exportWallet: 'Export wallet',
+  deleteWallet: 'Delete wallet',
 }
 
 export type AccountMessageKey = keyof typeof account

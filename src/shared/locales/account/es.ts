@@ -45,6 +45,8 @@ const es: AccountMessages = {
   switchToSmartAccount: 'Cambiar a una cuenta inteligente',
   switchToEoa: 'Cambiar a la EOA',
   smartAccountUnsupported: 'Es posible que esta aplicación no admita cuentas inteligentes',
+  exportWallet: 'Exportar billetera',
+  deleteWallet: 'Eliminar billetera',
 }
 
 export default es

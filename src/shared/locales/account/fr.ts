@@ -46,6 +46,8 @@ const fr: AccountMessages = {
   switchToSmartAccount: 'Passer à un compte intelligent',
   switchToEoa: 'Revenir à l’EOA',
   smartAccountUnsupported: 'Cette application ne prend peut-être pas en charge les comptes intelligents',
+  exportWallet: 'Exporter le portefeuille',
+  deleteWallet: 'Supprimer le portefeuille',
 }
 
 export default fr

@@ -44,6 +44,8 @@ const it: AccountMessages = {
   switchToSmartAccount: 'Passa a uno smart account',
   switchToEoa: 'Passa all’EOA',
   smartAccountUnsupported: 'Questa applicazione potrebbe non supportare gli smart account',
+  exportWallet: 'Esporta wallet',
+  deleteWallet: 'Elimina wallet',
 }
 
 export default it

@@ -46,6 +46,8 @@ const ja: AccountMessages = {
   switchToSmartAccount: 'スマートアカウントに切り替える',
   switchToEoa: 'EOA に切り替える',
   smartAccountUnsupported: 'このアプリケーションはスマートアカウントに対応していない可能性があります',
+  exportWallet: 'ウォレットをエクスポート',
+  deleteWallet: 'ウォレットを削除',
 }
 
 export default ja

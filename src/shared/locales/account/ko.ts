@@ -46,6 +46,8 @@ const ko: AccountMessages = {
   switchToSmartAccount: '스마트 계정으로 전환',
   switchToEoa: 'EOA로 전환',
   smartAccountUnsupported: '이 애플리케이션은 스마트 계정을 지원하지 않을 수 있습니다',
+  exportWallet: '지갑 내보내기',
+  deleteWallet: '지갑 삭제',
 }
 
 export default ko

@@ -45,6 +45,8 @@ const ptBR: AccountMessages = {
   switchToSmartAccount: 'Mudar para uma conta inteligente',
   switchToEoa: 'Mudar para a EOA',
   smartAccountUnsupported: 'Este aplicativo talvez não ofereça suporte a contas inteligentes',
+  exportWallet: 'Exportar carteira',
+  deleteWallet: 'Excluir carteira',
 }
 
 export default ptBR

@@ -45,6 +45,8 @@ const ru: AccountMessages = {
   switchToSmartAccount: 'Перейти на смарт-аккаунт',
   switchToEoa: 'Перейти на EOA',
   smartAccountUnsupported: 'Это приложение может не поддерживать смарт-аккаунты',
+  exportWallet: 'Экспортировать кошелёк',
+  deleteWallet: 'Удалить кошелёк',
 }
 
 export default ru

@@ -45,6 +45,8 @@ const tr: AccountMessages = {
   switchToSmartAccount: 'Akıllı hesaba geç',
   switchToEoa: 'EOA’ya geç',
   smartAccountUnsupported: 'Bu uygulama Akıllı Hesapları desteklemiyor olabilir',
+  exportWallet: 'Cüzdanı dışa aktar',
+  deleteWallet: 'Cüzdanı sil',
 }
 
 export default tr

@@ -44,6 +44,8 @@ const zhCN: AccountMessages = {
   switchToSmartAccount: '切换到智能账户',
   switchToEoa: '切换到 EOA',
   smartAccountUnsupported: '此应用可能不支持智能账户',
+  exportWallet: '导出钱包',
+  deleteWallet: '删除钱包',
 }
 
 export default zhCN

@@ -133,6 +133,29 @@ const ar: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'تمت هذه الموافقة لموقع آخر',
   'error.farcasterWrongSigner': 'لم يوقّع هذه الموافقة الحساب الذي تذكره',
   'error.farcasterFailed': 'تعذّر على Farcaster تسجيل دخولك: حاول مرة أخرى',
+  frameExportTitle: 'تصدير محفظتك',
+  frameDeleteTitle: 'حذف محفظتك',
+  frameExportCodeHint:
+    'للتأكد من أنك أنت، أرسلنا رمزًا جديدًا إلى بريدك الإلكتروني. أدخله هنا: رمز تسجيل الدخول لا يصلح.',
+  frameDeleteHint:
+    'سيؤدي هذا إلى حذف محفظتك ومفاتيحها من هذه الخدمة وتسجيل خروجك في كل مكان. لن يفتحها مجددًا إلا المفاتيح التي صدّرتها. أدخل الرمز الجديد الذي أرسلناه إلى بريدك الإلكتروني للتأكيد.',
+  frameConfirm: 'تأكيد',
+  frameCancel: 'إلغاء',
+  frameExportFailed: 'حدث خطأ ما: حاول مرة أخرى',
+  frameExportWarningTitle: 'احتفظ بهذه المفاتيح سرًّا',
+  frameExportWarning:
+    'أي شخص يملك هذه المفاتيح يتحكم في محفظتك ويمكنه أخذ كل ما فيها. لا تشاركها أبدًا ولا تكتبها في أي موقع؛ لن يطلبها منك أحد من هذا الموقع أو من فريق الدعم.',
+  frameShowKeys: 'إظهار مفاتيحي',
+  frameEvmKey: 'مفتاح EVM الخاص',
+  frameSolanaKey: 'مفتاح Solana السري',
+  frameRecoveryPhrase: 'عبارة الاسترداد',
+  frameNoPhrase:
+    'لا تملك محفظتك عبارة استرداد: أُنشئ مفتاحاها كلٌّ على حدة. احتفظ بالمفتاحين أعلاه؛ كل منهما يفتح حسابه في محافظ أخرى (MetaMask وPhantom).',
+  frameCopy: 'نسخ',
+  frameCopied: 'تم النسخ',
+  frameCopyFailed: 'تعذّر النسخ: حدّد النص وانسخه بنفسك',
+  frameClose: 'إغلاق',
+  frameDeleteConfirm: 'حذف محفظتي',
 }
 
 export default ar

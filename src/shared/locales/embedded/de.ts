@@ -139,6 +139,29 @@ const de: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'Diese Bestätigung wurde für eine andere Website erteilt',
   'error.farcasterWrongSigner': 'Diese Bestätigung wurde nicht von dem Konto signiert, das sie nennt',
   'error.farcasterFailed': 'Farcaster konnte Sie nicht anmelden: Versuchen Sie es erneut',
+  frameExportTitle: 'Wallet exportieren',
+  frameDeleteTitle: 'Wallet löschen',
+  frameExportCodeHint:
+    'Damit wir sicher sind, dass Sie es sind, haben wir einen neuen Code an Ihre E-Mail-Adresse gesendet. Geben Sie ihn hier ein: Der Anmeldecode zählt nicht.',
+  frameDeleteHint:
+    'Damit werden Ihre Wallet und ihre Schlüssel von diesem Dienst gelöscht, und Sie werden überall abgemeldet. Nur die exportierten Schlüssel öffnen sie wieder. Geben Sie zur Bestätigung den neuen Code ein, den wir an Ihre E-Mail-Adresse gesendet haben.',
+  frameConfirm: 'Bestätigen',
+  frameCancel: 'Abbrechen',
+  frameExportFailed: 'Etwas ist schiefgelaufen: Versuchen Sie es erneut',
+  frameExportWarningTitle: 'Halten Sie diese Schlüssel geheim',
+  frameExportWarning:
+    'Wer diese Schlüssel hat, kontrolliert Ihre Wallet und kann alles darin nehmen. Geben Sie sie nie weiter und tippen Sie sie nie in eine Website ein; niemand von dieser Website oder ihrem Support wird je danach fragen.',
+  frameShowKeys: 'Meine Schlüssel zeigen',
+  frameEvmKey: 'Privater EVM-Schlüssel',
+  frameSolanaKey: 'Geheimer Solana-Schlüssel',
+  frameRecoveryPhrase: 'Wiederherstellungsphrase',
+  frameNoPhrase:
+    'Ihre Wallet hat keine Wiederherstellungsphrase: Ihre zwei Schlüssel wurden einzeln erzeugt. Bewahren Sie beide Schlüssel oben auf; jeder öffnet sein Konto in anderen Wallets (MetaMask, Phantom).',
+  frameCopy: 'Kopieren',
+  frameCopied: 'Kopiert',
+  frameCopyFailed: 'Kopieren fehlgeschlagen: Markieren und kopieren Sie den Text selbst',
+  frameClose: 'Schließen',
+  frameDeleteConfirm: 'Meine Wallet löschen',
 }
 
 export default de

@@ -135,6 +135,29 @@ const embedded = {
   'error.farcasterWrongDomain': 'This approval was made for another site',
   'error.farcasterWrongSigner': 'This approval was not signed by the account it names',
   'error.farcasterFailed': 'Farcaster could not sign you in: try again',
+  frameExportTitle: 'Export your wallet',
+  frameDeleteTitle: 'Delete your wallet',
+  frameExportCodeHint:
+    'To be sure it is you, we sent a new code to your e-mail address. Enter it here: the code you signed in with does not count.',
+  frameDeleteHint:
+    'This deletes your wallet and its keys from this service and signs you out everywhere. Only the keys you exported will open it again. Enter the new code we sent to your e-mail address to confirm.',
+  frameConfirm: 'Confirm',
+  frameCancel: 'Cancel',
+  frameExportFailed: 'Something went wrong: try again',
+  frameExportWarningTitle: 'Keep these keys secret',
+  frameExportWarning:
+    'Anyone with these keys controls your wallet and can take everything in it. Never share them or type them into a website; no one from this site or its support will ever ask for them.',
+  frameShowKeys: 'Show my keys',
+  frameEvmKey: 'EVM private key',
+  frameSolanaKey: 'Solana secret key',
+  frameRecoveryPhrase: 'Recovery phrase',
+  frameNoPhrase:
+    'Your wallet has no recovery phrase: its two keys were made one by one. Keep both keys above; each opens its account in other wallets (MetaMask, Phantom).',
+  frameCopy: 'Copy',
+  frameCopied: 'Copied',
+  frameCopyFailed: 'Could not copy: select the text and copy it yourself',
+  frameClose: 'Close',
+  frameDeleteConfirm: 'Delete my wallet',
 }
 
 export type EmbeddedMessageKey = keyof typeof embedded

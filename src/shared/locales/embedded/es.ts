@@ -137,6 +137,29 @@ const es: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'Esta aprobación se hizo para otro sitio',
   'error.farcasterWrongSigner': 'Esta aprobación no la firmó la cuenta que indica',
   'error.farcasterFailed': 'Farcaster no pudo iniciar tu sesión: inténtalo de nuevo',
+  frameExportTitle: 'Exportar tu billetera',
+  frameDeleteTitle: 'Eliminar tu billetera',
+  frameExportCodeHint:
+    'Para asegurarnos de que eres tú, enviamos un código nuevo a tu correo. Escríbelo aquí: el código con el que iniciaste sesión no sirve.',
+  frameDeleteHint:
+    'Esto elimina tu billetera y sus claves de este servicio y cierra tu sesión en todas partes. Solo las claves que exportaste la abrirán de nuevo. Escribe el código nuevo que enviamos a tu correo para confirmar.',
+  frameConfirm: 'Confirmar',
+  frameCancel: 'Cancelar',
+  frameExportFailed: 'Algo salió mal: inténtalo de nuevo',
+  frameExportWarningTitle: 'Guarda estas claves en secreto',
+  frameExportWarning:
+    'Quien tenga estas claves controla tu billetera y puede llevarse todo lo que contiene. Nunca las compartas ni las escribas en un sitio web; nadie de este sitio ni de su soporte te las pedirá jamás.',
+  frameShowKeys: 'Mostrar mis claves',
+  frameEvmKey: 'Clave privada EVM',
+  frameSolanaKey: 'Clave secreta de Solana',
+  frameRecoveryPhrase: 'Frase de recuperación',
+  frameNoPhrase:
+    'Tu billetera no tiene frase de recuperación: sus dos claves se crearon una a una. Guarda ambas claves; cada una abre su cuenta en otras billeteras (MetaMask, Phantom).',
+  frameCopy: 'Copiar',
+  frameCopied: 'Copiado',
+  frameCopyFailed: 'No se pudo copiar: selecciona el texto y cópialo tú',
+  frameClose: 'Cerrar',
+  frameDeleteConfirm: 'Eliminar mi billetera',
 }
 
 export default es

@@ -139,6 +139,29 @@ const fr: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'Cette approbation a été donnée pour un autre site',
   'error.farcasterWrongSigner': 'Cette approbation n’a pas été signée par le compte qu’elle indique',
   'error.farcasterFailed': 'Farcaster n’a pas pu vous connecter : réessayez',
+  frameExportTitle: 'Exporter votre portefeuille',
+  frameDeleteTitle: 'Supprimer votre portefeuille',
+  frameExportCodeHint:
+    'Pour être sûrs que c’est vous, nous avons envoyé un nouveau code à votre adresse e-mail. Saisissez-le ici : le code de connexion ne compte pas.',
+  frameDeleteHint:
+    'Cela supprime votre portefeuille et ses clés de ce service et vous déconnecte partout. Seules les clés exportées pourront l’ouvrir à nouveau. Saisissez le nouveau code envoyé à votre adresse e-mail pour confirmer.',
+  frameConfirm: 'Confirmer',
+  frameCancel: 'Annuler',
+  frameExportFailed: 'Une erreur est survenue : réessayez',
+  frameExportWarningTitle: 'Gardez ces clés secrètes',
+  frameExportWarning:
+    'Quiconque possède ces clés contrôle votre portefeuille et peut tout y prendre. Ne les partagez jamais et ne les saisissez jamais sur un site ; personne de ce site ni de son support ne vous les demandera.',
+  frameShowKeys: 'Afficher mes clés',
+  frameEvmKey: 'Clé privée EVM',
+  frameSolanaKey: 'Clé secrète Solana',
+  frameRecoveryPhrase: 'Phrase de récupération',
+  frameNoPhrase:
+    'Votre portefeuille n’a pas de phrase de récupération : ses deux clés ont été créées une à une. Gardez les deux clés ci-dessus ; chacune ouvre son compte dans d’autres portefeuilles (MetaMask, Phantom).',
+  frameCopy: 'Copier',
+  frameCopied: 'Copié',
+  frameCopyFailed: 'Copie impossible : sélectionnez le texte et copiez-le vous-même',
+  frameClose: 'Fermer',
+  frameDeleteConfirm: 'Supprimer mon portefeuille',
 }
 
 export default fr

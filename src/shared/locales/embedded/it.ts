@@ -136,6 +136,29 @@ const it: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'Questa approvazione è stata data per un altro sito',
   'error.farcasterWrongSigner': 'Questa approvazione non è stata firmata dall’account che indica',
   'error.farcasterFailed': 'Farcaster non è riuscito a farti accedere: riprova',
+  frameExportTitle: 'Esporta il tuo wallet',
+  frameDeleteTitle: 'Elimina il tuo wallet',
+  frameExportCodeHint:
+    'Per essere sicuri che sia tu, abbiamo inviato un nuovo codice al tuo indirizzo e-mail. Inseriscilo qui: il codice di accesso non vale.',
+  frameDeleteHint:
+    'Questo elimina il tuo wallet e le sue chiavi da questo servizio e ti disconnette ovunque. Solo le chiavi che hai esportato lo apriranno di nuovo. Inserisci il nuovo codice inviato al tuo indirizzo e-mail per confermare.',
+  frameConfirm: 'Conferma',
+  frameCancel: 'Annulla',
+  frameExportFailed: 'Qualcosa è andato storto: riprova',
+  frameExportWarningTitle: 'Tieni segrete queste chiavi',
+  frameExportWarning:
+    'Chiunque abbia queste chiavi controlla il tuo wallet e può prendere tutto ciò che contiene. Non condividerle mai e non digitarle mai in un sito; nessuno di questo sito o del suo supporto te le chiederà mai.',
+  frameShowKeys: 'Mostra le mie chiavi',
+  frameEvmKey: 'Chiave privata EVM',
+  frameSolanaKey: 'Chiave segreta Solana',
+  frameRecoveryPhrase: 'Frase di recupero',
+  frameNoPhrase:
+    'Il tuo wallet non ha una frase di recupero: le sue due chiavi sono state create una per una. Conserva entrambe le chiavi qui sopra; ognuna apre il suo conto in altri wallet (MetaMask, Phantom).',
+  frameCopy: 'Copia',
+  frameCopied: 'Copiato',
+  frameCopyFailed: 'Impossibile copiare: seleziona il testo e copialo tu',
+  frameClose: 'Chiudi',
+  frameDeleteConfirm: 'Elimina il mio wallet',
 }
 
 export default it

@@ -137,6 +137,29 @@ const ja: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'この承認は別のサイト向けに行われました',
   'error.farcasterWrongSigner': 'この承認は記載されたアカウントによって署名されていません',
   'error.farcasterFailed': 'Farcasterでサインインできませんでした。もう一度お試しください',
+  frameExportTitle: 'ウォレットをエクスポート',
+  frameDeleteTitle: 'ウォレットを削除',
+  frameExportCodeHint:
+    'ご本人確認のため、メールアドレスに新しいコードを送りました。ここに入力してください。サインインに使ったコードは使えません。',
+  frameDeleteHint:
+    'このサービスからウォレットと鍵が削除され、すべての場所でサインアウトされます。再び開けるのはエクスポートした鍵だけです。確認のため、メールに送った新しいコードを入力してください。',
+  frameConfirm: '確認',
+  frameCancel: 'キャンセル',
+  frameExportFailed: '問題が発生しました。もう一度お試しください',
+  frameExportWarningTitle: 'これらの鍵は秘密にしてください',
+  frameExportWarning:
+    'これらの鍵を持つ人は誰でもあなたのウォレットを操作し、中身をすべて持ち出せます。決して共有したり、ウェブサイトに入力したりしないでください。このサイトやサポートが鍵を求めることはありません。',
+  frameShowKeys: '鍵を表示',
+  frameEvmKey: 'EVM 秘密鍵',
+  frameSolanaKey: 'Solana シークレットキー',
+  frameRecoveryPhrase: 'リカバリーフレーズ',
+  frameNoPhrase:
+    'このウォレットにはリカバリーフレーズがありません。2 つの鍵は個別に作成されました。上の 2 つの鍵を保管してください。それぞれが他のウォレット(MetaMask、Phantom)でそのアカウントを開きます。',
+  frameCopy: 'コピー',
+  frameCopied: 'コピーしました',
+  frameCopyFailed: 'コピーできませんでした。テキストを選択してご自身でコピーしてください',
+  frameClose: '閉じる',
+  frameDeleteConfirm: 'ウォレットを削除する',
 }
 
 export default ja

@@ -132,6 +132,29 @@ const ko: EmbeddedMessages = {
   'error.farcasterWrongDomain': '이 승인은 다른 사이트를 위한 것입니다',
   'error.farcasterWrongSigner': '이 승인은 명시된 계정이 서명하지 않았습니다',
   'error.farcasterFailed': 'Farcaster로 로그인하지 못했습니다. 다시 시도하세요',
+  frameExportTitle: '지갑 내보내기',
+  frameDeleteTitle: '지갑 삭제',
+  frameExportCodeHint:
+    '본인 확인을 위해 이메일 주소로 새 코드를 보냈습니다. 여기에 입력하세요. 로그인할 때 쓴 코드는 사용할 수 없습니다.',
+  frameDeleteHint:
+    '이 서비스에서 지갑과 키가 삭제되고 모든 곳에서 로그아웃됩니다. 내보낸 키로만 다시 열 수 있습니다. 확인하려면 이메일로 보낸 새 코드를 입력하세요.',
+  frameConfirm: '확인',
+  frameCancel: '취소',
+  frameExportFailed: '문제가 발생했습니다. 다시 시도하세요',
+  frameExportWarningTitle: '이 키를 비밀로 지키세요',
+  frameExportWarning:
+    '이 키를 가진 사람은 누구나 지갑을 제어하고 그 안의 모든 것을 가져갈 수 있습니다. 절대 공유하거나 웹사이트에 입력하지 마세요. 이 사이트나 고객 지원은 절대 키를 요구하지 않습니다.',
+  frameShowKeys: '내 키 보기',
+  frameEvmKey: 'EVM 개인 키',
+  frameSolanaKey: 'Solana 비밀 키',
+  frameRecoveryPhrase: '복구 문구',
+  frameNoPhrase:
+    '이 지갑에는 복구 문구가 없습니다. 두 키는 하나씩 따로 만들어졌습니다. 위의 두 키를 모두 보관하세요. 각 키는 다른 지갑(MetaMask, Phantom)에서 해당 계정을 엽니다.',
+  frameCopy: '복사',
+  frameCopied: '복사됨',
+  frameCopyFailed: '복사하지 못했습니다. 텍스트를 선택해 직접 복사하세요',
+  frameClose: '닫기',
+  frameDeleteConfirm: '내 지갑 삭제',
 }
 
 export default ko

@@ -135,6 +135,29 @@ const ptBR: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'Esta aprovação foi feita para outro site',
   'error.farcasterWrongSigner': 'Esta aprovação não foi assinada pela conta que ela indica',
   'error.farcasterFailed': 'O Farcaster não conseguiu fazer sua entrada: tente de novo',
+  frameExportTitle: 'Exportar sua carteira',
+  frameDeleteTitle: 'Excluir sua carteira',
+  frameExportCodeHint:
+    'Para ter certeza de que é você, enviamos um novo código para o seu e-mail. Digite-o aqui: o código de login não vale.',
+  frameDeleteHint:
+    'Isso exclui sua carteira e suas chaves deste serviço e encerra sua sessão em todos os lugares. Só as chaves que você exportou vão abri-la de novo. Digite o novo código enviado ao seu e-mail para confirmar.',
+  frameConfirm: 'Confirmar',
+  frameCancel: 'Cancelar',
+  frameExportFailed: 'Algo deu errado: tente de novo',
+  frameExportWarningTitle: 'Mantenha estas chaves em segredo',
+  frameExportWarning:
+    'Quem tiver estas chaves controla sua carteira e pode levar tudo o que há nela. Nunca as compartilhe nem as digite em um site; ninguém deste site ou do suporte vai pedi-las.',
+  frameShowKeys: 'Mostrar minhas chaves',
+  frameEvmKey: 'Chave privada EVM',
+  frameSolanaKey: 'Chave secreta Solana',
+  frameRecoveryPhrase: 'Frase de recuperação',
+  frameNoPhrase:
+    'Sua carteira não tem frase de recuperação: suas duas chaves foram criadas uma a uma. Guarde as duas chaves acima; cada uma abre sua conta em outras carteiras (MetaMask, Phantom).',
+  frameCopy: 'Copiar',
+  frameCopied: 'Copiado',
+  frameCopyFailed: 'Não foi possível copiar: selecione o texto e copie você mesmo',
+  frameClose: 'Fechar',
+  frameDeleteConfirm: 'Excluir minha carteira',
 }
 
 export default ptBR

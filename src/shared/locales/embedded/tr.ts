@@ -138,6 +138,29 @@ const tr: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'Bu onay başka bir site için verildi',
   'error.farcasterWrongSigner': 'Bu onay, belirttiği hesap tarafından imzalanmadı',
   'error.farcasterFailed': 'Farcaster girişinizi yapamadı: tekrar deneyin',
+  frameExportTitle: 'Cüzdanını dışa aktar',
+  frameDeleteTitle: 'Cüzdanını sil',
+  frameExportCodeHint:
+    'Sen olduğundan emin olmak için e-posta adresine yeni bir kod gönderdik. Buraya gir: giriş yaptığın kod geçerli değil.',
+  frameDeleteHint:
+    'Bu, cüzdanını ve anahtarlarını bu hizmetten siler ve her yerde oturumunu kapatır. Onu yalnızca dışa aktardığın anahtarlar yeniden açar. Onaylamak için e-posta adresine gönderdiğimiz yeni kodu gir.',
+  frameConfirm: 'Onayla',
+  frameCancel: 'İptal',
+  frameExportFailed: 'Bir şeyler ters gitti: yeniden dene',
+  frameExportWarningTitle: 'Bu anahtarları gizli tut',
+  frameExportWarning:
+    'Bu anahtarlara sahip olan herkes cüzdanını kontrol eder ve içindeki her şeyi alabilir. Onları asla paylaşma ve hiçbir web sitesine yazma; bu sitedeki ya da destek ekibindeki hiç kimse onları istemez.',
+  frameShowKeys: 'Anahtarlarımı göster',
+  frameEvmKey: 'EVM özel anahtarı',
+  frameSolanaKey: 'Solana gizli anahtarı',
+  frameRecoveryPhrase: 'Kurtarma ifadesi',
+  frameNoPhrase:
+    'Cüzdanının kurtarma ifadesi yok: iki anahtarı tek tek oluşturuldu. Yukarıdaki iki anahtarı da sakla; her biri kendi hesabını başka cüzdanlarda (MetaMask, Phantom) açar.',
+  frameCopy: 'Kopyala',
+  frameCopied: 'Kopyalandı',
+  frameCopyFailed: 'Kopyalanamadı: metni seçip kendin kopyala',
+  frameClose: 'Kapat',
+  frameDeleteConfirm: 'Cüzdanımı sil',
 }
 
 export default tr

@@ -123,6 +123,28 @@ const zhCN: EmbeddedMessages = {
   'error.farcasterWrongDomain': '此批准是为另一个网站做出的',
   'error.farcasterWrongSigner': '此批准并非由其所称的账号签名',
   'error.farcasterFailed': 'Farcaster 无法让你登录：请重试',
+  frameExportTitle: '导出你的钱包',
+  frameDeleteTitle: '删除你的钱包',
+  frameExportCodeHint: '为确认是你本人,我们已向你的邮箱发送了一个新验证码。请在此输入:登录时用的验证码无效。',
+  frameDeleteHint:
+    '这会从本服务中删除你的钱包及其密钥,并在所有地方退出登录。只有你导出的密钥才能再次打开它。请输入我们发送到你邮箱的新验证码以确认。',
+  frameConfirm: '确认',
+  frameCancel: '取消',
+  frameExportFailed: '出了点问题:请重试',
+  frameExportWarningTitle: '请妥善保密这些密钥',
+  frameExportWarning:
+    '任何拥有这些密钥的人都能控制你的钱包并拿走其中的一切。切勿分享,也不要在任何网站中输入;本网站及其客服绝不会向你索要。',
+  frameShowKeys: '显示我的密钥',
+  frameEvmKey: 'EVM 私钥',
+  frameSolanaKey: 'Solana 密钥',
+  frameRecoveryPhrase: '助记词',
+  frameNoPhrase:
+    '你的钱包没有助记词:它的两个密钥是分别生成的。请保存上面的两个密钥;每个密钥都能在其他钱包(MetaMask、Phantom)中打开对应账户。',
+  frameCopy: '复制',
+  frameCopied: '已复制',
+  frameCopyFailed: '无法复制:请选中文本后自行复制',
+  frameClose: '关闭',
+  frameDeleteConfirm: '删除我的钱包',
 }
 
 export default zhCN

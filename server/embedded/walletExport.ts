@@ -1,0 +1,175 @@
+/**
+ * Export and leave (issue 25 item 5): after a code mailed afresh for it, the keys go to the frame that
+ * asked (never logged, never cached), the export is recorded (the time, no key), and once exported the
+ * wallet can be deleted from the service with a second fresh code.
+ */
+import { randomUUID } from 'node:crypto'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { and, eq, isNull } from 'drizzle-orm'
+import { bytesToHex } from 'viem'
+import {
+  type ExportCodePurpose,
+  type ExportResponse,
+  embeddedLimits,
+} from '../../src/protocol/embedded/index.ts'
+import { encodeBase58 } from '../../src/protocol/siwx/base58.ts'
+import type { Db } from '../db/database.ts'
+import { walletCodes, walletExports, walletSessions, walletUsers } from '../db/schema.ts'
+import type { ServiceLogger } from '../logger.ts'
+import { exportCodeMail } from '../mail/templates.ts'
+import type { Codes } from './codes.ts'
+import type { Custody } from './custody.ts'
+import { actionNotAllowed, EmbeddedError } from './errors.ts'
+import { type LoginMail, minutes } from './loginMail.ts'
+import type { WalletSession } from './sessions.ts'
+
+export interface WalletExportDependencies {
+  db: Db
+  custody: Pick<Custody, 'withKey'>
+  codes: Codes
+  mail: LoginMail
+  now?: () => number
+  logger?: ServiceLogger
+}
+
+/** Deleting before the keys were ever shown would lose the wallet: refused. */
+export const exportFirst = () =>
+  new EmbeddedError(409, 'EXPORT_FIRST', 'Export your wallet before you delete it: its keys would be lost')
+
+/** A person signed in without an e-mail address has nowhere to get a fresh code. */
+const noEmail = () =>
+  new EmbeddedError(
+    403,
+    'FORBIDDEN',
+    'Your wallet has no e-mail address to send a code to: add one from your account first',
+  )
+
+/**
+ * The export and deletion of a signed-in wallet.
+ *
+ * @example
+ * const leave = createWalletExport({ db, custody, codes, mail })
+ * const { codeId } = await leave.mailCode(session, 'export')
+ * const keys = await leave.exportKeys(session, { codeId, otp: '123456' })
+ */
+export function createWalletExport(deps: WalletExportDependencies) {
+  const { db, custody, codes, mail, logger } = deps
+  const now = deps.now ?? Date.now
+
+  /** Whether the user's keys were exported (recorded by `exportKeys`). */
+  async function exported(userId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: walletExports.id })
+      .from(walletExports)
+      .where(and(eq(walletExports.userId, userId), isNull(walletExports.deletedAt)))
+      .limit(1)
+    return row !== undefined
+  }
+
+  /**
+   * Spends a code mailed for `purpose` to this session's address from this browser: a sign-in code, an
+   * e-mail-update code or one of the other purpose does not count, and each counts once.
+   */
+  async function spendCode(
+    session: WalletSession,
+    purpose: ExportCodePurpose,
+    body: { codeId: string; otp: string },
+  ) {
+    if (session.email === null) throw noEmail()
+    const row = await codes.checkCode(session.projectId, body.codeId, purpose, body.otp, session.deviceId)
+    if (row.email !== session.email) throw actionNotAllowed()
+  }
+
+  return {
+    exported,
+
+    /** `POST /export/code`: a fresh code to the wallet's address, for the export or the deletion. */
+    async mailCode(session: WalletSession, purpose: ExportCodePurpose) {
+      if (session.email === null) throw noEmail()
+      if (purpose === 'delete' && !(await exported(session.userId))) throw exportFirst()
+      const to = session.email
+      const code = await codes.insertCode({
+        projectId: session.projectId,
+        email: to,
+        purpose,
+        deviceId: session.deviceId,
+      })
+      try {
+        await mail(
+          session.projectId,
+          to,
+          exportCodeMail({
+            to,
+            code: code.code,
+            site: session.site,
+            purpose,
+            minutes: minutes(embeddedLimits.otpTtlMs),
+          }),
+          `${purpose}-code`,
+        )
+      } catch (error) {
+        await db.delete(walletCodes).where(eq(walletCodes.id, code.id))
+        throw error
+      }
+      return { codeId: code.id, resendAfterSeconds: Math.ceil(embeddedLimits.emailCooldownMs / 1000) }
+    },
+
+    /**
+     * `POST /export`: the keys, after the fresh code. The export is recorded first (the time and the
+     * session, no key): a failure after it leaves a record, never keys without one.
+     */
+    async exportKeys(session: WalletSession, body: { codeId: string; otp: string }): Promise<ExportResponse> {
+      await spendCode(session, 'export', body)
+      await db.insert(walletExports).values({
+        id: randomUUID(),
+        projectId: session.projectId,
+        userId: session.userId,
+        sessionId: session.id,
+        exportedAt: new Date(now()),
+      })
+      const evmPrivateKey = await custody.withKey(session.userId, 'secp256k1', (secret) => bytesToHex(secret))
+      const solanaSecretKey = await custody.withKey(session.userId, 'ed25519', (secret) => {
+        // Phantom's form: the 32-byte seed, then the 32-byte public key.
+        const pair = new Uint8Array(64)
+        pair.set(secret, 0)
+        pair.set(ed25519.getPublicKey(secret), 32)
+        try {
+          return encodeBase58(pair)
+        } finally {
+          pair.fill(0)
+        }
+      })
+      logger?.info({ projectId: session.projectId }, 'Embedded-wallet keys exported')
+      // Keys made by the service are random per curve: no phrase derives them (issue 25 items 1-3 add one).
+      return { evmPrivateKey, solanaSecretKey, recoveryPhrase: null }
+    },
+
+    /**
+     * `POST /wallet/delete`: after an export and a second fresh code, the user goes with their keys,
+     * identities, browsers, sessions (every browser is signed out) and account preference; the export
+     * record stays, marked deleted. The same address signing in later gets a new wallet.
+     */
+    async deleteWallet(session: WalletSession, body: { codeId: string; otp: string }) {
+      if (!(await exported(session.userId))) throw exportFirst()
+      await spendCode(session, 'delete', body)
+      const revoked = await db.transaction(async (tx) => {
+        const live = await tx
+          .update(walletSessions)
+          .set({ revokedAt: new Date(now()) })
+          .where(and(eq(walletSessions.userId, session.userId), isNull(walletSessions.revokedAt)))
+          .returning({ id: walletSessions.id })
+        // Cascades to the keys and data keys, identities, devices, sessions, requests and batches.
+        await tx.delete(walletUsers).where(eq(walletUsers.id, session.userId))
+        await tx
+          .update(walletExports)
+          .set({ deletedAt: new Date(now()) })
+          .where(and(eq(walletExports.userId, session.userId), isNull(walletExports.deletedAt)))
+        return live.length
+      })
+      logger?.info({ projectId: session.projectId, revoked }, 'Embedded-wallet deleted')
+      return { deleted: true as const, revoked }
+    },
+  }
+}
+
+export type WalletExport = ReturnType<typeof createWalletExport>

@@ -1,0 +1,31 @@
+// Wire formats of the wallet's export and deletion (issue 25 item 5): frame <-> service.
+import * as z from 'zod/mini'
+import { opaqueId, otpCode } from './api.ts'
+
+/** What a fresh code is asked for: showing the keys, or deleting the wallet from the service. */
+export const exportCodePurpose = z.enum(['export', 'delete'])
+export type ExportCodePurpose = z.infer<typeof exportCodePurpose>
+
+/** `POST /embedded/v1/export/code`: mails the signed-in person a fresh code for one of the two. */
+export const exportCodeRequest = z.object({ purpose: exportCodePurpose })
+/** Answer of `POST /embedded/v1/export/code`: the code's id and when another may be asked. */
+export const exportCodeResponse = z.object({ codeId: opaqueId, resendAfterSeconds: z.number() })
+
+/** `POST /embedded/v1/export` and `POST /embedded/v1/wallet/delete`: the fresh code. */
+export const exportConfirmRequest = z.object({ codeId: opaqueId, otp: otpCode })
+
+/**
+ * Answer of `POST /embedded/v1/export` (to the frame only, `Cache-Control: no-store`): the EVM private
+ * key (0x + 64 hex), the Solana secret key (base58 of the 64 bytes secret + public key, as Phantom
+ * imports it), and the recovery phrase when the person's secret has one (null: keys made by the
+ * service have none).
+ */
+export const exportResponse = z.object({
+  evmPrivateKey: z.string().check(z.regex(/^0x[0-9a-f]{64}$/)),
+  solanaSecretKey: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/)),
+  recoveryPhrase: z.nullable(z.string().check(z.maxLength(400))),
+})
+export type ExportResponse = z.infer<typeof exportResponse>
+
+/** Answer of `POST /embedded/v1/wallet/delete`: the sessions that ended with it. */
+export const walletDeletedResponse = z.object({ deleted: z.literal(true), revoked: z.number() })
