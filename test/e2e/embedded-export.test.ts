@@ -5,7 +5,15 @@ import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-cor
 import { privateKeyToAccount } from 'viem/accounts'
 import { decodeBase58, encodeBase58 } from '../../src/protocol/siwx/base58.ts'
 import { axeFindings } from './axe.ts'
-import { codeOf, connections, modal, nextMail, submitEmail, walletFrame } from './embedded-helpers.ts'
+import {
+  codeOf,
+  connections,
+  listenAsPageScript,
+  modal,
+  nextMail,
+  submitEmail,
+  walletFrame,
+} from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -62,49 +70,7 @@ describe('embedded wallet: export and delete', { timeout: 300_000 }, () => {
     ;[stack, browser] = await Promise.all([startTestStack({ solana: true }), launchBrowser()])
     context = await newContext(browser)
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.urls.frame })
-    await context.addInitScript(() => {
-      const seen: string[] = []
-      ;(window as unknown as { seen: string[] }).seen = seen
-      const record = (kind: string, data: unknown) => {
-        try {
-          seen.push(`${kind} ${JSON.stringify(data)}`)
-        } catch {
-          seen.push(`${kind} ${String(data)}`)
-        }
-      }
-      const post = MessagePort.prototype.postMessage
-      MessagePort.prototype.postMessage = function (this: MessagePort, data: unknown, ...rest: never[]) {
-        record('out', data)
-        return post.call(this, data, ...rest)
-      } as typeof post
-      const listen = MessagePort.prototype.addEventListener
-      MessagePort.prototype.addEventListener = function (
-        this: MessagePort,
-        ...args: Parameters<typeof listen>
-      ) {
-        if (args[0] === 'message')
-          listen.call(this, 'message', (event) => record('in', (event as MessageEvent).data))
-        return listen.apply(this, args)
-      } as typeof listen
-      const onmessage = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage')
-      Object.defineProperty(MessagePort.prototype, 'onmessage', {
-        configurable: true,
-        get() {
-          return onmessage?.get?.call(this)
-        },
-        set(handler: ((event: MessageEvent) => void) | null) {
-          onmessage?.set?.call(
-            this,
-            handler &&
-              function (this: MessagePort, event: MessageEvent) {
-                record('in', event.data)
-                return handler.call(this, event)
-              },
-          )
-        },
-      })
-      window.addEventListener('message', (event) => record('window', event.data), true)
-    })
+    await listenAsPageScript(context)
     page = await context.newPage()
     page.on('console', (message) => consoleLines.push(message.text()))
     await page.goto(new URL('/dapp.html', stack.urls.demo).href)

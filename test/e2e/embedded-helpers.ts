@@ -1,6 +1,6 @@
 /** Helpers of the embedded wallet's end-to-end tests and bench: the dev inbox, the modal, the frame. */
 import assert from 'node:assert/strict'
-import type { Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { createPublicClient, createWalletClient, type Hex, http, parseEther, verifyMessage } from 'viem'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import type { TestStack } from './harness.ts'
@@ -136,4 +136,59 @@ export async function sendWithApproval(page: Page, stack: TestStack, receiver: s
   await answerInFrame(page, 'Approve')
   assert.equal((await sent).status, 'success')
   assert.equal(await chain.getBalance({ address: receiver as Hex }), before + parseEther(ether))
+}
+
+/**
+ * The page's own scripts listening to everything they can, from before the page's first script: every
+ * MessagePort message in and out (both ends of the modal's channel, listeners and the `onmessage`
+ * setter alike) and every window message, recorded as lines in `window.seen`.
+ *
+ * @example
+ * await listenAsPageScript(context)
+ * const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen)
+ */
+export async function listenAsPageScript(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const seen: string[] = []
+    ;(window as unknown as { seen: string[] }).seen = seen
+    const record = (kind: string, data: unknown) => {
+      try {
+        seen.push(`${kind} ${JSON.stringify(data)}`)
+      } catch {
+        seen.push(`${kind} ${String(data)}`)
+      }
+    }
+    const post = MessagePort.prototype.postMessage
+    MessagePort.prototype.postMessage = function (this: MessagePort, data: unknown, ...rest: never[]) {
+      record('out', data)
+      return post.call(this, data, ...rest)
+    } as typeof post
+    const listen = MessagePort.prototype.addEventListener
+    MessagePort.prototype.addEventListener = function (
+      this: MessagePort,
+      ...args: Parameters<typeof listen>
+    ) {
+      if (args[0] === 'message')
+        listen.call(this, 'message', (event) => record('in', (event as MessageEvent).data))
+      return listen.apply(this, args)
+    } as typeof listen
+    const onmessage = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage')
+    Object.defineProperty(MessagePort.prototype, 'onmessage', {
+      configurable: true,
+      get() {
+        return onmessage?.get?.call(this)
+      },
+      set(handler: ((event: MessageEvent) => void) | null) {
+        onmessage?.set?.call(
+          this,
+          handler &&
+            function (this: MessagePort, event: MessageEvent) {
+              record('in', event.data)
+              return handler.call(this, event)
+            },
+        )
+      },
+    })
+    window.addEventListener('message', (event) => record('window', event.data), true)
+  })
 }

@@ -11,7 +11,15 @@ import { createCustody } from '../../server/embedded/custody.ts'
 import { kekRing } from '../../server/embedded/kek.ts'
 import { encodeBase58 } from '../../src/protocol/siwx/base58.ts'
 import { createAttackerSite, EVIL_HOST, FLOOD } from './attacker-site.ts'
-import { answerInFrame, codeOf, connections, modal, nextMail, submitEmail } from './embedded-helpers.ts'
+import {
+  answerInFrame,
+  codeOf,
+  connections,
+  listenAsPageScript,
+  modal,
+  nextMail,
+  submitEmail,
+} from './embedded-helpers.ts'
 import { freePort, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -46,33 +54,8 @@ describe('embedded wallet: security', { timeout: 300_000 }, () => {
 
     // The person signs in on the site first; everything below attacks that session.
     context = await newContext(browser)
-    await context.addInitScript(() => {
-      // The page's own scripts, listening to everything they can: every port message in and out.
-      const seen: string[] = []
-      ;(window as unknown as { seen: string[] }).seen = seen
-      const record = (kind: string, data: unknown) => {
-        try {
-          seen.push(`${kind} ${JSON.stringify(data)}`)
-        } catch {
-          seen.push(`${kind} ${String(data)}`)
-        }
-      }
-      const post = MessagePort.prototype.postMessage
-      MessagePort.prototype.postMessage = function (this: MessagePort, data: unknown, ...rest: never[]) {
-        record('out', data)
-        return post.call(this, data, ...rest)
-      } as typeof post
-      const listen = MessagePort.prototype.addEventListener
-      MessagePort.prototype.addEventListener = function (
-        this: MessagePort,
-        ...args: Parameters<typeof listen>
-      ) {
-        if (args[0] === 'message')
-          listen.call(this, 'message', (event) => record('in', (event as MessageEvent).data))
-        return listen.apply(this, args)
-      } as typeof listen
-      window.addEventListener('message', (event) => record('window', event.data), true)
-    })
+    // The page's own scripts, listening to everything they can.
+    await listenAsPageScript(context)
     page = await context.newPage()
     await page.goto(new URL('/dapp.html', stack.urls.demo).href)
     await submitEmail(page, email)
