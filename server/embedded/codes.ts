@@ -1,9 +1,9 @@
 /**
- * One-time codes by e-mail (sign-in and each step of an e-mail change): 6 digits, valid 10 minutes and
- * once, 5 wrong tries void a code. Every limit holds in the database, so across concurrent requests
+ * One-time codes by e-mail (sign-in, each step of an e-mail change, export and deletion): 6 digits, valid 10
+ * minutes and once, 5 wrong tries void a code. Every limit holds in the database, so across concurrent requests
  * and instances.
  */
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm'
+import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm'
 import { embeddedLimits } from '../../src/protocol/embedded/index.ts'
 import type { Db } from '../db/database.ts'
 import { walletCodes } from '../db/schema.ts'
@@ -19,6 +19,14 @@ export function codeExpired(
   message = 'This code has expired or was already used: ask for a new one',
 ): EmbeddedError {
   return new EmbeddedError(400, 'CODE_EXPIRED', message, { attemptsLeft: 0 })
+}
+
+/** What a new code is for: the address, its purpose, and the browser it is bound to (when one asked). */
+interface NewCode {
+  projectId: string
+  email: string
+  purpose: CodePurpose
+  deviceId?: string
 }
 
 export interface CodesDependencies {
@@ -38,28 +46,56 @@ export function createCodes(deps: CodesDependencies) {
   const { db, codes } = deps
   const now = deps.now ?? Date.now
 
+  /** A new code for an address (only its hash is stored); `deviceId` binds it to the browser that asked. */
+  async function insertCode(input: NewCode): Promise<{ id: string; code: string }> {
+    const id = newId()
+    const code = newCode()
+    const time = now()
+    await db.insert(walletCodes).values({
+      id,
+      projectId: input.projectId,
+      email: input.email,
+      purpose: input.purpose,
+      codeHash: codes.hash(id, code),
+      deviceId: input.deviceId ?? null,
+      createdAt: new Date(time),
+      expiresAt: new Date(time + embeddedLimits.otpTtlMs),
+    })
+    return { id, code }
+  }
+
   return {
-    /** A new code for an address (only its hash is stored); `deviceId` binds it to the browser that asked. */
-    async insertCode(input: {
-      projectId: string
-      email: string
-      purpose: CodePurpose
-      deviceId?: string
-    }): Promise<{ id: string; code: string }> {
-      const id = newId()
-      const code = newCode()
-      const time = now()
-      await db.insert(walletCodes).values({
-        id,
-        projectId: input.projectId,
-        email: input.email,
-        purpose: input.purpose,
-        codeHash: codes.hash(id, code),
-        deviceId: input.deviceId ?? null,
-        createdAt: new Date(time),
-        expiresAt: new Date(time + embeddedLimits.otpTtlMs),
-      })
-      return { id, code }
+    insertCode,
+
+    /**
+     * A new code, mailed by `send`: once it is sent it is the only live code of its purpose for that
+     * address (older ones are voided: one live code per address), and a code whose mail fails is deleted.
+     *
+     * @example
+     * const { id } = await codes.mailNewCode({ projectId, email, purpose: 'login', deviceId }, (code) => mail(…))
+     */
+    async mailNewCode(input: NewCode, send: (code: string) => Promise<unknown>) {
+      const code = await insertCode(input)
+      try {
+        await send(code.code)
+      } catch (error) {
+        await db.delete(walletCodes).where(eq(walletCodes.id, code.id))
+        throw error
+      }
+      await db
+        .update(walletCodes)
+        .set({ voidedAt: new Date(now()) })
+        .where(
+          and(
+            eq(walletCodes.projectId, input.projectId),
+            eq(walletCodes.email, input.email),
+            eq(walletCodes.purpose, input.purpose),
+            ne(walletCodes.id, code.id),
+            isNull(walletCodes.usedAt),
+            isNull(walletCodes.voidedAt),
+          ),
+        )
+      return code
     },
 
     /**

@@ -67,21 +67,21 @@ export function createEmailChange(deps: EmailChangeDependencies) {
     step: 'current' | 'new',
   ) {
     const purpose = step === 'current' ? 'update-primary' : 'update-secondary'
-    const code = await codes.insertCode({ projectId: session.projectId, email: to, purpose })
-    await mail(
-      session.projectId,
-      to,
-      emailUpdateCodeMail({
+    return codes.mailNewCode({ projectId: session.projectId, email: to, purpose }, (otp) =>
+      mail(
+        session.projectId,
         to,
-        code: code.code,
-        site: session.site,
-        newEmail,
-        step,
-        minutes: minutes(embeddedLimits.otpTtlMs),
-      }),
-      `${purpose}-code`,
+        emailUpdateCodeMail({
+          to,
+          code: otp,
+          site: session.site,
+          newEmail,
+          step,
+          minutes: minutes(embeddedLimits.otpTtlMs),
+        }),
+        `${purpose}-code`,
+      ),
     )
-    return code
   }
 
   /** Mails the new address its code (after the current address confirmed). */

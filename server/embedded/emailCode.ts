@@ -4,7 +4,6 @@
  * against it before it is spent; only once the code is proven does a known address on a new browser
  * take the device step (deviceApproval.ts).
  */
-import { and, eq, isNull, ne } from 'drizzle-orm'
 import type {
   EmailConnectRequest,
   EmailConnectResponse,
@@ -12,8 +11,6 @@ import type {
   EmailVerifyResponse,
 } from '../../src/protocol/embedded/index.ts'
 import { embeddedLimits } from '../../src/protocol/embedded/index.ts'
-import type { Db } from '../db/database.ts'
-import { walletCodes } from '../db/schema.ts'
 import { loginCodeMail } from '../mail/templates.ts'
 import type { Project } from '../projects/store.ts'
 import type { Codes } from './codes.ts'
@@ -24,7 +21,6 @@ import type { Sessions } from './sessions.ts'
 import { normalizeEmail, type Users } from './users.ts'
 
 export interface EmailCodeDependencies {
-  db: Db
   users: Pick<Users, 'userRow' | 'findOrCreateUser'>
   sessions: Pick<Sessions, 'openSession' | 'sessionOf'>
   codes: Codes
@@ -39,11 +35,11 @@ export interface EmailCodeDependencies {
  * The e-mail code sign-in.
  *
  * @example
- * const email = createEmailCodeLogin({ db, users, sessions, codes, devices, mail, cleanUp })
+ * const email = createEmailCodeLogin({ users, sessions, codes, devices, mail, cleanUp })
  * const { action, loginId } = await email.connectEmail(project, { email, deviceId, origin }, {})
  */
 export function createEmailCodeLogin(deps: EmailCodeDependencies) {
-  const { db, users, sessions, codes, devices, mail } = deps
+  const { users, sessions, codes, devices, mail } = deps
   const now = deps.now ?? Date.now
 
   return {
@@ -64,41 +60,21 @@ export function createEmailCodeLogin(deps: EmailCodeDependencies) {
       if (current && current.email === email && current.deviceId === body.deviceId)
         return { action: 'CONNECT' }
       const resendAfterSeconds = Math.ceil(embeddedLimits.emailCooldownMs / 1000)
-      const code = await codes.insertCode({
-        projectId: project.id,
-        email,
-        purpose: 'login',
-        deviceId: body.deviceId,
-      })
-      try {
-        await mail(
-          project.id,
-          email,
-          loginCodeMail({
-            to: email,
-            code: code.code,
-            site: body.origin,
-            minutes: minutes(embeddedLimits.otpTtlMs),
-          }),
-          'login-code',
-        )
-      } catch (error) {
-        await db.delete(walletCodes).where(eq(walletCodes.id, code.id))
-        throw error
-      }
-      await db
-        .update(walletCodes)
-        .set({ voidedAt: new Date(now()) })
-        .where(
-          and(
-            eq(walletCodes.projectId, project.id),
-            eq(walletCodes.email, email),
-            eq(walletCodes.purpose, 'login'),
-            ne(walletCodes.id, code.id),
-            isNull(walletCodes.usedAt),
-            isNull(walletCodes.voidedAt),
+      const code = await codes.mailNewCode(
+        { projectId: project.id, email, purpose: 'login', deviceId: body.deviceId },
+        (otp) =>
+          mail(
+            project.id,
+            email,
+            loginCodeMail({
+              to: email,
+              code: otp,
+              site: body.origin,
+              minutes: minutes(embeddedLimits.otpTtlMs),
+            }),
+            'login-code',
           ),
-        )
+      )
       return { action: 'VERIFY_OTP', loginId: code.id, resendAfterSeconds }
     },
 

@@ -74,7 +74,6 @@ export function createLoginService(deps: LoginDependencies) {
     ...(deps.deviceWaitMs === undefined ? {} : { deviceWaitMs: deps.deviceWaitMs }),
   })
   const email = createEmailCodeLogin({
-    db,
     users,
     sessions,
     codes,

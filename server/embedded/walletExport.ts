@@ -14,7 +14,7 @@ import {
 } from '../../src/protocol/embedded/index.ts'
 import { encodeBase58 } from '../../src/protocol/siwx/base58.ts'
 import type { Db } from '../db/database.ts'
-import { walletCodes, walletExports, walletSessions, walletUsers } from '../db/schema.ts'
+import { walletExports, walletSessions, walletUsers } from '../db/schema.ts'
 import type { ServiceLogger } from '../logger.ts'
 import { exportCodeMail } from '../mail/templates.ts'
 import type { Codes } from './codes.ts'
@@ -88,29 +88,22 @@ export function createWalletExport(deps: WalletExportDependencies) {
       if (session.email === null) throw noEmail()
       if (purpose === 'delete' && !(await exported(session.userId))) throw exportFirst()
       const to = session.email
-      const code = await codes.insertCode({
-        projectId: session.projectId,
-        email: to,
-        purpose,
-        deviceId: session.deviceId,
-      })
-      try {
-        await mail(
-          session.projectId,
-          to,
-          exportCodeMail({
+      const code = await codes.mailNewCode(
+        { projectId: session.projectId, email: to, purpose, deviceId: session.deviceId },
+        (otp) =>
+          mail(
+            session.projectId,
             to,
-            code: code.code,
-            site: session.site,
-            purpose,
-            minutes: minutes(embeddedLimits.otpTtlMs),
-          }),
-          `${purpose}-code`,
-        )
-      } catch (error) {
-        await db.delete(walletCodes).where(eq(walletCodes.id, code.id))
-        throw error
-      }
+            exportCodeMail({
+              to,
+              code: otp,
+              site: session.site,
+              purpose,
+              minutes: minutes(embeddedLimits.otpTtlMs),
+            }),
+            `${purpose}-code`,
+          ),
+      )
       return { codeId: code.id, resendAfterSeconds: Math.ceil(embeddedLimits.emailCooldownMs / 1000) }
     },
 

@@ -175,6 +175,17 @@ describe('export: the keys after a fresh code', () => {
     assert.equal(errorOf(stale.body).message, 'This code has expired or was already used: ask for a new one')
   })
 
+  test('error: an older export code once a newer one is mailed (one live code per address): 400 CODE_EXPIRED', async () => {
+    const { email, session } = await signIn()
+    const older = await freshCode(session.token, email, 'export')
+    clock.now += 31_000
+    const newer = await freshCode(session.token, email, 'export')
+    const refused = await t.call('/embedded/v1/export', older, { token: session.token })
+    assert.equal(refused.status, 400)
+    assert.equal(errorOf(refused.body).code, 'CODE_EXPIRED')
+    assert.equal((await t.call('/embedded/v1/export', newer, { token: session.token })).status, 200)
+  })
+
   test('error: a wrong code: 400 Invalid code: 4 tries left', async () => {
     const { email, session } = await signIn()
     const code = await freshCode(session.token, email, 'export')
