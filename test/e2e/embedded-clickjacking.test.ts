@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { type Hex, verifyMessage } from 'viem'
-import { codeOf, connections, modal, nextMail, submitEmail, walletFrame } from './embedded-helpers.ts'
+import { connections, signInByEmail, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /** What the page's own `personal_sign` came to, read without waiting: pending, a signature, or an error code. */
@@ -36,11 +36,7 @@ describe('embedded wallet: clickjacking the approval', { timeout: 300_000 }, () 
     context = await newContext(browser)
     page = await context.newPage()
     await page.goto(new URL('/dapp.html', stack.urls.demo).href)
-    await submitEmail(page, email)
-    await modal(page)
-      .getByLabel('Code')
-      .fill(codeOf(await nextMail(stack, email, 0)))
-    await modal(page).waitFor({ state: 'detached' })
+    await signInByEmail(page, stack, email)
     address = (await connections(page)).eip155?.address ?? ''
     assert.match(address, /^0x[0-9a-fA-F]{40}$/)
   })

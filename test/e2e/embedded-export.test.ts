@@ -11,7 +11,7 @@ import {
   listenAsPageScript,
   modal,
   nextMail,
-  submitEmail,
+  signInByEmail,
   walletFrame,
 } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
@@ -74,11 +74,7 @@ describe('embedded wallet: export and delete', { timeout: 300_000 }, () => {
     page = await context.newPage()
     page.on('console', (message) => consoleLines.push(message.text()))
     await page.goto(new URL('/dapp.html', stack.urls.demo).href)
-    await submitEmail(page, email)
-    await modal(page)
-      .getByLabel('Code')
-      .fill(codeOf(await nextMail(stack, email, 0)))
-    await modal(page).waitFor({ state: 'detached' })
+    await signInByEmail(page, stack, email)
   })
   after(async () => {
     await browser?.close()

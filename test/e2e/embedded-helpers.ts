@@ -96,6 +96,22 @@ export async function submitEmail(page: Page, email: string) {
 }
 
 /** Matches a route of the embedded-wallet API whatever its query (`?projectId=`), for `context.route`. */
+/**
+ * Signs in with the embedded wallet by e-mail from the page's open modal: the address, then the first
+ * code mailed to it, until the modal closes.
+ *
+ * @example
+ * await page.goto(new URL('/dapp.html', stack.urls.demo).href)
+ * await signInByEmail(page, stack, 'person@example.com')
+ */
+export async function signInByEmail(page: Page, stack: TestStack, email: string): Promise<void> {
+  await submitEmail(page, email)
+  await modal(page)
+    .getByLabel('Code')
+    .fill(codeOf(await nextMail(stack, email, 0)))
+  await modal(page).waitFor({ state: 'detached' })
+}
+
 export const apiRoute = (path: string) => (url: URL) => url.pathname === `/embedded/v1/${path}`
 
 /**

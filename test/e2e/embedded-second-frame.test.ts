@@ -2,15 +2,7 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import {
-  answerInFrame,
-  codeOf,
-  connections,
-  modal,
-  nextMail,
-  submitEmail,
-  walletFrame,
-} from './embedded-helpers.ts'
+import { answerInFrame, connections, modal, signInByEmail, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 type Heard = { id?: string; type: string; payload?: { code?: unknown; preferredAccountType?: string } }
@@ -33,11 +25,7 @@ describe('embedded wallet: a second frame opened by the page', { timeout: 300_00
     ;[stack, browser] = await Promise.all([startTestStack(), launchBrowser()])
     page = await (await newContext(browser)).newPage()
     await page.goto(new URL('/dapp.html', stack.urls.demo).href)
-    await submitEmail(page, email)
-    await modal(page)
-      .getByLabel('Code')
-      .fill(codeOf(await nextMail(stack, email, 0)))
-    await modal(page).waitFor({ state: 'detached' })
+    await signInByEmail(page, stack, email)
   })
   after(async () => {
     await browser?.close()

@@ -11,15 +11,7 @@ import { createCustody } from '../../server/embedded/custody.ts'
 import { kekRing } from '../../server/embedded/kek.ts'
 import { encodeBase58 } from '../../src/protocol/siwx/base58.ts'
 import { createAttackerSite, EVIL_HOST, FLOOD } from './attacker-site.ts'
-import {
-  answerInFrame,
-  codeOf,
-  connections,
-  listenAsPageScript,
-  modal,
-  nextMail,
-  submitEmail,
-} from './embedded-helpers.ts'
+import { answerInFrame, connections, listenAsPageScript, signInByEmail } from './embedded-helpers.ts'
 import { freePort, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -58,11 +50,7 @@ describe('embedded wallet: security', { timeout: 300_000 }, () => {
     await listenAsPageScript(context)
     page = await context.newPage()
     await page.goto(new URL('/dapp.html', stack.urls.demo).href)
-    await submitEmail(page, email)
-    await modal(page)
-      .getByLabel('Code')
-      .fill(codeOf(await nextMail(stack, email, 0)))
-    await modal(page).waitFor({ state: 'detached' })
+    await signInByEmail(page, stack, email)
     assert.equal((await connections(page)).eip155?.status, 'connected')
   })
   after(async () => {

@@ -21,6 +21,7 @@ import {
   connections,
   modal,
   nextMail,
+  signInByEmail,
   submitEmail,
   walletFrame,
 } from './embedded-helpers.ts'
@@ -69,11 +70,7 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
         })
     })
     const email = `smart.${Date.now()}@example.com`
-    await submitEmail(page, email)
-    await modal(page)
-      .getByLabel('Code')
-      .fill(codeOf(await nextMail(stack, email, 0)))
-    await modal(page).waitFor({ state: 'detached' })
+    await signInByEmail(page, stack, email)
     const eoa = await evmAddress()
     const [connected] = await events('wallet-connect')
     assert.deepEqual(

@@ -4,16 +4,7 @@ import type { Browser, Page } from 'playwright-core'
 import { createPublicClient, type Hex, http, parseEther } from 'viem'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import { formatBalance } from '../../src/shared/format.ts'
-import {
-  answerInFrame,
-  codeOf,
-  connections,
-  fundEth,
-  modal,
-  nextMail,
-  submitEmail,
-  walletFrame,
-} from './embedded-helpers.ts'
+import { answerInFrame, connections, fundEth, modal, signInByEmail, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -36,11 +27,7 @@ describe('the views keep what the person did and show what is true now', { timeo
     // The demo's first page, its Demo Wallet off: the e-mail sign-in is the way in here.
     await page.goto(new URL('/?demoWallet=off', stack.urls.demo).href)
     const email = `views.${Date.now()}@example.com`
-    await submitEmail(page, email)
-    await modal(page)
-      .getByLabel('Code')
-      .fill(codeOf(await nextMail(stack, email, 0)))
-    await modal(page).waitFor({ state: 'detached' })
+    await signInByEmail(page, stack, email)
     address = (await connections(page)).eip155?.address as Hex
   })
   after(async () => {
