@@ -54,6 +54,8 @@ export default {
       // Each test file gets its own browser context, so files running side by side never share
       // localStorage (a connection one file stores would be restored by the other's modal).
       createPage: async ({ browser }) => (await browser.createBrowserContext()).newPage(),
+      // puppeteer-core's default --disable-features (24.43) leave ThirdPartyStoragePartitioning on,
+      // as Chrome ships it (playwright's do not: see test/e2e/harness.ts).
       launchOptions: {
         executablePath,
         headless: true,

@@ -13,6 +13,8 @@ export interface WalletModalAttributes {
   'api-url'?: string
   'relay-url'?: string
   'frame-url'?: string
+  /** `sha384-…`: the frame build's published hash (its integrity.json `frame`); a mismatch is not loaded. */
+  'frame-integrity'?: string
   /** CAIP-2 ids, comma separated. */
   networks?: string
   'default-network'?: string

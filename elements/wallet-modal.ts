@@ -56,6 +56,7 @@ const Base = elementBase(() => r2wc(ModalHost, { shadow: 'open' })) as unknown a
  * @attr api-url - URL of the companion service.
  * @attr relay-url - WalletConnect relay URL.
  * @attr frame-url - URL of the embedded-wallet frame.
+ * @attr frame-integrity - The frame build's published hash (`sha384-…`, `npm run frame:hash`): a frame page that does not match it is not loaded.
  * @attr networks - CAIP-2 network ids, comma separated (default `eip155:1`).
  * @attr default-network - The network selected before a wallet connects.
  * @attr {'light' | 'dark' | 'system'} theme - Colour scheme (default `system`).

@@ -73,9 +73,13 @@ async function checkServed(urls: Map<string, string>): Promise<string[]> {
   const service = urls.get('service')
   expect(demo, 'npm start printed no demo URL')
   expect(service, 'npm start printed no service URL')
-  for (const url of urls.values()) {
+  for (const [name, url] of urls) {
     const { hostname } = new URL(url)
-    expect(hostname === '127.0.0.1', `${url} is not on 127.0.0.1`)
+    // The frame is named `localhost` (WebAuthn refuses an IP as RP ID) and listens on 127.0.0.1.
+    expect(
+      hostname === '127.0.0.1' || (name === 'frame' && hostname === 'localhost'),
+      `${url} is not on 127.0.0.1`,
+    )
   }
 
   const page = await fetchText(demo)
@@ -176,7 +180,9 @@ try {
   const ready = Date.now() - started
   const checked = await checkServed(urls)
   await stop(child, urls)
-  console.log(`npm start: ready in ${(ready / 1000).toFixed(1)} s, ${urls.size} URLs on 127.0.0.1`)
+  console.log(
+    `npm start: ready in ${(ready / 1000).toFixed(1)} s, ${urls.size} URLs on 127.0.0.1 (the frame named localhost)`,
+  )
   for (const line of checked) console.log(`  ok  ${line}`)
   console.log(`  ok  Ctrl-C closed all ${urls.size} ports`)
 } catch (error) {

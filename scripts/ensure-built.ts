@@ -34,6 +34,7 @@ const INPUTS = [
   'scripts/chunkGraph.ts',
   'scripts/cssStrings.ts',
   'scripts/licenses.ts',
+  'scripts/sriPlugin.ts',
 ]
 
 /** What `npm run build` makes that a suite reads; one missing file means the build is not there. */
@@ -44,6 +45,7 @@ export const BUILD_OUTPUTS = [
   'dist/THIRD-PARTY-NOTICES.txt',
   'dist-demo/index.html',
   'dist-frame/index.html',
+  'dist-frame/integrity.json',
 ]
 
 const STAMP = 'dist/.sources-sha256'

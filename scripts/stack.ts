@@ -30,7 +30,14 @@ import { registerDevInbox } from '../server/dev/mail/inbox.ts'
 import { type MailSink, startMailSink } from '../server/dev/mail/index.ts'
 import { startOidcStandIn } from '../server/dev/oidc/index.ts'
 import { startRelay } from '../server/dev/relay/index.ts'
-import { HOST, portFromEnv, repoRoot, type StackOptions, type StackUrls } from './stack/options.ts'
+import {
+  FRAME_HOST,
+  HOST,
+  portFromEnv,
+  repoRoot,
+  type StackOptions,
+  type StackUrls,
+} from './stack/options.ts'
 import { stackServiceConfig } from './stack/serviceConfig.ts'
 import { type StackService, type StartedService, startServices } from './stack/services.ts'
 import { buildFrame, startDemo } from './stack/vite.ts'
@@ -103,7 +110,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     appPort: options.farcasterAppPort ?? portFromEnv('FARCASTER_APP_PORT', 8793),
   }
   let farcasterStandIns: FarcasterStandIns | undefined
-  const frameUrl = `http://${HOST}:${framePort}`
+  const frameUrl = `http://${FRAME_HOST}:${framePort}`
   let mailSink: MailSink | undefined
   let serviceDatabase: ServiceDatabase | undefined
   let restartService: Stack['restartService'] = async () => {
@@ -260,7 +267,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         }
         return {
           url: service.url,
-          detail: `project ${projectId}, wallet frame ${service.frameUrl}`,
+          detail: `project ${projectId}, wallet frame ${service.frameUrl === null ? 'off' : frameUrl}`,
           stop: async () => {
             await service.stop()
             await frame?.remove()

@@ -18,6 +18,7 @@ import { type HistoryIndexer, startHistoryIndexer } from './history/indexer.ts'
 import { registerHistoryRoutes } from './history/routes.ts'
 import { historyNetworkOf, historySourcesOf } from './history/sources.ts'
 import { registerAccess } from './http/access.ts'
+import { closeConnectionsOnClose } from './http/closing.ts'
 import { registerErrorHandling } from './http/errorHandler.ts'
 import { registerHealthRoute } from './http/health.ts'
 import { createRateLimiter, rateLimitRules } from './http/rateLimit.ts'
@@ -97,6 +98,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
       forceCloseConnections: 'idle',
     })
 
+    closeConnectionsOnClose(app)
     app.decorate('database', database)
     if (ownsDatabase) app.addHook('onClose', async () => database.close())
 

@@ -127,7 +127,8 @@ async function main(): Promise<void> {
     }
     stopping = true
     logger.info({ signal }, 'Shutting down')
-    // Requests in flight get 10 s to finish.
+    // Requests in flight get 8 s to finish (then their connections are cut: http/closing.ts); should
+    // closing still hang, the process exits after 10 s.
     const force = setTimeout(() => {
       logger.error({}, 'Shutdown took over 10 s: exiting')
       process.exit(1)

@@ -5,6 +5,12 @@ import { fileURLToPath } from 'node:url'
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
 /** Every part of the stack listens on loopback only. */
 export const HOST = '127.0.0.1'
+/**
+ * The wallet frame's host in its URL: it listens on {@link HOST} like the rest, but WebAuthn refuses an
+ * IP address as RP ID, and `localhost` keeps it cross-site to the demo page on 127.0.0.1, as the
+ * wallet's own domain is beside a site in production (docs/ARCHITECTURE.md, "Local stand-ins and ports").
+ */
+export const FRAME_HOST = 'localhost'
 
 export type StackUrls = {
   /** Local EVM chain, eip155:31337. */

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { projectIdPattern } from '../../src/protocol/api/index.ts'
+import type { CustodyMode } from '../../src/protocol/embedded/keys.ts'
 import { rotateSessionKey } from '../auth/keys.ts'
 import { addWallet, CatalogueError, removeWallet } from '../catalogue/customWallets.ts'
 import type { ServiceDatabase } from '../db/database.ts'
@@ -20,16 +21,18 @@ export const projectCliUsage = `Manage projects and the wallet catalogue of the 
 
 Usage: npm run project -- <command> [options]
 
-  create --id ID --name NAME [--origin ORIGIN]... [--analytics on|off]
-                       Create a project. Origins are patterns: https://app.example.com,
+  create --id ID --name NAME [--origin ORIGIN]... [--analytics on|off] [--custody user|operator]
+                       Create a project (custody: user unless told). Origins are patterns: https://app.example.com,
                        https://*.example.com, http://localhost:5173, http://localhost:*
   list [--json]        List projects and their allowed origins.
   allow-origin --id ID --origin ORIGIN [--origin ORIGIN]...
                        Allow more origins for a project.
   remove-origin --id ID --origin ORIGIN [--origin ORIGIN]...
                        Stop allowing origins.
-  set --id ID [--name NAME] [--analytics on|off]
-                       Rename a project or switch its analytics.
+  set --id ID [--name NAME] [--analytics on|off] [--custody user|operator]
+                       Rename a project, switch its analytics or its wallet custody. Custody user:
+                       only the person can recover their wallet; operator: the service can, and so
+                       can sign for every user.
   add-wallet --name NAME [--id WALLET_ID] [--image FILE] [--rdns RDNS] [--mobile-link URL]
              [--desktop-link URL] [--webapp-link URL] [--homepage URL] [--chain CAIP2]... [--certified]
                        Add (or update) a catalogue wallet. Without --id the id is derived from the name.
@@ -70,8 +73,21 @@ function onOff(value: string | undefined): boolean | undefined {
   throw new UsageError('--analytics must be on or off')
 }
 
+function custodyOf(value: string | undefined): CustodyMode | undefined {
+  if (value === undefined) return undefined
+  if (value === 'user' || value === 'operator') return value
+  throw new UsageError('--custody must be user or operator')
+}
+
+/** The one line said of operator custody wherever a project is shown. */
+export const operatorCustodyWarning =
+  'custody operator: the operator can sign for every user of this project (it holds two shares of each key)'
+
 function describe(project: Project): string[] {
-  const lines = [`${project.id}  ${project.name}  (analytics ${project.analyticsEnabled ? 'on' : 'off'})`]
+  const lines = [
+    `${project.id}  ${project.name}  (analytics ${project.analyticsEnabled ? 'on' : 'off'})  custody ${project.custody}`,
+  ]
+  if (project.custody === 'operator') lines.push(`  ${operatorCustodyWarning}`)
   if (project.origins.length === 0) lines.push('  no allowed origins (only requests without Origin pass)')
   for (const origin of project.origins) lines.push(`  ${origin}`)
   return lines
@@ -96,6 +112,7 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
         name: { type: 'string' },
         origin: { type: 'string', multiple: true },
         analytics: { type: 'string' },
+        custody: { type: 'string' },
         json: { type: 'boolean' },
         image: { type: 'string' },
         rdns: { type: 'string' },
@@ -125,11 +142,13 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
     switch (command) {
       case 'create': {
         const analytics = onOff(values.analytics)
+        const custody = custodyOf(values.custody)
         const project = await createProject(db, {
           id: projectId(values.id),
           name: required(values.name, 'name'),
           origins,
           ...(analytics === undefined ? {} : { analyticsEnabled: analytics }),
+          ...(custody === undefined ? {} : { custody }),
         })
         warnAbout(origins)
         io.out(`Created project ${project.id}`)
@@ -162,9 +181,11 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
       }
       case 'set': {
         const analytics = onOff(values.analytics)
+        const custody = custodyOf(values.custody)
         const project = await updateProject(db, projectId(values.id), {
           ...(values.name === undefined ? {} : { name: required(values.name, 'name') }),
           ...(analytics === undefined ? {} : { analyticsEnabled: analytics }),
+          ...(custody === undefined ? {} : { custody }),
         })
         io.out(`Updated project ${project.id}`)
         for (const line of describe(project)) io.out(line)

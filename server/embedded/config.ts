@@ -164,9 +164,12 @@ function farcasterConfig(env: SignInEnv): FarcasterConfig {
   return { relayUrl, rpcUrl }
 }
 
+const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', '::1'])
+
 /**
- * The embedded wallet's slice: its frame (default on the service's host, port 8788), mail, custody
- * keys, social providers and Farcaster. Social problems, then Farcaster ones, throw a {@link ConfigError}.
+ * The embedded wallet's slice: its frame (default on the service's host, `localhost` for a loopback
+ * address, port 8788), mail, custody keys, social providers and Farcaster. Social problems, then
+ * Farcaster ones, throw a {@link ConfigError}.
  *
  * @example
  * const embedded = embeddedConfig(embeddedEnv.parse(env), '127.0.0.1', env)
@@ -177,7 +180,9 @@ export function embeddedConfig(
   env: SignInEnv,
 ): EmbeddedConfig {
   const framePort = values.FRAME_PORT === '' ? null : values.FRAME_PORT
-  const hostInUrl = host.includes(':') ? `[${host}]` : host
+  // WebAuthn refuses an IP address as RP ID: on loopback the frame's default URL names `localhost`,
+  // which reaches the same listener, so passkeys work in development.
+  const hostInUrl = LOOPBACK_ADDRESSES.has(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host
   const framePublicUrl = (values.FRAME_PUBLIC_URL ?? `http://${hostInUrl}:${framePort ?? 8788}`).replace(
     /\/$/,
     '',

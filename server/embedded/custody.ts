@@ -1,10 +1,12 @@
 /**
- * Custody of the embedded wallet's keys. Each user gets a secp256k1 key (EVM) and an ed25519 key
- * (Solana), generated here and never sent anywhere. At rest every private key is AES-256-GCM ciphertext
- * under the user's data key, with the user and the curve as additional data (a ciphertext moved to
- * another row does not open); each data key is AES-256-GCM-wrapped by the key-encryption key (KEK),
- * which stays outside the database. Rotating the KEK re-wraps the data keys and leaves the keys, and so
- * the accounts, unchanged.
+ * Custody of the embedded wallet's data keys, and of the keys users had before issue 25. Each user has a
+ * data key, AES-256-GCM-wrapped by the key-encryption key (KEK), which stays outside the database; what
+ * the service keeps of a person's keys (their auth share, and in operator custody the recovery share:
+ * shareSets.ts) is AES-256-GCM ciphertext under that data key, with additional data naming what it is
+ * (a ciphertext moved to another row does not open). Rotating the KEK re-wraps the data keys only.
+ *
+ * Legacy keys (`wallet_keys`, made here by `createKeys` before the person's keys moved to the frame) are
+ * opened once more by `withKey` when the frame takes them over (`POST keys/migrate`), then deleted.
  */
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto'
 import { ed25519 } from '@noble/curves/ed25519.js'
@@ -14,7 +16,8 @@ import { bytesToHex } from 'viem'
 import { evmAddressOf } from '../../src/protocol/embedded/signer.ts'
 import { encodeBase58 } from '../../src/protocol/siwx/base58.ts'
 import type { Db } from '../db/database.ts'
-import { walletDataKeys, walletKeys } from '../db/schema.ts'
+import { walletDataKeys, walletKeys, walletShareSets } from '../db/schema.ts'
+import { EmbeddedError } from './errors.ts'
 import type { KekRing } from './kek.ts'
 
 export type Curve = 'secp256k1' | 'ed25519'
@@ -38,7 +41,7 @@ const privateKeyAad = (userId: string, curve: Curve) =>
   Buffer.from(`wallet-elements:private-key:v${FORMAT_VERSION}:${userId}:${curve}`)
 
 /** AES-256-GCM: iv, ciphertext and tag in one buffer. */
-function seal(key: Buffer, plaintext: Uint8Array, aad: Buffer): Buffer {
+export function seal(key: Buffer, plaintext: Uint8Array, aad: Buffer): Buffer {
   const iv = randomBytes(IV_BYTES)
   const cipher = createCipheriv('aes-256-gcm', key, iv)
   cipher.setAAD(aad)
@@ -46,7 +49,8 @@ function seal(key: Buffer, plaintext: Uint8Array, aad: Buffer): Buffer {
   return Buffer.concat([iv, body, cipher.getAuthTag()])
 }
 
-function open(key: Buffer, sealed: Buffer, aad: Buffer): Buffer {
+/** Opens what {@link seal} made with the same key and additional data, or throws {@link CustodyError}. */
+export function open(key: Buffer, sealed: Buffer, aad: Buffer): Buffer {
   if (sealed.length < IV_BYTES + TAG_BYTES) throw new CustodyError('A sealed key is too short')
   const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES))
   decipher.setAAD(aad)
@@ -78,14 +82,31 @@ function publicAccount(curve: Curve, secret: Uint8Array): PublicAccount {
   return { address: publicKey, publicKey }
 }
 
+/** A user who has no keys yet (state `none`): the frame sets them up before anything is signed. */
+export const noKeysYet = () =>
+  new EmbeddedError(409, 'NOT_AVAILABLE', 'This wallet has no keys yet: the wallet sets them up first')
+
 export interface Custody {
-  /** Creates a user's data key and both private keys (inside the caller's transaction). */
-  createKeys(tx: Db, userId: string): Promise<Record<Curve, PublicAccount>>
-  /** The user's accounts, read from the keys' public columns. */
-  accounts(userId: string): Promise<Record<Curve, PublicAccount>>
   /**
-   * Opens one private key, hands it to `use`, and zeroes it afterwards. The key exists in memory only
-   * for that call.
+   * Creates a user's data key and both private keys (inside the caller's transaction): the custody of
+   * before issue 25, kept for the tests that write a database as the old code did.
+   */
+  createKeys(tx: Db, userId: string): Promise<Record<Curve, PublicAccount>>
+  /**
+   * The user's accounts: their share set's addresses, else their legacy keys' (not migrated yet); a
+   * user with neither has none yet ({@link noKeysYet}).
+   */
+  accounts(userId: string): Promise<Record<Curve, PublicAccount>>
+  /** Whether the user still has legacy keys (`wallet_keys`). */
+  hasLegacyKeys(tx: Db, userId: string): Promise<boolean>
+  /**
+   * The user's data key (created under the current KEK when they have none), handed to `use` and
+   * zeroed afterwards; `id` is what a sealed share records.
+   */
+  withDataKey<T>(tx: Db, userId: string, use: (key: Buffer, id: string) => Promise<T> | T): Promise<T>
+  /**
+   * Opens one legacy private key, hands it to `use`, and zeroes it afterwards: only for the one
+   * migration of a legacy user's keys to the frame (`POST keys/migrate`).
    */
   withKey<T>(userId: string, curve: Curve, use: (secret: Uint8Array) => Promise<T> | T): Promise<T>
   /** Re-wraps every data key not under the current KEK; keys and accounts stay as they are. */
@@ -150,11 +171,54 @@ export function createCustody(db: Db, keks: KekRing): Custody {
     },
 
     async accounts(userId) {
+      const [set] = await db.select().from(walletShareSets).where(eq(walletShareSets.userId, userId)).limit(1)
+      if (set)
+        return {
+          secp256k1: { address: set.evmAddress, publicKey: set.evmPublicKey },
+          ed25519: { address: set.solanaAddress, publicKey: set.solanaAddress },
+        }
       const rows = await db.select().from(walletKeys).where(eq(walletKeys.userId, userId))
       const accounts = {} as Record<Curve, PublicAccount>
       for (const row of rows) accounts[row.curve] = { address: row.address, publicKey: row.publicKey }
-      if (!accounts.secp256k1 || !accounts.ed25519) throw new CustodyError('A wallet user has no keys')
+      if (!accounts.secp256k1 || !accounts.ed25519) throw noKeysYet()
       return accounts
+    },
+
+    async hasLegacyKeys(tx, userId) {
+      const [row] = await tx
+        .select({ id: walletKeys.id })
+        .from(walletKeys)
+        .where(eq(walletKeys.userId, userId))
+        .limit(1)
+      return row !== undefined
+    },
+
+    async withDataKey(tx, userId, use) {
+      const [row] = await tx
+        .select({ id: walletDataKeys.id })
+        .from(walletDataKeys)
+        .where(eq(walletDataKeys.userId, userId))
+        .limit(1)
+      let id = row?.id
+      let key: Buffer
+      if (id) {
+        key = await dataKey(tx, id, userId)
+      } else {
+        id = randomUUID()
+        key = randomBytes(32)
+        await tx.insert(walletDataKeys).values({
+          id,
+          userId,
+          kekId: keks.current.id,
+          version: FORMAT_VERSION,
+          wrapped: seal(keks.current.key, key, dataKeyAad(id, userId)),
+        })
+      }
+      try {
+        return await use(key, id)
+      } finally {
+        key.fill(0)
+      }
     },
 
     async withKey(userId, curve, use) {

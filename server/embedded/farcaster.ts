@@ -51,7 +51,7 @@ const refused = (code: FarcasterRefusal, message: string) => new EmbeddedError(4
  * A verifier of Farcaster approvals for one domain.
  *
  * @example
- * const verify = createFarcasterVerifier({ rpcUrl, domain: '127.0.0.1:8788' })
+ * const verify = createFarcasterVerifier({ rpcUrl, domain: 'localhost:8788' })
  * const { fid } = await verify({ message, signature, nonce })
  */
 export function createFarcasterVerifier(config: FarcasterVerifierConfig) {

@@ -6,7 +6,7 @@
  * users and sessions. Every limit is enforced in the database, so it holds for concurrent requests
  * and across instances.
  */
-import type { EmbeddedUser } from '../../src/protocol/embedded/index.ts'
+import type { EmbeddedUser, WalletKeyState } from '../../src/protocol/embedded/index.ts'
 import type { Db } from '../db/database.ts'
 import type { ServiceLogger } from '../logger.ts'
 import type { Mailer } from '../mail/mailer.ts'
@@ -20,6 +20,7 @@ import { createLoginMail } from './loginMail.ts'
 import type { CodeHasher } from './secrets.ts'
 import { createSessions, type WalletSession } from './sessions.ts'
 import type { EmailThrottle } from './throttle.ts'
+import { createUserKeys } from './userKeys.ts'
 import { createUsers } from './users.ts'
 import { createWalletExport } from './walletExport.ts'
 
@@ -56,7 +57,14 @@ export function createLoginService(deps: LoginDependencies) {
   const { db, logger } = deps
   const common = { ...(deps.now ? { now: deps.now } : {}), ...(logger ? { logger } : {}) }
   const users = createUsers({ db, custody: deps.custody, ...(logger ? { logger } : {}) })
-  const sessions = createSessions({ db, users, ...common })
+  const keys = createUserKeys({
+    db,
+    custody: deps.custody,
+    embeddedUserOf: users.embeddedUserOf,
+    userById: users.userById,
+    ...(logger ? { logger } : {}),
+  })
+  const sessions = createSessions({ db, users, keys, ...common })
   const codes = createCodes({ db, codes: deps.codes, ...(deps.now ? { now: deps.now } : {}) })
   const mail = createLoginMail({
     throttle: deps.throttle,
@@ -83,19 +91,30 @@ export function createLoginService(deps: LoginDependencies) {
     ...(deps.now ? { now: deps.now } : {}),
   })
   const change = createEmailChange({ db, users, codes, mail, ...common })
-  const leave = createWalletExport({ db, custody: deps.custody, codes, mail, ...common })
+  const leave = createWalletExport({ db, keys, codes, mail, ...common })
 
   return {
     users,
     sessions,
+    keys,
     requireSession: sessions.requireSession,
     signOut: sessions.signOut,
     signOutEverywhere: sessions.signOutEverywhere,
 
-    /** The signed-in user, and whether their keys were exported (Account then offers deletion). */
-    async user(session: WalletSession): Promise<EmbeddedUser> {
-      const user = await users.embeddedUserOf(await users.userById(session.userId))
-      return (await leave.exported(session.userId)) ? { ...user, exported: true } : user
+    /**
+     * `GET me`: where the person's keys stand, and once they have accounts the user, with whether their
+     * keys were exported (Account then offers deletion).
+     */
+    async me(session: WalletSession): Promise<{ user?: EmbeddedUser; keys: WalletKeyState }> {
+      const { keys: state, user } = await sessions.whoAndKeys(
+        await users.userById(session.userId),
+        session.projectId,
+      )
+      if (!user) return { keys: state }
+      return {
+        keys: state,
+        user: (await leave.exported(session.userId)) ? { ...user, exported: true } : user,
+      }
     },
 
     connectEmail: email.connectEmail,

@@ -327,6 +327,9 @@ export function createPasskeys(deps: PasskeysDependencies) {
           response: body.credential as AuthenticationResponseJSON,
           expectedChallenge: ceremony.challenge,
           expectedOrigin,
+          // The frame runs get() inside the site's page: the browser names that page (crossOrigin,
+          // topOrigin), and it must be the site the ceremony was started for.
+          expectedTopOrigin: site,
           expectedRPID: rpID,
           credential: {
             id: known.credentialId,

@@ -10,7 +10,6 @@ import type {
   SessionResponse,
 } from '../../src/protocol/embedded/index.ts'
 import {
-  accountTypeRequest,
   deviceApprovalRequest,
   deviceApproveRequest,
   deviceWaitRequest,
@@ -23,7 +22,6 @@ import {
   exportConfirmRequest,
   farcasterFinishRequest,
   farcasterStartRequest,
-  opaqueId,
   passkeyLoginFinishRequest,
   passkeyRegisterFinishRequest,
   passkeyRemoveRequest,
@@ -35,7 +33,6 @@ import {
   siteOrigin,
   socialFinishRequest,
   socialStartRequest,
-  walletRpcRequest,
 } from '../../src/protocol/embedded/index.ts'
 import { invalidProjectId, projectIdNotConfigured } from '../errors.ts'
 import { isSiteAllowed } from '../frame/ancestors.ts'
@@ -46,6 +43,8 @@ import type { ProjectResolver } from '../projects/resolver.ts'
 import type { Project } from '../projects/store.ts'
 import { EmbeddedError, isEmbeddedError } from './errors.ts'
 import type { EmbeddedWallet } from './index.ts'
+import { registerKeyRoutes } from './keyRoutes.ts'
+import { registerRequestRoutes } from './requestRoutes.ts'
 import { type SessionProof, sessionKeyOf } from './sessionProof.ts'
 
 export interface EmbeddedRouteOptions {
@@ -272,9 +271,10 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
       wallet.login.denyDevice(parseInput(deviceApprovalRequest, request.body, 'body').token),
   )
 
-  app.get('/embedded/v1/me', { config: { walletLimit: 'none' } }, async (request) => ({
-    user: await wallet.login.user(await session(request)),
-  }))
+  app.get('/embedded/v1/me', { config: { walletLimit: 'none' } }, async (request) =>
+    wallet.login.me(await session(request)),
+  )
+  registerKeyRoutes(app, { wallet, session, bodyLimit, limiter: limits.limiter })
 
   app.post('/embedded/v1/sign-out', {}, async (request, reply: FastifyReply) => {
     await wallet.login.signOut(await session(request))
@@ -362,35 +362,5 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     return wallet.login.deleteWallet(await session(request), body)
   })
 
-  app.get('/embedded/v1/networks', { config: { walletLimit: 'none' } }, async () => ({
-    networks: wallet.requests.networks(),
-    smartAccountNetworks: wallet.smart.networks(),
-  }))
-
-  app.post('/embedded/v1/account-type', { bodyLimit, config: { walletLimit: 'rpc' } }, async (request) => {
-    const body = parseInput(accountTypeRequest, request.body, 'body')
-    return wallet.requests.accountType(await session(request), body)
-  })
-
-  // Reads and the wallet's own answers (a page polls wallet_getCallsStatus): the RPC proxy's limit.
-  app.post('/embedded/v1/rpc', { bodyLimit, config: { walletLimit: 'rpc' } }, async (request) => {
-    const body = parseInput(walletRpcRequest, request.body, 'body')
-    return { result: await wallet.requests.rpc(await session(request), body) }
-  })
-
-  app.post('/embedded/v1/requests', { bodyLimit }, async (request) => {
-    const body = parseInput(walletRpcRequest, request.body, 'body')
-    return wallet.requests.create(await session(request), body)
-  })
-
-  const idParam = z.object({ id: opaqueId })
-  app.post('/embedded/v1/requests/:id/approve', {}, async (request) => {
-    const { id } = parseInput(idParam, request.params, 'path')
-    return { result: await wallet.requests.approve(await session(request), id) }
-  })
-  app.post('/embedded/v1/requests/:id/reject', {}, async (request, reply) => {
-    const { id } = parseInput(idParam, request.params, 'path')
-    await wallet.requests.reject(await session(request), id)
-    return reply.code(204).send()
-  })
+  registerRequestRoutes(app, { wallet, session, bodyLimit })
 }

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { and, eq, gt, isNull } from 'drizzle-orm'
-import type { SessionResponse } from '../../src/protocol/embedded/index.ts'
+import type { SessionResponse, WalletKeyState } from '../../src/protocol/embedded/index.ts'
 import { embeddedLimits, SESSION_PROOF_WINDOW_MS } from '../../src/protocol/embedded/index.ts'
 import type { Db } from '../db/database.ts'
 import { walletDevices, walletSessionNonces, walletSessions, walletUsers } from '../db/schema.ts'
@@ -29,6 +29,8 @@ export interface WalletSession {
 export interface SessionsDependencies {
   db: Db
   users: Pick<Users, 'embeddedUserOf' | 'userById'>
+  /** Where a user's keys stand (userKeys.ts `state`). */
+  keys: { state(userId: string, projectId: string): Promise<WalletKeyState> }
   now?: () => number
   logger?: ServiceLogger
 }
@@ -89,9 +91,18 @@ export function createSessions(deps: SessionsDependencies) {
     return {
       token,
       expiresAt: expiresAt.toISOString(),
-      user: await users.embeddedUserOf(user),
+      ...(await whoAndKeys(user, projectId)),
       ...(known ? {} : { newUser: true }),
     }
+  }
+
+  /**
+   * Where the user's keys stand, and the user once they have accounts (`ready`, or `legacy`: custody
+   * keys not taken over by the frame yet): what every sign-in answers, and `GET me`.
+   */
+  async function whoAndKeys(user: UserRow, projectId: string) {
+    const keys = await deps.keys.state(user.id, projectId)
+    return keys.state === 'none' ? { keys } : { keys, user: await users.embeddedUserOf(user) }
   }
 
   /**
@@ -157,6 +168,7 @@ export function createSessions(deps: SessionsDependencies) {
   return {
     openSession,
     sessionOf,
+    whoAndKeys,
 
     /**
      * The session that ends a social or Farcaster sign-in: for the user its identity belongs to, on the

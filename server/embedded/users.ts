@@ -1,6 +1,7 @@
 /**
  * The embedded wallet's users: the record of a person on a project (an e-mail, or none for a social
- * sign-in without a verified one), found or created with both keys, and what the frame is told of it.
+ * sign-in without a verified one), found or created (without keys: the frame makes them, issue 25), and
+ * what the frame is told of it once it has accounts.
  */
 import { randomUUID } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
@@ -46,32 +47,22 @@ export function createUsers(deps: UsersDependencies) {
   return {
     userRow,
 
-    /** A new user with both keys: with an e-mail, or none (a social sign-in without a verified one). */
+    /** A new user, keys to come: with an e-mail, or none (a social sign-in without a verified one). */
     async createUser(projectId: string, email: string | null) {
       const id = randomUUID()
-      await db.transaction(async (tx) => {
-        await tx.insert(walletUsers).values({ id, projectId, email })
-        await custody.createKeys(tx as unknown as Db, id)
-      })
+      await db.insert(walletUsers).values({ id, projectId, email })
       const [created] = await db.select().from(walletUsers).where(eq(walletUsers.id, id)).limit(1)
       if (!created) throw new Error('The wallet user was not created')
       logger?.info({ projectId }, 'Created an embedded-wallet user')
       return created
     },
 
-    /** The user of an e-mail, created with both keys on first sign-in. */
+    /** The user of an e-mail, created on first sign-in (keys to come). */
     async findOrCreateUser(projectId: string, email: string) {
       const existing = await userRow(projectId, email)
       if (existing) return existing
       const id = randomUUID()
-      await db.transaction(async (tx) => {
-        const inserted = await tx
-          .insert(walletUsers)
-          .values({ id, projectId, email })
-          .onConflictDoNothing()
-          .returning({ id: walletUsers.id })
-        if (inserted.length > 0) await custody.createKeys(tx as unknown as Db, id)
-      })
+      await db.insert(walletUsers).values({ id, projectId, email }).onConflictDoNothing()
       const created = await userRow(projectId, email)
       if (!created) throw new Error('The wallet user was not created')
       if (created.id === id) logger?.info({ projectId }, 'Created an embedded-wallet user')
@@ -90,7 +81,10 @@ export function createUsers(deps: UsersDependencies) {
       return (await userRow(projectId, email)) !== undefined
     },
 
-    /** What the frame is told of a user: the address, the latest identity's name and picture, the accounts. */
+    /**
+     * What the frame is told of a user: the address, the latest identity's name and picture, the
+     * accounts (a user without keys yet has none: 409, see custody's `noKeysYet`).
+     */
     async embeddedUserOf(user: UserRow): Promise<EmbeddedUser> {
       const accounts = await custody.accounts(user.id)
       const [identity] = await db

@@ -1,31 +1,29 @@
 /**
- * Export and leave (issue 25 item 5): after a code mailed afresh for it, the keys go to the frame that
- * asked (never logged, never cached), the export is recorded (the time, no key), and once exported the
- * wallet can be deleted from the service with a second fresh code.
+ * Export and leave (issue 25 item 5): after a code mailed afresh for it, the service's auth share goes
+ * to the frame that asked (never logged, never cached), which combines it with its device share and
+ * shows the keys; the export is recorded (the time, no key), and once exported the wallet can be
+ * deleted from the service with a second fresh code.
  */
 import { randomUUID } from 'node:crypto'
-import { ed25519 } from '@noble/curves/ed25519.js'
 import { and, eq, isNull } from 'drizzle-orm'
-import { bytesToHex } from 'viem'
 import {
   type ExportCodePurpose,
   type ExportResponse,
   embeddedLimits,
 } from '../../src/protocol/embedded/index.ts'
-import { encodeBase58 } from '../../src/protocol/siwx/base58.ts'
 import type { Db } from '../db/database.ts'
 import { walletExports, walletSessions, walletUsers } from '../db/schema.ts'
 import type { ServiceLogger } from '../logger.ts'
 import { exportCodeMail } from '../mail/templates.ts'
 import type { Codes } from './codes.ts'
-import type { Custody } from './custody.ts'
 import { actionNotAllowed, EmbeddedError } from './errors.ts'
 import { type LoginMail, minutes } from './loginMail.ts'
 import type { WalletSession } from './sessions.ts'
+import { keysMessages, type UserKeys } from './userKeys.ts'
 
 export interface WalletExportDependencies {
   db: Db
-  custody: Pick<Custody, 'withKey'>
+  keys: Pick<UserKeys, 'state' | 'authShare'>
   codes: Codes
   mail: LoginMail
   now?: () => number
@@ -35,6 +33,10 @@ export interface WalletExportDependencies {
 /** Deleting before the keys were ever shown would lose the wallet: refused. */
 export const exportFirst = () =>
   new EmbeddedError(409, 'EXPORT_FIRST', 'Export your wallet before you delete it: its keys would be lost')
+
+/** A legacy wallet's keys are still the operator's: the frame takes them over first. */
+export const migrateFirstMessage =
+  "Your wallet's keys are still kept by the service: open the wallet once to move them to your browser, then export"
 
 /** A person signed in without an e-mail address has nowhere to get a fresh code. */
 const noEmail = () =>
@@ -48,12 +50,12 @@ const noEmail = () =>
  * The export and deletion of a signed-in wallet.
  *
  * @example
- * const leave = createWalletExport({ db, custody, codes, mail })
+ * const leave = createWalletExport({ db, keys, codes, mail })
  * const { codeId } = await leave.mailCode(session, 'export')
  * const keys = await leave.exportKeys(session, { codeId, otp: '123456' })
  */
 export function createWalletExport(deps: WalletExportDependencies) {
-  const { db, custody, codes, mail, logger } = deps
+  const { db, keys, codes, mail, logger } = deps
   const now = deps.now ?? Date.now
 
   /** Whether the user's keys were exported (recorded by `exportKeys`). */
@@ -108,10 +110,14 @@ export function createWalletExport(deps: WalletExportDependencies) {
     },
 
     /**
-     * `POST /export`: the keys, after the fresh code. The export is recorded first (the time and the
-     * session, no key): a failure after it leaves a record, never keys without one.
+     * `POST /export`: the auth share, after the fresh code. The export is recorded first (the time and
+     * the session, no share): a failure after it leaves a record, never a share without one. A legacy
+     * wallet moves its keys to the frame first (409).
      */
     async exportKeys(session: WalletSession, body: { codeId: string; otp: string }): Promise<ExportResponse> {
+      const state = await keys.state(session.userId, session.projectId)
+      if (state.state === 'legacy') throw new EmbeddedError(409, 'NOT_AVAILABLE', migrateFirstMessage)
+      if (state.state === 'none') throw new EmbeddedError(409, 'NOT_AVAILABLE', keysMessages.notReady)
       await spendCode(session, 'export', body)
       await db.insert(walletExports).values({
         id: randomUUID(),
@@ -120,21 +126,12 @@ export function createWalletExport(deps: WalletExportDependencies) {
         sessionId: session.id,
         exportedAt: new Date(now()),
       })
-      const evmPrivateKey = await custody.withKey(session.userId, 'secp256k1', (secret) => bytesToHex(secret))
-      const solanaSecretKey = await custody.withKey(session.userId, 'ed25519', (secret) => {
-        // Phantom's form: the 32-byte seed, then the 32-byte public key.
-        const pair = new Uint8Array(64)
-        pair.set(secret, 0)
-        pair.set(ed25519.getPublicKey(secret), 32)
-        try {
-          return encodeBase58(pair)
-        } finally {
-          pair.fill(0)
-        }
-      })
-      logger?.info({ projectId: session.projectId }, 'Embedded-wallet keys exported')
-      // Keys made by the service are random per curve: no phrase derives them (issue 25 items 1-3 add one).
-      return { evmPrivateKey, solanaSecretKey, recoveryPhrase: null }
+      const share = await keys.authShare(session)
+      logger?.info(
+        { projectId: session.projectId },
+        'Embedded-wallet keys exported (the auth share, to the frame)',
+      )
+      return share
     },
 
     /**

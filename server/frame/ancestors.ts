@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { FRAME_ANCESTORS_DEFAULT } from '../../src/protocol/constants.ts'
 import { isOriginAllowed, normalizeOriginPattern } from '../projects/origins.ts'
 import type { Project } from '../projects/store.ts'
@@ -52,17 +53,30 @@ export function cspSources(pattern: string): string[] {
 }
 
 /**
- * The `Content-Security-Policy` of the frame's page for a project: only the frame's own scripts,
- * styles and API, and `frame-ancestors` from the project's allow-list.
+ * The CSP sources (`'sha256-…'`) of a built page's import maps, the only inline scripts the frame's
+ * build writes (scripts/sriPlugin.ts: the integrity of every chunk a page may import).
+ *
+ * @example
+ * inlineScriptHashes('<script type="importmap">{}</script>') // ["'sha256-RBNvo1WzZ4oRRq0W9+hknpT7T8If536DEMBg9hyq/4o='"]
+ */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script type="importmap">([^<]*)<\/script>/g)].map(
+    ([, text = '']) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`,
+  )
+}
+
+/**
+ * The `Content-Security-Policy` of the frame's page for a project: only the frame's own scripts (and
+ * its build's import map, by hash), styles and API, and `frame-ancestors` from the project's allow-list.
  *
  * @example
  * reply.header('content-security-policy', frameCsp(frameAncestorPatterns(project, true)))
  */
-export function frameCsp(ancestors: readonly string[]): string {
+export function frameCsp(ancestors: readonly string[], scripts: readonly string[] = []): string {
   const sources = [...new Set(ancestors.flatMap(cspSources))]
   return [
     "default-src 'none'",
-    "script-src 'self'",
+    ["script-src 'self'", ...scripts].join(' '),
     "style-src 'self'",
     "img-src 'self' data:",
     "connect-src 'self'",

@@ -13,19 +13,21 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify'
+import { withFrameConfig } from '../../src/protocol/embedded/frameIntegrity.ts'
 import { embeddedLimits, frameQuery } from '../../src/protocol/embedded/index.ts'
 import { SocialProviderSchema } from '../../src/protocol/rules.ts'
 import type { ServiceConfig } from '../config.ts'
 import type { ServiceDatabase } from '../db/database.ts'
 import type { EmbeddedWallet } from '../embedded/index.ts'
 import { embeddedWalletOn, registerEmbeddedRoutes } from '../embedded/routes.ts'
+import { closeConnectionsOnClose } from '../http/closing.ts'
 import { createRateLimiter, rateLimitRules } from '../http/rateLimit.ts'
 import type { Logger } from '../logger.ts'
 import { createProjectResolver, type ProjectResolver } from '../projects/resolver.ts'
-import { frameAncestorPatterns, frameCsp } from './ancestors.ts'
+import { frameAncestorPatterns, frameCsp, inlineScriptHashes } from './ancestors.ts'
 
 /** The id of the JSON the frame page reads its configuration from. */
-export const FRAME_CONFIG_ID = 'wallet-frame-config'
+export { FRAME_CONFIG_ID } from '../../src/protocol/embedded/frameIntegrity.ts'
 
 const contentTypes: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -44,8 +46,12 @@ function hardening(reply: { header(name: string, value: string): unknown }) {
   reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()')
 }
 
-/** JSON placed inside a `<script type="application/json">`: nothing in it can close the element. */
-const inertJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
+/**
+ * The frame's HTML pages are public code: any site may read them (`GET` only, no credentials), so a
+ * site can check the page against the build's published hash before it loads the frame (its
+ * `frame-integrity`). The API's routes stay without CORS.
+ */
+const readableByAnySite = (reply: FastifyReply) => reply.header('access-control-allow-origin', '*')
 
 export interface FrameAppDependencies {
   wallet: EmbeddedWallet
@@ -90,6 +96,13 @@ export async function buildFrameApp(
     page('social.html'),
     page('approve.html'),
   ])
+  // Each page's import map (its chunks' integrity) is its one inline script: allowed by its hash.
+  const [frameScripts, deviceScripts, socialScripts, approveScripts] = [
+    framePage,
+    devicePage,
+    socialPage,
+    approvePage,
+  ].map(inlineScriptHashes)
   const frameOrigin = new URL(config.embedded.framePublicUrl).origin
   const projects = deps.projects ?? createProjectResolver(deps.database.db, { ttlMs: config.cacheMs })
 
@@ -100,13 +113,14 @@ export async function buildFrameApp(
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
     forceCloseConnections: 'idle',
   })
+  closeConnectionsOnClose(app)
   app.addHook('onRequest', async (_request, reply) => hardening(reply))
   const onClose = deps.onClose
   if (onClose) app.addHook('onClose', async () => onClose())
 
   // The frame page, per project: its allow-list in the CSP and in the page.
   app.get('/', async (request, reply) => {
-    reply.header('cache-control', 'no-store')
+    readableByAnySite(reply).header('cache-control', 'no-store')
     const query = frameQuery.safeParse(request.query)
     const project = query.success ? await projects.resolve(query.data.projectId) : null
     if (!project || !embeddedWalletOn(project)) {
@@ -115,21 +129,17 @@ export async function buildFrameApp(
     }
     const origins = frameAncestorPatterns(project, config.environment === 'development')
     const settings = { projectId: project.id, origins, frameOrigin }
-    const html = framePage.replace(
-      '</head>',
-      `<script type="application/json" id="${FRAME_CONFIG_ID}">${inertJson(settings)}</script></head>`,
-    )
     return reply
-      .header('content-security-policy', frameCsp(origins))
+      .header('content-security-policy', frameCsp(origins, frameScripts))
       .type('text/html; charset=utf-8')
-      .send(html)
+      .send(withFrameConfig(framePage, settings))
   })
 
   // The page a mailed approval link opens: never inside a frame.
   app.get('/device', async (_request, reply) =>
-    reply
+    readableByAnySite(reply)
       .header('cache-control', 'no-store')
-      .header('content-security-policy', frameCsp([]))
+      .header('content-security-policy', frameCsp([], deviceScripts))
       .header('x-frame-options', 'DENY')
       .type('text/html; charset=utf-8')
       .send(devicePage),
@@ -138,9 +148,9 @@ export async function buildFrameApp(
   // The approval window the frame opens where the engine cannot say what is drawn (no IOv2: Firefox,
   // Safari; issue 23 item 4a): a top-level window no page can restyle or cover, so never inside a frame.
   app.get('/approve', async (_request, reply) =>
-    reply
+    readableByAnySite(reply)
       .header('cache-control', 'no-store')
-      .header('content-security-policy', frameCsp([]))
+      .header('content-security-policy', frameCsp([], approveScripts))
       .header('x-frame-options', 'DENY')
       .type('text/html; charset=utf-8')
       .send(approvePage),
@@ -164,17 +174,13 @@ export async function buildFrameApp(
         ? request.body
         : new URLSearchParams((request.query ?? {}) as Record<string, string>)
     const outcome = await deps.wallet.social.callback(provider.data, parameters)
-    const html = socialPage.replace(
-      '</head>',
-      `<script type="application/json" id="${FRAME_CONFIG_ID}">${inertJson(outcome)}</script></head>`,
-    )
     return reply
       .code(outcome.site ? 200 : 400)
       .header('cache-control', 'no-store')
-      .header('content-security-policy', frameCsp([]))
+      .header('content-security-policy', frameCsp([], socialScripts))
       .header('x-frame-options', 'DENY')
       .type('text/html; charset=utf-8')
-      .send(html)
+      .send(withFrameConfig(socialPage, outcome))
   }
   app.get('/social/callback/:provider', socialCallback)
   app.post('/social/callback/:provider', socialCallback)

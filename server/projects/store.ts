@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm'
 import type { ProjectFeatures } from '../../src/protocol/api/index.ts'
 import { projectFeatures, socialProviders } from '../../src/protocol/api/index.ts'
+import type { CustodyMode } from '../../src/protocol/embedded/keys.ts'
 import type { Db } from '../db/database.ts'
 import { projectOrigins, projects } from '../db/schema.ts'
 import { isOriginPattern, normalizeOriginPattern } from './origins.ts'
@@ -11,6 +12,11 @@ export interface Project {
   name: string
   analyticsEnabled: boolean
   features: ProjectFeatures
+  /**
+   * Who can recover a wallet without the person (issue 25): `user` (the default: nobody) or `operator`
+   * (the service keeps the recovery share under its KEK, and so can sign for every user).
+   */
+  custody: CustodyMode
   /** Allowed origin patterns, sorted. */
   origins: string[]
 }
@@ -72,6 +78,7 @@ export async function getProject(db: Db, id: string): Promise<Project | null> {
     name: row.name,
     analyticsEnabled: row.analyticsEnabled,
     features: resolveFeatures(row.features),
+    custody: row.custody,
     origins: originRows.map((origin) => origin.origin),
   }
 }
@@ -92,6 +99,7 @@ export async function listProjects(db: Db): Promise<Project[]> {
     name: row.name,
     analyticsEnabled: row.analyticsEnabled,
     features: resolveFeatures(row.features),
+    custody: row.custody,
     origins: originRows.filter((origin) => origin.projectId === row.id).map((origin) => origin.origin),
   }))
 }
@@ -101,6 +109,8 @@ export interface CreateProjectParameters {
   name: string
   origins?: readonly string[]
   analyticsEnabled?: boolean
+  /** Default `user`. */
+  custody?: CustodyMode
 }
 
 /**
@@ -118,6 +128,7 @@ export async function createProject(db: Db, parameters: CreateProjectParameters)
         id: parameters.id,
         name: parameters.name,
         analyticsEnabled: parameters.analyticsEnabled ?? true,
+        custody: parameters.custody ?? 'user',
       })
       .onConflictDoNothing()
       .returning({ id: projects.id })
@@ -181,10 +192,11 @@ export interface UpdateProjectParameters {
   name?: string
   analyticsEnabled?: boolean
   features?: Partial<ProjectFeatures>
+  custody?: CustodyMode
 }
 
 /**
- * Changes a project's name, analytics setting or features (features are merged over the stored ones).
+ * Changes a project's name, analytics setting, custody mode or features (features are merged over the stored ones).
  *
  * @example
  * await updateProject(db, 'shop', { analyticsEnabled: false })
@@ -200,6 +212,7 @@ export async function updateProject(
     .set({
       ...(parameters.name === undefined ? {} : { name: parameters.name }),
       ...(parameters.analyticsEnabled === undefined ? {} : { analyticsEnabled: parameters.analyticsEnabled }),
+      ...(parameters.custody === undefined ? {} : { custody: parameters.custody }),
       ...(parameters.features === undefined
         ? {}
         : { features: { ...current.features, ...parameters.features } }),

@@ -58,6 +58,7 @@ function followApprovals(config: Config, connector: EmbeddedConnector): void {
       showing = false
       const modal = config.$modal.get()
       if (!modal.open || modal.router.view !== 'ApproveTransaction') return
+      if (embeddedState(config).get().securing) return
       if (openedForIt || modal.router.history.length === 0) void close(config, { force: true })
       else navigate(config, 'back')
     }
@@ -119,6 +120,8 @@ export function embeddedConnector(config: Config): Promise<EmbeddedConnector> {
     const namespaces = embeddedNamespaces(config)
     const frame = module.createFrameClient({
       frameUrl: options.frameUrl,
+      integrity: options.frameIntegrity,
+      fetch: config.platform.fetch,
       projectId: options.projectId,
       chainId: (networkFor(config, namespaces[0] ?? 'eip155') ?? 'eip155:1') as CaipNetworkId,
       container: () => {
@@ -127,11 +130,12 @@ export function embeddedConnector(config: Config): Promise<EmbeddedConnector> {
       },
       document: win.document,
       onStatus: (status) => embeddedState(config).setKey('frame', status),
-      onFailure: (reason) => {
+      onFailure: (reason, cause) => {
         const error =
-          reason === 'iframe_load_failed'
+          cause ??
+          (reason === 'iframe_load_failed'
             ? new module.EmbeddedWalletLoadError()
-            : new module.EmbeddedRequestTimeoutError()
+            : new module.EmbeddedRequestTimeoutError())
         config.events.emit('error', { code: error.code, message: error.shortMessage })
       },
     })
@@ -139,6 +143,8 @@ export function embeddedConnector(config: Config): Promise<EmbeddedConnector> {
       frame,
       namespaces,
       preferredAccountType: options.defaultAccountType,
+      // Whether this person exported their keys, as the service remembers it (a reload keeps "Delete wallet").
+      onUser: (user) => embeddedState(config).setKey('exported', user.exported === true),
       read: (chainId, method, params) => networkRpc(config, chainId)(method, params as readonly unknown[]),
     })
     followApprovals(config, connector)
@@ -170,9 +176,26 @@ export async function completeEmbeddedLogin(
   const namespaces = embeddedNamespaces(config)
   const shown = config.$network.get()?.caipNetworkId.split(':')[0]
   const last = namespaces.find((namespace) => namespace === shown) ?? namespaces[0] ?? 'eip155'
-  for (const namespace of namespaces.filter((candidate) => candidate !== last))
-    await connect(config, { connector, namespace, keepOpen: true })
-  await connect(config, { connector, namespace: last })
+  // Before connecting: the frame recovers the wallet on a new browser, or offers to set recovery up
+  // for keys made at this sign-in (Later, or a refusal, still connects).
+  const state = embeddedState(config)
+  state.setKey('securing', true)
+  try {
+    await connector.frame.request('SECURE_WALLET', { reason: 'sign-in' }).then(
+      (answer) => state.setKey('recovery', answer.recovery),
+      () => {},
+    )
+    for (const namespace of namespaces.filter((candidate) => candidate !== last))
+      await connect(config, { connector, namespace, keepOpen: true })
+    await connect(config, { connector, namespace: last })
+  } catch (error) {
+    // Not connected: off the frame's (now empty) view, back to the sign-in that failed.
+    if (config.$modal.get().router.view === 'ApproveTransaction' && !state.get().approval)
+      navigate(config, 'back')
+    throw error
+  } finally {
+    state.setKey('securing', false)
+  }
   config.storage.set(StorageKey.loginEmailUsed, true)
   if (email) config.storage.set(StorageKey.email, email)
   embeddedState(config).setKey('email', email)

@@ -30,6 +30,9 @@ export function embeddedState(config: Config): MapStore<EmbeddedState> {
       compareCode: undefined,
       exported: false,
       leaveError: undefined,
+      recovery: undefined,
+      securing: false,
+      passkeyError: undefined,
     })
     config.internal.embeddedState = state
   }
@@ -54,4 +57,5 @@ export function clearLoginCache(config: Config): void {
   embeddedState(config).setKey('email', undefined)
   embeddedState(config).setKey('userName', undefined)
   embeddedState(config).setKey('userImage', undefined)
+  embeddedState(config).setKey('recovery', undefined)
 }

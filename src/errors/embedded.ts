@@ -18,6 +18,21 @@ export class EmbeddedWalletLoadError extends BaseError {
 }
 
 /**
+ * The frame page is not the build the site pinned (`frame-integrity`), or could not be checked: the
+ * frame is not loaded. `details` says which (the hash found, or why there was none).
+ *
+ * @example
+ * throw new FrameIntegrityError({ details: `${frameUrl} is sha384-… (pinned: sha384-…)` })
+ */
+export class FrameIntegrityError extends BaseError {
+  override name = 'FrameIntegrityError' as const
+  readonly reason: EmbeddedFailureReason = 'iframe_load_failed'
+  constructor(parameters: ErrorParameters = {}) {
+    super('The wallet did not load: its code is not the version this site approved', parameters)
+  }
+}
+
+/**
  * The embedded-wallet frame did not answer a request in time.
  *
  * @example

@@ -3,6 +3,7 @@ import type { CaipNetworkId } from '../protocol/caip.ts'
 import type { EmbeddedUser, FrameUser } from '../protocol/embedded/index.ts'
 import { accountTypeResponse } from '../protocol/embedded/index.ts'
 import { isSessionEnded } from './failure.ts'
+import { recoveryOf } from './secureWallet.ts'
 import type { FrameSession } from './session.ts'
 import type { FrameWalletDependencies } from './walletTypes.ts'
 
@@ -46,7 +47,9 @@ export function createFrameAccounts(
     const name = value.userName
     const emailLike = name !== undefined && (/^[^\s@]+@[^\s@]+$/.test(name) || name === value.email)
     const farcaster = value.identityProvider === 'farcaster'
+    const recovery = recoveryOf(session.keys)
     return {
+      ...(recovery ? { recovery } : {}),
       ...(name === undefined || emailLike ? {} : { userName: name }),
       ...(farcaster && value.userImage !== undefined ? { userImage: value.userImage } : {}),
       address: namespace === 'eip155' ? eip155.address : value.accounts.solana.address,
@@ -57,6 +60,7 @@ export function createFrameAccounts(
       ],
       preferredAccountType: evm?.preferredAccountType ?? 'eoa',
       smartAccountDeployed: evm?.account.smartAccountDeployed ?? false,
+      ...(value.exported ? { exported: true } : {}),
     }
   }
 

@@ -42,6 +42,8 @@ export class ApiError extends Error {
 }
 
 export interface FrameApi {
+  /** The project the frame serves (the key-set proofs name it). */
+  readonly projectId: string
   /** Calls a route of `/embedded/v1/` on the frame's own origin and checks the answer with `schema`. */
   request<T extends z.ZodMiniType>(
     method: 'GET' | 'POST',
@@ -110,6 +112,7 @@ export function createFrameApi(options: {
   }
 
   return {
+    projectId: options.projectId,
     async request<T extends z.ZodMiniType>(
       method: 'GET' | 'POST',
       path: string,

@@ -1,15 +1,27 @@
 // The frame's Export and Delete views (issue 25 item 5): a fresh code, a warning, the keys, on the frame's origin only.
-import type { ExportResponse, FrameNotice } from '../protocol/embedded/index.ts'
+import type { FrameNotice } from '../protocol/embedded/index.ts'
 import { ApiError } from './api.ts'
 import { h } from './dom.ts'
+import { FrameFailure } from './failure.ts'
+import { createPanelHost } from './panelHost.ts'
 import type { Strings } from './strings.ts'
+
+/**
+ * The keys the view shows, made in the frame from this browser's share and the export's auth share:
+ * the EVM key, the Solana secret key as Phantom imports it, and the phrase of a phrase secret.
+ */
+export interface ExportedKeys {
+  evmPrivateKey: string
+  solanaSecretKey: string
+  recoveryPhrase: string | null
+}
 
 /** What the view asks of the wallet: the code's check, answering the keys (export) or nothing (delete). */
 export type ExportStep<T> = (otp: string) => Promise<T>
 
 export interface ExportUi {
   /** Code, then warning, then keys; resolves when the person closes (true once the keys were shown). */
-  showExport(confirm: ExportStep<ExportResponse>): Promise<boolean>
+  showExport(confirm: ExportStep<ExportedKeys>): Promise<boolean>
   /** Code and the deletion's warning; resolves true once deleted, false when closed before. */
   showDelete(confirm: ExportStep<void>): Promise<boolean>
   /** The app left the view (the modal closed): close it, keys and all. */
@@ -18,6 +30,9 @@ export interface ExportUi {
 
 /** A refused code in the person's language where the catalogue has it, else the service's words. */
 function messageOf({ t }: Strings, failure: unknown): string {
+  // This browser has no share of the wallet's current set: nothing here can show the keys.
+  if (failure instanceof FrameFailure && failure.payload.code === 'KEYS_NOT_ON_DEVICE')
+    return t('frameExportNoDeviceShare')
   if (!(failure instanceof ApiError)) return t('frameExportFailed')
   if (failure.code === 'INVALID_CODE' && failure.attemptsLeft !== undefined)
     return t('error.InvalidCodeError', { attemptsLeft: failure.attemptsLeft })
@@ -31,7 +46,7 @@ function messageOf({ t }: Strings, failure: unknown): string {
  *
  * @example
  * const ui = createExportUi({ root, notify, strings })
- * await ui.showExport((otp) => api.request('POST', 'export', exportResponse, { codeId, otp }, token))
+ * await ui.showExport(async (otp) => keyring.exportKeys(await exportAuthShare(otp)))
  */
 export function createExportUi(options: {
   root: HTMLElement
@@ -39,20 +54,9 @@ export function createExportUi(options: {
   strings: () => Promise<Strings>
 }): ExportUi {
   let close: ((done: boolean) => void) | undefined
-  let observer: ResizeObserver | undefined
-
+  const host = createPanelHost(options)
   /** Shows a panel (the first one tells the modal to show the frame). */
-  function draw(panel: HTMLElement, first: boolean) {
-    options.root.replaceChildren(panel)
-    const height = () => Math.ceil(panel.getBoundingClientRect().height)
-    options.notify({ type: first ? 'APPROVAL_SHOW' : 'APPROVAL_RESIZE', payload: { height: height() } })
-    observer?.disconnect()
-    observer = new ResizeObserver(() =>
-      options.notify({ type: 'APPROVAL_RESIZE', payload: { height: height() } }),
-    )
-    observer.observe(panel)
-    panel.querySelector<HTMLElement>('h1')?.focus()
-  }
+  const draw = host.draw
 
   function panelOf(strings: Strings, title: string, ...children: (HTMLElement | false)[]) {
     const panel = h(
@@ -152,7 +156,7 @@ export function createExportUi(options: {
     )
   }
 
-  function keysPanel(strings: Strings, keys: ExportResponse) {
+  function keysPanel(strings: Strings, keys: ExportedKeys) {
     const { t } = strings
     const status = h('p', { class: 'muted', role: 'status', 'data-copied': '' })
     const done = h('button', { type: 'button', class: 'primary', 'data-action': 'close' }, t('frameClose'))
@@ -186,10 +190,7 @@ export function createExportUi(options: {
         new Promise<boolean>((resolve) => {
           close = (done) => {
             close = undefined
-            observer?.disconnect()
-            observer = undefined
-            options.root.replaceChildren()
-            options.notify({ type: 'APPROVAL_HIDE', payload: {} })
+            host.clear()
             resolve(done || confirmed)
           }
           flow(
@@ -238,8 +239,7 @@ export function createExportUi(options: {
             )
           },
         )
-        draw(code.panel, true)
-        code.input.focus()
+        draw(code.panel, true, code.input)
       })
     },
     showDelete(confirm) {
@@ -255,8 +255,7 @@ export function createExportUi(options: {
             settle(true)
           },
         )
-        draw(code.panel, true)
-        code.input.focus()
+        draw(code.panel, true, code.input)
       })
     },
     cancel() {

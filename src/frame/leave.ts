@@ -1,28 +1,34 @@
 // The frame's Export and Delete handlers (issue 25 item 5): a fresh code from the service, then the view.
 import {
+  authShareResponse,
   type ExportCodePurpose,
   exportCodeResponse,
-  exportResponse,
   walletDeletedResponse,
 } from '../protocol/embedded/index.ts'
 import type { ExportUi } from './exportView.ts'
 import { notAvailable } from './failure.ts'
+import type { Keyring } from './keyring.ts'
 import type { FrameSession } from './session.ts'
 import type { FrameHandlers, FrameWalletDependencies } from './walletTypes.ts'
 
 /**
  * EXPORT_WALLET and DELETE_WALLET: each mails a fresh code (a refusal, such as deleting before an
- * export, is the answer), then shows its view in the frame. The keys go from the service to the view
- * and nowhere else: the answer to the page says only whether it happened.
+ * export, is the answer), then shows its view in the frame. The code releases the auth share, which
+ * the frame combines with this browser's share (issue 25): the keys exist in the view and nowhere
+ * else; the answer to the page says only whether it happened.
  *
  * @example
- * const leave = createLeave(session, deps, { ui, ended })
+ * const leave = createLeave(session, deps, { ui, ended, keyring })
  * await leave.handlers.EXPORT_WALLET({})
  */
 export function createLeave(
   session: FrameSession,
   { api }: Pick<FrameWalletDependencies, 'api'>,
-  options: { ui: ExportUi | undefined; ended: () => void },
+  options: {
+    ui: ExportUi | undefined
+    ended: () => void | Promise<void>
+    keyring: Pick<Keyring, 'exportKeys'>
+  },
 ) {
   const ui = () => {
     if (!options.ui) throw notAvailable()
@@ -35,9 +41,16 @@ export function createLeave(
     async EXPORT_WALLET() {
       const view = ui()
       const { codeId } = await mailCode('export')
-      const exported = await view.showExport((otp) =>
-        session.withSession((token) => api.request('POST', 'export', exportResponse, { codeId, otp }, token)),
+      const exported = await view.showExport(async (otp) =>
+        options.keyring.exportKeys(
+          await session.withSession((token) =>
+            api.request('POST', 'export', authShareResponse, { codeId, otp }, token),
+          ),
+        ),
       )
+      // What GET_USER answers from now on (as `GET me` will after a reload).
+      const user = session.user
+      if (exported && user) session.setUser({ ...user, exported: true })
       return { exported }
     },
     async DELETE_WALLET() {
@@ -48,7 +61,7 @@ export function createLeave(
           api.request('POST', 'wallet/delete', walletDeletedResponse, { codeId, otp }, token),
         )
       })
-      if (deleted) options.ended()
+      if (deleted) await options.ended()
       return { deleted }
     },
   }

@@ -7,7 +7,7 @@
 import './frame.css'
 import * as z from 'zod/mini'
 import type { CaipNetworkId } from '../protocol/caip.ts'
-import type { AppEvent, EmbeddedUser, FrameNotice } from '../protocol/embedded/index.ts'
+import type { AppEvent, CustodyMode, EmbeddedUser, FrameNotice } from '../protocol/embedded/index.ts'
 import {
   appEvent,
   appEventPayloads,
@@ -20,6 +20,9 @@ import { createApprovalUi } from './approval.ts'
 import { createExportUi } from './exportView.ts'
 import { acceptHandshake } from './handshake.ts'
 import { drawIdentity } from './identity.ts'
+import { deviceShareStore } from './keys/deviceShare.ts'
+import { createPasskeyUi } from './passkeyView.ts'
+import { createRecoveryUi } from './recoveryView.ts'
 import { frameStorage } from './storage.ts'
 import { loadStrings, type Strings } from './strings.ts'
 import { createFrameWallet } from './wallet.ts'
@@ -88,11 +91,15 @@ function start(): void {
     // Who is signed in, drawn here (never answered to the page): redrawn on each change and language.
     const identityRoot = document.getElementById('identity')
     let shownUser: EmbeddedUser | undefined
-    const identity = (user: EmbeddedUser | undefined) => {
+    let shownCustody: CustodyMode | undefined
+    const identity = (user: EmbeddedUser | undefined, custody?: CustodyMode) => {
       shownUser = user
-      if (identityRoot) void loaded().then((current) => drawIdentity(identityRoot, shownUser, current))
+      shownCustody = user ? custody : undefined
+      if (identityRoot)
+        void loaded().then((current) => drawIdentity(identityRoot, shownUser, current, shownCustody))
     }
-    const storage = frameStorage(safeLocalStorage(), config.projectId, safeIndexedDb())
+    const indexedDb = safeIndexedDb()
+    const storage = frameStorage(safeLocalStorage(), config.projectId, indexedDb)
     const wallet = createFrameWallet({
       api: createFrameApi({ projectId: config.projectId, site: () => site, sessionKey: storage.sessionKey }),
       storage,
@@ -103,6 +110,12 @@ function start(): void {
         site: () => site,
       }),
       exportUi: createExportUi({ root, notify, strings: loaded }),
+      recoveryUi: createRecoveryUi({ root, notify, strings: loaded }),
+      passkeyUi: createPasskeyUi({ root, notify, strings: loaded }),
+      ...(typeof PublicKeyCredential === 'function' && navigator.credentials
+        ? { webauthn: browserWebAuthn() }
+        : {}),
+      ...(indexedDb ? { deviceShares: deviceShareStore(indexedDb) } : {}),
       look: {
         theme(mode, accent) {
           document.documentElement.dataset.theme = mode
@@ -112,7 +125,7 @@ function start(): void {
         locale(locale) {
           language = locale
           strings = undefined
-          identity(shownUser)
+          identity(shownUser, shownCustody)
         },
       },
       chainId: loadedOn,
@@ -142,6 +155,28 @@ function start(): void {
     port.start()
     notify({ type: 'FRAME_READY', payload: { nonce: nonce ?? '', version: embeddedLimits.sdkVersion } })
     log('ready', { site })
+  }
+}
+
+/** The browser's passkey ceremonies, in and out in WebAuthn's JSON forms (Level 3). */
+function browserWebAuthn() {
+  const toJson = (credential: Credential | null) => {
+    if (!(credential instanceof PublicKeyCredential)) throw new DOMException('No passkey', 'NotAllowedError')
+    return credential.toJSON()
+  }
+  return {
+    async create(options: Record<string, unknown>) {
+      const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(
+        options as unknown as PublicKeyCredentialCreationOptionsJSON,
+      )
+      return toJson(await navigator.credentials.create({ publicKey }))
+    },
+    async get(options: Record<string, unknown>) {
+      const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(
+        options as unknown as PublicKeyCredentialRequestOptionsJSON,
+      )
+      return toJson(await navigator.credentials.get({ publicKey }))
+    },
   }
 }
 

@@ -1,8 +1,16 @@
 // An RPC request of the page in the frame: answered here, forwarded, approved, or refused (SPEC 6).
 import type { CaipNetworkId } from '../protocol/caip.ts'
-import { approvalResponse, classifyRequest, walletRpcResponse } from '../protocol/embedded/index.ts'
+import type { ApprovalMethod, ApprovalResponse, SigningPlanResponse } from '../protocol/embedded/index.ts'
+import {
+  approvalResponse,
+  classifyRequest,
+  signingPlanResponse,
+  walletRpcResponse,
+} from '../protocol/embedded/index.ts'
 import type { FrameAccounts } from './account.ts'
 import { FrameFailure, notAvailable, rpcNotAllowed } from './failure.ts'
+import { checkedFinalSigning, hasEoaTransactions } from './finalPlan.ts'
+import type { Keyring } from './keyring.ts'
 import type { FrameSession } from './session.ts'
 import type { FrameWalletDependencies } from './walletTypes.ts'
 
@@ -11,13 +19,14 @@ import type { FrameWalletDependencies } from './walletTypes.ts'
  * and shown in the approval view, the rest forwarded through the service.
  *
  * @example
- * const rpc = createFrameRpc(session, accounts, deps)
+ * const rpc = createFrameRpc(session, accounts, deps, keyring)
  * await rpc({ chainId: 'eip155:1', method: 'eth_chainId' }) // '0x1'
  */
 export function createFrameRpc(
   session: FrameSession,
   accounts: Pick<FrameAccounts, 'frameUserOf'>,
   deps: Pick<FrameWalletDependencies, 'api' | 'approvals'>,
+  keyring: Pick<Keyring, 'sign'>,
 ) {
   const { api } = deps
 
@@ -43,21 +52,39 @@ export function createFrameRpc(
     return undefined
   }
 
-  /** Stored on the service and shown for approval; the service signs what the person approved. */
-  async function approved(body: { chainId: CaipNetworkId; method: string; params?: unknown }) {
+  /**
+   * What to sign once the person approved: the previewed plan, or where it holds EOA transactions the
+   * service's final plan (numbered from the nonces free now), refused unless only the nonces moved.
+   */
+  async function signingAtApprove(created: ApprovalResponse): Promise<SigningPlanResponse> {
+    if (!hasEoaTransactions(created.signing.plan)) return created.signing
+    const final = await session.withSession((current) =>
+      api.request('POST', `requests/${created.id}/plan`, signingPlanResponse, {}, current),
+    )
+    return checkedFinalSigning(created.signing, final)
+  }
+
+  /**
+   * Stored on the service and shown for approval; once the person approved (here, or in the approval
+   * window), the frame signs the plan as previewed (its final nonces aside), and the service checks
+   * and relays the signatures.
+   */
+  async function approved(body: { chainId: CaipNetworkId; method: ApprovalMethod; params?: unknown }) {
     const created = await session.withSession((current) =>
       api.request('POST', 'requests', approvalResponse, body, current),
     )
     return deps.approvals
       .show(created.preview, async () => {
+        const signatures = await keyring.sign(body.method, await signingAtApprove(created))
         const answer = await session.withSession((current) =>
-          api.request('POST', `requests/${created.id}/approve`, walletRpcResponse, {}, current),
+          api.request('POST', `requests/${created.id}/approve`, walletRpcResponse, { signatures }, current),
         )
         return answer.result
       })
       .catch(async (error: unknown) => {
-        // Rejected in the frame (or the app closed its view): the service forgets the request.
-        if (error instanceof FrameFailure && error.payload.code === 4001) {
+        // Rejected in the frame (or the app closed its view), or a plan the frame refused to sign: the
+        // service forgets the request.
+        if (error instanceof FrameFailure && [4001, 'PLAN_CHANGED'].includes(error.payload.code ?? '')) {
           await session
             .withSession((current) =>
               api.request('POST', `requests/${created.id}/reject`, undefined, {}, current),
@@ -82,7 +109,8 @@ export function createFrameRpc(
       const answer = await walletMethod(request)
       if (answer !== undefined) return answer
     }
-    if (kind === 'approval') return approved(body)
+    // Classified as an approval: one of the approval methods.
+    if (kind === 'approval') return approved({ ...body, method: request.method as ApprovalMethod })
     const answer = await session.withSession((current) =>
       api.request('POST', 'rpc', walletRpcResponse, body, current),
     )

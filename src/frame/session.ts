@@ -1,10 +1,13 @@
 // The frame wallet's state: the session (token, user) and the network requests go to.
 import * as z from 'zod/mini'
 import type { CaipNetworkId } from '../protocol/caip.ts'
-import type { EmbeddedUser } from '../protocol/embedded/index.ts'
-import { embeddedNetworksResponse, embeddedUser } from '../protocol/embedded/index.ts'
+import type { EmbeddedUser, WalletKeyState } from '../protocol/embedded/index.ts'
+import { embeddedNetworksResponse, embeddedUser, walletKeyState } from '../protocol/embedded/index.ts'
 import { actionNotAllowed, FrameFailure, isSessionEnded } from './failure.ts'
 import type { FrameWalletDependencies } from './walletTypes.ts'
+
+/** Answer of `GET me`: the user once their keys exist, and where the keys stand. */
+export const meResponse = z.object({ user: z.optional(embeddedUser), keys: z.optional(walletKeyState) })
 
 /**
  * The session the frame holds (its token never leaves it), the user it belongs to and the network
@@ -19,11 +22,15 @@ export function createFrameSession(
 ) {
   const { api, storage } = deps
   let user: EmbeddedUser | undefined
+  /** Where the person's keys stand, as the service last said (sign-in, `GET me`, a key step). */
+  let keys: WalletKeyState | undefined
   let networks: Promise<{ caipNetworkId: string; name: string }[]> | undefined
+  /** What else forgets something when the service ends the session (the key manager's memory). */
+  const endedListeners = new Set<() => void>()
 
   const setUser = (next: EmbeddedUser | undefined) => {
     user = next
-    deps.identity?.(next)
+    deps.identity?.(next, keys?.custody)
   }
 
   const signedIn = () => {
@@ -39,7 +46,9 @@ export function createFrameSession(
     } catch (error) {
       if (isSessionEnded(error)) {
         storage.setToken(undefined)
+        keys = undefined
         setUser(undefined)
+        for (const listener of endedListeners) listener()
         deps.onSessionEnded?.()
       }
       throw error
@@ -48,9 +57,10 @@ export function createFrameSession(
 
   async function currentUser(): Promise<EmbeddedUser> {
     if (user) return user
-    const answer = await withSession((token) =>
-      api.request('GET', 'me', z.object({ user: embeddedUser }), undefined, token),
-    )
+    const answer = await withSession((token) => api.request('GET', 'me', meResponse, undefined, token))
+    if (answer.keys) keys = answer.keys
+    // No user: the keys were never set up (a sign-in that failed half-way); nothing to answer.
+    if (!answer.user) throw actionNotAllowed()
     setUser(answer.user)
     return answer.user
   }
@@ -77,16 +87,40 @@ export function createFrameSession(
     },
     setUser,
     token: () => storage.token(),
+    get keys() {
+      return keys
+    },
+    /** The key state after a key step of the frame (set up, recovered) or as the service says it. */
+    setKeys(next: WalletKeyState | undefined) {
+      const custody = keys?.custody
+      keys = next
+      // The custody line is drawn with the user: redrawn when the mode is first known or changes.
+      if (next && next.custody !== custody) deps.identity?.(user, next.custody)
+    },
     withSession,
+    /**
+     * Runs `listener` each time the service answers 401 (the session ended or expired there); answers
+     * the function that stops it.
+     */
+    onEnded(listener: () => void): () => void {
+      endedListeners.add(listener)
+      return () => endedListeners.delete(listener)
+    },
     currentUser,
     /** Asks the service who is signed in, whatever this frame remembered. */
     refreshUser() {
       user = undefined
       return currentUser()
     },
-    /** Keeps a new session: its token, its user and whether that user was just made. */
-    signedInAs(next: { token: string; user: EmbeddedUser; newUser?: boolean | undefined }) {
+    /** Keeps a new session: its token, its user, its keys and whether that user was just made. */
+    signedInAs(next: {
+      token: string
+      user: EmbeddedUser
+      keys: WalletKeyState
+      newUser?: boolean | undefined
+    }) {
       storage.setToken(next.token)
+      keys = next.keys
       setUser(next.user)
       session.newUser = next.newUser === true
     },
@@ -94,6 +128,7 @@ export function createFrameSession(
     forget(): string | undefined {
       const token = storage.token()
       storage.setToken(undefined)
+      keys = undefined
       setUser(undefined)
       session.newUser = false
       return token

@@ -11,14 +11,16 @@ import {
 } from '../protocol/embedded/index.ts'
 import { ApiError } from './api.ts'
 import { actionNotAllowed, FrameFailure } from './failure.ts'
+import type { Keyring } from './keyring.ts'
 import type { FrameSession } from './session.ts'
+import { meResponse } from './session.ts'
 import type { FrameHandlers, FrameWalletDependencies } from './walletTypes.ts'
 
 /**
  * A sign-in's binding (issue 23 item 1): a secret this frame keeps in memory and the SHA-256 of it,
  * which is all `start` sends; `finish` needs the secret, so only this frame can finish the flow.
  */
-async function newBinding(): Promise<{ secret: string; hash: string }> {
+export async function newBinding(): Promise<{ secret: string; hash: string }> {
   const secret = toBase64Url(crypto.getRandomValues(new Uint8Array(32)))
   const hash = toBase64Url(
     new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(secret))),
@@ -36,24 +38,38 @@ type SignInEvent =
 
 /**
  * The handlers of the sign-in events. Each flow in progress (its id and, for social and Farcaster,
- * the binding secret) stays in this closure until it ends in a session or `reset()` (sign-out).
+ * the binding secret) stays in this closure until it ends in a session or `reset()` (sign-out). A
+ * session is kept, and the sign-in answered, only once its keys are set up (issue 25): a new set, the
+ * move out of custody, or this browser's share checked (`keyring.signedIn`).
  *
  * @example
- * const signIn = createSignIn(session, deps)
+ * const signIn = createSignIn(session, deps, keyring)
  * await signIn.handlers.CONNECT_EMAIL({ email: 'ada@example.com' })
  */
 export function createSignIn(
   session: FrameSession,
   deps: Pick<FrameWalletDependencies, 'api' | 'storage' | 'site'>,
+  keyring: Pick<Keyring, 'signedIn'>,
 ) {
   const { api, storage } = deps
   let login: { loginId: string; action: 'VERIFY_OTP' | 'VERIFY_DEVICE' } | undefined
   let social: { loginId: string; provider: string; binding: string } | undefined
   let farcaster: { loginId: string; binding: string } | undefined
 
-  const signedInAs = (answer: SessionResponse) => {
-    session.signedInAs(answer)
+  /** The user of a session: `GET me` (a new user has one once the keys are set up). */
+  const userOf = async (token: string) => {
+    const { user } = await api.request('GET', 'me', meResponse, undefined, token)
+    if (!user) throw actionNotAllowed()
+    return user
+  }
+
+  const signedInAs = async (answer: SessionResponse) => {
     login = undefined
+    // The move out of custody must open the accounts the person has: the answer's, else the service's.
+    const current = answer.user ?? (answer.keys.state === 'legacy' ? await userOf(answer.token) : undefined)
+    const keys = await keyring.signedIn({ token: answer.token, keys: answer.keys, user: current })
+    const user = answer.keys.state === 'ready' && answer.user ? answer.user : await userOf(answer.token)
+    session.signedInAs({ token: answer.token, user, keys, newUser: answer.newUser })
   }
 
   const handlers: FrameHandlers<SignInEvent> = {
@@ -80,7 +96,7 @@ export function createSignIn(
         deviceId: storage.deviceId(),
       })
       if (answer.status === 'approved') {
-        signedInAs(answer.session)
+        await signedInAs(answer.session)
         return {}
       }
       if (answer.status === 'denied') {
@@ -102,7 +118,7 @@ export function createSignIn(
         login = { loginId: answer.loginId, action: 'VERIFY_DEVICE' }
         return { action: answer.action, compareCode: answer.compareCode }
       }
-      signedInAs(answer)
+      await signedInAs(answer)
       return {}
     },
     async CONNECT_SOCIAL({ provider, handover }) {
@@ -122,7 +138,7 @@ export function createSignIn(
           throw error
         })
       social = undefined
-      signedInAs(answer)
+      await signedInAs(answer)
       return {}
     },
     async CONNECT_FARCASTER({ step }) {
@@ -150,7 +166,7 @@ export function createSignIn(
           throw error
         })
       farcaster = undefined
-      signedInAs(answer)
+      await signedInAs(answer)
       return {}
     },
     async GET_SOCIAL_REDIRECT_URI({ provider }) {
@@ -168,6 +184,8 @@ export function createSignIn(
 
   return {
     handlers,
+    /** Ends a sign-in of another kind (passkeys) as these do: the keys step, then the session. */
+    signedInAs,
     /** Forgets every flow in progress (sign-out). */
     reset() {
       login = undefined

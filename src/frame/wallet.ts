@@ -3,8 +3,11 @@ import { embeddedNetworksResponse } from '../protocol/embedded/index.ts'
 import { createFrameAccounts } from './account.ts'
 import { createEmailUpdate } from './emailUpdate.ts'
 import { failureOf, isSessionEnded, notAvailable } from './failure.ts'
+import { lazyKeyring } from './lazyKeyring.ts'
 import { createLeave } from './leave.ts'
+import { createPasskeys } from './passkeys.ts'
 import { createFrameRpc } from './rpc.ts'
+import { createSecureWallet } from './secureWallet.ts'
 import { createFrameSession } from './session.ts'
 import { createSignIn } from './signIn.ts'
 import type { FrameAnswer, FrameHandlers, FrameWalletDependencies } from './walletTypes.ts'
@@ -32,13 +35,24 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
   const { api } = deps
   const session = createFrameSession(deps)
   const accounts = createFrameAccounts(session, deps)
-  const signIn = createSignIn(session, deps)
+  const keyring = lazyKeyring(session, deps)
+  const signIn = createSignIn(session, deps, keyring)
   const emailUpdate = createEmailUpdate(session, deps)
-  const rpc = createFrameRpc(session, accounts, deps)
+  const passkeys = createPasskeys(session, deps, signIn.signedInAs)
+  const rpc = createFrameRpc(session, accounts, deps, keyring)
+  const secure = createSecureWallet(
+    session,
+    keyring,
+    deps.recoveryUi,
+    deps.webauthn && deps.passkeyUi ? { webauthn: deps.webauthn, ...passkeys } : undefined,
+  )
   const leave = createLeave(session, deps, {
     ui: deps.exportUi,
-    // The wallet is gone from the service: forget it here, and the app disconnects.
-    ended: () => {
+    keyring,
+    // The wallet is gone from the service: forget it here (this browser's share too), and the app
+    // disconnects.
+    ended: async () => {
+      await keyring.deleteDeviceShare(session.keys?.userId).catch(() => {})
       session.forget()
       signIn.reset()
       emailUpdate.reset()
@@ -50,6 +64,8 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     ...signIn.handlers,
     ...emailUpdate.handlers,
     ...leave.handlers,
+    ...secure.handlers,
+    ...passkeys.handlers,
     async SWITCH_NETWORK({ chainId: next }) {
       return { chainId: await session.switchNetwork(next) }
     },
@@ -73,6 +89,8 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     },
     async SIGN_OUT({ everywhere }) {
       const current = session.forget()
+      // The device share stays: it is this browser's, and signing in here again needs it.
+      keyring.forget()
       signIn.reset()
       emailUpdate.reset()
       // Forgotten here whatever happens; a revoke the service did not confirm is an error the page shows
@@ -130,6 +148,8 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
     async CANCEL_APPROVAL() {
       deps.approvals.cancel()
       leave.cancel()
+      secure.cancel()
+      passkeys.cancel()
       return {}
     },
   }

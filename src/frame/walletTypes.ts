@@ -5,12 +5,16 @@ import type {
   AppEvent,
   AppEventType,
   ApprovalPreview,
+  CustodyMode,
   EmbeddedUser,
   FrameErrorPayload,
   FrameSuccessPayload,
 } from '../protocol/embedded/index.ts'
 import type { FrameApi } from './api.ts'
 import type { ExportUi } from './exportView.ts'
+import type { DeviceShareStore } from './keys/deviceShare.ts'
+import type { PasskeyUi } from './passkeyView.ts'
+import type { RecoveryUi } from './recoveryView.ts'
 import type { FrameStorage } from './storage.ts'
 
 export type { AccountTypePreview }
@@ -24,6 +28,12 @@ export interface ApprovalUi {
   show(preview: ApprovalPreview | AccountTypePreview, sign: () => Promise<unknown>): Promise<unknown>
   /** The app closed its view: reject what is shown. */
   cancel(): void
+}
+
+/** WebAuthn's two ceremonies, injected (the frame's `navigator.credentials`). */
+export interface WebAuthnCeremonies {
+  create(options: Record<string, unknown>): Promise<unknown>
+  get(options: Record<string, unknown>): Promise<unknown>
 }
 
 /** Appearance and the site's data the app sends (SYNC_THEME, SYNC_DAPP_DATA). */
@@ -43,7 +53,18 @@ export interface FrameWalletDependencies {
   approvals: ApprovalUi
   /** The Export and Delete views (issue 25 item 5); without them both answer `Not available`. */
   exportUi?: ExportUi
+  /** The recovery views (issue 25 item 3); without them SECURE_WALLET only answers where recovery stands. */
+  recoveryUi?: RecoveryUi
   look: FrameLook
+  /** The passkey views (issue 25 item 6); without them, or without `webauthn`, both answer `Not available`. */
+  passkeyUi?: PasskeyUi
+  /** The browser's passkeys: `options` in their JSON form, the credential answered in its JSON form. */
+  webauthn?: WebAuthnCeremonies
+  /**
+   * This browser's device shares (IndexedDB on the frame's origin, issue 25). Without it (storage
+   * blocked) no wallet is set up or recovered here: a share kept in memory would die with the page.
+   */
+  deviceShares?: DeviceShareStore
   /** The network the frame was loaded on (its URL's `chainId`). */
   chainId: CaipNetworkId
   /** The site the frame answers (the handshake's origin). */
@@ -53,9 +74,10 @@ export interface FrameWalletDependencies {
   onSessionEnded?: () => void
   /**
    * Who is signed in (or nobody), for the frame to draw itself: the e-mail and a social username stay
-   * in the frame (issue 23 item 4b), so Account shows them through it.
+   * in the frame (issue 23 item 4b), so Account shows them through it; with the custody mode once the
+   * keys are known (issue 25 item 4).
    */
-  identity?: (user: EmbeddedUser | undefined) => void
+  identity?: (user: EmbeddedUser | undefined, custody?: CustodyMode) => void
 }
 
 /** The handlers of some app events (SPEC section 7), each resolving with its success payload. */

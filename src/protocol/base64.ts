@@ -26,6 +26,12 @@ export function toBase64Url(bytes: Uint8Array): string {
   return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
 
+/** Bytes of URL-safe base64 text, padded or not; throws (`atob`'s error) on text that is not base64. */
+export function fromBase64Url(text: string): Uint8Array {
+  const standard = text.replaceAll('-', '+').replaceAll('_', '/')
+  return fromBase64(standard.padEnd(Math.ceil(standard.length / 4) * 4, '='))
+}
+
 /**
  * 128 random bits as URL-safe base64 (22 characters): the frame handshake's nonce, device ids.
  *

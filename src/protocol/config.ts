@@ -75,6 +75,8 @@ export interface ModalOptions {
   apiUrl: string | undefined
   relayUrl: string | undefined
   frameUrl: string | undefined
+  /** The frame build's published hash: a frame page that does not match is never loaded (unset: none). */
+  frameIntegrity?: string | undefined
   networks: readonly CaipNetworkId[]
   defaultNetwork: CaipNetworkId | undefined
   theme: 'light' | 'dark' | 'system'
@@ -123,6 +125,8 @@ export interface ModalOptionsInput {
   apiUrl?: string | undefined
   relayUrl?: string | undefined
   frameUrl?: string | undefined
+  /** `sha384-…`, the `frame` value of the frame build's integrity.json (`npm run frame:hash`). */
+  frameIntegrity?: string | undefined
   networks?: readonly CaipNetworkId[] | string | undefined
   defaultNetwork?: CaipNetworkId | undefined
   theme?: ModalOptions['theme'] | undefined
@@ -226,6 +230,9 @@ const parsers: { [K in keyof ModalOptions]: Parser<K> } = {
   apiUrl: fromSchema(UrlSchema),
   relayUrl: fromSchema(UrlSchema),
   frameUrl: fromSchema(UrlSchema),
+  // Its form (`sha384-` and 64 base64 characters) is checked by the lazily loaded embedded connector,
+  // before any load: the first paint's budget has no room for the pattern.
+  frameIntegrity: fromSchema(TextSchema),
   networks: (value) => {
     if (Array.isArray(value)) value = value.join(',')
     if (typeof value !== 'string') return { message: 'Expected a list of CAIP-2 network ids' }
@@ -303,6 +310,7 @@ export const OPTION_ATTRIBUTES = {
   apiUrl: 'api-url',
   relayUrl: 'relay-url',
   frameUrl: 'frame-url',
+  frameIntegrity: 'frame-integrity',
   networks: 'networks',
   defaultNetwork: 'default-network',
   theme: 'theme',

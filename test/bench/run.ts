@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: builds, then reports bundle sizes (browser-measured), browser timings, the relay's
  * and the service's throughput, the swap quote's latency and the Account view with 20 tokens, the
- * embedded wallet's e-mail path (timings and what it loads), and the package as installed
- * (test/package). Numbers are reported, never judged: budgets are checked by size only
- * (`npm run size`). Pass `--quick` to skip the load tests and the service-backed timings.
+ * embedded wallet's e-mail path (timings and what it loads), its sign-in with a device share and its
+ * recovery on a new device, and the package as installed (test/package). Numbers are reported, never
+ * judged: budgets are checked by size only (`npm run size`). Pass `--quick` to skip the load tests and
+ * the service-backed timings.
  */
 import { execSync } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
@@ -95,6 +96,10 @@ if (!quick) {
     execSync('npx wtr --config web-test-runner.config.js --files test/browser/frame-keys.bench.ts', {
       stdio: 'inherit',
     })
+  })
+  await optional('embedded wallet recovery', async () => {
+    const { benchRecovery, printRecovery } = await import('./recovery.ts')
+    printRecovery(await benchRecovery(10))
   })
   await optional('farcaster sign-in', async () => {
     const { benchFarcaster, printFarcaster } = await import('./farcaster.ts')

@@ -40,7 +40,7 @@ const routerAbi = parseAbi([
  * visitor scrolls, says `Failed to fetch transactions` while the service is down, and after the
  * service restarts (same data folder) shows every transaction once.
  */
-describe('Activity on Account end to end', { timeout: 240_000 }, () => {
+describe('Activity on Account end to end', { timeout: 180_000 }, () => {
   let stack: TestStack
   let browser: Browser
   let page: Page
@@ -104,11 +104,13 @@ describe('Activity on Account end to end', { timeout: 240_000 }, () => {
   /** Waits until the service has indexed the local chain up to its head. */
   async function indexed(): Promise<void> {
     const head = Number(await createPublicClient({ transport: http(stack.urls.chain) }).getBlockNumber())
-    for (;;) {
+    // Bounded, so a stuck indexer fails this test in a minute instead of holding the suite.
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
       const rows = await stack.serviceDatabase?.db.select().from(historyNetworks)
       if (rows?.some((row) => row.chainId === local && row.nextBlock > head)) return
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
+    throw new Error(`Timed out waiting for the indexer to pass block ${head}`)
   }
   /** Back to Account from a view one level down, so the list reads its first page again. */
   async function reopenAccount(): Promise<void> {

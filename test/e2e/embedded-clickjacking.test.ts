@@ -23,7 +23,7 @@ declare global {
  * only while IntersectionObserver v2 says it is drawn in full (no opacity, no cover, no transform)
  * and has been for a moment; every click before that is ignored, and no signature is made.
  */
-describe('embedded wallet: clickjacking the approval', { timeout: 300_000 }, () => {
+describe('embedded wallet: clickjacking the approval', { timeout: 180_000 }, () => {
   let stack: TestStack
   let browser: Browser
   let context: BrowserContext

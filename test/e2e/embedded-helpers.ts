@@ -31,6 +31,12 @@ export const codeOf = (mail: { text: string }) => {
   return code
 }
 
+/** The device-approval link of a mail: `/device#<token>` on the frame's origin (its host as served). */
+export const deviceLinkOf = (stack: TestStack, mail: { text: string }) => {
+  const origin = new URL(stack.urls.frame).origin.replace(/[.:/]/g, (c) => `\\${c}`)
+  return new RegExp(`(${origin}/device#[A-Za-z0-9_-]{43})`).exec(mail.text)?.[1]
+}
+
 export const modal = (page: Page) => page.locator('wallet-modal').getByRole('dialog')
 /** The wallet frame (its own origin), laid over the ApproveTransaction view. */
 export const walletFrame = (page: Page) => page.frameLocator('iframe[data-wallet-frame]')
@@ -109,7 +115,131 @@ export async function signInByEmail(page: Page, stack: TestStack, email: string)
   await modal(page)
     .getByLabel('Code')
     .fill(codeOf(await nextMail(stack, email, 0)))
-  await modal(page).waitFor({ state: 'detached' })
+  await closedAfterSignIn(page)
+}
+
+/**
+ * A new wallet in user custody is offered the recovery set-up in the frame right after its sign-in
+ * (issue 25 item 3): the person puts it off with Later.
+ *
+ * @example
+ * await modal(page).getByLabel('Code').fill(code)
+ * await putOffRecovery(page)
+ */
+export async function putOffRecovery(page: Page): Promise<void> {
+  const later = walletFrame(page).getByRole('button', { name: 'Later', exact: true })
+  await later.waitFor({ timeout: 60_000 })
+  // Chromium may drop a click on a frame that just moved: click again until the view goes.
+  for (let attempt = 0; attempt < 10 && (await later.count()) > 0; attempt++) {
+    await later.click({ timeout: 5_000 }).catch(() => {})
+    await later.waitFor({ state: 'detached', timeout: 2_000 }).catch(() => {})
+  }
+}
+
+/**
+ * After a sign-in's last step, until the modal closes, putting the recovery set-up off if the frame
+ * offers it ({@link putOffRecovery}); the same as waiting for the modal to close when it does not.
+ *
+ * @example
+ * await modal(page).getByLabel('Code').fill(code)
+ * await closedAfterSignIn(page)
+ */
+export async function closedAfterSignIn(page: Page): Promise<void> {
+  const later = walletFrame(page).getByRole('button', { name: 'Later', exact: true })
+  const closed = modal(page).waitFor({ state: 'detached', timeout: 60_000 })
+  for (;;) {
+    const step = await Promise.race([
+      closed.then(() => 'closed' as const),
+      later.waitFor({ timeout: 60_000 }).then(
+        () => 'asked' as const,
+        () => 'closed' as const,
+      ),
+    ])
+    if (step === 'closed') break
+    // Chromium may drop a click on a frame that just moved: click again until the view goes.
+    await later.click({ timeout: 5_000 }).catch(() => {})
+    await later.waitFor({ state: 'detached', timeout: 2_000 }).catch(() => {})
+  }
+  await closed
+}
+
+/**
+ * Asks for a code for `email` from the page's Connect view, as {@link submitEmail}; when the service
+ * answers with the resend cooldown ("Please try again after N seconds", N at most 30), waits that long
+ * and presses Continue again. Resolves once the code form shows.
+ *
+ * @example
+ * await submitEmailPastCooldown(page, email)
+ * await modal(page).getByLabel('Code').fill(codeOf(await nextMail(stack, email, seen)))
+ */
+export async function submitEmailPastCooldown(page: Page, email: string): Promise<void> {
+  await submitEmail(page, email)
+  const cooldown = modal(page)
+    .getByRole('alert')
+    .filter({ hasText: /^Please try again after \d+ seconds$/ })
+  const codeHeading = modal(page).getByRole('heading', { name: 'Enter the code' })
+  await cooldown.or(codeHeading).waitFor()
+  if (await cooldown.isVisible()) {
+    const seconds = Number(/(\d+)/.exec((await cooldown.textContent()) ?? '')?.[1])
+    assert.ok(seconds > 0 && seconds <= 30, `a cooldown of at most 30 s: ${seconds}`)
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
+    await modal(page).getByRole('button', { name: 'Continue', exact: true }).click()
+  }
+  await codeHeading.waitFor()
+}
+
+/**
+ * E-mail and code in a browser the service does not know yet (waiting out a resend cooldown); a known
+ * address then waits for the mailed approval link, which `approver`'s browser opens and approves with
+ * the code this one shows.
+ *
+ * @example
+ * await signInNewBrowser(stack, second, email, first)
+ */
+export async function signInNewBrowser(stack: TestStack, page: Page, email: string, approver: Page) {
+  const seen = (await inbox(stack, email)).length
+  await submitEmailPastCooldown(page, email)
+  await modal(page)
+    .getByLabel('Code')
+    .fill(codeOf(await nextMail(stack, email, seen)))
+  await modal(page).getByRole('heading', { name: 'Approve this browser' }).waitFor()
+  const compare = ((await modal(page).locator('.compare-code strong').textContent()) ?? '').trim()
+  const mail = await nextMail(stack, email, seen + 1)
+  const link = deviceLinkOf(stack, mail)
+  assert.ok(link, `an approval link in: ${mail.text}`)
+  const approval = await approver.context().newPage()
+  await approval.goto(link)
+  await approval.getByLabel('Code shown on the browser that is signing in').fill(compare)
+  await approval.getByRole('button', { name: 'Approve this browser' }).click()
+  await approval.getByText(/Approved/).waitFor()
+  await approval.close()
+}
+
+/**
+ * A person's click on a button of the wallet frame: the mouse at the button's box in the page, so the
+ * frame gets a real user activation (a passkey ceremony in a cross-origin frame needs one; playwright's
+ * frame clicks carry a synthetic gesture). Clicked again until `done` holds: Chromium drops input to a
+ * cross-origin frame that has just moved.
+ *
+ * @example
+ * await pressInFrame(page, 'Use a passkey', async () => (await modal(page).count()) === 0)
+ */
+export async function pressInFrame(page: Page, name: string | RegExp, done: () => Promise<boolean>) {
+  const frame = walletFrame(page)
+  const button = frame.getByRole('button', { name, exact: typeof name === 'string' })
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const box = await button.boundingBox()
+    if (box) await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+    for (let poll = 0; poll < 40; poll++) {
+      if (await done()) return
+      await page.waitForTimeout(50)
+    }
+  }
+  const shown = await frame
+    .locator('#app')
+    .textContent()
+    .catch(() => '')
+  throw new Error(`${name} in the wallet frame did not take; the frame shows: ${shown}`)
 }
 
 export const apiRoute = (path: string) => (url: URL) => url.pathname === `/embedded/v1/${path}`
@@ -207,4 +337,100 @@ export async function listenAsPageScript(context: BrowserContext): Promise<void>
     })
     window.addEventListener('message', (event) => record('window', event.data), true)
   })
+}
+
+/**
+ * The device shares this browser keeps on the frame's origin (issue 25), opened inside the frame with
+ * their non-extractable wrapping keys (as the frame's own code does: src/frame/keys/deviceShare.ts),
+ * as hex: what a page script must never see.
+ *
+ * @example
+ * const shares = await deviceSharesIn(page, stack) // ['01a3…']
+ */
+export async function deviceSharesIn(page: Page, stack: TestStack): Promise<string[]> {
+  const frame = page.frames().find((candidate) => candidate.url().startsWith(stack.urls.frame))
+  assert.ok(frame, 'the wallet frame is loaded')
+  return frame.evaluate(async () => {
+    const database = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('wallet-frame', 1)
+      open.onsuccess = () => resolve(open.result)
+      open.onerror = () => reject(open.error)
+    })
+    const read = <T>(request: (store: IDBObjectStore) => IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        const done = request(database.transaction('keys', 'readonly').objectStore('keys'))
+        done.onsuccess = () => resolve(done.result)
+        done.onerror = () => reject(done.error)
+      })
+    const names = (await read((store) => store.getAllKeys())).map(String)
+    const shares: string[] = []
+    for (const name of names.filter((key) => key.startsWith('device-share:'))) {
+      const record = await read<{
+        key: CryptoKey
+        iv: Uint8Array<ArrayBuffer>
+        ciphertext: Uint8Array<ArrayBuffer>
+      }>((store) => store.get(name))
+      const userId = name.slice('device-share:'.length)
+      const share = await crypto.subtle.decrypt(
+        {
+          name: 'AES-GCM',
+          iv: record.iv,
+          additionalData: new TextEncoder().encode(`wallet-elements:device-share:v1:${userId}`),
+        },
+        record.key,
+        record.ciphertext,
+      )
+      shares.push(Array.from(new Uint8Array(share), (byte) => byte.toString(16).padStart(2, '0')).join(''))
+    }
+    database.close()
+    return shares
+  })
+}
+
+/**
+ * This browser loses everything the wallet kept in it (the frame's device share and session, the
+ * page's connection), as a new device would, and loads the demo dapp again; its authenticator stays,
+ * so a passkey is the one thing the person still has (a synced or roaming passkey).
+ *
+ * @example
+ * await loseWalletData(page, stack)
+ * await signInNewBrowser(stack, page, email, approver)
+ */
+export async function loseWalletData(page: Page, stack: TestStack): Promise<void> {
+  const frame = page.frames().find((candidate) => candidate.url().startsWith(stack.urls.frame))
+  assert.ok(frame, 'the wallet frame is loaded')
+  // The frame's storage is partitioned under the page's site: cleared from inside the frame (the
+  // database goes once the frame's connection closes with the page).
+  await frame.evaluate(() => {
+    localStorage.clear()
+    sessionStorage.clear()
+    indexedDB.deleteDatabase('wallet-frame')
+  })
+  await page.evaluate(() => {
+    localStorage.clear()
+    sessionStorage.clear()
+  })
+  await page.goto('about:blank')
+  await page.goto(new URL('/dapp.html', stack.urls.demo).href)
+}
+
+/**
+ * A CDP virtual authenticator (platform passkeys, user verified, with or without PRF) on `page`'s
+ * session: it serves the cross-site wallet frame too. Answers the session and the authenticator's id.
+ */
+export async function addPasskeyAuthenticator(context: BrowserContext, page: Page, hasPrf = true) {
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('WebAuthn.enable')
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      hasPrf,
+      automaticPresenceSimulation: true,
+    },
+  })
+  return { cdp, authenticatorId }
 }

@@ -14,7 +14,7 @@ type Heard = { id?: string; type: string; payload?: { code?: unknown; preferredA
  * and the account type does not change without the person's click on Approve in a visible frame: the
  * request waits in the script's own (hidden) frame, where no one can see or click it.
  */
-describe('embedded wallet: a second frame opened by the page', { timeout: 300_000 }, () => {
+describe('embedded wallet: a second frame opened by the page', { timeout: 180_000 }, () => {
   let stack: TestStack
   let browser: Browser
   let page: Page

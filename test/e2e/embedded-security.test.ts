@@ -6,12 +6,21 @@ import { after, before, describe, it } from 'node:test'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { eq } from 'drizzle-orm'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { getAddress } from 'viem'
 import { walletUsers } from '../../server/db/schema.ts'
 import { createCustody } from '../../server/embedded/custody.ts'
 import { kekRing } from '../../server/embedded/kek.ts'
+import { createShareSets } from '../../server/embedded/shareSets.ts'
+import { withSharedKeys } from '../../src/frame/keys/shares.ts'
 import { encodeBase58 } from '../../src/protocol/siwx/base58.ts'
 import { createAttackerSite, EVIL_HOST, FLOOD } from './attacker-site.ts'
-import { answerInFrame, connections, listenAsPageScript, signInByEmail } from './embedded-helpers.ts'
+import {
+  answerInFrame,
+  connections,
+  deviceSharesIn,
+  listenAsPageScript,
+  signInByEmail,
+} from './embedded-helpers.ts'
 import { freePort, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
@@ -20,7 +29,7 @@ import { freePort, launchBrowser, newContext, startTestStack, type TestStack } f
  * page's own scripts find no key and no session token anywhere they can read; the service's cooldown
  * holds under concurrent requests on the real network.
  */
-describe('embedded wallet: security', { timeout: 300_000 }, () => {
+describe('embedded wallet: security', { timeout: 180_000 }, () => {
   let stack: TestStack
   let browser: Browser
   let evil: Server
@@ -207,7 +216,7 @@ describe('embedded wallet: security', { timeout: 300_000 }, () => {
     assert.equal((await connections(page)).eip155?.status, 'connected')
   })
 
-  it("the page's own scripts find no key and no session token in any message, storage or DOM they can read", async () => {
+  it("the page's own scripts find no key, no share and no session token in any message, storage or DOM they can read", async () => {
     // Use the wallet first: a signature, so the channel carries requests and answers.
     const signed = page.evaluate(() => window.dapp.signMessage('Looking for secrets'))
     await answerInFrame(page, 'Approve')
@@ -218,18 +227,39 @@ describe('embedded wallet: security', { timeout: 300_000 }, () => {
     assert.ok(database)
     const [user] = await database.db.select().from(walletUsers).where(eq(walletUsers.email, email))
     assert.ok(user)
+    // This browser's share of the person's keys (issue 25), opened on the frame's origin, and the
+    // service's auth share: together they are the keys.
+    const shares = await deviceSharesIn(page, stack)
+    assert.ok(shares.length > 0, 'the frame keeps a device share')
     const custody = createCustody(database.db, kekRing([Buffer.from(kek, 'base64')], 'WALLET_KEK'))
-    const evmKey = await custody.withKey(user.id, 'secp256k1', (secret) =>
-      Buffer.from(secret).toString('hex'),
+    const shareSets = createShareSets(database.db, custody)
+    const set = await shareSets.current(user.id)
+    assert.ok(set, 'the service keeps a share set')
+    const authShare = await shareSets.openShare(set, 'auth')
+    const device = shares
+      .map((share) => Buffer.from(share, 'hex'))
+      .find((share) => share.subarray(1, 9).equals(authShare.subarray(1, 9)))
+    assert.ok(device, "this browser's share is of the current set")
+    const { evmKey, solanaSeed } = await withSharedKeys(
+      [new Uint8Array(device), new Uint8Array(authShare)],
+      { eip155: getAddress(set.evmAddress), solana: set.solanaAddress },
+      (keys) => ({
+        evmKey: Buffer.from(keys.secp256k1).toString('hex'),
+        solanaSeed: Buffer.from(keys.ed25519),
+      }),
     )
-    const solanaSeed = await custody.withKey(user.id, 'ed25519', (secret) => Buffer.from(secret))
     const solanaSecretKey = Buffer.concat([solanaSeed, Buffer.from(ed25519.getPublicKey(solanaSeed))])
     const walletOrigin = page.frames().find((frame) => frame.url().startsWith(stack.urls.frame))
     const frameStorage = (await walletOrigin?.evaluate(() => Object.values(localStorage))) ?? []
     const token = frameStorage.find((value) => /^[A-Za-z0-9_-]{43}$/.test(value))
     assert.ok(token, 'the frame keeps its session token in its own storage')
+    const shareEncodings = shares.flatMap((share) => {
+      const bytes = Buffer.from(share, 'hex')
+      return [share, bytes.toString('base64'), bytes.toString('base64url'), bytes.subarray(9).toString('hex')]
+    })
     const secrets = [
       token,
+      ...shareEncodings,
       evmKey,
       evmKey.toUpperCase(),
       solanaSeed.toString('hex'),

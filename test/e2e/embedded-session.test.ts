@@ -8,11 +8,13 @@ import { axeFindings } from './axe.ts'
 import {
   answerInFrame,
   apiRoute,
+  closedAfterSignIn,
   codeOf,
   connections,
   inbox,
   modal,
   nextMail,
+  putOffRecovery,
   walletFrame,
 } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
@@ -75,7 +77,7 @@ describe('embedded wallet: sessions', { timeout: 240_000 }, () => {
     const code = codeOf({ text: (await mail.locator('pre').textContent()) ?? '' })
     await inboxPage.close()
     await modal(page).getByLabel('Code').fill(code)
-    await modal(page).waitFor({ state: 'detached' })
+    await closedAfterSignIn(page)
     assert.equal((await connections(page)).eip155?.status, 'connected')
     assert.deepEqual(await stored(page), { email: JSON.stringify(email), used: 'true' })
   })
@@ -89,7 +91,7 @@ describe('embedded wallet: sessions', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await modal(page).getByLabel('Email').fill(email)
     await modal(page).getByRole('button', { name: 'Continue', exact: true }).click()
-    await modal(page).waitFor({ state: 'detached' })
+    await closedAfterSignIn(page)
     const state = await connections(page)
     assert.equal(state.eip155?.status, 'connected')
     assert.equal(state.eip155?.address, address)
@@ -134,6 +136,7 @@ describe('embedded wallet: sessions', { timeout: 240_000 }, () => {
     await modal(page)
       .getByLabel('Code')
       .fill(codeOf(await nextMail(stack, other, 0)))
+    await putOffRecovery(page)
 
     // Required sign-in: the message view, then the frame shows the message for approval.
     await modal(page)

@@ -21,6 +21,7 @@ import {
   connections,
   modal,
   nextMail,
+  putOffRecovery,
   signInByEmail,
   submitEmail,
   walletFrame,
@@ -177,6 +178,7 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     await modal(siwxPage)
       .getByLabel('Code')
       .fill(codeOf(await nextMail(stack, email, 0)))
+    await putOffRecovery(siwxPage)
     const signIn = async () => {
       await modal(siwxPage)
         .getByRole('heading', { name: /^Sign in to 127\.0\.0\.1:/ })

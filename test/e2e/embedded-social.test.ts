@@ -5,6 +5,7 @@ import { devAccount } from '../../server/dev/chain/index.ts'
 import { sweep } from './axe.ts'
 import {
   apiRoute,
+  closedAfterSignIn,
   connectedOnBoth,
   connections,
   fundEth,
@@ -68,7 +69,7 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
       .filter({ hasText: 'Sign in with Google in the window that opened' })
       .waitFor()
     await signInAt(popup, 'grace.google@example.com')
-    await modal(page).waitFor({ state: 'detached' })
+    await closedAfterSignIn(page)
     const address = await connectedOnBoth(page)
     assert.equal(await keptUsername(page), JSON.stringify('grace.google'))
     await page.locator('wallet-button').getByRole('button').click()
@@ -109,7 +110,7 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
     // Still usable: GitHub signs in.
     const github = await openProvider('GitHub')
     await signInAt(github, 'linus.github@example.com')
-    await modal(page).waitFor({ state: 'detached' })
+    await closedAfterSignIn(page)
     assert.equal((await connections(page)).eip155?.status, 'connected')
   })
 
@@ -126,7 +127,7 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
       await page.goto(dappUrl())
       await page.getByRole('button', { name: 'Connect Wallet' }).click()
       await signInAt(await openProvider(name), user)
-      await modal(page).waitFor({ state: 'detached' })
+      await closedAfterSignIn(page)
       await connectedOnBoth(page, name)
       // Apple's username is the e-mail: it stays in the wallet frame (issue 23 item 4b).
       if (name === 'Apple') assert.equal(await keptUsername(page), undefined)

@@ -7,14 +7,16 @@ import { devKeypair } from '../../server/dev/solana/keys.ts'
 import { axeFindings, focused, sweep } from './axe.ts'
 import {
   answerInFrame,
+  closedAfterSignIn,
   codeOf,
   connections,
+  deviceLinkOf,
   fundEth,
   inbox,
   modal,
   nextMail,
   sendWithApproval,
-  submitEmail,
+  submitEmailPastCooldown,
   walletFrame,
 } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
@@ -94,7 +96,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     await modal(page)
       .getByLabel('Code')
       .fill(`${code.slice(0, 3)} ${code.slice(3)}`)
-    await modal(page).waitFor({ state: 'detached' })
+    await closedAfterSignIn(page)
     const state = await connections(page)
     assert.equal(state.eip155?.status, 'connected')
     assert.equal(state.solana?.status, 'connected')
@@ -220,21 +222,9 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     const fresh = await other.newPage()
     await fresh.goto(dappUrl())
     const seen = (await inbox(stack, email)).length
-    await submitEmail(fresh, email)
     // Another browser, the same address, within 30 s of the last mail: the service holds the cooldown.
-    const cooldown = modal(fresh)
-      .getByRole('alert')
-      .filter({ hasText: /^Please try again after \d+ seconds$/ })
     // Before a code is proven every address gets the same answer: a code (issue 23 item 5).
-    const codeHeading = modal(fresh).getByRole('heading', { name: 'Enter the code' })
-    await cooldown.or(codeHeading).waitFor()
-    if (await cooldown.isVisible()) {
-      const seconds = Number(/(\d+)/.exec((await cooldown.textContent()) ?? '')?.[1])
-      assert.ok(seconds > 0 && seconds <= 30)
-      await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
-      await modal(fresh).getByRole('button', { name: 'Continue', exact: true }).click()
-    }
-    await codeHeading.waitFor()
+    await submitEmailPastCooldown(fresh, email)
     const codeMail = await nextMail(stack, email, seen)
     assert.match(codeMail.subject, /^\d{6} is your sign-in code$/)
     await modal(fresh).getByLabel('Code').fill(codeOf(codeMail))
@@ -247,7 +237,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     const mail = await nextMail(stack, email, seen + 1)
     assert.match(mail.subject, /^Approve a new browser for /)
     assert.ok(!mail.text.includes(compare), 'the code to type is on the browser signing in, not in the mail')
-    const link = /(http:\/\/127\.0\.0\.1:\d+\/device#[A-Za-z0-9_-]{43})/.exec(mail.text)?.[1]
+    const link = deviceLinkOf(stack, mail)
     assert.ok(link?.startsWith(stack.urls.frame), 'the link opens on the frame origin')
     if (!link) return
     // The person opens the link from their mailbox (here: a tab of the first browser).
@@ -263,7 +253,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     await approval.getByRole('button', { name: 'Approve this browser' }).click()
     await approval.getByText(/Approved/).waitFor()
     await approval.close()
-    await modal(fresh).waitFor({ state: 'detached' })
+    await closedAfterSignIn(fresh)
     assert.equal((await connections(fresh)).eip155?.address, evmAddress)
     await other.close()
   })

@@ -13,6 +13,33 @@ import type { ServiceDatabase } from '../../server/db/database.ts'
 import type { LocalEns } from '../../server/dev/chain/ens.ts'
 import type { LocalMarket } from '../../server/dev/chain/market.ts'
 
+/**
+ * playwright-core 1.65.1's own `--disable-features` list (its chromiumSwitches.ts) without
+ * `ThirdPartyStoragePartitioning`. Playwright disables that feature, and a cross-site frame (the
+ * wallet frame on `localhost` in a page on 127.0.0.1, like production's own origin in a site) then
+ * gets no storage at all, where Chrome gives it storage partitioned by the top-level site. Chromium
+ * keeps the last `--disable-features` switch, so ours replaces playwright's. Playwright does not
+ * export its list: test/e2e/embedded-origin.test.ts reads the launched browser's command line and fails
+ * if an upgrade changed it (update this list then).
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+] as const
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -22,6 +49,7 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
   '--disable-quic',
+  `--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.join(',')}`,
 ] as const
 
 /**

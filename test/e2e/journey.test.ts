@@ -7,7 +7,7 @@ import { launchBrowser, newContext, startTestStack, type TestStack } from './har
  * The first whole journey on the local stack: a real Hardhat chain, the demo served by vite, the
  * Demo Wallet answering through its visible prompt, and Chromium clicking like a person.
  */
-describe('connect a browser wallet end to end', { timeout: 240_000 }, () => {
+describe('connect a browser wallet end to end', { timeout: 180_000 }, () => {
   let stack: TestStack
   let browser: Browser
 

@@ -13,7 +13,7 @@ import { axeClean, focusIs, launchBrowser, newContext, startTestStack, type Test
  * `javascript:` link refused), the button and Account show both, Send takes a receiver by name (and
  * viem's `getEnsAddress`, `getEnsName` and `getEnsText` find them on the local chain), and 50 USD of USDC is bought through the local on-ramp stand-in's checkout and arrives on chain.
  */
-describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
+describe('names and on-ramp end to end', { timeout: 240_000 }, () => {
   let stack: TestStack
   let browser: Browser
   const demo = devAccount(0)
@@ -282,10 +282,13 @@ describe('names and on-ramp end to end', { timeout: 300_000 }, () => {
 
     // In Activity, marked as an on-ramp delivery, once the service's indexer has passed its block.
     const { historyNetworks } = await import('../../server/db/schema.ts')
-    for (;;) {
+    // Bounded, so a stuck indexer fails this test in a minute instead of holding the suite.
+    for (const deadline = Date.now() + 60_000; ; ) {
       const networks = await stack.serviceDatabase?.db.select().from(historyNetworks)
       const local = networks?.find((network) => network.chainId === 'eip155:31337')
       if (local && local.nextBlock > Number(receipt.blockNumber)) break
+      if (Date.now() > deadline)
+        throw new Error(`Timed out waiting for the indexer to pass block ${receipt.blockNumber}`)
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
     await page.reload()

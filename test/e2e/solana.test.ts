@@ -12,7 +12,7 @@ const TEST_MINT = '3NgR9cyptmChF72pCdDbrajWsehczWmp6iEbBnnFkHPU'
  * Solana beside EVM on the local stack: the demo page lists both, the Demo Wallet serves both (one
  * row in Connect), balances and transfers go to the real local Solana network (litesvm).
  */
-describe('Solana end to end', { timeout: 300_000 }, () => {
+describe('Solana end to end', { timeout: 180_000 }, () => {
   let stack: TestStack
   let browser: Browser
   const sender = devKeypair(0).publicKey.toBase58()
@@ -126,7 +126,7 @@ describe('Solana end to end', { timeout: 300_000 }, () => {
     // Account: SOL and the test token.
     await accountButton(page).click()
     await modal(page).getByText('Local Solana', { exact: true }).waitFor()
-    await modal(page).getByText('1,000.000 SOL').waitFor()
+    await modal(page).getByText('1,000.000 SOL', { exact: true }).waitFor()
     const tokenRow = modal(page).locator(`[data-token="${TEST_MINT}"]`)
     await tokenRow.getByText('1,000,000.000').waitFor()
     assert.match((await tokenRow.textContent()) ?? '', /TEST/)

@@ -4,7 +4,6 @@ import { after, before, describe, test } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { createPublicClient, type Hex, http, parseEther, toHex, verifyMessage, verifyTypedData } from 'viem'
 import type { DemoWalletBehavior } from '../../demo/wallets/demo-wallet.ts'
-import { startStack } from '../../scripts/stack.ts'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import { freePort, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
@@ -372,7 +371,9 @@ test('error: a port already taken fails startStack, and what had started is stop
   const [chainPort, demoPort] = [await freePort(), await freePort()]
   try {
     await assert.rejects(
-      startStack({ chainPort, chain2Port: taken, demoPort, logLevel: 'silent' }),
+      // The test stack (free ports for the rest, the frame npm test built, the service in memory), so
+      // nothing else runs on a standard port and no frame is built just to be stopped again.
+      startTestStack({ chainPort, chain2Port: taken, demoPort }),
       (error: Error) => {
         assert.match(error.message, new RegExp(`chain2 failed to start: .*port ${taken} .*already in use`))
         return true

@@ -22,7 +22,7 @@ const BOB = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
  * Demo Wallet approving in its prompt, the companion service's data API and RPC proxy, Uniswap V2 on
  * the local chain; every balance checked on the chain.
  */
-describe('tokens, sends and swaps end to end', { timeout: 240_000 }, () => {
+describe('tokens, sends and swaps end to end', { timeout: 180_000 }, () => {
   let stack: TestStack
   let browser: Browser
   let page: Page

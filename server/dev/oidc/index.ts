@@ -96,7 +96,7 @@ function signInPage(provider: StandInProvider, uid: string, client: string): str
  * Starts the stand-in.
  *
  * @example
- * const oidc = await startOidcStandIn({ port: 8790, redirectBase: 'http://127.0.0.1:8788' })
+ * const oidc = await startOidcStandIn({ port: 8790, redirectBase: 'http://localhost:8788' })
  * // issuer of google: `${oidc.url}/google`
  */
 export async function startOidcStandIn(options: OidcStandInOptions): Promise<OidcStandIn> {

@@ -9,7 +9,7 @@ import type { Upstream } from '../upstream.ts'
 import type { EvmAccount, MethodContext } from './types.ts'
 
 export interface ContextParts {
-  custody: Pick<Custody, 'accounts' | 'withKey'>
+  custody: Pick<Custody, 'accounts'>
   upstream: Upstream
   smart: SmartAccounts
   networks: ReadonlyMap<string, EmbeddedNetwork>
@@ -56,7 +56,6 @@ export function createMethodContexts(parts: ContextParts) {
           if (!on) return []
           return [await smart.address(userId, on)]
         },
-        withKey: (curve, use) => custody.withKey(userId, curve, use),
         upstream: parts.upstream,
         smart,
         batches: parts.batches,

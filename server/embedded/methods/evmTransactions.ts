@@ -114,28 +114,44 @@ export function plannedTransaction(
   return { kind: 'evm-transaction', transaction }
 }
 
+/** The nonces of a plan's EOA transactions, in the plan's order. */
+export const planNonces = (plan: SignPlan): number[] =>
+  plan.flatMap((request) => (request.kind === 'evm-transaction' ? [request.transaction.nonce] : []))
+
+/** The plan with every EOA transaction's nonce moved by `shift` (their order and gaps kept). */
+const shiftedNonces = (plan: SignPlan, shift: number): SignPlan =>
+  shift === 0
+    ? plan
+    : plan.map((request) =>
+        request.kind === 'evm-transaction'
+          ? { ...request, transaction: { ...request.transaction, nonce: request.transaction.nonce + shift } }
+          : request,
+      )
+
 /**
- * A plan's transactions from the EOA numbered from the account's pending nonce at approval. A preview
- * fixes everything the person sees; the nonce is not among it, and a request asked while an earlier one
- * still waited for the person (a page that sends an approval and a swap at once) was given the same
- * nonce, or one that a rejected request left unused. So the nonces move, in order, to the first free
- * one; nothing shown changes. Whoever signs (custody today, the frame next) signs the plan this returns.
+ * The plan with its EVM transactions numbered after `taken` (the nonces of the person's requests still
+ * waiting for an answer): two transactions asked at once get consecutive nonces in their previews.
  *
  * @example
- * const plan = await withCurrentNonces(ctx, planOf(prepared))
+ * const plan = afterNonces(planOf(prepared), [7]) // a transaction prepared with nonce 7 gets 8
  */
-export async function withCurrentNonces(ctx: MethodContext, plan: SignPlan): Promise<SignPlan> {
-  const nonces = plan.flatMap((request) =>
-    request.kind === 'evm-transaction' ? [request.transaction.nonce] : [],
-  )
-  if (nonces.length === 0) return plan
-  const shift = (await pendingNonce(ctx, ctx.own.evm)) - Math.min(...nonces)
-  if (shift === 0) return plan
-  return plan.map((request) =>
-    request.kind === 'evm-transaction'
-      ? { ...request, transaction: { ...request.transaction, nonce: request.transaction.nonce + shift } }
-      : request,
-  )
+export function afterNonces(plan: SignPlan, taken: readonly number[]): SignPlan {
+  const nonces = planNonces(plan)
+  if (nonces.length === 0 || taken.length === 0) return plan
+  const shift = Math.max(...taken) + 1 - Math.min(...nonces)
+  return shift > 0 ? shiftedNonces(plan, shift) : plan
+}
+
+/**
+ * The plan with its EVM transactions numbered from `first` (the first nonce free at approval), in the
+ * same order: a request planned after one that was then rejected or expired takes the nonce it left.
+ *
+ * @example
+ * const plan = numberedFrom(planOf(prepared), 7) // a plan of nonces 8 and 9 gets 7 and 8
+ */
+export function numberedFrom(plan: SignPlan, first: number): SignPlan {
+  const nonces = planNonces(plan)
+  return nonces.length === 0 ? plan : shiftedNonces(plan, first - Math.min(...nonces))
 }
 
 /** Sends a planned transaction with its (checked) signature, answering its hash. */

@@ -2,13 +2,11 @@
 import type { ApprovalMethod, WalletMethod } from '../../../src/protocol/embedded/index.ts'
 import { requestRefused } from '../errors.ts'
 import { ethAccounts, ethRequestAccounts, solanaGetAccounts, solanaRequestAccounts } from './accounts.ts'
-import { withCurrentNonces } from './evmTransactions.ts'
 import { getAssets } from './getAssets.ts'
 import { getCallsStatus } from './getCallsStatus.ts'
 import { getCapabilities } from './getCapabilities.ts'
 import { paramsOf } from './params.ts'
 import { personalSign } from './personalSign.ts'
-import { planOf, signByCustody } from './plan.ts'
 import { sendCalls } from './sendCalls.ts'
 import { sendTransaction } from './sendTransaction.ts'
 import { sendUserOperation } from './sendUserOperation.ts'
@@ -85,29 +83,6 @@ export async function executeSignedRequest(
 ): Promise<unknown> {
   const handler = handlerOf(approvalHandlers, method)
   return handler.execute(ctx, paramsOf(handler.params, params, method), prepared, signatures)
-}
-
-/**
- * Signs (and sends) a stored, approved request as the operator's custody does today: the plan its
- * preview stored signed by the one signer with the keys custody opens, then relayed by
- * {@link executeSignedRequest}.
- *
- * @example
- * const result = await executeRequest(ctx, row.method, row.params, row.prepared)
- */
-export async function executeRequest(
-  ctx: MethodContext,
-  method: string,
-  params: unknown,
-  prepared: unknown,
-): Promise<unknown> {
-  const handler = handlerOf(approvalHandlers, method)
-  const checked = paramsOf(handler.params, params, method)
-  const stored = planOf(prepared)
-  const plan = await withCurrentNonces(ctx, stored)
-  const current = plan === stored ? prepared : { ...(prepared as object), plan }
-  const signatures = await signByCustody(ctx, handler.method, plan)
-  return handler.execute(ctx, checked, current, signatures)
 }
 
 /**

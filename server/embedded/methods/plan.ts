@@ -1,21 +1,21 @@
-/** Signing by plan on the service: what a preview stores, who signs it today (custody), and the checks execute makes. */
+/** Signing by plan on the service: what a preview stores, the signing rules it must pass, and the checks execute makes (the frame signs). */
 import type { Hex } from 'viem'
 import * as z from 'zod/mini'
 import type { ApprovalMethod } from '../../../src/protocol/embedded/index.ts'
-import {
-  curveOfRequest,
-  signRequestWith,
-  verifyRequestSignature,
-} from '../../../src/protocol/embedded/signer.ts'
+import { verifyRequestSignature } from '../../../src/protocol/embedded/signer.ts'
 import { type SignPlan, type SignRequest, signingPlan } from '../../../src/protocol/embedded/signing.ts'
 import { checkSignRequest, type SigningRefusedError } from '../../../src/protocol/embedded/signingRules.ts'
 import { actionNotAllowed, EmbeddedError } from '../errors.ts'
 import { invalidParams } from './params.ts'
 import type { MethodContext } from './types.ts'
 
-/** What a preview stores for signing by plan: the signatures the approval needs, in order. */
+/**
+ * What a preview stores for signing by plan: the signatures the approval needs, in order; `final` once
+ * the plan to sign was handed out at Approve (`POST requests/:id/plan`).
+ */
 export interface Planned {
   plan: SignPlan
+  final?: boolean
 }
 
 /** The refusal when the signatures given are not one per request of the plan. */
@@ -39,6 +39,14 @@ export function planOf(prepared: unknown): SignPlan {
   return parsed.success ? parsed.data.plan : []
 }
 
+/**
+ * Whether a stored request's final plan was handed out (its nonces are then taken).
+ *
+ * @example
+ * isFinal(row.prepared) // true after POST requests/:id/plan
+ */
+export const isFinal = (prepared: unknown): boolean => (prepared as Partial<Planned> | null)?.final === true
+
 /** A refusal of the signing rules as the wallet's error, with the words and codes the service used before. */
 function refusal(error: SigningRefusedError): EmbeddedError {
   if (error.reason === 'reserved-domain' || error.reason === 'foreign-account')
@@ -46,8 +54,14 @@ function refusal(error: SigningRefusedError): EmbeddedError {
   return invalidParams(error.shortMessage)
 }
 
-/** Runs the signing rules over a plan, as the service's errors. */
-function checkPlan(method: ApprovalMethod, plan: SignPlan, ownAccounts: readonly Hex[]): void {
+/**
+ * Runs the signing rules over a plan, as the service's errors: when a request is stored, so that what
+ * the frame would refuse to sign is refused before the person is asked.
+ *
+ * @example
+ * checkPlan('eth_signTypedData_v4', plan, await ctx.ownSmartAccounts())
+ */
+export function checkPlan(method: ApprovalMethod, plan: SignPlan, ownAccounts: readonly Hex[]): void {
   try {
     for (const request of plan) checkSignRequest(method, request, { ownAccounts })
   } catch (error) {
@@ -55,26 +69,6 @@ function checkPlan(method: ApprovalMethod, plan: SignPlan, ownAccounts: readonly
       throw refusal(error as SigningRefusedError)
     throw error
   }
-}
-
-/**
- * Signs a plan as the operator's custody does today (`custody: operator`): every request checked first,
- * then each signed by the one signer with the key custody opens for it (once per signature). When the
- * frame signs, it runs the same signer and this step goes away.
- *
- * @example
- * const signatures = await signByCustody(ctx, 'personal_sign', planOf(prepared))
- */
-export async function signByCustody(
-  ctx: MethodContext,
-  method: ApprovalMethod,
-  plan: SignPlan,
-): Promise<Hex[]> {
-  checkPlan(method, plan, await ctx.ownSmartAccounts())
-  const signatures: Hex[] = []
-  for (const request of plan)
-    signatures.push(await ctx.withKey(curveOfRequest(request), (secret) => signRequestWith(request, secret)))
-  return signatures
 }
 
 /**

@@ -3,7 +3,6 @@ import type { Address } from 'viem'
 import type * as z from 'zod/mini'
 import type { ApprovalMethod, ApprovalPreview, WalletMethod } from '../../../src/protocol/embedded/index.ts'
 import type { CallBatches } from '../callBatches.ts'
-import type { Curve } from '../custody.ts'
 import type { EmbeddedNetwork } from '../networks.ts'
 import type { SmartAccounts } from '../smartAccounts.ts'
 import type { Upstream } from '../upstream.ts'
@@ -47,11 +46,6 @@ export interface MethodContext {
    * (the same address on every network with the factory); none when no network has smart accounts.
    */
   ownSmartAccounts(): Promise<Address[]>
-  /**
-   * Opens the person's key of a curve for one call, zeroed afterwards (custody's `withKey`): only the
-   * custody signing step (plan.ts `signByCustody`) uses it, never a method's preview or execute.
-   */
-  withKey<T>(curve: Curve, use: (secret: Uint8Array) => Promise<T> | T): Promise<T>
   /** JSON-RPC on the service's upstreams. */
   readonly upstream: Upstream
   readonly smart: SmartAccountActions

@@ -19,6 +19,8 @@ export interface EmbeddedConnectorParameters {
   read?: ((chainId: CaipNetworkId, method: string, params: unknown) => Promise<unknown>) | undefined
   /** The EVM account a new user starts on (the site's `default-account-type`). */
   preferredAccountType?: AccountType | undefined
+  /** Told each user the frame answers (`GET_USER`): what the page keeps of it (whether it exported). */
+  onUser?: ((user: FrameUser) => void) | undefined
 }
 
 export interface EmbeddedConnector extends Connector {
@@ -50,6 +52,11 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
   let signingOut: Promise<unknown> | undefined
   const emit = (event: ConnectorEvent) => {
     for (const listener of listeners) listener(event)
+  }
+  /** The user the frame answers, kept and told. */
+  const told = (next: FrameUser) => {
+    parameters.onUser?.(next)
+    return next
   }
   // The session ended in the frame (signed out in another tab, expired): every namespace disconnects.
   frame.notices((notice) => {
@@ -87,7 +94,7 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
   async function switchEvm(chainId: CaipNetworkId) {
     await selectNetwork('eip155', chainId)
     const before = user && stateOf('eip155', user)
-    if (before) user = await frame.request('GET_USER', { chainId })
+    if (before) user = told(await frame.request('GET_USER', { chainId }))
     emit({ type: 'chainChanged', namespace: 'eip155', chainId })
     const after = user && stateOf('eip155', user)
     if (before && after && after.accounts[0] !== before.accounts[0]) {
@@ -98,10 +105,12 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
 
   async function connect(namespace: ChainNamespace, chainId: CaipNetworkId | undefined) {
     await selectNetwork(namespace, chainId)
-    user = await frame.request('GET_USER', {
-      chainId: chains.get(namespace),
-      ...(parameters.preferredAccountType ? { preferredAccountType: parameters.preferredAccountType } : {}),
-    })
+    user = told(
+      await frame.request('GET_USER', {
+        chainId: chains.get(namespace),
+        ...(parameters.preferredAccountType ? { preferredAccountType: parameters.preferredAccountType } : {}),
+      }),
+    )
     signingOut = undefined
     return stateOf(namespace, user)
   }
@@ -154,7 +163,7 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
       } catch (error) {
         throw toBaseError(error)
       }
-      user = await frame.request('GET_USER', { chainId })
+      user = told(await frame.request('GET_USER', { chainId }))
       const { namespace, accounts, accountType, smartAccountDeployed } = stateOf('eip155', user)
       emit({ type: 'accountsChanged', namespace, accounts, accountType, smartAccountDeployed })
     },

@@ -29,9 +29,11 @@ import {
 import {
   EMBEDDED_REQUEST_TIMEOUT_MS,
   EMBEDDED_SDK_VERSION,
+  FRAME_HANDSHAKE_RETRY_MS,
   FRAME_LOAD_TIMEOUT_MS,
   FRAME_READY_DELAY_MS,
 } from '../../protocol/embedded/limits.ts'
+import { checkFramePage } from './integrity.ts'
 
 /** The frame's states (SPEC 4): not loaded, loading, ready (its ready event), usable 500 ms later, failed. */
 export type FrameStatus = 'idle' | 'loading' | 'ready' | 'usable' | 'failed'
@@ -52,14 +54,21 @@ const TIMED: ReadonlySet<AppEventType> = new Set([
 export interface FrameClientOptions {
   /** The frame's URL (`frame-url`): its origin is the only one messages go to and come from. */
   frameUrl: string
+  /** The frame build's published hash (`frame-integrity`): the page is checked before each load. */
+  integrity?: string | undefined
+  /** How the page is fetched for that check (the config's platform). */
+  fetch?: typeof fetch
   projectId: string
   chainId: CaipNetworkId
   enableLogger?: boolean
   /** Where the iframe lives (the modal's shadow root). */
   container: () => ParentNode | undefined
   document: Document
-  /** Told why the frame gave up (`iframe_load_failed`, `iframe_request_timeout`) before the request aborts. */
-  onFailure?: (reason: EmbeddedFailureReason) => void
+  /**
+   * Told why the frame gave up (`iframe_load_failed`, `iframe_request_timeout`) before the request
+   * aborts; with the error when it is more precise than the reason (a page that fails its pin).
+   */
+  onFailure?: (reason: EmbeddedFailureReason, error?: BaseError) => void
   onStatus?: (status: FrameStatus) => void
 }
 
@@ -100,6 +109,14 @@ function reasonError(code: string, message: string | undefined, secondsLeft: num
       return new FrameError({ message, reason: code, messageId: 'emailInUse' })
     case 'DEVICE_DENIED':
       return new FrameError({ message, reason: code, messageId: 'deviceDenied' })
+    // The person's keys (issue 25): this browser has no share of the wallet, cannot keep one, or the
+    // keys the service sent open other accounts.
+    case 'KEYS_NOT_ON_DEVICE':
+      return new FrameError({ message, reason: code, messageId: 'keysNotOnDevice' })
+    case 'STORAGE_BLOCKED':
+      return new FrameError({ message, reason: code, messageId: 'storageBlocked' })
+    case 'KEYS_MISMATCH':
+      return new FrameError({ message, reason: code, messageId: 'keysMismatch' })
     case 'TOO_MANY_REQUESTS':
       return new FrameError({
         message,
@@ -202,51 +219,87 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       version: String(EMBEDDED_SDK_VERSION),
       enableLogger: String(options.enableLogger === true),
     }).toString()
-    url.hash = `nonce=${nonce}`
     port?.close()
     port = undefined
     iframe?.remove()
+    iframe = undefined
     setStatus('loading')
+    const { integrity } = options
+    if (!integrity) return mount(url, nonce)
+    // A pinned build: the page the iframe will load is checked first, and never loaded if it differs.
+    return checkFramePage(options.fetch ?? fetch, url.href, integrity).then(
+      () =>
+        status === 'loading'
+          ? mount(url, nonce)
+          : Promise.reject(new SomethingWentWrongError({ details: 'The frame was removed' })),
+      (error: BaseError) => {
+        setStatus('failed')
+        options.onFailure?.('iframe_load_failed', error)
+        throw error
+      },
+    )
+  }
+
+  /**
+   * The iframe of one load, at `url` with this load's nonce in its fragment. The handshake is offered
+   * when the iframe's load event arrives and, until the frame answers, again every 250 ms: Chromium
+   * does not always tell the page that a cross-site frame loaded, though the frame runs and listens.
+   * Each offer carries a new channel, sent to the frame's exact origin only; the frame takes the
+   * first (its nonce once), and the channel it answers on is kept, the others closed.
+   */
+  function mount(url: URL, nonce: string): Promise<void> {
+    url.hash = `nonce=${nonce}`
     return new Promise<void>((resolve, reject) => {
       const doc = options.document
       const frame = doc.createElement('iframe')
-      const channel = new MessageChannel()
-      let handshakeSent = false
+      const offers = new Set<MessagePort>()
+      let loaded = false
+      const stopOffering = () => {
+        clearInterval(reoffer)
+        for (const offered of offers) offered.close()
+        offers.clear()
+      }
       const timer = setTimeout(() => {
-        clearTimeout(timer)
-        channel.port1.close()
+        stopOffering()
         setStatus('failed')
         options.onFailure?.('iframe_load_failed')
         reject(new EmbeddedWalletLoadError({ details: `No ready event from ${origin} within 20 s` }))
       }, FRAME_LOAD_TIMEOUT_MS)
-      const onReady = (event: MessageEvent) => {
-        const notice = frameNotice.safeParse(event.data)
-        if (!notice.success || notice.data.type !== 'FRAME_READY' || notice.data.payload.nonce !== nonce)
-          return
-        clearTimeout(timer)
-        channel.port1.removeEventListener('message', onReady)
-        setStatus('ready')
-        setTimeout(() => {
-          if (iframe !== frame) return
-          setStatus('usable')
-          resolve()
-        }, FRAME_READY_DELAY_MS)
+      const offer = () => {
+        if (iframe !== frame) return stopOffering()
+        const target = frame.contentWindow
+        if (status !== 'loading' || !target) return
+        const channel = new MessageChannel()
+        const local = channel.port1
+        offers.add(local)
+        local.onmessage = (event: MessageEvent) => {
+          const notice = frameNotice.safeParse(event.data)
+          if (!notice.success || notice.data.type !== 'FRAME_READY' || notice.data.payload.nonce !== nonce)
+            return
+          offers.delete(local)
+          stopOffering()
+          clearTimeout(timer)
+          local.onmessage = onPortMessage
+          port = local
+          setStatus('ready')
+          setTimeout(() => {
+            if (iframe !== frame) return
+            setStatus('usable')
+            resolve()
+          }, FRAME_READY_DELAY_MS)
+        }
+        // Before the frame's page is there, the target is about:blank of the page's origin: dropped.
+        target.postMessage({ type: FRAME_HANDSHAKE, nonce }, origin, [channel.port2])
       }
+      const reoffer = setInterval(offer, FRAME_HANDSHAKE_RETRY_MS)
       frame.addEventListener('load', () => {
         if (iframe !== frame) return
-        if (!handshakeSent) {
-          handshakeSent = true
-          // Sent to the frame's exact origin only: if anything else loaded there, it never gets the port.
-          frame.contentWindow?.postMessage({ type: FRAME_HANDSHAKE, nonce }, origin, [channel.port2])
-          return
-        }
-        // A second load is the frame reloading by itself: it lost the port, and what it was asked.
-        if (status === 'usable' || status === 'ready') reloaded()
+        const first = !loaded
+        loaded = true
+        if (status === 'loading') return offer()
+        // A later load, once ready, is the frame reloading by itself: it lost the port, and what it was asked.
+        if (!first && (status === 'usable' || status === 'ready')) reloaded()
       })
-      channel.port1.addEventListener('message', onReady)
-      channel.port1.addEventListener('message', onPortMessage)
-      channel.port1.start()
-      port = channel.port1
       iframe = frame
       frame.title = 'Wallet'
       frame.id = 'wallet-frame'

@@ -1,5 +1,6 @@
 import type { FrameStatus } from '../../connectors/embedded/frame.ts'
 import type { ErrorSummary } from '../../errors/base.ts'
+import type { WalletRecovery } from '../../protocol/embedded/frame.ts'
 
 /** The embedded wallet as the views see it (its frame, the e-mail in use, the approval view). */
 export interface EmbeddedState {
@@ -25,4 +26,13 @@ export interface EmbeddedState {
   exported: boolean
   /** Why the last export or deletion was refused (shown on Account). */
   leaveError: ErrorSummary | undefined
+  /** How the wallet can be recovered on a new browser, as the frame says (Account nags without a method). */
+  recovery: WalletRecovery | undefined
+  /**
+   * A sign-in is finishing with the frame's recovery view (SECURE_WALLET): when the view hides, the
+   * modal stays where it is until the connection closes it (going back would restart the sign-in view).
+   */
+  securing: boolean
+  /** Why the passkey view could not open (shown under Connect's and Account's passkey buttons). */
+  passkeyError: ErrorSummary | undefined
 }

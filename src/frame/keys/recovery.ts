@@ -2,10 +2,16 @@
 import { scryptAsync } from '@noble/hashes/scrypt.js'
 import * as z from 'zod/mini'
 import { fromBase64, toBase64 } from '../../protocol/base64.ts'
+import {
+  passkeySealedShare,
+  passwordSealedShare,
+  SEALED_SHARE_VERSION,
+  sealedRecoveryShare,
+} from '../../protocol/embedded/keys.ts'
 import { buffer, open, type Sealed, seal } from './aead.ts'
 import { InvalidSealedShareError, WrongRecoveryPasskeyError, WrongRecoveryPasswordError } from './errors.ts'
 
-const SEALED_VERSION = 1
+const SEALED_VERSION = SEALED_SHARE_VERSION
 const PRF_BYTES = 32
 const SALT_BYTES = 16
 
@@ -22,42 +28,10 @@ const HKDF_INFO = new TextEncoder().encode('passkey-prf -> aes-256-gcm')
  */
 export const SCRYPT_PARAMETERS = { N: 2 ** 17, r: 8, p: 1 } as const
 
-const base64Of = (bytes: number) =>
-  z.string().check(z.refine((text) => decodes(text, bytes), `Base64 of ${bytes} bytes`))
-const decodes = (text: string, bytes: number | undefined) => {
-  try {
-    const length = fromBase64(text).length
-    return bytes === undefined ? length > 16 : length === bytes
-  } catch {
-    return false
-  }
-}
-const ciphertext = z.string().check(z.refine((text) => decodes(text, undefined), 'Base64 ciphertext'))
-
-/** A recovery share sealed with a passkey: the per-user PRF input (salt) travels with it. */
-const PasskeySealedShare = z.object({
-  version: z.literal(SEALED_VERSION),
-  kdf: z.object({ name: z.literal('hkdf-sha256-prf'), prfSalt: base64Of(PRF_BYTES) }),
-  iv: base64Of(12),
-  ciphertext,
-})
-
-/** A recovery share sealed with a password; bounds on the cost keep a forged record from stalling the frame. */
-const PasswordSealedShare = z.object({
-  version: z.literal(SEALED_VERSION),
-  kdf: z.object({
-    name: z.literal('scrypt'),
-    N: z.number().check(z.refine((n) => [14, 15, 16, 17, 18].some((log) => n === 2 ** log), 'N = 2^14…2^18')),
-    r: z.int().check(z.minimum(1), z.maximum(16)),
-    p: z.int().check(z.minimum(1), z.maximum(4)),
-    salt: base64Of(SALT_BYTES),
-  }),
-  iv: base64Of(12),
-  ciphertext,
-})
-
-/** The sealed recovery share, as the service will store it (JSON): versioned, with its KDF and parameters. */
-export const SealedRecoveryShare = z.union([PasskeySealedShare, PasswordSealedShare])
+/** The sealed recovery share, as the service stores it (JSON): versioned, with its KDF and parameters. */
+export const SealedRecoveryShare = sealedRecoveryShare
+const PasskeySealedShare = passkeySealedShare
+const PasswordSealedShare = passwordSealedShare
 export type SealedRecoveryShare = z.infer<typeof SealedRecoveryShare>
 export type PasskeySealedShare = z.infer<typeof PasskeySealedShare>
 export type PasswordSealedShare = z.infer<typeof PasswordSealedShare>

@@ -4,7 +4,7 @@ import { AccountTypeSchema } from '../entities.ts'
 import { SocialProviderSchema } from '../rules.ts'
 import { embeddedEmail } from './email.ts'
 import { compareCodeAlphabet, embeddedLimits } from './limits.ts'
-import { approvalPreview, previewNetwork } from './preview.ts'
+import { previewNetwork } from './preview.ts'
 
 // The embedded-wallet API: what the frame asks of the service on its own origin (`/embedded/v1/*`).
 // The host page never reaches these routes (they answer the frame's origin only) and never sees a token.
@@ -84,16 +84,6 @@ export type EmailConnectResponse = z.infer<typeof emailConnectResponse>
 export const emailVerifyRequest = z.object({ loginId: opaqueId, otp: otpCode, deviceId })
 export type EmailVerifyRequest = z.infer<typeof emailVerifyRequest>
 
-/** A new session for the frame: its bearer token (kept by the frame only) and the user. */
-export const sessionResponse = z.object({
-  token: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid session token')),
-  expiresAt: z.string(),
-  user: embeddedUser,
-  /** The person's first sign-in (their account was just made): the site's default account type applies. */
-  newUser: z.optional(z.boolean()),
-})
-export type SessionResponse = z.infer<typeof sessionResponse>
-
 /**
  * The code a device approval shows in the browser that is signing in; the person types it on the
  * mailed link's page, which approves nothing without it.
@@ -102,28 +92,9 @@ export const compareCode = z
   .string()
   .check(z.regex(new RegExp(`^[${compareCodeAlphabet}]{${embeddedLimits.compareCodeLength}}$`)))
 
-/**
- * Answer of `POST /embedded/v1/email/verify`: a session, or (a known address on a browser it never
- * approved, after the code was proven) VERIFY_DEVICE with the approval's id and the code to type on
- * the mailed link's page.
- */
-export const emailVerifyResponse = z.union([
-  sessionResponse,
-  z.object({ action: z.literal('VERIFY_DEVICE'), loginId: opaqueId, compareCode }),
-])
-export type EmailVerifyResponse = z.infer<typeof emailVerifyResponse>
-
 /** `POST /embedded/v1/device/wait`: waits (up to 25 s) for the person to approve this browser. */
 export const deviceWaitRequest = z.object({ loginId: opaqueId, deviceId })
 export type DeviceWaitRequest = z.infer<typeof deviceWaitRequest>
-
-/** Answer of `POST /embedded/v1/device/wait`: still pending, or approved with a session. */
-export const deviceWaitResponse = z.union([
-  z.object({ status: z.literal('pending') }),
-  z.object({ status: z.literal('approved'), session: sessionResponse }),
-  z.object({ status: z.literal('denied') }),
-])
-export type DeviceWaitResponse = z.infer<typeof deviceWaitResponse>
 
 /** The secret of an approval link (`/device#…`), 43 URL-safe characters. */
 export const approvalToken = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid approval link'))
@@ -222,10 +193,6 @@ export type WalletRpcRequest = z.infer<typeof walletRpcRequest>
 
 /** Answer of `POST /embedded/v1/rpc` and of an approved request. */
 export const walletRpcResponse = z.object({ result: z.unknown() })
-
-/** Answer of `POST /embedded/v1/requests`: the stored request's id and its preview. */
-export const approvalResponse = z.object({ id: opaqueId, preview: approvalPreview })
-export type ApprovalResponse = z.infer<typeof approvalResponse>
 
 /**
  * The networks the service serves for the embedded wallet, and those of them with smart accounts (a

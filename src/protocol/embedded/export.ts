@@ -1,6 +1,7 @@
 // Wire formats of the wallet's export and deletion (issue 25 item 5): frame <-> service.
 import * as z from 'zod/mini'
 import { opaqueId, otpCode } from './api.ts'
+import { shareSetId, wireShare } from './keys.ts'
 
 /** What a fresh code is asked for: showing the keys, or deleting the wallet from the service. */
 export const exportCodePurpose = z.enum(['export', 'delete'])
@@ -15,16 +16,11 @@ export const exportCodeResponse = z.object({ codeId: opaqueId, resendAfterSecond
 export const exportConfirmRequest = z.object({ codeId: opaqueId, otp: otpCode })
 
 /**
- * Answer of `POST /embedded/v1/export` (to the frame only, `Cache-Control: no-store`): the EVM private
- * key (0x + 64 hex), the Solana secret key (base58 of the 64 bytes secret + public key, as Phantom
- * imports it), and the recovery phrase when the person's secret has one (null: keys made by the
- * service have none).
+ * Answer of `POST /embedded/v1/export` (to the frame only, `Cache-Control: no-store`): the service's
+ * auth share of the current set (issue 25); the frame combines it with its device share and shows the
+ * recovery phrase and the keys on its own origin. The service never holds the keys.
  */
-export const exportResponse = z.object({
-  evmPrivateKey: z.string().check(z.regex(/^0x[0-9a-f]{64}$/)),
-  solanaSecretKey: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/)),
-  recoveryPhrase: z.nullable(z.string().check(z.maxLength(400))),
-})
+export const exportResponse = z.object({ setId: shareSetId, authShare: wireShare })
 export type ExportResponse = z.infer<typeof exportResponse>
 
 /** Answer of `POST /embedded/v1/wallet/delete`: the sessions that ended with it. */

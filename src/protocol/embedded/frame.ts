@@ -95,6 +95,20 @@ export const appEventPayloads = {
   EXPORT_WALLET: empty,
   /** After an export: a second fresh code, then the service deletes the wallet and every session. */
   DELETE_WALLET: empty,
+  /**
+   * Issue 25 item 3: the frame shows, on its own origin, what the wallet's recovery needs: on a browser
+   * without this wallet's key, "Recover your wallet"; in user custody without a recovery method, its
+   * set-up (`sign-in`: only for keys made in this session; `account`: asked from Account). The answer
+   * says only how the wallet can be recovered now.
+   */
+  SECURE_WALLET: z.object({ reason: z.enum(['sign-in', 'account']) }),
+  /**
+   * Issue 25 item 6, Connect: the frame shows "Continue with a passkey" and "Create a passkey" on its
+   * own origin (WebAuthn needs the person's click in the frame); answers once signed in or closed.
+   */
+  CONNECT_PASSKEY: empty,
+  /** Account: the frame shows the person's passkeys, with Add and Remove; answers when closed. */
+  MANAGE_PASSKEYS: empty,
 } as const
 
 export type AppEventType = keyof typeof appEventPayloads
@@ -126,10 +140,24 @@ export const frameAccount = z.object({
   type: AccountTypeSchema,
 })
 
-/** The wallet user of `GET_USER` (SPEC 3), with the accounts of every namespace. */
+/**
+ * How the embedded wallet can be recovered on a new browser (issue 25): who can (`custody`) and the
+ * ways its recovery share is sealed (none yet: only this browser opens it). Shared in spirit with
+ * protocol/embedded/keys.ts, kept here so the page's first paint loads no key schemas.
+ */
+export const walletRecovery = z.object({
+  custody: z.enum(['user', 'operator']),
+  methods: z.array(z.enum(['passkey', 'password', 'operator'])),
+})
+export type WalletRecovery = z.infer<typeof walletRecovery>
+
+/** The wallet user of `GET_USER` (SPEC 3), with the accounts of every namespace and its recovery. */
 export const frameUser = z.object({
   ...WalletUserSchema.shape,
   accounts: z.array(frameAccount),
+  /** The person exported their keys (issue 25 item 5): Account offers "Delete wallet", after a reload too. */
+  exported: z.optional(z.boolean()),
+  recovery: z.optional(walletRecovery),
 })
 export type FrameUser = z.infer<typeof frameUser>
 
@@ -175,6 +203,11 @@ export const frameSuccessPayloads = {
   CANCEL_APPROVAL: empty,
   EXPORT_WALLET: z.object({ exported: z.boolean() }),
   DELETE_WALLET: z.object({ deleted: z.boolean() }),
+  SECURE_WALLET: z.object({ recovery: walletRecovery }),
+  /** `connected`: a session is open (then the app connects as after any sign-in); false: closed. */
+  CONNECT_PASSKEY: z.object({ connected: z.boolean() }),
+  /** How many passkeys the person has when the view closed. */
+  MANAGE_PASSKEYS: z.object({ passkeys: z.number() }),
 } as const satisfies Record<AppEventType, z.ZodMiniType>
 
 export type FrameSuccessPayload<T extends AppEventType> = z.infer<(typeof frameSuccessPayloads)[T]>

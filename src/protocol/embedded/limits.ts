@@ -7,6 +7,8 @@ export const EMAIL_LOGIN_COOLDOWN_MS = 30_000
 export const FRAME_LOAD_TIMEOUT_MS = 20_000
 /** Delay between the frame's ready event and its first use (SPEC 4, 9). */
 export const FRAME_READY_DELAY_MS = 500
+/** How often the page offers the handshake again until the frame answers (its load event may never come). */
+export const FRAME_HANDSHAKE_RETRY_MS = 250
 /** Timeout of connect e-mail, device, one-time code, social and redirect-uri requests (SPEC 9). */
 export const EMBEDDED_REQUEST_TIMEOUT_MS = 30_000
 /** Version of the embedded-wallet SDK, sent to the frame as `version` (SPEC 7, 9). */

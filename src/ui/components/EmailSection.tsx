@@ -6,6 +6,7 @@ import { useStore } from '../hooks/useStore.ts'
 import { useStrings } from '../modal/viewContext.ts'
 import { EmailForm } from './EmailForm.tsx'
 import { EmbeddedScope } from './EmbeddedScope.tsx'
+import { PasskeyLogin } from './PasskeyLogin.tsx'
 import { SocialButtons } from './SocialButtons.tsx'
 
 // The e-mail sign-in's code and its frame load when someone starts using it, never before.
@@ -43,6 +44,7 @@ function EmailSectionBody({ config, takeFocus }: EmailSectionProps) {
       {features.socials ? (
         <SocialButtons config={config} providers={socials.length > 0 ? socials : socialProviders} />
       ) : null}
+      {features.email ? <PasskeyLogin config={config} /> : null}
       {features.farcaster ? (
         <button
           type="button"

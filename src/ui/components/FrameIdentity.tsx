@@ -4,7 +4,8 @@ import { useStrings } from '../modal/viewContext.ts'
 
 /**
  * Who is signed in to the embedded wallet, on Account: a line the wallet frame draws on its own origin
- * (the e-mail, or a social sign-in's username), laid over this room. The frame never tells the page
+ * (the e-mail, or a social sign-in's username) and who can use the wallet's keys (issue 25 item 4),
+ * laid over this room. The frame never tells the page
  * the e-mail (any script of the site can open a frame of its own and ask: issue 23 item 4b), so the
  * modal shows it only through the frame. The frame takes no input here; the ApproveTransaction view
  * lays it out for itself when a request shows.
@@ -22,7 +23,8 @@ export function FrameIdentity({ frameStatus }: { frameStatus: string | undefined
       part="email"
       aria-label={t('signedInWith')}
       aria-owns="wallet-frame"
-      style={{ height: '24px', minHeight: '24px', flexShrink: 0 }}
+      // The frame's two lines: who is signed in (24 px) and its custody line (up to two lines of 16 px).
+      style={{ height: '56px', minHeight: '56px', flexShrink: 0 }}
     />
   )
 }

@@ -14,6 +14,7 @@ import {
   tokenImageUrl,
   usdValue,
 } from '../../core/index.ts'
+import { AccountPasskeys } from '../components/AccountPasskeys.tsx'
 import { AccountScope } from '../components/AccountScope.tsx'
 import { AccountTypeSwitch } from '../components/AccountTypeSwitch.tsx'
 import { Avatar } from '../components/Avatar.tsx'
@@ -21,6 +22,7 @@ import { EmbeddedScope } from '../components/EmbeddedScope.tsx'
 import { FrameIdentity } from '../components/FrameIdentity.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
 import { LeaveWallet } from '../components/LeaveWallet.tsx'
+import { RecoveryNag } from '../components/RecoveryNag.tsx'
 import { TokenImage } from '../components/TokenImage.tsx'
 import { useModule } from '../hooks/useModule.ts'
 import { useStore } from '../hooks/useStore.ts'
@@ -229,6 +231,10 @@ function Account({ config }: ViewProps) {
           />
         </EmbeddedScope>
       ) : null}
+      {account.connectorId === 'embedded' ? (
+        // Stronger once the balance read shows funds on the network shown.
+        <RecoveryNag config={config} funded={rows.some((row) => row.amount > 0n)} />
+      ) : null}
       {account.connectorId === 'embedded' && network?.caipNetworkId.startsWith('eip155:') ? (
         // Read again on each network and account (the smart account and its deployment are per network).
         <AccountTypeSwitch key={`${network.caipNetworkId}:${account.address}`} config={config} />
@@ -318,6 +324,7 @@ function Account({ config }: ViewProps) {
             {t('signOutEverywhere')}
           </button>
         ) : null}
+        {account.connectorId === 'embedded' ? <AccountPasskeys config={config} /> : null}
         {account.connectorId === 'embedded' ? <LeaveWallet config={config} /> : null}
         <button
           type="button"

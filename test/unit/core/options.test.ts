@@ -133,6 +133,15 @@ describe('parseOptions', () => {
     assert.deepEqual(one('defaultAccountType', 1).messages, ['Expected "eoa" | "smartAccount", received 1'])
   })
 
+  test('args: frame-integrity is a text option (its form is checked when the frame loads)', () => {
+    const pin = `sha384-${'A1+/'.repeat(16)}`
+    assert.equal(OPTION_ATTRIBUTES.frameIntegrity, 'frame-integrity')
+    assert.equal(one('frameIntegrity', pin).value, pin)
+    assert.equal(DEFAULT_OPTIONS.frameIntegrity, undefined)
+    assert.deepEqual(one('frameIntegrity', 'x'.repeat(201)).messages, ['Must be at most 200 characters'])
+    assert.deepEqual(one('frameIntegrity', 384).messages, ['Expected string, received number'])
+  })
+
   test('error: invalid values of the other options, with their messages', () => {
     assert.deepEqual(one('projectId', 5).messages, ['Expected string, received number'])
     assert.deepEqual(one('projectId', 'x'.repeat(201)).messages, ['Must be at most 200 characters'])

@@ -132,6 +132,17 @@ describe('details and fields', () => {
     )
   })
 
+  it('default: a frame page that fails its pin is a load failure with its own message', () => {
+    const error = new embeddedErrors.FrameIntegrityError({ details: 'sha384-x (pinned: sha384-y)' })
+    assert.equal(error.name, 'FrameIntegrityError')
+    assert.equal(error.reason, 'iframe_load_failed')
+    assert.equal(
+      error.shortMessage,
+      'The wallet did not load: its code is not the version this site approved',
+    )
+    assert.equal(error.details, 'sha384-x (pinned: sha384-y)')
+  })
+
   it('args: EmailCooldownError rounds up and keeps the seconds', () => {
     const error = new emailErrors.EmailCooldownError({ secondsLeft: 4.1 })
     assert.equal(error.shortMessage, 'Please try again after 5 seconds')

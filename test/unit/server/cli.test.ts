@@ -133,6 +133,21 @@ describe('project commands', () => {
     assert.match((await cli('list')).out, /Shop \(EU\) {2}\(analytics off\)/)
   })
 
+  test('behavior: custody: user by default; --custody operator is shown with the one line that the operator can sign', async () => {
+    assert.match((await cli('list')).out, /shop {2}Shop \(EU\) {2}\(analytics off\) {2}custody user\n/)
+    const created = await cli('create', '--id', 'custodian', '--name', 'Custodian', '--custody', 'operator')
+    assert.equal(created.code, 0, created.err)
+    assert.match(
+      created.out,
+      /custody operator\n {2}custody operator: the operator can sign for every user of this project/,
+    )
+    const set = await cli('set', '--id', 'custodian', '--custody', 'user')
+    assert.doesNotMatch(set.out, /the operator can sign/)
+    const wrong = await cli('set', '--id', 'custodian', '--custody', 'nobody')
+    assert.equal(wrong.code, 2)
+    assert.match(wrong.err, /^--custody must be user or operator/)
+  })
+
   test('error: refused changes exit 1 with a clear message', async () => {
     const duplicate = await cli('create', '--id', 'shop', '--name', 'Again')
     assert.equal(duplicate.code, 1)

@@ -49,7 +49,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       embedded: {
         framePort: 8788,
-        framePublicUrl: 'http://127.0.0.1:8788',
+        framePublicUrl: 'http://localhost:8788',
         frameDir: 'dist-frame',
         smtpUrl: null,
         mailFrom: 'wallet-elements <wallet@localhost>',
@@ -58,7 +58,7 @@ describe('loadConfig', () => {
         // Not in .data beside the database (issue 23 item 7).
         kekFile: '.secrets/wallet-kek',
         mailsPerHour: 1000,
-        social: { credentials: {}, apple: null, redirectBase: 'http://127.0.0.1:8788', providerUrl: null },
+        social: { credentials: {}, apple: null, redirectBase: 'http://localhost:8788', providerUrl: null },
         farcaster: { relayUrl: 'https://relay.farcaster.xyz', rpcUrl: 'https://mainnet.optimism.io' },
       },
       nameSuffix: 'wallet.test',
@@ -173,6 +173,15 @@ describe('loadConfig', () => {
     )
     assert.throws(() => loadConfig({ SMTP_URL: 'http://mail' }), /SMTP_URL must be an smtp/)
     assert.throws(() => loadConfig({ MAIL_FROM: 'a\nBcc: x@y' }), /MAIL_FROM must be one line/)
+  })
+
+  test("args: the frame's default URL names localhost on a loopback address (WebAuthn refuses an IP), else the host", () => {
+    const frameUrl = (HOST: string) => loadConfig({ HOST }).embedded.framePublicUrl
+    assert.equal(frameUrl('127.0.0.1'), 'http://localhost:8788')
+    assert.equal(frameUrl('::1'), 'http://localhost:8788')
+    assert.equal(frameUrl('0.0.0.0'), 'http://0.0.0.0:8788')
+    assert.equal(frameUrl('fd00::1'), 'http://[fd00::1]:8788')
+    assert.equal(loadConfig({ FRAME_PORT: '9000' }).embedded.framePublicUrl, 'http://localhost:9000')
   })
 
   test('args: every variable is read', () => {

@@ -20,6 +20,8 @@ import {
   startEmbeddedTestApp,
   type TestSessionKey,
 } from './embedded-helpers.ts'
+import { signInWithKeys } from './embedded-keys-helpers.ts'
+import { memoryDeviceShares } from './frame-device-shares.ts'
 import { openTestDatabase, type TestDatabase } from './helpers.ts'
 
 /**
@@ -64,7 +66,7 @@ async function otherBrowser(email: string): Promise<{ session: SessionResponse; 
 
 describe('issue 23 item 6: a stolen session token', () => {
   test('replayed without the browser key (none, or the thief’s own): refused like no session', async () => {
-    const session = await signInByEmail(t, freshEmail())
+    const session = await signInWithKeys(t, freshEmail())
     assert.equal((await me(session.token)).status, 200, 'the browser that earned it')
     const bare = await me(session.token, { key: null })
     assert.equal(bare.status, 401)
@@ -85,7 +87,7 @@ describe('issue 23 item 6: a stolen session token', () => {
   })
 
   test('a captured signed request replayed as it was, or its signature on another request, or dated 10 minutes off: refused', async () => {
-    const session = await signInByEmail(t, freshEmail())
+    const session = await signInWithKeys(t, freshEmail())
     const url = `/embedded/v1/me?projectId=${t.projectId}`
     const captured = proofHeaders(t.browserKey, { method: 'GET', url, body: '' })
     assert.equal((await me(session.token, { headers: captured })).status, 200, 'first use')
@@ -194,6 +196,7 @@ describe('issue 23 item 6: the frame’s SIGN_OUT', () => {
           down ? Promise.reject(new TypeError('fetch failed')) : fetch(`${base}${String(url)}`, init),
       }),
       storage,
+      deviceShares: memoryDeviceShares(),
       approvals: { show: async () => undefined, cancel() {} },
       look: { theme() {}, locale() {} },
       chainId: 'eip155:1',

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { eq } from 'drizzle-orm'
 import { pino } from 'pino'
+import { bytesToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import {
   walletExports,
@@ -14,6 +15,8 @@ import {
   walletSessions,
   walletUsers,
 } from '../../../server/db/schema.ts'
+import { phraseOf } from '../../../src/frame/keys/secret.ts'
+import { withSharedKeys } from '../../../src/frame/keys/shares.ts'
 import {
   emailConnectResponse,
   embeddedUser,
@@ -32,6 +35,7 @@ import {
   SITE,
   startEmbeddedTestApp,
 } from './embedded-helpers.ts'
+import { ensureKeys, type SessionWithKeys, shareBytes } from './embedded-keys-helpers.ts'
 import { openTestDatabase, type TestDatabase } from './helpers.ts'
 
 let testDb: TestDatabase
@@ -57,6 +61,25 @@ after(async () => {
   await testDb?.close()
 })
 
+/** The keys the frame shows: its device share and the exported auth share combined. */
+async function exportedKeys(
+  frame: SessionWithKeys['frame'],
+  authShare: string,
+  accounts: { eip155: { address: string }; solana: { address: string } },
+) {
+  const expected = { eip155: accounts.eip155.address as `0x${string}`, solana: accounts.solana.address }
+  return withSharedKeys([frame.shares.device, shareBytes(authShare)], expected, (keys, secret) => {
+    const pair = new Uint8Array(64)
+    pair.set(keys.ed25519, 0)
+    pair.set(ed25519.getPublicKey(keys.ed25519), 32)
+    return {
+      evmPrivateKey: bytesToHex(keys.secp256k1),
+      solanaSecretKey: encodeBase58(pair),
+      recoveryPhrase: phraseOf(secret) ?? null,
+    }
+  })
+}
+
 async function signIn(email = freshEmail(), deviceId = newDeviceId()) {
   const started = emailConnectResponse.parse(
     (await t.call('/embedded/v1/email/connect', { email, deviceId, origin: SITE })).body,
@@ -67,7 +90,8 @@ async function signIn(email = freshEmail(), deviceId = newDeviceId()) {
     deviceId,
   })
   assert.equal(verified.status, 200, JSON.stringify(verified.body))
-  return { email, deviceId, session: sessionResponse.parse(verified.body), loginId: started.loginId ?? '' }
+  const session = await ensureKeys(t, sessionResponse.parse(verified.body))
+  return { email, deviceId, session, loginId: started.loginId ?? '' }
 }
 
 /** Mails a fresh code for `purpose`; answers its id and the code from the mail. */
@@ -81,13 +105,17 @@ async function freshCode(token: string, email: string, purpose: 'export' | 'dele
 }
 
 describe('export: the keys after a fresh code', () => {
-  test('default: the keys open the same accounts (EVM hex, Solana base58 of 64 bytes), no phrase, no-store, recorded', async () => {
+  test('default: the auth share, with the device share, opens the same accounts (EVM hex, Solana base58 of 64 bytes) and the phrase; no-store, recorded', async () => {
     const { email, session } = await signIn()
     const code = await freshCode(session.token, email, 'export')
     const answer = await t.call('/embedded/v1/export', code, { token: session.token })
     assert.equal(answer.status, 200, JSON.stringify(answer.body))
     assert.equal(answer.headers['cache-control'], 'no-store')
-    const keys = exportResponse.parse(answer.body)
+    const { setId, authShare } = exportResponse.parse(answer.body)
+    assert.equal(setId, session.keys.state === 'ready' ? session.keys.setId : '')
+    // What the frame does with it: device share + auth share -> the keys it shows.
+    const frame = (session as SessionWithKeys).frame
+    const keys = await exportedKeys(frame, authShare, session.user.accounts)
     assert.equal(
       privateKeyToAccount(keys.evmPrivateKey as `0x${string}`).address,
       session.user.accounts.eip155.address,
@@ -96,7 +124,8 @@ describe('export: the keys after a fresh code', () => {
     assert.equal(pair?.length, 64)
     assert.ok(pair)
     assert.deepEqual(ed25519.getPublicKey(pair.slice(0, 32)), pair.slice(32))
-    assert.equal(keys.recoveryPhrase, null)
+    // A secret made in the frame has a phrase (legacy keys, migrated, have none).
+    assert.equal(keys.recoveryPhrase?.split(' ').length, 12)
     assert.equal(encodeBase58(pair.slice(32)), session.user.accounts.solana.address)
     const records = await testDb.database.db
       .select()
@@ -116,16 +145,18 @@ describe('export: the keys after a fresh code', () => {
     assert.equal(embeddedUser.parse((me.body as { user: unknown }).user).exported, true)
   })
 
-  test('behavior: no line the service logs holds a key or a part of one', async () => {
+  test('behavior: no line the service logs holds a key, a share or a part of one', async () => {
     const { email, session } = await signIn()
     logLines.length = 0
     const code = await freshCode(session.token, email, 'export')
-    const keys = exportResponse.parse(
+    const exported = exportResponse.parse(
       (await t.call('/embedded/v1/export', code, { token: session.token })).body,
     )
     const log = logLines.join('')
     assert.ok(log.includes('Embedded-wallet keys exported'), 'the export is logged (without its keys)')
-    for (const secret of [keys.evmPrivateKey.slice(2), keys.solanaSecretKey]) {
+    const frame = (session as SessionWithKeys).frame
+    const keys = await exportedKeys(frame, exported.authShare, session.user.accounts)
+    for (const secret of [keys.evmPrivateKey.slice(2), keys.solanaSecretKey, exported.authShare]) {
       for (let start = 0; start + 12 <= secret.length; start += 6)
         assert.ok(!log.includes(secret.slice(start, start + 12)), 'a piece of a key reached the log')
     }

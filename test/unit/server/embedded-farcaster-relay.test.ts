@@ -21,6 +21,7 @@ import {
   verify,
 } from './embedded-farcaster-helpers.ts'
 import { frameWallet, newDeviceId, SITE } from './embedded-helpers.ts'
+import { ensureKeys } from './embedded-keys-helpers.ts'
 
 startFarcasterWallet()
 
@@ -38,14 +39,19 @@ describe('Farcaster approvals', () => {
     const other = await t.wallet.social.userOf(t.projectId, 'farcaster', { ...identity, subject: '4243' })
     assert.notEqual(other, user)
     const open = async (id: string) =>
-      sessionResponse.parse(
-        await t.wallet.login.sessions.openSession(
-          await t.wallet.login.users.userById(id),
-          t.projectId,
-          newDeviceId(),
-          SITE,
-          t.browserKey.publicKey,
-        ),
+      (
+        await ensureKeys(
+          t,
+          sessionResponse.parse(
+            await t.wallet.login.sessions.openSession(
+              await t.wallet.login.users.userById(id),
+              t.projectId,
+              newDeviceId(),
+              SITE,
+              t.browserKey.publicKey,
+            ),
+          ),
+        )
       ).user.accounts.eip155.address
     const wallet = await open(user)
     assert.match(wallet, /^0x[0-9a-fA-F]{40}$/)

@@ -25,6 +25,7 @@ import {
   testDb,
 } from './embedded-farcaster-helpers.ts'
 import { newBinding, newDeviceId, SITE, clock as serviceClock } from './embedded-helpers.ts'
+import { ensureKeys } from './embedded-keys-helpers.ts'
 
 startFarcasterWallet()
 
@@ -76,7 +77,7 @@ describe('the service signs in with Farcaster through the relay', () => {
     await approveChannel(login.request, approval())
     const done = await finish(login.loginId, login.deviceId)
     assert.equal(done.status, 200, JSON.stringify(done.body))
-    const session = sessionResponse.parse(done.body)
+    const session = await ensureKeys(t, sessionResponse.parse(done.body))
     assert.equal(session.user.userName, 'alice')
     assert.equal(session.user.userImage, 'https://example.com/alice.png')
     assert.equal(session.user.email, null)
@@ -90,11 +91,11 @@ describe('the service signs in with Farcaster through the relay', () => {
     await approveChannel(again.request, approval({ username: 'alice2' }))
     const second = sessionResponse.parse((await finish(again.loginId, again.deviceId)).body)
     assert.equal(
-      second.user.accounts.eip155.address,
+      second.user?.accounts.eip155.address,
       session.user.accounts.eip155.address,
       'one wallet per fid',
     )
-    assert.equal(second.user.userName, 'alice2', 'the newest username is kept')
+    assert.equal(second.user?.userName, 'alice2', 'the newest username is kept')
   })
 
   test('a declined request says so and ends the sign-in', async () => {

@@ -1,9 +1,16 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Hex, verifyMessage } from 'viem'
+import { createFrameApi } from '../../../src/frame/api.ts'
+import { createKeyring } from '../../../src/frame/keyring.ts'
+import { createFrameSession } from '../../../src/frame/session.ts'
+import { createSignIn } from '../../../src/frame/signIn.ts'
+import { frameStorage } from '../../../src/frame/storage.ts'
 import type { AppEvent, AppEventType, ApprovalPreview } from '../../../src/protocol/embedded/index.ts'
 import { appEventPayloads } from '../../../src/protocol/embedded/index.ts'
+import { MemoryStorage } from '../memoryStorage.ts'
 import { codeIn, type EmbeddedTestApp, frameWallet, SITE, startEmbeddedTestApp } from './embedded-helpers.ts'
+import { memoryDeviceShares } from './frame-device-shares.ts'
 import { openTestDatabase, type TestDatabase } from './helpers.ts'
 
 let testDb: TestDatabase
@@ -135,6 +142,9 @@ describe('the frame’s wallet, against the service', () => {
       CANCEL_APPROVAL: {},
       EXPORT_WALLET: {},
       DELETE_WALLET: {},
+      SECURE_WALLET: { reason: 'account' },
+      CONNECT_PASSKEY: {},
+      MANAGE_PASSKEYS: {},
     }
     assert.deepEqual(Object.keys(payloads).sort(), Object.keys(appEventPayloads).sort())
     for (const type of Object.keys(payloads) as AppEventType[]) {
@@ -173,6 +183,9 @@ describe('the frame’s wallet, against the service', () => {
       attemptsLeft: 4,
     })
     assert.deepEqual(byType.GET_CHAIN_ID_SUCCESS, { chainId: 'eip155:31337' })
+    // Issue 25 item 6: a frame without the passkey views (or without WebAuthn) says so.
+    for (const type of ['CONNECT_PASSKEY', 'MANAGE_PASSKEYS'])
+      assert.equal((byType[`${type}_ERROR`] as { code?: number })?.code, 4200, type)
   })
 
   test('attack (issue 23 item 4b): a frame the page opened itself, signed in from the same storage, never answers the e-mail; the frame draws it', async () => {
@@ -244,5 +257,44 @@ describe('the frame’s wallet, against the service', () => {
       /^Please try again after \d+ seconds$/,
     )
     assert.equal((again.payload as { code: string }).code, 'EMAIL_COOLDOWN')
+  })
+
+  test('behavior: the service ends the session (signed out elsewhere): the unsealed recovery share the frame kept is zeroed and forgotten at its next 401', async () => {
+    // The frame's own parts, so the test can look into the key manager's memory.
+    const storage = frameStorage(new MemoryStorage(), t.projectId)
+    const api = createFrameApi({
+      projectId: t.projectId,
+      site: () => SITE,
+      fetch: (url, init) => fetch(`${base}${String(url)}`, init),
+      sessionKey: storage.sessionKey,
+    })
+    let ended = 0
+    const session = createFrameSession({
+      api,
+      storage,
+      chainId: 'eip155:31337',
+      onSessionEnded: () => ended++,
+    })
+    const keyring = createKeyring(session, { api, deviceShares: memoryDeviceShares() })
+    const signIn = createSignIn(session, { api, storage, site: SITE }, keyring)
+    const email = freshEmail()
+    await signIn.handlers.CONNECT_EMAIL({ email })
+    await signIn.handlers.CONNECT_OTP({ otp: codeIn(t.mailTo(email)[0]) })
+    const userId = session.keys?.userId ?? ''
+    // User custody: the new set's recovery share waits in memory for the person to seal it.
+    const pending = keyring.pendingRecoveryShare(userId)
+    assert.ok(pending?.share.some((byte) => byte !== 0))
+    assert.ok(pending)
+    const kept = pending.share
+
+    // The session ends on the service (here: signed out with its own token, as another tab would).
+    await api.request('POST', 'sign-out', undefined, {}, storage.token())
+    await assert.rejects(session.refreshUser(), { name: 'ApiError', status: 401 })
+    assert.equal(ended, 1)
+    assert.equal(keyring.pendingRecoveryShare(userId), undefined)
+    assert.ok(
+      kept.every((byte) => byte === 0),
+      'the share’s bytes are zeroed',
+    )
   })
 })

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import type { FarcasterConfig, ServiceConfig, SocialConfig } from '../../../server/config.ts'
 import { type CaughtMail, type MailSink, startMailSink } from '../../../server/dev/mail/index.ts'
 import { createEmbeddedWallet, type EmbeddedWallet } from '../../../server/embedded/index.ts'
-import { kekRing } from '../../../server/embedded/kek.ts'
+import { type KekRing, kekRing } from '../../../server/embedded/kek.ts'
 import { buildFrameApp } from '../../../server/frame/app.ts'
 import { createMailer } from '../../../server/mail/mailer.ts'
 import { createProject } from '../../../server/projects/store.ts'
@@ -35,6 +35,8 @@ import {
   sessionProofPayload,
   sessionResponse,
 } from '../../../src/protocol/embedded/index.ts'
+import { MemoryStorage } from '../memoryStorage.ts'
+import { deviceSharesOf } from './frame-device-shares.ts'
 import { type TestDatabase, testLogger } from './helpers.ts'
 
 export const FRAME_ORIGIN = 'http://127.0.0.1:8788'
@@ -116,12 +118,20 @@ export interface EmbeddedTestApp {
 }
 
 /** A stand-in for the built frame: the pages the frame server serves (their content does not matter here). */
+/** The fixture frame page's import map (the one inline script its CSP allows, by hash). */
+export const FRAME_IMPORT_MAP = JSON.stringify({
+  integrity: {
+    '/assets/frame-abc.js': `sha384-${createHash('sha384').update('export {}').digest('base64')}`,
+  },
+})
+
 async function frameFixture(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'frame-'))
   await mkdir(join(dir, 'assets'))
   await writeFile(
     join(dir, 'index.html'),
-    '<!doctype html><html><head><title>frame</title></head><body></body></html>',
+    // As the pinned build writes it (scripts/sriPlugin.ts): an import map with its chunks' integrity.
+    `<!doctype html><html><head><title>frame</title><script type="importmap">${FRAME_IMPORT_MAP}</script></head><body></body></html>`,
   )
   await writeFile(
     join(dir, 'device.html'),
@@ -168,6 +178,10 @@ export async function startEmbeddedTestApp(
     priceSourceUrl?: string
     /** A logger whose lines the test reads (default: the silent test logger). */
     logger?: typeof testLogger
+    /** The project is in the database already (written by an older schema); default: created here. */
+    projectExists?: boolean
+    /** The service's KEKs (default: one random key). */
+    keks?: KekRing
   } = {},
 ): Promise<EmbeddedTestApp> {
   const frameDir = await frameFixture()
@@ -190,14 +204,15 @@ export async function startEmbeddedTestApp(
       ...(overrides.farcaster ? { farcaster: overrides.farcaster } : {}),
     },
   }
-  await createProject(testDb.database.db, { id: projectId, name: projectId, origins: [SITE] })
+  if (!overrides.projectExists)
+    await createProject(testDb.database.db, { id: projectId, name: projectId, origins: [SITE] })
   const forwarder = createRpcForwarder()
   const now = () => clock.now
   const wallet = await createEmbeddedWallet(config, testDb.database.db, {
     forwarder,
     logger: overrides.logger ?? testLogger,
     mailer,
-    keks: kekRing([randomBytes(32)], 'memory'),
+    keks: overrides.keks ?? kekRing([randomBytes(32)], 'memory'),
     now,
     deviceWaitMs: overrides.deviceWaitMs ?? 1_500,
     farcasterWaitMs: overrides.farcasterWaitMs ?? 0,
@@ -266,21 +281,6 @@ export function codeIn(mail: CaughtMail | undefined): string {
 /** A random device id as the frame makes one. */
 export const newDeviceId = () => randomBytes(16).toString('base64url')
 
-/** A memory Storage, as the frame's localStorage would be. */
-function memoryStorage(): Storage {
-  const items = new Map<string, string>()
-  return {
-    get length() {
-      return items.size
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, value),
-  }
-}
-
 /** The frame storage (and so the session key) of each browser's storage: loads of one browser share it. */
 const browserStorages = new WeakMap<Storage, ReturnType<typeof frameStorage>>()
 
@@ -314,20 +314,24 @@ export function frameWallet(
     storage?: Storage
     /** What the frame draws as who is signed in (its identity line). */
     identity?: (user: EmbeddedUser | undefined) => void
+    /** The frame's fetch of the service (a test may stand between them, as an attacker would). */
+    fetch?: typeof fetch
   } = {},
 ) {
-  const storage = options.storage ?? memoryStorage()
+  const storage = options.storage ?? new MemoryStorage()
   // No IndexedDB in Node: one key per storage, as a browser keeps it for every load of the frame.
   const keys = browserStorages.get(storage) ?? frameStorage(storage, t.projectId)
   browserStorages.set(storage, keys)
+  const deviceShares = deviceSharesOf(storage)
   const frame = createFrameWallet({
     api: createFrameApi({
       projectId: t.projectId,
       site: () => SITE,
-      fetch: (url, init) => fetch(`${base}${String(url)}`, init),
+      fetch: (url, init) => (options.fetch ?? fetch)(`${base}${String(url)}`, init),
       sessionKey: keys.sessionKey,
     }),
     storage: keys,
+    deviceShares,
     approvals: person(options.decision ?? 'approve', options.shown ?? []),
     look: { theme() {}, locale() {} },
     chainId: 'eip155:31337',

@@ -23,6 +23,7 @@ import {
   SITE,
   startEmbeddedTestApp,
 } from './embedded-helpers.ts'
+import { ensureKeys } from './embedded-keys-helpers.ts'
 import { openTestDatabase, type TestDatabase } from './helpers.ts'
 
 let testDb: TestDatabase
@@ -195,7 +196,7 @@ describe('issue 23 item 5: codes, mail and buckets', () => {
     }
     const own = await t.call('/embedded/v1/email/verify', { loginId, otp: code, deviceId })
     assert.equal(own.status, 200, JSON.stringify(own.body))
-    assert.equal(sessionResponse.parse(own.body).user.email, email)
+    assert.equal((await ensureKeys(t, sessionResponse.parse(own.body))).user.email, email)
   })
 
   // Before: only per client: 200 addresses from 200 clients made 200 mails.

@@ -17,6 +17,7 @@ import {
   SITE,
   startEmbeddedTestApp,
 } from './embedded-helpers.ts'
+import { ensureKeys } from './embedded-keys-helpers.ts'
 import { openTestDatabase, type TestDatabase } from './helpers.ts'
 
 export let testDb: TestDatabase
@@ -38,7 +39,7 @@ export function connect(email: string, deviceId: string, token?: string, ip?: st
   )
 }
 
-/** Signs in a new address from start to end; answers the session and the device. */
+/** Signs in a new address from start to end, its keys set up as the frame does; answers the session and the device. */
 export async function signIn(email = freshEmail(), deviceId = newDeviceId()) {
   const started = await connect(email, deviceId)
   assert.equal(started.status, 200, JSON.stringify(started.body))
@@ -50,7 +51,7 @@ export async function signIn(email = freshEmail(), deviceId = newDeviceId()) {
     deviceId,
   })
   assert.equal(verified.status, 200, JSON.stringify(verified.body))
-  return { email, deviceId, session: sessionResponse.parse(verified.body) }
+  return { email, deviceId, session: await ensureKeys(t, sessionResponse.parse(verified.body)) }
 }
 
 export const chromeOnLinux =

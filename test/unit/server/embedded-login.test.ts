@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { describe, test } from 'node:test'
 import { emailConnectResponse, embeddedUser, sessionResponse } from '../../../src/protocol/embedded/index.ts'
 import { codeIn, newDeviceId, SITE, startEmbeddedTestApp } from './embedded-helpers.ts'
+import { setupKeysLikeTheFrame } from './embedded-keys-helpers.ts'
 import {
   connect,
   errorOf,
@@ -37,7 +38,12 @@ describe('e-mail sign-in: codes', () => {
       otp: codeIn(mail),
       deviceId,
     })
-    const { token, user } = sessionResponse.parse(verified.body)
+    const signedIn = sessionResponse.parse(verified.body)
+    const { token } = signedIn
+    // A new person: no keys, so no accounts and no user yet; the frame sets the keys up (issue 25).
+    assert.equal(signedIn.keys.state, 'none')
+    assert.equal(signedIn.user, undefined)
+    const { user } = await setupKeysLikeTheFrame(t, signedIn)
     assert.equal(user.email, email)
     assert.match(user.accounts.eip155.address, /^0x[0-9a-fA-F]{40}$/)
     assert.match(user.accounts.solana.address, /^[1-9A-HJ-NP-Za-km-z]{32,44}$/)

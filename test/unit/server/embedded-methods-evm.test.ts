@@ -11,7 +11,6 @@ import {
 import {
   answerWalletMethod,
   approvalHandlers,
-  executeRequest,
   previewRequest,
   walletHandlers,
 } from '../../../server/embedded/methods/index.ts'
@@ -20,6 +19,7 @@ import { approvalMethods, embeddedMessages } from '../../../src/protocol/embedde
 import {
   chainFacts,
   EVM,
+  executeRequest,
   newPerson,
   previewThenExecute,
   SOLANA,

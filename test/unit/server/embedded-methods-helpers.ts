@@ -1,11 +1,19 @@
 // A method context of real parts for the embedded wallet's methods, without HTTP: real keys, a scripted chain.
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { type Hex, hexToBytes, keccak256 } from 'viem'
+import { type Address, type Hex, hexToBytes, keccak256 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { CallBatch, CallBatches } from '../../../server/embedded/callBatches.ts'
-import { executeRequest, type MethodContext, previewRequest } from '../../../server/embedded/methods/index.ts'
+import {
+  approvalHandlers,
+  executeSignedRequest,
+  type MethodContext,
+  previewRequest,
+} from '../../../server/embedded/methods/index.ts'
+import { planOf } from '../../../server/embedded/methods/plan.ts'
 import type { SmartAccountActions } from '../../../server/embedded/methods/types.ts'
 import type { EmbeddedNetwork } from '../../../server/embedded/networks.ts'
+import type { ApprovalMethod } from '../../../src/protocol/embedded/index.ts'
+import { curveOfRequest, signPlan } from '../../../src/protocol/embedded/signer.ts'
 import { encodeBase58 } from '../../../src/protocol/siwx/base58.ts'
 
 export const EVM = 'eip155:31337'
@@ -106,36 +114,62 @@ export function newPerson() {
   const solana = encodeBase58(ed25519.getPublicKey(solanaKey))
   const upstream = scriptedUpstream()
   const batches = memoryBatches()
-  // Keys opened: a method must sign with exactly one, once per signature.
+  // Keys used by the frame's signer: a plan signs with exactly one, once per signature.
   const opened: string[] = []
-  const contextOn = (chainId: string): MethodContext => ({
-    userId: 'person-1',
-    chainId,
-    network: networks.find((network) => network.caipNetworkId === chainId) as EmbeddedNetwork,
-    networks,
-    own: { evm: evm.address, solana },
-    evmAccount: async () => ({ address: evm.address, smart: false }),
-    ownSmartAccounts: async () => [],
-    async withKey(curve, use) {
-      opened.push(curve)
-      // A copy, zeroed after the call, as custody hands out the key.
-      const secret = curve === 'secp256k1' ? hexToBytes(evmKey) : solanaKey.slice()
-      try {
-        return await use(secret)
-      } finally {
-        secret.fill(0)
-      }
-    },
-    upstream,
-    smart: noSmartAccounts,
-    batches,
-  })
+  const contextOn = (chainId: string): MethodContext => {
+    const ctx: MethodContext = {
+      userId: 'person-1',
+      chainId,
+      network: networks.find((network) => network.caipNetworkId === chainId) as EmbeddedNetwork,
+      networks,
+      own: { evm: evm.address, solana },
+      evmAccount: async () => ({ address: evm.address, smart: false }),
+      ownSmartAccounts: async () => [],
+      upstream,
+      smart: noSmartAccounts,
+      batches,
+    }
+    signers.set(ctx, { keys: { secp256k1: hexToBytes(evmKey), ed25519: solanaKey }, opened })
+    return ctx
+  }
   return { evm, evmKey, solana, solanaKey, upstream, batches, opened, contextOn }
+}
+
+/** The person's keys behind each context `contextOn` made, as the frame holds them. */
+const signers = new WeakMap<
+  MethodContext,
+  { keys: { secp256k1: Uint8Array; ed25519: Uint8Array }; opened: string[] }
+>()
+
+/**
+ * A stored, approved request signed as the frame signs it (the plan stored by the preview, the signing
+ * rules checked, the person's keys), then relayed by the service's `executeSignedRequest`.
+ *
+ * @example
+ * const result = await executeRequest(ctx, 'personal_sign', params, prepared)
+ */
+export async function executeRequest(ctx: MethodContext, method: string, params: unknown, prepared: unknown) {
+  const signer = signers.get(ctx)
+  if (!signer) throw new Error('Not a context of newPerson')
+  const plan = planOf(prepared)
+  const handler = Object.hasOwn(approvalHandlers, method)
+    ? approvalHandlers[method as ApprovalMethod]
+    : undefined
+  const signatures = handler
+    ? signPlan({
+        method: handler.method,
+        plan,
+        keys: signer.keys,
+        ownAccounts: (await ctx.ownSmartAccounts()) as Address[],
+      })
+    : []
+  for (const request of plan) if (handler) signer.opened.push(curveOfRequest(request))
+  return executeSignedRequest(ctx, method, params, prepared, signatures)
 }
 
 /**
  * A request as the service handles it: previewed, stored (params and what was prepared, as JSON in the
- * database), then signed from what was stored.
+ * database), then signed by the frame from what was stored and relayed.
  */
 export async function previewThenExecute(ctx: MethodContext, method: string, params: unknown) {
   const { shown, prepared } = await previewRequest(ctx, method, params)

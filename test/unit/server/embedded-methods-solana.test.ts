@@ -2,10 +2,16 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
-import { executeRequest, previewRequest } from '../../../server/embedded/methods/index.ts'
+import { previewRequest } from '../../../server/embedded/methods/index.ts'
 import { transactionAsMessageMessage } from '../../../server/embedded/methods/solanaSignMessage.ts'
 import { decodeBase58, encodeBase58 } from '../../../src/protocol/siwx/base58.ts'
-import { chainFacts, newPerson, previewThenExecute, SOLANA } from './embedded-methods-helpers.ts'
+import {
+  chainFacts,
+  executeRequest,
+  newPerson,
+  previewThenExecute,
+  SOLANA,
+} from './embedded-methods-helpers.ts'
 
 // The Solana methods of the embedded wallet, each without HTTP: what is shown is what is signed.
 

@@ -37,6 +37,8 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
 /** What a test may change in one answer: the page's origin, the RP ID, the flags, the counter. */
 export interface CeremonyOverrides {
   origin?: string
+  /** The page the frame is in, as a browser names it for a ceremony in a cross-origin frame. */
+  topOrigin?: string
   rpId?: string
   userVerified?: boolean
   counter?: number
@@ -69,8 +71,14 @@ export function softwarePasskey(defaults: { origin: string; rpId: string }) {
     return Buffer.concat([sha256(rpId), Buffer.from([flags]), count, ...(attested ? [attested] : [])])
   }
 
-  function clientData(type: 'webauthn.create' | 'webauthn.get', challenge: string, origin: string) {
-    return Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }))
+  function clientData(
+    type: 'webauthn.create' | 'webauthn.get',
+    challenge: string,
+    origin: string,
+    topOrigin?: string,
+  ) {
+    const framed = topOrigin === undefined ? { crossOrigin: false } : { crossOrigin: true, topOrigin }
+    return Buffer.from(JSON.stringify({ type, challenge, origin, ...framed }))
   }
 
   const flagsOf = (overrides: CeremonyOverrides) =>
@@ -130,7 +138,12 @@ export function softwarePasskey(defaults: { origin: string; rpId: string }) {
     assert(challenge: string, overrides: CeremonyOverrides = {}): PasskeyAssertion {
       counter = overrides.counter ?? counter + 1
       const authData = authenticatorData(overrides.rpId ?? defaults.rpId, flagsOf(overrides), counter)
-      const client = clientData('webauthn.get', challenge, overrides.origin ?? defaults.origin)
+      const client = clientData(
+        'webauthn.get',
+        challenge,
+        overrides.origin ?? defaults.origin,
+        overrides.topOrigin,
+      )
       const signature = sign('sha256', Buffer.concat([authData, sha256(client)]), privateKey)
       return {
         id,

@@ -4,12 +4,9 @@ import { after, before } from 'node:test'
 import type { Address } from 'viem'
 import { type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
 import { type LocalSolana, startSolana } from '../../../server/dev/solana/index.ts'
-import {
-  approvalResponse,
-  embeddedErrorBody,
-  type SessionResponse,
-} from '../../../src/protocol/embedded/index.ts'
-import { type EmbeddedTestApp, signInByEmail, startEmbeddedTestApp } from './embedded-helpers.ts'
+import { approvalResponse, embeddedErrorBody } from '../../../src/protocol/embedded/index.ts'
+import { type EmbeddedTestApp, startEmbeddedTestApp } from './embedded-helpers.ts'
+import { type SessionWithKeys, signAndApprove, signInWithKeys } from './embedded-keys-helpers.ts'
 import { freePort, openTestDatabase, type TestDatabase } from './helpers.ts'
 
 export const EVM = 'eip155:31337'
@@ -19,23 +16,23 @@ export let testDb: TestDatabase
 export let t: EmbeddedTestApp
 export let chain: LocalChain
 export let solana: LocalSolana
-export let session: SessionResponse
-export let other: SessionResponse
+export let session: SessionWithKeys
+export let other: SessionWithKeys
 
 export const errorOf = (body: unknown) => embeddedErrorBody.parse(body).error
 
-export const signIn = (email: string) => signInByEmail(t, email)
+export const signIn = (email: string) => signInWithKeys(t, email)
 
 export const evmAddress = () => session.user.accounts.eip155.address as Address
 export const solanaAddress = () => session.user.accounts.solana.address
 
-/** Stores a request, then approves it as the person would in the frame. */
-export async function approved(chainId: string, method: string, params: unknown, token = session.token) {
-  const created = await t.call('/embedded/v1/requests', { chainId, method, params }, { token })
-  assert.equal(created.status, 200, JSON.stringify(created.body))
-  const { id, preview } = approvalResponse.parse(created.body)
-  const answer = await t.call(`/embedded/v1/requests/${id}/approve`, {}, { token })
-  return { id, preview, answer }
+/** Stores a request, then approves it as the person would in the frame (which signs its plan). */
+export async function approved(chainId: string, method: string, params: unknown, by = session) {
+  const stored = await t.call('/embedded/v1/requests', { chainId, method, params }, { token: by.token })
+  assert.equal(stored.status, 200, JSON.stringify(stored.body))
+  const created = approvalResponse.parse(stored.body)
+  const answer = await signAndApprove(t, by, created)
+  return { ...created, answer }
 }
 
 /** Registers the suite's set-up and tear-down; call once at the top of each test file. */

@@ -7,7 +7,8 @@ import { PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import type { Address } from 'viem'
 import { devAccount } from '../../../server/dev/chain/index.ts'
 import { approvalResponse } from '../../../src/protocol/embedded/index.ts'
-import { type EmbeddedTestApp, signInByEmail, startEmbeddedTestApp } from './embedded-helpers.ts'
+import { type EmbeddedTestApp, startEmbeddedTestApp } from './embedded-helpers.ts'
+import { signInWithKeys } from './embedded-keys-helpers.ts'
 import {
   approved,
   chain,
@@ -304,7 +305,7 @@ describe('the fee with its value in dollars (issue 26 item 6)', () => {
   })
 
   test('behavior: eth_sendTransaction’s preview carries the fee’s USD value from the price source the Account view uses', async () => {
-    const signedIn = await signInByEmail(priced, `priced.${Date.now()}@example.com`)
+    const signedIn = await signInWithKeys(priced, `priced.${Date.now()}@example.com`)
     const from = signedIn.user.accounts.eip155.address as Address
     const created = await priced.call(
       '/embedded/v1/requests',

@@ -16,6 +16,7 @@ import {
 import { devAccount } from '../../../server/dev/chain/index.ts'
 import { approvalResponse } from '../../../src/protocol/embedded/index.ts'
 import { decodeBase58 } from '../../../src/protocol/siwx/base58.ts'
+import { signAndApprove } from './embedded-keys-helpers.ts'
 import { shopOrder } from './embedded-methods-helpers.ts'
 import {
   approved,
@@ -119,13 +120,13 @@ describe('requests that need approval (signed in the service)', () => {
         { token: session.token },
       )
       assert.equal(created.status, 200, JSON.stringify(created.body))
-      return approvalResponse.parse(created.body).id
+      return approvalResponse.parse(created.body)
     }
     // A page that sends an approve and a swap at once: both are waiting before the person answers either.
     const first = await ask(parseEther('0.1'))
     const second = await ask(parseEther('0.2'))
-    for (const id of [first, second]) {
-      const answer = await t.call(`/embedded/v1/requests/${id}/approve`, {}, { token: session.token })
+    for (const created of [first, second]) {
+      const answer = await signAndApprove(t, session, created)
       assert.equal(answer.status, 200, JSON.stringify(answer.body))
       const receipt = await publicClient.waitForTransactionReceipt({ hash: answer.body.result as Hex })
       assert.equal(receipt.status, 'success')
@@ -253,15 +254,11 @@ describe('requests that need approval (signed in the service)', () => {
       (await t.call(`/embedded/v1/requests/${created.id}/reject`, {}, { token: session.token })).status,
       204,
     )
-    const afterReject = await t.call(
-      `/embedded/v1/requests/${created.id}/approve`,
-      {},
-      { token: session.token },
-    )
+    const afterReject = await signAndApprove(t, session, created)
     assert.equal(errorOf(afterReject.body).message, 'Action not allowed')
 
-    const { id } = await approved(EVM, 'personal_sign', params)
-    const replay = await t.call(`/embedded/v1/requests/${id}/approve`, {}, { token: session.token })
+    const { answer: _first, ...done } = await approved(EVM, 'personal_sign', params)
+    const replay = await signAndApprove(t, session, done)
     assert.equal(errorOf(replay.body).message, 'Action not allowed')
 
     const stolen = approvalResponse.parse(
@@ -273,9 +270,9 @@ describe('requests that need approval (signed in the service)', () => {
         )
       ).body,
     )
-    const byOther = await t.call(`/embedded/v1/requests/${stolen.id}/approve`, {}, { token: other.token })
+    const byOther = await signAndApprove(t, other, stolen)
     assert.equal(errorOf(byOther.body).message, 'Action not allowed')
-    const noSession = await t.call(`/embedded/v1/requests/${stolen.id}/approve`, {})
+    const noSession = await t.call(`/embedded/v1/requests/${stolen.id}/approve`, { signatures: [] })
     assert.equal(noSession.status, 401)
 
     const foreignFrom = await t.call(

@@ -18,11 +18,11 @@ import { devAccount, type LocalChain, startChain } from '../../../server/dev/cha
 import { deployMarket, type LocalMarket } from '../../../server/dev/chain/market.ts'
 import {
   accountTypeResponse,
-  approvalResponse,
   embeddedErrorBody,
   type SessionResponse,
 } from '../../../src/protocol/embedded/index.ts'
-import { type EmbeddedTestApp, signInByEmail, startEmbeddedTestApp } from './embedded-helpers.ts'
+import { type EmbeddedTestApp, startEmbeddedTestApp } from './embedded-helpers.ts'
+import { createAndApprove, type SessionWithKeys, signInWithKeys } from './embedded-keys-helpers.ts'
 import { freePort, openTestDatabase, type TestDatabase } from './helpers.ts'
 
 export const EVM = 'eip155:31337'
@@ -42,7 +42,7 @@ export const bob = devAccount(1).address
 export const errorOf = (body: unknown) => embeddedErrorBody.parse(body).error
 export const client = () => createPublicClient({ transport: http(chain.url, { retryCount: 0 }) })
 
-export const signIn = signInByEmail
+export const signIn = signInWithKeys
 
 /** A JSON-RPC call straight to the local bundler (the test's view of the chain, not the wallet's). */
 export async function bundlerCall(method: string, params: unknown[]) {
@@ -65,12 +65,9 @@ export async function accountType(session: SessionResponse, chainId: string, typ
   return accountTypeResponse.parse(answer.body)
 }
 
-/** Stores a request and approves it as the person would in the frame. */
-export async function approved(session: SessionResponse, chainId: string, method: string, params: unknown) {
-  const created = await t.call('/embedded/v1/requests', { chainId, method, params }, { token: session.token })
-  assert.equal(created.status, 200, JSON.stringify(created.body))
-  const { id, preview } = approvalResponse.parse(created.body)
-  const answer = await t.call(`/embedded/v1/requests/${id}/approve`, {}, { token: session.token })
+/** Stores a request and approves it as the person would in the frame (which signs its plan). */
+export async function approved(session: SessionWithKeys, chainId: string, method: string, params: unknown) {
+  const { preview, answer } = await createAndApprove(t, session, { chainId, method, params })
   return { preview, answer }
 }
 

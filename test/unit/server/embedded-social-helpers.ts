@@ -24,6 +24,7 @@ import {
   SITE,
   startEmbeddedTestApp,
 } from './embedded-helpers.ts'
+import { ensureKeys } from './embedded-keys-helpers.ts'
 import { openTestDatabase, type TestDatabase } from './helpers.ts'
 
 /**
@@ -147,7 +148,7 @@ export async function signIn(provider: SocialProvider, email: string, options: {
   assert.match(page.body, /"ok":true/)
   const finished = await finish(loginId, deviceId)
   assert.equal(finished.status, 200, JSON.stringify(finished.body))
-  return sessionResponse.parse(finished.body)
+  return ensureKeys(t, sessionResponse.parse(finished.body))
 }
 
 export const errorOf = (body: unknown) => embeddedErrorBody.parse(body).error

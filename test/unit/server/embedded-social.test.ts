@@ -16,6 +16,7 @@ import {
   SITE,
   startEmbeddedTestApp,
 } from './embedded-helpers.ts'
+import { ensureKeys } from './embedded-keys-helpers.ts'
 import {
   atProvider,
   bindings,
@@ -83,7 +84,7 @@ describe('social sign-in: accounts', () => {
       otp: codeIn(t.mailTo(email)[0]),
       deviceId,
     })
-    const byCode = sessionResponse.parse(verified.body)
+    const byCode = await ensureKeys(t, sessionResponse.parse(verified.body))
     const byGoogle = await signIn('google', email)
     assert.equal(byGoogle.user.accounts.eip155.address, byCode.user.accounts.eip155.address)
     assert.equal(byGoogle.user.accounts.solana.address, byCode.user.accounts.solana.address)

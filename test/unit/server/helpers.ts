@@ -105,7 +105,7 @@ export interface TestDatabase {
  * const testDb = await openTestDatabase('catalogue')
  * const app = await buildApp(testDb.config(), { database: testDb.database, logger: testLogger })
  */
-export async function openTestDatabase(name: string): Promise<TestDatabase> {
+export async function openTestDatabase(name: string, given?: ServiceDatabase): Promise<TestDatabase> {
   const databaseUrl = process.env.DATABASE_URL
   const schema = `test_${name.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`
   const base = loadConfig({
@@ -123,15 +123,18 @@ export async function openTestDatabase(name: string): Promise<TestDatabase> {
     RATE_LIMIT_DATA: '1000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, DATABASE_POOL_MAX: '4' } : {}),
   })
-  const database = databaseUrl
-    ? await createDatabase(base, { logger: testLogger })
-    : await openPgliteForTests()
+  // A database a test prepared itself (an older schema, migrated by it): used as it is.
+  const database = given
+    ? given
+    : databaseUrl
+      ? await createDatabase(base, { logger: testLogger })
+      : await openPgliteForTests()
   return {
     database,
     config: (overrides = {}) => ({ ...base, ...overrides }),
     close: async () => {
       await database.close()
-      if (databaseUrl) {
+      if (databaseUrl && !given) {
         const client = new pg.Client({ connectionString: databaseUrl })
         await client.connect()
         try {

@@ -45,8 +45,13 @@ const ar: AccountMessages = {
   switchToSmartAccount: 'التبديل إلى حساب ذكي',
   switchToEoa: 'التبديل إلى EOA',
   smartAccountUnsupported: 'قد لا يدعم هذا التطبيق الحسابات الذكية',
+  passkeys: 'مفاتيح المرور',
   exportWallet: 'تصدير المحفظة',
   deleteWallet: 'حذف المحفظة',
+  recoveryMissing: 'لم يُعدّ الاسترداد: إذا فقدت هذا المتصفح، تفقد هذه المحفظة.',
+  recoveryMissingFunded:
+    'في هذه المحفظة أموال ولا استرداد لها: إذا فقدت هذا المتصفح، تضيع. أعدّ الاسترداد الآن.',
+  setUpRecovery: 'إعداد الاسترداد',
 }
 
 export default ar

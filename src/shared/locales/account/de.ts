@@ -46,8 +46,14 @@ const de: AccountMessages = {
   switchToSmartAccount: 'Zu einem Smart Account wechseln',
   switchToEoa: 'Zum EOA wechseln',
   smartAccountUnsupported: 'Diese Anwendung unterstützt Smart Accounts möglicherweise nicht',
+  passkeys: 'Passkeys',
   exportWallet: 'Wallet exportieren',
   deleteWallet: 'Wallet löschen',
+  recoveryMissing:
+    'Keine Wiederherstellung eingerichtet: Verlieren Sie diesen Browser, verlieren Sie diese Wallet.',
+  recoveryMissingFunded:
+    'Diese Wallet enthält Guthaben und hat keine Wiederherstellung: Verlieren Sie diesen Browser, ist es verloren. Richten Sie jetzt die Wiederherstellung ein.',
+  setUpRecovery: 'Wiederherstellung einrichten',
 }
 
 export default de

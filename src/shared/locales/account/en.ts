@@ -47,8 +47,13 @@ const account = {
   switchToSmartAccount: 'Switch to a smart account',
   switchToEoa: 'Switch to the EOA',
   smartAccountUnsupported: 'This application might not support Smart Accounts',
+  passkeys: 'Passkeys',
   exportWallet: 'Export wallet',
   deleteWallet: 'Delete wallet',
+  recoveryMissing: 'No recovery set up: if you lose this browser, you lose this wallet.',
+  recoveryMissingFunded:
+    'This wallet holds funds and has no recovery: if you lose this browser, they are lost. Set up recovery now.',
+  setUpRecovery: 'Set up recovery',
 }
 
 export type AccountMessageKey = keyof typeof account

@@ -45,8 +45,13 @@ const es: AccountMessages = {
   switchToSmartAccount: 'Cambiar a una cuenta inteligente',
   switchToEoa: 'Cambiar a la EOA',
   smartAccountUnsupported: 'Es posible que esta aplicación no admita cuentas inteligentes',
+  passkeys: 'Llaves de acceso',
   exportWallet: 'Exportar billetera',
   deleteWallet: 'Eliminar billetera',
+  recoveryMissing: 'No hay recuperación configurada: si pierdes este navegador, pierdes esta billetera.',
+  recoveryMissingFunded:
+    'Esta billetera tiene fondos y no tiene recuperación: si pierdes este navegador, se pierden. Configura la recuperación ahora.',
+  setUpRecovery: 'Configurar la recuperación',
 }
 
 export default es

@@ -46,8 +46,14 @@ const fr: AccountMessages = {
   switchToSmartAccount: 'Passer à un compte intelligent',
   switchToEoa: 'Revenir à l’EOA',
   smartAccountUnsupported: 'Cette application ne prend peut-être pas en charge les comptes intelligents',
+  passkeys: "Clés d'accès",
   exportWallet: 'Exporter le portefeuille',
   deleteWallet: 'Supprimer le portefeuille',
+  recoveryMissing:
+    'Aucune récupération configurée : si vous perdez ce navigateur, vous perdez ce portefeuille.',
+  recoveryMissingFunded:
+    "Ce portefeuille contient des fonds et n'a pas de récupération : si vous perdez ce navigateur, ils sont perdus. Configurez la récupération maintenant.",
+  setUpRecovery: 'Configurer la récupération',
 }
 
 export default fr

@@ -44,8 +44,13 @@ const it: AccountMessages = {
   switchToSmartAccount: 'Passa a uno smart account',
   switchToEoa: 'Passa all’EOA',
   smartAccountUnsupported: 'Questa applicazione potrebbe non supportare gli smart account',
+  passkeys: 'Passkey',
   exportWallet: 'Esporta wallet',
   deleteWallet: 'Elimina wallet',
+  recoveryMissing: 'Nessun recupero configurato: se perdi questo browser, perdi questo wallet.',
+  recoveryMissingFunded:
+    'Questo wallet contiene fondi e non ha un recupero: se perdi questo browser, sono persi. Configura il recupero ora.',
+  setUpRecovery: 'Configura il recupero',
 }
 
 export default it

@@ -46,8 +46,13 @@ const ja: AccountMessages = {
   switchToSmartAccount: 'スマートアカウントに切り替える',
   switchToEoa: 'EOA に切り替える',
   smartAccountUnsupported: 'このアプリケーションはスマートアカウントに対応していない可能性があります',
+  passkeys: 'パスキー',
   exportWallet: 'ウォレットをエクスポート',
   deleteWallet: 'ウォレットを削除',
+  recoveryMissing: 'リカバリーが未設定です。このブラウザを失うと、このウォレットも失われます。',
+  recoveryMissingFunded:
+    'このウォレットには資金がありますが、リカバリーが未設定です。このブラウザを失うと資金も失われます。今すぐリカバリーを設定してください。',
+  setUpRecovery: 'リカバリーを設定',
 }
 
 export default ja

@@ -46,8 +46,13 @@ const ko: AccountMessages = {
   switchToSmartAccount: '스마트 계정으로 전환',
   switchToEoa: 'EOA로 전환',
   smartAccountUnsupported: '이 애플리케이션은 스마트 계정을 지원하지 않을 수 있습니다',
+  passkeys: '패스키',
   exportWallet: '지갑 내보내기',
   deleteWallet: '지갑 삭제',
+  recoveryMissing: '복구가 설정되지 않았습니다. 이 브라우저를 잃어버리면 이 지갑도 잃게 됩니다.',
+  recoveryMissingFunded:
+    '이 지갑에 자금이 있지만 복구가 설정되지 않았습니다. 이 브라우저를 잃어버리면 자금도 잃게 됩니다. 지금 복구를 설정하세요.',
+  setUpRecovery: '복구 설정',
 }
 
 export default ko

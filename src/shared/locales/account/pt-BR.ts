@@ -45,8 +45,13 @@ const ptBR: AccountMessages = {
   switchToSmartAccount: 'Mudar para uma conta inteligente',
   switchToEoa: 'Mudar para a EOA',
   smartAccountUnsupported: 'Este aplicativo talvez não ofereça suporte a contas inteligentes',
+  passkeys: 'Chaves de acesso',
   exportWallet: 'Exportar carteira',
   deleteWallet: 'Excluir carteira',
+  recoveryMissing: 'Nenhuma recuperação configurada: se perder este navegador, você perde esta carteira.',
+  recoveryMissingFunded:
+    'Esta carteira tem fundos e não tem recuperação: se perder este navegador, eles se perdem. Configure a recuperação agora.',
+  setUpRecovery: 'Configurar recuperação',
 }
 
 export default ptBR

@@ -45,8 +45,13 @@ const ru: AccountMessages = {
   switchToSmartAccount: 'Перейти на смарт-аккаунт',
   switchToEoa: 'Перейти на EOA',
   smartAccountUnsupported: 'Это приложение может не поддерживать смарт-аккаунты',
+  passkeys: 'Ключи доступа',
   exportWallet: 'Экспортировать кошелёк',
   deleteWallet: 'Удалить кошелёк',
+  recoveryMissing: 'Восстановление не настроено: потеряв этот браузер, вы потеряете кошелёк.',
+  recoveryMissingFunded:
+    'На кошельке есть средства, а восстановление не настроено: потеряв этот браузер, вы их потеряете. Настройте восстановление сейчас.',
+  setUpRecovery: 'Настроить восстановление',
 }
 
 export default ru

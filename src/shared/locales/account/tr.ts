@@ -45,8 +45,13 @@ const tr: AccountMessages = {
   switchToSmartAccount: 'Akıllı hesaba geç',
   switchToEoa: 'EOA’ya geç',
   smartAccountUnsupported: 'Bu uygulama Akıllı Hesapları desteklemiyor olabilir',
+  passkeys: 'Geçiş anahtarları',
   exportWallet: 'Cüzdanı dışa aktar',
   deleteWallet: 'Cüzdanı sil',
+  recoveryMissing: 'Kurtarma ayarlanmadı: bu tarayıcıyı kaybederseniz bu cüzdanı kaybedersiniz.',
+  recoveryMissingFunded:
+    'Bu cüzdanda varlık var ve kurtarması yok: bu tarayıcıyı kaybederseniz kaybolurlar. Kurtarmayı şimdi ayarlayın.',
+  setUpRecovery: 'Kurtarmayı ayarla',
 }
 
 export default tr

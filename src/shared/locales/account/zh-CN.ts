@@ -44,8 +44,12 @@ const zhCN: AccountMessages = {
   switchToSmartAccount: '切换到智能账户',
   switchToEoa: '切换到 EOA',
   smartAccountUnsupported: '此应用可能不支持智能账户',
+  passkeys: '通行密钥',
   exportWallet: '导出钱包',
   deleteWallet: '删除钱包',
+  recoveryMissing: '尚未设置恢复：如果丢失这个浏览器，你将失去这个钱包。',
+  recoveryMissingFunded: '这个钱包有资金但没有设置恢复：如果丢失这个浏览器，资金将丢失。请立即设置恢复。',
+  setUpRecovery: '设置恢复',
 }
 
 export default zhCN

@@ -139,6 +139,43 @@ const de: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'Diese Bestätigung wurde für eine andere Website erteilt',
   'error.farcasterWrongSigner': 'Diese Bestätigung wurde nicht von dem Konto signiert, das sie nennt',
   'error.farcasterFailed': 'Farcaster konnte Sie nicht anmelden: Versuchen Sie es erneut',
+  'error.FrameIntegrityError':
+    'Die Wallet wurde nicht geladen: Ihr Code ist nicht die Version, die diese Website freigegeben hat',
+  continueWithPasskey: 'Mit einem Passkey fortfahren',
+  framePasskeyTitle: 'Mit einem Passkey anmelden',
+  framePasskeyHint:
+    'Nutze einen Passkey, den du für diese Wallet auf diesem Gerät oder deinem Telefon gespeichert hast. Neu hier? Erstelle einen Passkey: Er öffnet eine neue Wallet.',
+  framePasskeyCreate: 'Passkey erstellen',
+  framePasskeyWaiting: 'Warte auf deinen Passkey…',
+  framePasskeyCancelled:
+    'Es wurde kein Passkey verwendet. Du kannst es erneut versuchen, wenn du bereit bist.',
+  framePasskeyBrowserFailed: 'Dieser Browser konnte hier keinen Passkey verwenden: Versuche es erneut',
+  framePasskeysTitle: 'Deine Passkeys',
+  framePasskeysHint:
+    'Ein Passkey meldet dich mit Fingerabdruck, Gesicht oder Geräte-PIN bei dieser Wallet an, ohne Code.',
+  framePasskeysEmpty: 'Noch kein Passkey.',
+  framePasskeyAdd: 'Passkey hinzufügen',
+  framePasskeyRemove: 'Entfernen',
+  framePasskeyCreated: 'Passkey hinzugefügt am {date}',
+  framePasskeyLastUsed: 'Zuletzt verwendet am {date}',
+  framePasskeyNeverUsed: 'Noch nicht verwendet',
+  framePasskeyAdded: 'Passkey hinzugefügt',
+  framePasskeyRemoved: 'Passkey entfernt',
+  framePasskeyNotAllowed: 'Aktion nicht erlaubt',
+  framePasskeyExpired: 'Diese Passkey-Anfrage ist abgelaufen: Versuche es erneut',
+  framePasskeyOtherOrigin: 'Diese Passkey-Antwort wurde für eine andere Website erstellt',
+  framePasskeyOtherRp: 'Dieser Passkey gehört zu einer anderen Website',
+  framePasskeyNoUv: 'Dieser Passkey hat dich nicht bestätigt (PIN, Fingerabdruck oder Gesicht)',
+  framePasskeyOldCounter: 'Dieser Passkey hat mit einem alten Zähler geantwortet: Er könnte eine Kopie sein',
+  framePasskeyUnverified: 'Diese Passkey-Antwort konnte nicht geprüft werden',
+  framePasskeyUnknown: 'Dieser Passkey ist hier mit keinem Konto verknüpft',
+  framePasskeyTakenRegister:
+    'Dieser Passkey ist bereits mit einem Konto verknüpft: Melde dich stattdessen damit an',
+  framePasskeyTakenLink: 'Dieser Passkey ist bereits mit einem anderen Konto verknüpft',
+  framePasskeyAlreadyYours: 'Dieser Passkey ist deinem Konto bereits hinzugefügt',
+  framePasskeyLastWay:
+    'Dieser Passkey ist dein einziger Zugang: Füge zuerst eine E-Mail-Adresse oder einen weiteren Passkey hinzu',
+  framePasskeySignInFirst: 'Melde dich zuerst bei der Wallet an',
   frameExportTitle: 'Wallet exportieren',
   frameDeleteTitle: 'Wallet löschen',
   frameExportCodeHint:
@@ -148,6 +185,8 @@ const de: EmbeddedMessages = {
   frameConfirm: 'Bestätigen',
   frameCancel: 'Abbrechen',
   frameExportFailed: 'Etwas ist schiefgelaufen: Versuchen Sie es erneut',
+  frameExportNoDeviceShare:
+    'Dieser Browser hat den Schlüssel Ihrer Wallet nicht und kann ihn deshalb nicht anzeigen. Exportieren Sie im Browser, in dem Sie Ihre Wallet nutzen.',
   frameExportWarningTitle: 'Halten Sie diese Schlüssel geheim',
   frameExportWarning:
     'Wer diese Schlüssel hat, kontrolliert Ihre Wallet und kann alles darin nehmen. Geben Sie sie nie weiter und tippen Sie sie nie in eine Website ein; niemand von dieser Website oder ihrem Support wird je danach fragen.',
@@ -162,6 +201,43 @@ const de: EmbeddedMessages = {
   frameCopyFailed: 'Kopieren fehlgeschlagen: Markieren und kopieren Sie den Text selbst',
   frameClose: 'Schließen',
   frameDeleteConfirm: 'Meine Wallet löschen',
+  frameRecoverySetupTitle: 'Wallet schützen',
+  frameRecoverySetupIntro:
+    'Nur Sie haben den Schlüssel Ihrer Wallet. Verlieren Sie diesen Browser, öffnet ein Wiederherstellungspasswort Ihre Wallet in einem anderen. Niemand kann es für Sie zurücksetzen: Bewahren Sie es sicher auf.',
+  frameRecoveryPassword: 'Wiederherstellungspasswort',
+  frameRecoveryRepeat: 'Passwort wiederholen',
+  frameRecoveryRule:
+    'Mindestens 12 Zeichen, mit mindestens zwei von: Buchstaben, Ziffern, anderen Zeichen. Einige Wörter mit Leerzeichen eignen sich gut.',
+  frameRecoveryShow: 'Passwort anzeigen',
+  frameRecoveryHide: 'Passwort verbergen',
+  frameRecoverySave: 'Wiederherstellung einrichten',
+  frameRecoveryLater: 'Später',
+  frameRecoveryBusy: 'Ihre Wallet wird gesichert…',
+  frameRecoveryTooShort: 'Verwenden Sie mindestens 12 Zeichen',
+  frameRecoveryTooSimple:
+    'Mischen Sie mindestens zwei von: Buchstaben, Ziffern, anderen Zeichen (ein Leerzeichen zählt)',
+  frameRecoveryMismatch: 'Die beiden Passwörter stimmen nicht überein',
+  frameRecoverTitle: 'Wallet wiederherstellen',
+  frameRecoverIntro:
+    'Dieser Browser hat den Schlüssel Ihrer Wallet nicht. Geben Sie Ihr Wiederherstellungspasswort ein, um Ihre Wallet hier zu öffnen.',
+  frameRecoverSubmit: 'Wiederherstellen',
+  frameRecoverBusy: 'Ihre Wallet wird geöffnet…',
+  frameRecoverWrong: 'Dieses Passwort ist nicht richtig: Prüfen Sie es und versuchen Sie es erneut',
+  frameRecoveryUsePasskey: 'Passkey verwenden',
+  frameRecoveryNoPrf:
+    'Dieser Passkey oder Browser kann keine Wallet schützen (keine PRF-Unterstützung): Legen Sie stattdessen ein Wiederherstellungspasswort fest',
+  frameRecoverUsePasskey: 'Ihren Passkey verwenden',
+  frameRecoverIntroPasskey:
+    'Dieser Browser hat den Schlüssel Ihrer Wallet nicht. Verwenden Sie den Passkey, mit dem Sie sie geschützt haben, um Ihre Wallet hier zu öffnen.',
+  frameRecoverWrongPasskey:
+    'Dieser Passkey öffnet Ihre Wallet nicht: Verwenden Sie den, mit dem Sie die Wiederherstellung eingerichtet haben',
+  frameCustodyUser: 'Nur Sie können die Schlüssel dieser Wallet verwenden',
+  frameCustodyOperator: 'Diese Website kann Ihre Wallet wiederherstellen (und könnte für sie signieren)',
+  'error.keysNotOnDevice':
+    'Dieser Browser hat den Schlüssel Ihrer Wallet nicht: Stellen Sie ihn mit Ihrem Wiederherstellungspasswort wieder her, falls Sie eines eingerichtet haben',
+  'error.storageBlocked':
+    'Dieser Browser blockiert den Speicher der Wallet: Der Schlüssel Ihrer Wallet kann hier nicht aufbewahrt werden',
+  'error.keysMismatch': 'Die vom Dienst gesendeten Schlüssel öffnen Ihre Konten nicht: Nichts wurde geändert',
 }
 
 export default de

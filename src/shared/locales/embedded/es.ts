@@ -137,6 +137,40 @@ const es: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'Esta aprobación se hizo para otro sitio',
   'error.farcasterWrongSigner': 'Esta aprobación no la firmó la cuenta que indica',
   'error.farcasterFailed': 'Farcaster no pudo iniciar tu sesión: inténtalo de nuevo',
+  'error.FrameIntegrityError': 'La billetera no se cargó: su código no es la versión que aprobó este sitio',
+  continueWithPasskey: 'Continuar con una llave de acceso',
+  framePasskeyTitle: 'Iniciar sesión con una llave de acceso',
+  framePasskeyHint:
+    'Usa una llave de acceso que guardaste para esta billetera en este dispositivo o en tu teléfono. ¿Eres nuevo? Crea una llave de acceso: abre una billetera nueva.',
+  framePasskeyCreate: 'Crear una llave de acceso',
+  framePasskeyWaiting: 'Esperando tu llave de acceso…',
+  framePasskeyCancelled: 'No se usó ninguna llave de acceso. Puedes intentarlo de nuevo cuando quieras.',
+  framePasskeyBrowserFailed: 'Este navegador no pudo usar una llave de acceso aquí: inténtalo de nuevo',
+  framePasskeysTitle: 'Tus llaves de acceso',
+  framePasskeysHint:
+    'Una llave de acceso te permite entrar en esta billetera con tu huella, tu cara o el PIN del dispositivo, sin código.',
+  framePasskeysEmpty: 'Aún no hay ninguna llave de acceso.',
+  framePasskeyAdd: 'Añadir una llave de acceso',
+  framePasskeyRemove: 'Quitar',
+  framePasskeyCreated: 'Llave de acceso añadida el {date}',
+  framePasskeyLastUsed: 'Último uso: {date}',
+  framePasskeyNeverUsed: 'Aún sin usar',
+  framePasskeyAdded: 'Llave de acceso añadida',
+  framePasskeyRemoved: 'Llave de acceso quitada',
+  framePasskeyNotAllowed: 'Acción no permitida',
+  framePasskeyExpired: 'Esta solicitud de llave de acceso caducó: inténtalo de nuevo',
+  framePasskeyOtherOrigin: 'Esta respuesta de la llave de acceso se hizo para otro sitio',
+  framePasskeyOtherRp: 'Esta llave de acceso pertenece a otro sitio',
+  framePasskeyNoUv: 'Esta llave de acceso no te verificó (PIN, huella o cara)',
+  framePasskeyOldCounter: 'Esta llave de acceso respondió con un contador antiguo: puede ser una copia',
+  framePasskeyUnverified: 'No se pudo verificar la respuesta de esta llave de acceso',
+  framePasskeyUnknown: 'Esta llave de acceso no está vinculada a ninguna cuenta aquí',
+  framePasskeyTakenRegister: 'Esta llave de acceso ya está vinculada a una cuenta: inicia sesión con ella',
+  framePasskeyTakenLink: 'Esta llave de acceso ya está vinculada a otra cuenta',
+  framePasskeyAlreadyYours: 'Esta llave de acceso ya está añadida a tu cuenta',
+  framePasskeyLastWay:
+    'Esta llave de acceso es tu única forma de entrar: añade antes un correo u otra llave de acceso',
+  framePasskeySignInFirst: 'Primero inicia sesión en la billetera',
   frameExportTitle: 'Exportar tu billetera',
   frameDeleteTitle: 'Eliminar tu billetera',
   frameExportCodeHint:
@@ -146,6 +180,8 @@ const es: EmbeddedMessages = {
   frameConfirm: 'Confirmar',
   frameCancel: 'Cancelar',
   frameExportFailed: 'Algo salió mal: inténtalo de nuevo',
+  frameExportNoDeviceShare:
+    'Este navegador no tiene la clave de tu billetera, así que no puede mostrarla. Exporta desde el navegador donde usas tu billetera.',
   frameExportWarningTitle: 'Guarda estas claves en secreto',
   frameExportWarning:
     'Quien tenga estas claves controla tu billetera y puede llevarse todo lo que contiene. Nunca las compartas ni las escribas en un sitio web; nadie de este sitio ni de su soporte te las pedirá jamás.',
@@ -160,6 +196,42 @@ const es: EmbeddedMessages = {
   frameCopyFailed: 'No se pudo copiar: selecciona el texto y cópialo tú',
   frameClose: 'Cerrar',
   frameDeleteConfirm: 'Eliminar mi billetera',
+  frameRecoverySetupTitle: 'Protege tu billetera',
+  frameRecoverySetupIntro:
+    'Solo tú tienes la clave de tu billetera. Si pierdes este navegador, una contraseña de recuperación abre tu billetera en otro. Nadie puede restablecerla por ti: guárdala en un lugar seguro.',
+  frameRecoveryPassword: 'Contraseña de recuperación',
+  frameRecoveryRepeat: 'Repite la contraseña',
+  frameRecoveryRule:
+    'Al menos 12 caracteres, con al menos dos de: letras, dígitos, otros caracteres. Unas palabras con espacios funcionan bien.',
+  frameRecoveryShow: 'Mostrar contraseña',
+  frameRecoveryHide: 'Ocultar contraseña',
+  frameRecoverySave: 'Configurar la recuperación',
+  frameRecoveryLater: 'Más tarde',
+  frameRecoveryBusy: 'Protegiendo tu billetera…',
+  frameRecoveryTooShort: 'Usa al menos 12 caracteres',
+  frameRecoveryTooSimple: 'Combina al menos dos de: letras, dígitos, otros caracteres (un espacio cuenta)',
+  frameRecoveryMismatch: 'Las dos contraseñas no coinciden',
+  frameRecoverTitle: 'Recupera tu billetera',
+  frameRecoverIntro:
+    'Este navegador no tiene la clave de tu billetera. Escribe tu contraseña de recuperación para abrir tu billetera aquí.',
+  frameRecoverSubmit: 'Recuperar',
+  frameRecoverBusy: 'Abriendo tu billetera…',
+  frameRecoverWrong: 'Esa contraseña no es correcta: revísala e inténtalo de nuevo',
+  frameRecoveryUsePasskey: 'Usar una llave de acceso',
+  frameRecoveryNoPrf:
+    'Esta llave de acceso o este navegador no puede proteger una billetera (sin soporte PRF): define una contraseña de recuperación',
+  frameRecoverUsePasskey: 'Usar tu llave de acceso',
+  frameRecoverIntroPasskey:
+    'Este navegador no tiene la clave de tu billetera. Usa la llave de acceso con la que la protegiste para abrirla aquí.',
+  frameRecoverWrongPasskey:
+    'Esta llave de acceso no abre tu billetera: usa la que configuraste para la recuperación',
+  frameCustodyUser: 'Solo tú puedes usar las claves de esta billetera',
+  frameCustodyOperator: 'Este sitio puede recuperar tu billetera (y podría firmar por ella)',
+  'error.keysNotOnDevice':
+    'Este navegador no tiene la clave de tu billetera: recupérala con tu contraseña de recuperación, si configuraste una',
+  'error.storageBlocked':
+    'Este navegador bloquea el almacenamiento de la billetera: aquí no se puede guardar la clave de tu billetera',
+  'error.keysMismatch': 'Las claves que envió el servicio no abren tus cuentas: no se cambió nada',
 }
 
 export default es

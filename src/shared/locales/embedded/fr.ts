@@ -139,6 +139,41 @@ const fr: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'Cette approbation a été donnée pour un autre site',
   'error.farcasterWrongSigner': 'Cette approbation n’a pas été signée par le compte qu’elle indique',
   'error.farcasterFailed': 'Farcaster n’a pas pu vous connecter : réessayez',
+  'error.FrameIntegrityError':
+    'Le portefeuille n’a pas été chargé : son code n’est pas la version approuvée par ce site',
+  continueWithPasskey: "Continuer avec une clé d'accès",
+  framePasskeyTitle: "Se connecter avec une clé d'accès",
+  framePasskeyHint:
+    "Utilisez une clé d'accès enregistrée pour ce portefeuille sur cet appareil ou votre téléphone. Nouveau ici ? Créez une clé d'accès : elle ouvre un nouveau portefeuille.",
+  framePasskeyCreate: "Créer une clé d'accès",
+  framePasskeyWaiting: "En attente de votre clé d'accès…",
+  framePasskeyCancelled: "Aucune clé d'accès n'a été utilisée. Vous pouvez réessayer quand vous voulez.",
+  framePasskeyBrowserFailed: "Ce navigateur n'a pas pu utiliser de clé d'accès ici : réessayez",
+  framePasskeysTitle: "Vos clés d'accès",
+  framePasskeysHint:
+    "Une clé d'accès vous connecte à ce portefeuille avec votre empreinte, votre visage ou le code de l'appareil, sans code par e-mail.",
+  framePasskeysEmpty: "Aucune clé d'accès pour l'instant.",
+  framePasskeyAdd: "Ajouter une clé d'accès",
+  framePasskeyRemove: 'Retirer',
+  framePasskeyCreated: "Clé d'accès ajoutée le {date}",
+  framePasskeyLastUsed: 'Dernière utilisation le {date}',
+  framePasskeyNeverUsed: 'Pas encore utilisée',
+  framePasskeyAdded: "Clé d'accès ajoutée",
+  framePasskeyRemoved: "Clé d'accès retirée",
+  framePasskeyNotAllowed: 'Action non autorisée',
+  framePasskeyExpired: "Cette demande de clé d'accès a expiré : réessayez",
+  framePasskeyOtherOrigin: "Cette réponse de clé d'accès a été faite pour un autre site",
+  framePasskeyOtherRp: "Cette clé d'accès appartient à un autre site",
+  framePasskeyNoUv: "Cette clé d'accès ne vous a pas vérifié (code, empreinte ou visage)",
+  framePasskeyOldCounter: "Cette clé d'accès a répondu avec un ancien compteur : c'est peut-être une copie",
+  framePasskeyUnverified: "Cette réponse de clé d'accès n'a pas pu être vérifiée",
+  framePasskeyUnknown: "Cette clé d'accès n'est liée à aucun compte ici",
+  framePasskeyTakenRegister: "Cette clé d'accès est déjà liée à un compte : connectez-vous plutôt avec elle",
+  framePasskeyTakenLink: "Cette clé d'accès est déjà liée à un autre compte",
+  framePasskeyAlreadyYours: "Cette clé d'accès est déjà ajoutée à votre compte",
+  framePasskeyLastWay:
+    "Cette clé d'accès est votre seul moyen d'entrer : ajoutez d'abord un e-mail ou une autre clé d'accès",
+  framePasskeySignInFirst: "Connectez-vous d'abord au portefeuille",
   frameExportTitle: 'Exporter votre portefeuille',
   frameDeleteTitle: 'Supprimer votre portefeuille',
   frameExportCodeHint:
@@ -148,6 +183,8 @@ const fr: EmbeddedMessages = {
   frameConfirm: 'Confirmer',
   frameCancel: 'Annuler',
   frameExportFailed: 'Une erreur est survenue : réessayez',
+  frameExportNoDeviceShare:
+    'Ce navigateur n’a pas la clé de votre portefeuille : il ne peut donc pas l’afficher. Exportez depuis le navigateur où vous utilisez votre portefeuille.',
   frameExportWarningTitle: 'Gardez ces clés secrètes',
   frameExportWarning:
     'Quiconque possède ces clés contrôle votre portefeuille et peut tout y prendre. Ne les partagez jamais et ne les saisissez jamais sur un site ; personne de ce site ni de son support ne vous les demandera.',
@@ -162,6 +199,42 @@ const fr: EmbeddedMessages = {
   frameCopyFailed: 'Copie impossible : sélectionnez le texte et copiez-le vous-même',
   frameClose: 'Fermer',
   frameDeleteConfirm: 'Supprimer mon portefeuille',
+  frameRecoverySetupTitle: 'Protégez votre portefeuille',
+  frameRecoverySetupIntro:
+    'Vous seul détenez la clé de votre portefeuille. Si vous perdez ce navigateur, un mot de passe de récupération ouvre votre portefeuille dans un autre. Personne ne peut le réinitialiser pour vous : gardez-le en lieu sûr.',
+  frameRecoveryPassword: 'Mot de passe de récupération',
+  frameRecoveryRepeat: 'Répétez le mot de passe',
+  frameRecoveryRule:
+    'Au moins 12 caractères, mêlant au moins deux de : lettres, chiffres, autres caractères. Quelques mots séparés par des espaces conviennent bien.',
+  frameRecoveryShow: 'Afficher le mot de passe',
+  frameRecoveryHide: 'Masquer le mot de passe',
+  frameRecoverySave: 'Configurer la récupération',
+  frameRecoveryLater: 'Plus tard',
+  frameRecoveryBusy: 'Sécurisation de votre portefeuille…',
+  frameRecoveryTooShort: 'Utilisez au moins 12 caractères',
+  frameRecoveryTooSimple: 'Mêlez au moins deux de : lettres, chiffres, autres caractères (un espace compte)',
+  frameRecoveryMismatch: 'Les deux mots de passe ne sont pas identiques',
+  frameRecoverTitle: 'Récupérez votre portefeuille',
+  frameRecoverIntro:
+    "Ce navigateur n'a pas la clé de votre portefeuille. Saisissez votre mot de passe de récupération pour ouvrir votre portefeuille ici.",
+  frameRecoverSubmit: 'Récupérer',
+  frameRecoverBusy: 'Ouverture de votre portefeuille…',
+  frameRecoverWrong: "Ce mot de passe n'est pas le bon : vérifiez-le et réessayez",
+  frameRecoveryUsePasskey: "Utiliser une clé d'accès",
+  frameRecoveryNoPrf:
+    "Cette clé d'accès ou ce navigateur ne peut pas protéger un portefeuille (pas de prise en charge PRF) : définissez plutôt un mot de passe de récupération",
+  frameRecoverUsePasskey: "Utiliser votre clé d'accès",
+  frameRecoverIntroPasskey:
+    "Ce navigateur n'a pas la clé de votre portefeuille. Utilisez la clé d'accès avec laquelle vous l'avez protégé pour l'ouvrir ici.",
+  frameRecoverWrongPasskey:
+    "Cette clé d'accès n'ouvre pas votre portefeuille : utilisez celle avec laquelle vous avez configuré la récupération",
+  frameCustodyUser: 'Vous seul pouvez utiliser les clés de ce portefeuille',
+  frameCustodyOperator: 'Ce site peut récupérer votre portefeuille (et pourrait signer pour lui)',
+  'error.keysNotOnDevice':
+    "Ce navigateur n'a pas la clé de votre portefeuille : récupérez-la avec votre mot de passe de récupération, si vous en avez configuré un",
+  'error.storageBlocked':
+    'Ce navigateur bloque le stockage du portefeuille : la clé de votre portefeuille ne peut pas être conservée ici',
+  'error.keysMismatch': "Les clés envoyées par le service n'ouvrent pas vos comptes : rien n'a été modifié",
 }
 
 export default fr

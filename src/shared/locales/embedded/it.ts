@@ -136,6 +136,41 @@ const it: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'Questa approvazione è stata data per un altro sito',
   'error.farcasterWrongSigner': 'Questa approvazione non è stata firmata dall’account che indica',
   'error.farcasterFailed': 'Farcaster non è riuscito a farti accedere: riprova',
+  'error.FrameIntegrityError':
+    'Il wallet non è stato caricato: il suo codice non è la versione approvata da questo sito',
+  continueWithPasskey: 'Continua con una passkey',
+  framePasskeyTitle: 'Accedi con una passkey',
+  framePasskeyHint:
+    'Usa una passkey salvata per questo wallet su questo dispositivo o sul telefono. Sei nuovo? Crea una passkey: apre un nuovo wallet.',
+  framePasskeyCreate: 'Crea una passkey',
+  framePasskeyWaiting: 'In attesa della tua passkey…',
+  framePasskeyCancelled: 'Nessuna passkey è stata usata. Puoi riprovare quando vuoi.',
+  framePasskeyBrowserFailed: 'Questo browser non ha potuto usare una passkey qui: riprova',
+  framePasskeysTitle: 'Le tue passkey',
+  framePasskeysHint:
+    'Una passkey ti fa accedere a questo wallet con impronta, volto o PIN del dispositivo, senza codice.',
+  framePasskeysEmpty: 'Ancora nessuna passkey.',
+  framePasskeyAdd: 'Aggiungi una passkey',
+  framePasskeyRemove: 'Rimuovi',
+  framePasskeyCreated: 'Passkey aggiunta il {date}',
+  framePasskeyLastUsed: 'Ultimo uso: {date}',
+  framePasskeyNeverUsed: 'Non ancora usata',
+  framePasskeyAdded: 'Passkey aggiunta',
+  framePasskeyRemoved: 'Passkey rimossa',
+  framePasskeyNotAllowed: 'Azione non consentita',
+  framePasskeyExpired: 'Questa richiesta di passkey è scaduta: riprova',
+  framePasskeyOtherOrigin: 'Questa risposta della passkey è stata fatta per un altro sito',
+  framePasskeyOtherRp: 'Questa passkey appartiene a un altro sito',
+  framePasskeyNoUv: 'Questa passkey non ti ha verificato (PIN, impronta o volto)',
+  framePasskeyOldCounter: 'Questa passkey ha risposto con un contatore vecchio: potrebbe essere una copia',
+  framePasskeyUnverified: 'Non è stato possibile verificare la risposta di questa passkey',
+  framePasskeyUnknown: 'Questa passkey non è collegata a nessun account qui',
+  framePasskeyTakenRegister: 'Questa passkey è già collegata a un account: accedi con quella',
+  framePasskeyTakenLink: 'Questa passkey è già collegata a un altro account',
+  framePasskeyAlreadyYours: 'Questa passkey è già aggiunta al tuo account',
+  framePasskeyLastWay:
+    'Questa passkey è il tuo unico modo di accedere: aggiungi prima un’e-mail o un’altra passkey',
+  framePasskeySignInFirst: 'Accedi prima al wallet',
   frameExportTitle: 'Esporta il tuo wallet',
   frameDeleteTitle: 'Elimina il tuo wallet',
   frameExportCodeHint:
@@ -145,6 +180,8 @@ const it: EmbeddedMessages = {
   frameConfirm: 'Conferma',
   frameCancel: 'Annulla',
   frameExportFailed: 'Qualcosa è andato storto: riprova',
+  frameExportNoDeviceShare:
+    'Questo browser non ha la chiave del tuo wallet, quindi non può mostrarla. Esporta dal browser in cui usi il tuo wallet.',
   frameExportWarningTitle: 'Tieni segrete queste chiavi',
   frameExportWarning:
     'Chiunque abbia queste chiavi controlla il tuo wallet e può prendere tutto ciò che contiene. Non condividerle mai e non digitarle mai in un sito; nessuno di questo sito o del suo supporto te le chiederà mai.',
@@ -159,6 +196,43 @@ const it: EmbeddedMessages = {
   frameCopyFailed: 'Impossibile copiare: seleziona il testo e copialo tu',
   frameClose: 'Chiudi',
   frameDeleteConfirm: 'Elimina il mio wallet',
+  frameRecoverySetupTitle: 'Proteggi il tuo wallet',
+  frameRecoverySetupIntro:
+    'Solo tu hai la chiave del tuo wallet. Se perdi questo browser, una password di recupero apre il tuo wallet in un altro. Nessuno può reimpostarla per te: conservala in un posto sicuro.',
+  frameRecoveryPassword: 'Password di recupero',
+  frameRecoveryRepeat: 'Ripeti la password',
+  frameRecoveryRule:
+    'Almeno 12 caratteri, con almeno due tra: lettere, cifre, altri caratteri. Alcune parole separate da spazi vanno bene.',
+  frameRecoveryShow: 'Mostra password',
+  frameRecoveryHide: 'Nascondi password',
+  frameRecoverySave: 'Configura il recupero',
+  frameRecoveryLater: 'Più tardi',
+  frameRecoveryBusy: 'Protezione del wallet in corso…',
+  frameRecoveryTooShort: 'Usa almeno 12 caratteri',
+  frameRecoveryTooSimple: 'Combina almeno due tra: lettere, cifre, altri caratteri (uno spazio conta)',
+  frameRecoveryMismatch: 'Le due password non coincidono',
+  frameRecoverTitle: 'Recupera il tuo wallet',
+  frameRecoverIntro:
+    'Questo browser non ha la chiave del tuo wallet. Inserisci la password di recupero per aprire qui il tuo wallet.',
+  frameRecoverSubmit: 'Recupera',
+  frameRecoverBusy: 'Apertura del wallet in corso…',
+  frameRecoverWrong: 'Questa password non è corretta: controllala e riprova',
+  frameRecoveryUsePasskey: 'Usa una passkey',
+  frameRecoveryNoPrf:
+    'Questa passkey o questo browser non può proteggere un wallet (nessun supporto PRF): imposta invece una password di recupero',
+  frameRecoverUsePasskey: 'Usa la tua passkey',
+  frameRecoverIntroPasskey:
+    "Questo browser non ha la chiave del tuo wallet. Usa la passkey con cui l'hai protetto per aprirlo qui.",
+  frameRecoverWrongPasskey:
+    'Questa passkey non apre il tuo wallet: usa quella con cui hai impostato il recupero',
+  frameCustodyUser: 'Solo tu puoi usare le chiavi di questo wallet',
+  frameCustodyOperator: 'Questo sito può recuperare il tuo wallet (e potrebbe firmare per esso)',
+  'error.keysNotOnDevice':
+    'Questo browser non ha la chiave del tuo wallet: recuperala con la password di recupero, se ne hai configurata una',
+  'error.storageBlocked':
+    "Questo browser blocca l'archiviazione del wallet: qui non si può conservare la chiave del tuo wallet",
+  'error.keysMismatch':
+    'Le chiavi inviate dal servizio non aprono i tuoi account: non è stato modificato nulla',
 }
 
 export default it

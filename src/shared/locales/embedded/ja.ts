@@ -137,6 +137,42 @@ const ja: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'この承認は別のサイト向けに行われました',
   'error.farcasterWrongSigner': 'この承認は記載されたアカウントによって署名されていません',
   'error.farcasterFailed': 'Farcasterでサインインできませんでした。もう一度お試しください',
+  'error.FrameIntegrityError':
+    'ウォレットを読み込みませんでした: コードがこのサイトの承認したバージョンではありません',
+  continueWithPasskey: 'パスキーで続ける',
+  framePasskeyTitle: 'パスキーでサインイン',
+  framePasskeyHint:
+    'このデバイスまたはスマートフォンにこのウォレット用に保存したパスキーを使います。初めてですか？パスキーを作成すると新しいウォレットが開きます。',
+  framePasskeyCreate: 'パスキーを作成',
+  framePasskeyWaiting: 'パスキーを待っています…',
+  framePasskeyCancelled: 'パスキーは使われませんでした。準備ができたらもう一度お試しください。',
+  framePasskeyBrowserFailed: 'このブラウザーではここでパスキーを使えませんでした。もう一度お試しください',
+  framePasskeysTitle: 'あなたのパスキー',
+  framePasskeysHint:
+    'パスキーを使うと、コードなしで指紋、顔、またはデバイスの PIN でこのウォレットにサインインできます。',
+  framePasskeysEmpty: 'パスキーはまだありません。',
+  framePasskeyAdd: 'パスキーを追加',
+  framePasskeyRemove: '削除',
+  framePasskeyCreated: '{date} に追加したパスキー',
+  framePasskeyLastUsed: '最終使用日 {date}',
+  framePasskeyNeverUsed: '未使用',
+  framePasskeyAdded: 'パスキーを追加しました',
+  framePasskeyRemoved: 'パスキーを削除しました',
+  framePasskeyNotAllowed: 'この操作は許可されていません',
+  framePasskeyExpired: 'このパスキーのリクエストは期限切れです。もう一度お試しください',
+  framePasskeyOtherOrigin: 'このパスキーの応答は別のサイト向けに作成されました',
+  framePasskeyOtherRp: 'このパスキーは別のサイトのものです',
+  framePasskeyNoUv: 'このパスキーで本人確認ができませんでした（PIN、指紋、または顔）',
+  framePasskeyOldCounter: 'このパスキーは古いカウンターで応答しました。コピーの可能性があります',
+  framePasskeyUnverified: 'このパスキーの応答を検証できませんでした',
+  framePasskeyUnknown: 'このパスキーはここのどのアカウントにも紐付いていません',
+  framePasskeyTakenRegister:
+    'このパスキーはすでにアカウントに紐付いています。代わりにこのパスキーでサインインしてください',
+  framePasskeyTakenLink: 'このパスキーはすでに別のアカウントに紐付いています',
+  framePasskeyAlreadyYours: 'このパスキーはすでにあなたのアカウントに追加されています',
+  framePasskeyLastWay:
+    'このパスキーが唯一のサインイン方法です。先にメールアドレスか別のパスキーを追加してください',
+  framePasskeySignInFirst: '先にウォレットにサインインしてください',
   frameExportTitle: 'ウォレットをエクスポート',
   frameDeleteTitle: 'ウォレットを削除',
   frameExportCodeHint:
@@ -146,6 +182,8 @@ const ja: EmbeddedMessages = {
   frameConfirm: '確認',
   frameCancel: 'キャンセル',
   frameExportFailed: '問題が発生しました。もう一度お試しください',
+  frameExportNoDeviceShare:
+    'このブラウザにはウォレットの鍵がないため、表示できません。ウォレットを使っているブラウザからエクスポートしてください。',
   frameExportWarningTitle: 'これらの鍵は秘密にしてください',
   frameExportWarning:
     'これらの鍵を持つ人は誰でもあなたのウォレットを操作し、中身をすべて持ち出せます。決して共有したり、ウェブサイトに入力したりしないでください。このサイトやサポートが鍵を求めることはありません。',
@@ -160,6 +198,43 @@ const ja: EmbeddedMessages = {
   frameCopyFailed: 'コピーできませんでした。テキストを選択してご自身でコピーしてください',
   frameClose: '閉じる',
   frameDeleteConfirm: 'ウォレットを削除する',
+  frameRecoverySetupTitle: 'ウォレットを保護',
+  frameRecoverySetupIntro:
+    'ウォレットの鍵を持っているのはあなただけです。このブラウザを失っても、リカバリーパスワードがあれば別のブラウザでウォレットを開けます。誰もリセットできないので、安全な場所に保管してください。',
+  frameRecoveryPassword: 'リカバリーパスワード',
+  frameRecoveryRepeat: 'パスワードをもう一度',
+  frameRecoveryRule:
+    '12文字以上で、文字・数字・その他の記号のうち2種類以上を組み合わせてください。スペースで区切った複数の単語もおすすめです。',
+  frameRecoveryShow: 'パスワードを表示',
+  frameRecoveryHide: 'パスワードを隠す',
+  frameRecoverySave: 'リカバリーを設定',
+  frameRecoveryLater: '後で',
+  frameRecoveryBusy: 'ウォレットを保護しています…',
+  frameRecoveryTooShort: '12文字以上にしてください',
+  frameRecoveryTooSimple:
+    '文字・数字・その他の記号のうち2種類以上を組み合わせてください（スペースも数えます）',
+  frameRecoveryMismatch: '2つのパスワードが一致しません',
+  frameRecoverTitle: 'ウォレットを復元',
+  frameRecoverIntro:
+    'このブラウザにはウォレットの鍵がありません。ここでウォレットを開くには、リカバリーパスワードを入力してください。',
+  frameRecoverSubmit: '復元',
+  frameRecoverBusy: 'ウォレットを開いています…',
+  frameRecoverWrong: 'パスワードが正しくありません。確認してもう一度お試しください',
+  frameRecoveryUsePasskey: 'パスキーを使う',
+  frameRecoveryNoPrf:
+    'このパスキーまたはブラウザではウォレットを保護できません（PRF 非対応）。代わりにリカバリーパスワードを設定してください',
+  frameRecoverUsePasskey: 'パスキーを使う',
+  frameRecoverIntroPasskey:
+    'このブラウザにはウォレットの鍵がありません。保護に使ったパスキーで、ここでウォレットを開いてください。',
+  frameRecoverWrongPasskey:
+    'このパスキーではウォレットを開けません。リカバリーを設定したパスキーを使ってください',
+  frameCustodyUser: 'このウォレットの鍵を使えるのはあなただけです',
+  frameCustodyOperator: 'このサイトはあなたのウォレットを復元できます（署名することもできます）',
+  'error.keysNotOnDevice':
+    'このブラウザにはウォレットの鍵がありません。リカバリーパスワードを設定していれば、それで復元してください',
+  'error.storageBlocked':
+    'このブラウザはウォレットのストレージをブロックしています。ここにはウォレットの鍵を保存できません',
+  'error.keysMismatch': 'サービスから送られた鍵ではアカウントを開けません。何も変更されていません',
 }
 
 export default ja

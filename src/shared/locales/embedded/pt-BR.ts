@@ -135,6 +135,41 @@ const ptBR: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'Esta aprovação foi feita para outro site',
   'error.farcasterWrongSigner': 'Esta aprovação não foi assinada pela conta que ela indica',
   'error.farcasterFailed': 'O Farcaster não conseguiu fazer sua entrada: tente de novo',
+  'error.FrameIntegrityError':
+    'A carteira não foi carregada: o código dela não é a versão aprovada por este site',
+  continueWithPasskey: 'Continuar com uma chave de acesso',
+  framePasskeyTitle: 'Entrar com uma chave de acesso',
+  framePasskeyHint:
+    'Use uma chave de acesso salva para esta carteira neste dispositivo ou no seu celular. É novo aqui? Crie uma chave de acesso: ela abre uma nova carteira.',
+  framePasskeyCreate: 'Criar uma chave de acesso',
+  framePasskeyWaiting: 'Aguardando sua chave de acesso…',
+  framePasskeyCancelled: 'Nenhuma chave de acesso foi usada. Tente de novo quando quiser.',
+  framePasskeyBrowserFailed: 'Este navegador não conseguiu usar uma chave de acesso aqui: tente de novo',
+  framePasskeysTitle: 'Suas chaves de acesso',
+  framePasskeysHint:
+    'Uma chave de acesso entra nesta carteira com sua digital, seu rosto ou o PIN do dispositivo, sem código.',
+  framePasskeysEmpty: 'Nenhuma chave de acesso ainda.',
+  framePasskeyAdd: 'Adicionar uma chave de acesso',
+  framePasskeyRemove: 'Remover',
+  framePasskeyCreated: 'Chave de acesso adicionada em {date}',
+  framePasskeyLastUsed: 'Último uso em {date}',
+  framePasskeyNeverUsed: 'Ainda não usada',
+  framePasskeyAdded: 'Chave de acesso adicionada',
+  framePasskeyRemoved: 'Chave de acesso removida',
+  framePasskeyNotAllowed: 'Ação não permitida',
+  framePasskeyExpired: 'Esta solicitação de chave de acesso expirou: tente de novo',
+  framePasskeyOtherOrigin: 'Esta resposta da chave de acesso foi feita para outro site',
+  framePasskeyOtherRp: 'Esta chave de acesso pertence a outro site',
+  framePasskeyNoUv: 'Esta chave de acesso não verificou você (PIN, digital ou rosto)',
+  framePasskeyOldCounter: 'Esta chave de acesso respondeu com um contador antigo: pode ser uma cópia',
+  framePasskeyUnverified: 'Não foi possível verificar a resposta desta chave de acesso',
+  framePasskeyUnknown: 'Esta chave de acesso não está vinculada a nenhuma conta aqui',
+  framePasskeyTakenRegister: 'Esta chave de acesso já está vinculada a uma conta: entre com ela',
+  framePasskeyTakenLink: 'Esta chave de acesso já está vinculada a outra conta',
+  framePasskeyAlreadyYours: 'Esta chave de acesso já foi adicionada à sua conta',
+  framePasskeyLastWay:
+    'Esta chave de acesso é sua única forma de entrar: adicione antes um e-mail ou outra chave de acesso',
+  framePasskeySignInFirst: 'Entre na carteira primeiro',
   frameExportTitle: 'Exportar sua carteira',
   frameDeleteTitle: 'Excluir sua carteira',
   frameExportCodeHint:
@@ -144,6 +179,8 @@ const ptBR: EmbeddedMessages = {
   frameConfirm: 'Confirmar',
   frameCancel: 'Cancelar',
   frameExportFailed: 'Algo deu errado: tente de novo',
+  frameExportNoDeviceShare:
+    'Este navegador não tem a chave da sua carteira, então não pode mostrá-la. Exporte pelo navegador em que você usa sua carteira.',
   frameExportWarningTitle: 'Mantenha estas chaves em segredo',
   frameExportWarning:
     'Quem tiver estas chaves controla sua carteira e pode levar tudo o que há nela. Nunca as compartilhe nem as digite em um site; ninguém deste site ou do suporte vai pedi-las.',
@@ -158,6 +195,42 @@ const ptBR: EmbeddedMessages = {
   frameCopyFailed: 'Não foi possível copiar: selecione o texto e copie você mesmo',
   frameClose: 'Fechar',
   frameDeleteConfirm: 'Excluir minha carteira',
+  frameRecoverySetupTitle: 'Proteja sua carteira',
+  frameRecoverySetupIntro:
+    'Só você tem a chave da sua carteira. Se perder este navegador, uma senha de recuperação abre sua carteira em outro. Ninguém pode redefini-la para você: guarde-a em um lugar seguro.',
+  frameRecoveryPassword: 'Senha de recuperação',
+  frameRecoveryRepeat: 'Repita a senha',
+  frameRecoveryRule:
+    'Pelo menos 12 caracteres, com pelo menos dois de: letras, dígitos, outros caracteres. Algumas palavras com espaços funcionam bem.',
+  frameRecoveryShow: 'Mostrar senha',
+  frameRecoveryHide: 'Ocultar senha',
+  frameRecoverySave: 'Configurar recuperação',
+  frameRecoveryLater: 'Mais tarde',
+  frameRecoveryBusy: 'Protegendo sua carteira…',
+  frameRecoveryTooShort: 'Use pelo menos 12 caracteres',
+  frameRecoveryTooSimple: 'Misture pelo menos dois de: letras, dígitos, outros caracteres (um espaço conta)',
+  frameRecoveryMismatch: 'As duas senhas não são iguais',
+  frameRecoverTitle: 'Recupere sua carteira',
+  frameRecoverIntro:
+    'Este navegador não tem a chave da sua carteira. Digite sua senha de recuperação para abrir sua carteira aqui.',
+  frameRecoverSubmit: 'Recuperar',
+  frameRecoverBusy: 'Abrindo sua carteira…',
+  frameRecoverWrong: 'Essa senha não está certa: confira e tente de novo',
+  frameRecoveryUsePasskey: 'Usar uma chave de acesso',
+  frameRecoveryNoPrf:
+    'Esta chave de acesso ou este navegador não pode proteger uma carteira (sem suporte a PRF): defina uma senha de recuperação',
+  frameRecoverUsePasskey: 'Usar sua chave de acesso',
+  frameRecoverIntroPasskey:
+    'Este navegador não tem a chave da sua carteira. Use a chave de acesso com que você a protegeu para abri-la aqui.',
+  frameRecoverWrongPasskey:
+    'Esta chave de acesso não abre sua carteira: use a que você configurou para a recuperação',
+  frameCustodyUser: 'Só você pode usar as chaves desta carteira',
+  frameCustodyOperator: 'Este site pode recuperar sua carteira (e poderia assinar por ela)',
+  'error.keysNotOnDevice':
+    'Este navegador não tem a chave da sua carteira: recupere-a com sua senha de recuperação, se você configurou uma',
+  'error.storageBlocked':
+    'Este navegador bloqueia o armazenamento da carteira: a chave da sua carteira não pode ser guardada aqui',
+  'error.keysMismatch': 'As chaves enviadas pelo serviço não abrem suas contas: nada foi alterado',
 }
 
 export default ptBR

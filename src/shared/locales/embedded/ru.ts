@@ -136,6 +136,40 @@ const ru: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'Это подтверждение было дано для другого сайта',
   'error.farcasterWrongSigner': 'Это подтверждение подписано не тем аккаунтом, который в нём указан',
   'error.farcasterFailed': 'Farcaster не смог выполнить вход: попробуйте ещё раз',
+  'error.FrameIntegrityError': 'Кошелёк не загружен: его код не совпадает с версией, одобренной этим сайтом',
+  continueWithPasskey: 'Продолжить с ключом доступа',
+  framePasskeyTitle: 'Войти с ключом доступа',
+  framePasskeyHint:
+    'Используйте ключ доступа, сохранённый для этого кошелька на этом устройстве или телефоне. Впервые здесь? Создайте ключ доступа: он откроет новый кошелёк.',
+  framePasskeyCreate: 'Создать ключ доступа',
+  framePasskeyWaiting: 'Ждём ваш ключ доступа…',
+  framePasskeyCancelled: 'Ключ доступа не был использован. Попробуйте снова, когда будете готовы.',
+  framePasskeyBrowserFailed: 'Этот браузер не смог использовать здесь ключ доступа: попробуйте снова',
+  framePasskeysTitle: 'Ваши ключи доступа',
+  framePasskeysHint:
+    'Ключ доступа позволяет входить в этот кошелёк по отпечатку, лицу или PIN-коду устройства, без кода.',
+  framePasskeysEmpty: 'Ключей доступа пока нет.',
+  framePasskeyAdd: 'Добавить ключ доступа',
+  framePasskeyRemove: 'Удалить',
+  framePasskeyCreated: 'Ключ доступа добавлен {date}',
+  framePasskeyLastUsed: 'Последнее использование {date}',
+  framePasskeyNeverUsed: 'Ещё не использовался',
+  framePasskeyAdded: 'Ключ доступа добавлен',
+  framePasskeyRemoved: 'Ключ доступа удалён',
+  framePasskeyNotAllowed: 'Действие запрещено',
+  framePasskeyExpired: 'Срок запроса ключа доступа истёк: попробуйте снова',
+  framePasskeyOtherOrigin: 'Этот ответ ключа доступа создан для другого сайта',
+  framePasskeyOtherRp: 'Этот ключ доступа принадлежит другому сайту',
+  framePasskeyNoUv: 'Этот ключ доступа не подтвердил вашу личность (PIN, отпечаток или лицо)',
+  framePasskeyOldCounter: 'Этот ключ доступа ответил со старым счётчиком: возможно, это копия',
+  framePasskeyUnverified: 'Не удалось проверить ответ этого ключа доступа',
+  framePasskeyUnknown: 'Этот ключ доступа не связан здесь ни с одним аккаунтом',
+  framePasskeyTakenRegister: 'Этот ключ доступа уже связан с аккаунтом: войдите с ним',
+  framePasskeyTakenLink: 'Этот ключ доступа уже связан с другим аккаунтом',
+  framePasskeyAlreadyYours: 'Этот ключ доступа уже добавлен в ваш аккаунт',
+  framePasskeyLastWay:
+    'Этот ключ доступа — ваш единственный способ входа: сначала добавьте e-mail или другой ключ доступа',
+  framePasskeySignInFirst: 'Сначала войдите в кошелёк',
   frameExportTitle: 'Экспорт кошелька',
   frameDeleteTitle: 'Удаление кошелька',
   frameExportCodeHint:
@@ -145,6 +179,8 @@ const ru: EmbeddedMessages = {
   frameConfirm: 'Подтвердить',
   frameCancel: 'Отмена',
   frameExportFailed: 'Что-то пошло не так: попробуйте ещё раз',
+  frameExportNoDeviceShare:
+    'В этом браузере нет ключа вашего кошелька, поэтому показать его нельзя. Экспортируйте из браузера, в котором вы пользуетесь кошельком.',
   frameExportWarningTitle: 'Храните эти ключи в тайне',
   frameExportWarning:
     'Любой, у кого есть эти ключи, управляет вашим кошельком и может забрать всё, что в нём есть. Никому их не сообщайте и не вводите на сайтах; ни этот сайт, ни его поддержка никогда их не попросят.',
@@ -159,6 +195,42 @@ const ru: EmbeddedMessages = {
   frameCopyFailed: 'Не удалось скопировать: выделите текст и скопируйте его сами',
   frameClose: 'Закрыть',
   frameDeleteConfirm: 'Удалить мой кошелёк',
+  frameRecoverySetupTitle: 'Защитите кошелёк',
+  frameRecoverySetupIntro:
+    'Ключ от кошелька есть только у вас. Если вы потеряете этот браузер, пароль восстановления откроет кошелёк в другом. Никто не сможет сбросить его за вас: храните его в надёжном месте.',
+  frameRecoveryPassword: 'Пароль восстановления',
+  frameRecoveryRepeat: 'Повторите пароль',
+  frameRecoveryRule:
+    'Не менее 12 символов, минимум два вида из: буквы, цифры, другие символы. Хорошо подходят несколько слов через пробел.',
+  frameRecoveryShow: 'Показать пароль',
+  frameRecoveryHide: 'Скрыть пароль',
+  frameRecoverySave: 'Настроить восстановление',
+  frameRecoveryLater: 'Позже',
+  frameRecoveryBusy: 'Защищаем ваш кошелёк…',
+  frameRecoveryTooShort: 'Используйте не менее 12 символов',
+  frameRecoveryTooSimple: 'Используйте минимум два вида из: буквы, цифры, другие символы (пробел считается)',
+  frameRecoveryMismatch: 'Пароли не совпадают',
+  frameRecoverTitle: 'Восстановите кошелёк',
+  frameRecoverIntro:
+    'В этом браузере нет ключа от вашего кошелька. Введите пароль восстановления, чтобы открыть кошелёк здесь.',
+  frameRecoverSubmit: 'Восстановить',
+  frameRecoverBusy: 'Открываем ваш кошелёк…',
+  frameRecoverWrong: 'Пароль неверный: проверьте его и попробуйте ещё раз',
+  frameRecoveryUsePasskey: 'Использовать ключ доступа',
+  frameRecoveryNoPrf:
+    'Этот ключ доступа или браузер не может защитить кошелёк (нет поддержки PRF): задайте пароль восстановления',
+  frameRecoverUsePasskey: 'Использовать ваш ключ доступа',
+  frameRecoverIntroPasskey:
+    'В этом браузере нет ключа вашего кошелька. Используйте ключ доступа, которым вы его защитили, чтобы открыть кошелёк здесь.',
+  frameRecoverWrongPasskey:
+    'Этот ключ доступа не открывает ваш кошелёк: используйте тот, с которым вы настроили восстановление',
+  frameCustodyUser: 'Только вы можете использовать ключи этого кошелька',
+  frameCustodyOperator: 'Этот сайт может восстановить ваш кошелёк (и мог бы подписывать за него)',
+  'error.keysNotOnDevice':
+    'В этом браузере нет ключа от вашего кошелька: восстановите его паролем восстановления, если вы его настроили',
+  'error.storageBlocked':
+    'Этот браузер блокирует хранилище кошелька: ключ от кошелька нельзя сохранить здесь',
+  'error.keysMismatch': 'Ключи, присланные сервисом, не открывают ваши счета: ничего не изменено',
 }
 
 export default ru

@@ -138,6 +138,40 @@ const tr: EmbeddedMessages = {
   'error.farcasterWrongDomain': 'Bu onay başka bir site için verildi',
   'error.farcasterWrongSigner': 'Bu onay, belirttiği hesap tarafından imzalanmadı',
   'error.farcasterFailed': 'Farcaster girişinizi yapamadı: tekrar deneyin',
+  'error.FrameIntegrityError': 'Cüzdan yüklenmedi: kodu bu sitenin onayladığı sürüm değil',
+  continueWithPasskey: 'Geçiş anahtarıyla devam et',
+  framePasskeyTitle: 'Geçiş anahtarıyla giriş yap',
+  framePasskeyHint:
+    'Bu cüzdan için bu cihazda veya telefonunda kaydettiğin bir geçiş anahtarını kullan. Yeni misin? Bir geçiş anahtarı oluştur: yeni bir cüzdan açar.',
+  framePasskeyCreate: 'Geçiş anahtarı oluştur',
+  framePasskeyWaiting: 'Geçiş anahtarın bekleniyor…',
+  framePasskeyCancelled: 'Hiçbir geçiş anahtarı kullanılmadı. Hazır olduğunda yeniden deneyebilirsin.',
+  framePasskeyBrowserFailed: 'Bu tarayıcı burada geçiş anahtarı kullanamadı: yeniden dene',
+  framePasskeysTitle: 'Geçiş anahtarların',
+  framePasskeysHint:
+    'Geçiş anahtarı, kod olmadan parmak izin, yüzün veya cihaz PIN’inle bu cüzdana giriş yapmanı sağlar.',
+  framePasskeysEmpty: 'Henüz geçiş anahtarı yok.',
+  framePasskeyAdd: 'Geçiş anahtarı ekle',
+  framePasskeyRemove: 'Kaldır',
+  framePasskeyCreated: '{date} tarihinde eklenen geçiş anahtarı',
+  framePasskeyLastUsed: 'Son kullanım: {date}',
+  framePasskeyNeverUsed: 'Henüz kullanılmadı',
+  framePasskeyAdded: 'Geçiş anahtarı eklendi',
+  framePasskeyRemoved: 'Geçiş anahtarı kaldırıldı',
+  framePasskeyNotAllowed: 'İşleme izin verilmiyor',
+  framePasskeyExpired: 'Bu geçiş anahtarı isteğinin süresi doldu: yeniden dene',
+  framePasskeyOtherOrigin: 'Bu geçiş anahtarı yanıtı başka bir site için oluşturuldu',
+  framePasskeyOtherRp: 'Bu geçiş anahtarı başka bir siteye ait',
+  framePasskeyNoUv: 'Bu geçiş anahtarı seni doğrulamadı (PIN, parmak izi veya yüz)',
+  framePasskeyOldCounter: 'Bu geçiş anahtarı eski bir sayaçla yanıt verdi: bir kopya olabilir',
+  framePasskeyUnverified: 'Bu geçiş anahtarı yanıtı doğrulanamadı',
+  framePasskeyUnknown: 'Bu geçiş anahtarı burada hiçbir hesaba bağlı değil',
+  framePasskeyTakenRegister: 'Bu geçiş anahtarı zaten bir hesaba bağlı: bunun yerine onunla giriş yap',
+  framePasskeyTakenLink: 'Bu geçiş anahtarı zaten başka bir hesaba bağlı',
+  framePasskeyAlreadyYours: 'Bu geçiş anahtarı zaten hesabına eklenmiş',
+  framePasskeyLastWay:
+    'Bu geçiş anahtarı tek giriş yolun: önce bir e-posta veya başka bir geçiş anahtarı ekle',
+  framePasskeySignInFirst: 'Önce cüzdana giriş yap',
   frameExportTitle: 'Cüzdanını dışa aktar',
   frameDeleteTitle: 'Cüzdanını sil',
   frameExportCodeHint:
@@ -147,6 +181,8 @@ const tr: EmbeddedMessages = {
   frameConfirm: 'Onayla',
   frameCancel: 'İptal',
   frameExportFailed: 'Bir şeyler ters gitti: yeniden dene',
+  frameExportNoDeviceShare:
+    'Bu tarayıcıda cüzdanınızın anahtarı yok, bu yüzden gösterilemiyor. Cüzdanınızı kullandığınız tarayıcıdan dışa aktarın.',
   frameExportWarningTitle: 'Bu anahtarları gizli tut',
   frameExportWarning:
     'Bu anahtarlara sahip olan herkes cüzdanını kontrol eder ve içindeki her şeyi alabilir. Onları asla paylaşma ve hiçbir web sitesine yazma; bu sitedeki ya da destek ekibindeki hiç kimse onları istemez.',
@@ -161,6 +197,42 @@ const tr: EmbeddedMessages = {
   frameCopyFailed: 'Kopyalanamadı: metni seçip kendin kopyala',
   frameClose: 'Kapat',
   frameDeleteConfirm: 'Cüzdanımı sil',
+  frameRecoverySetupTitle: 'Cüzdanınızı koruyun',
+  frameRecoverySetupIntro:
+    'Cüzdanınızın anahtarı yalnızca sizde. Bu tarayıcıyı kaybederseniz bir kurtarma parolası cüzdanınızı başka bir tarayıcıda açar. Kimse onu sizin için sıfırlayamaz: güvenli bir yerde saklayın.',
+  frameRecoveryPassword: 'Kurtarma parolası',
+  frameRecoveryRepeat: 'Parolayı tekrarlayın',
+  frameRecoveryRule:
+    'En az 12 karakter; harf, rakam ve diğer karakterlerden en az ikisini karıştırın. Boşluklu birkaç kelime iyi olur.',
+  frameRecoveryShow: 'Parolayı göster',
+  frameRecoveryHide: 'Parolayı gizle',
+  frameRecoverySave: 'Kurtarmayı ayarla',
+  frameRecoveryLater: 'Daha sonra',
+  frameRecoveryBusy: 'Cüzdanınız güvene alınıyor…',
+  frameRecoveryTooShort: 'En az 12 karakter kullanın',
+  frameRecoveryTooSimple: 'Harf, rakam ve diğer karakterlerden en az ikisini karıştırın (boşluk da sayılır)',
+  frameRecoveryMismatch: 'İki parola aynı değil',
+  frameRecoverTitle: 'Cüzdanınızı kurtarın',
+  frameRecoverIntro:
+    'Bu tarayıcıda cüzdanınızın anahtarı yok. Cüzdanınızı burada açmak için kurtarma parolanızı girin.',
+  frameRecoverSubmit: 'Kurtar',
+  frameRecoverBusy: 'Cüzdanınız açılıyor…',
+  frameRecoverWrong: 'Bu parola doğru değil: kontrol edip yeniden deneyin',
+  frameRecoveryUsePasskey: 'Geçiş anahtarı kullan',
+  frameRecoveryNoPrf:
+    'Bu geçiş anahtarı veya tarayıcı bir cüzdanı koruyamaz (PRF desteği yok): bunun yerine bir kurtarma parolası belirleyin',
+  frameRecoverUsePasskey: 'Geçiş anahtarınızı kullanın',
+  frameRecoverIntroPasskey:
+    'Bu tarayıcıda cüzdanınızın anahtarı yok. Cüzdanınızı burada açmak için onu koruduğunuz geçiş anahtarını kullanın.',
+  frameRecoverWrongPasskey:
+    'Bu geçiş anahtarı cüzdanınızı açmıyor: kurtarmayı ayarladığınız anahtarı kullanın',
+  frameCustodyUser: 'Bu cüzdanın anahtarlarını yalnızca siz kullanabilirsiniz',
+  frameCustodyOperator: 'Bu site cüzdanınızı kurtarabilir (ve onun adına imza atabilir)',
+  'error.keysNotOnDevice':
+    'Bu tarayıcıda cüzdanınızın anahtarı yok: ayarladıysanız kurtarma parolanızla kurtarın',
+  'error.storageBlocked':
+    'Bu tarayıcı cüzdanın depolamasını engelliyor: cüzdanınızın anahtarı burada saklanamaz',
+  'error.keysMismatch': 'Hizmetin gönderdiği anahtarlar hesaplarınızı açmıyor: hiçbir şey değiştirilmedi',
 }
 
 export default tr
