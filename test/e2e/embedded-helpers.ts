@@ -224,12 +224,36 @@ export async function signInNewBrowser(stack: TestStack, page: Page, email: stri
  * @example
  * await pressInFrame(page, 'Use a passkey', async () => (await modal(page).count()) === 0)
  */
+/** Whether the wallet frame is what the page has at (`x`, `y`), looking through open shadow roots. */
+const frameIsAt = (page: Page, x: number, y: number) =>
+  page.evaluate(
+    ([px, py]) => {
+      let root: Document | ShadowRoot = document
+      for (;;) {
+        const found: Element | null = root.elementFromPoint(px as number, py as number)
+        if (!found) return false
+        if (found.shadowRoot && found.shadowRoot !== root) root = found.shadowRoot
+        else return found.matches('iframe[data-wallet-frame]')
+      }
+    },
+    [x, y],
+  )
+
 export async function pressInFrame(page: Page, name: string | RegExp, done: () => Promise<boolean>) {
   const frame = walletFrame(page)
   const button = frame.getByRole('button', { name, exact: typeof name === 'string' })
   for (let attempt = 0; attempt < 8; attempt++) {
-    const box = await button.boundingBox()
-    if (box) await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+    // Only once the button has stopped moving (the frame's first height is corrected a few ms later, and
+    // a click at the old place lands on another button, Cancel say) and on the frame itself (not on the
+    // modal's view beneath, where a click navigates away and cancels the frame's view).
+    const measure = () => button.boundingBox({ timeout: 5_000 }).catch(() => null)
+    const before = await measure()
+    await page.waitForTimeout(150)
+    const box = await measure()
+    const still = before && box && before.x === box.x && before.y === box.y && before.height === box.height
+    const x = box ? box.x + box.width / 2 : 0
+    const y = box ? box.y + box.height / 2 : 0
+    if (still && (await frameIsAt(page, x, y))) await page.mouse.click(x, y)
     for (let poll = 0; poll < 40; poll++) {
       if (await done()) return
       await page.waitForTimeout(50)
@@ -239,7 +263,13 @@ export async function pressInFrame(page: Page, name: string | RegExp, done: () =
     .locator('#app')
     .textContent()
     .catch(() => '')
-  throw new Error(`${name} in the wallet frame did not take; the frame shows: ${shown}`)
+  const beneath = await modal(page)
+    .getByRole('heading')
+    .allTextContents()
+    .catch(() => [])
+  throw new Error(
+    `${name} in the wallet frame did not take; the frame shows: ${shown}; the modal: ${beneath.join(' / ') || 'closed'}`,
+  )
 }
 
 export const apiRoute = (path: string) => (url: URL) => url.pathname === `/embedded/v1/${path}`
