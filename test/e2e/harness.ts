@@ -137,31 +137,48 @@ export type TestStack = {
  * await stack.stop()
  */
 export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {}): Promise<TestStack> {
-  const ports = await distinctFreePorts([
-    'chainPort',
-    'chain2Port',
-    'demoPort',
-    'servicePort',
-    'relayPort',
-    'framePort',
-    'smtpPort',
-    'onrampPort',
-    'bundlerPort',
-    'oidcPort',
-    'farcasterChainPort',
-    'farcasterRelayPort',
-    'farcasterAppPort',
-  ] as const satisfies readonly (keyof StackOptions)[])
-  const stack = await startStack({
-    ...ports,
-    ...builtFrame(),
-    serviceDataDir: 'memory://',
-    solana: false,
-    farcaster: false,
-    logLevel: 'warn',
-    ...(options.solana ? { solanaPort: await freePortPair() } : {}),
-    ...options,
-  })
+  // Ports are found free and then bound: another process (a test file of another suite, say) may take one
+  // in between. The stack stops what it started and is tried again on other ports, unless the caller
+  // chose ports itself (then the refusal is what it tests).
+  const chosen = Object.keys(options).some((key) => key.endsWith('Port'))
+  let stack: Awaited<ReturnType<typeof startStack>>
+  for (let attempt = 1; ; attempt++) {
+    const ports = await distinctFreePorts([
+      'chainPort',
+      'chain2Port',
+      'demoPort',
+      'servicePort',
+      'relayPort',
+      'framePort',
+      'smtpPort',
+      'onrampPort',
+      'bundlerPort',
+      'oidcPort',
+      'farcasterChainPort',
+      'farcasterRelayPort',
+      'farcasterAppPort',
+    ] as const satisfies readonly (keyof StackOptions)[])
+    try {
+      stack = await startStack({
+        ...ports,
+        ...builtFrame(),
+        serviceDataDir: 'memory://',
+        solana: false,
+        farcaster: false,
+        logLevel: 'warn',
+        ...(options.solana ? { solanaPort: await freePortPair() } : {}),
+        ...options,
+      })
+      break
+    } catch (error) {
+      if (
+        chosen ||
+        attempt >= 3 ||
+        !/EADDRINUSE|address already in use/.test(String((error as Error).message))
+      )
+        throw error
+    }
+  }
   return {
     urls: stack.urls,
     market: stack.market,
