@@ -9,7 +9,7 @@ import type { ProposalEvent, ProposalView } from './types.ts'
 const LOCAL_CHAINS = [31337, 31338] as const
 /** Events the wallet always offers, because it emits them. */
 const WALLET_EVENTS = ['chainChanged', 'accountsChanged'] as const
-/** The eip155 methods this wallet answers: all of them when a dapp names none, else those it names. */
+/** Methods offered when a dapp proposes an eip155 session without naming any. */
 const SUPPORTED_METHODS = [
   'personal_sign',
   'eth_signTypedData_v4',
@@ -17,8 +17,6 @@ const SUPPORTED_METHODS = [
   'wallet_switchEthereumChain',
   'wallet_addEthereumChain',
 ] as const
-
-const supported = new Set<string>(SUPPORTED_METHODS)
 
 type NamespacesOutcome =
   | { ok: true; namespaces: SessionTypes.Namespaces; leftOut: string[] }
@@ -30,7 +28,7 @@ const isEip155Chain = (chain: string): boolean => /^eip155:[1-9]\d*$/.test(chain
 /**
  * The session namespaces this wallet approves for a proposal: one `eip155` namespace with every EVM
  * chain requested (required or optional; 31337 and 31338 when none is named), the dev address on each,
- * the requested methods it answers, the requested events plus `chainChanged` and `accountsChanged`. Other optional
+ * the requested methods and events plus `chainChanged` and `accountsChanged`. Other optional
  * namespaces are left out; another required namespace, or nothing this wallet serves, fails with the
  * SDK's error.
  *
@@ -68,8 +66,7 @@ export function buildNamespaces(
     }
     requested = true
     for (const chain of chainsOf(key, namespace)) if (isEip155Chain(chain)) chains.add(chain)
-    // Only what it answers: a dapp that offers more (EIP-5792's methods, say) learns it from the session.
-    for (const method of namespace.methods ?? []) if (supported.has(method)) methods.add(method)
+    for (const method of namespace.methods ?? []) methods.add(method)
     for (const event of namespace.events ?? []) events.add(event)
   }
   if (!requested && leftOut.length > 0) {

@@ -24,8 +24,11 @@ const UNKNOWN_BUNDLE = 5730
 const ATOMICITY_NOT_SUPPORTED = 5760
 const INVALID_PARAMS = -32602
 
-/** What a wallet answers to a method it does not have (EIP-1193 4200, JSON-RPC -32601). */
-const UNSUPPORTED_CODES = new Set([4200, -32601])
+/**
+ * What a wallet answers to a method it does not have: EIP-1193's 4200, JSON-RPC's -32601, and
+ * WalletConnect's 5101 (a wallet that approved the method in the session without answering it).
+ */
+const UNSUPPORTED_CODES = new Set([4200, -32601, 5101])
 
 const hexQuantity = z.string().check(z.regex(/^0x[0-9a-fA-F]+$/))
 const sendCallsRequest = z.object({
