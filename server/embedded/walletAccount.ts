@@ -51,7 +51,7 @@ import { replaySafeTypedData } from '../../src/protocol/embedded/signer.ts'
  * WalletAccountFactory's address on every network that has it: CREATE2 through Arachnid's deployer with
  * salt zero, so it follows from the compiled contract (server/dev/chain/erc4337.ts checks it at start).
  */
-export const WALLET_ACCOUNT_FACTORY: Address = '0xD812f2B7755E52105Ec12a5E0340108eB98B7316'
+export const WALLET_ACCOUNT_FACTORY: Address = '0xCBE9bE0B4fa67fE472Bc0Dc82acbe67Fc8aC8b3D'
 
 /** The factory's and the account's functions used here. */
 export const walletAccountAbi = [

@@ -183,6 +183,12 @@ describe('WalletAccount sessions: what a session key may call', { timeout: 120_0
     // A fee of 1,000 gwei per gas on the same limits: 1.26 ETH, refused too.
     const greedy = await bench.userOp(account.address, [{ to: bob, value: 1n }], { maxFeePerGas: 10n ** 12n })
     assert.equal(await bench.submit(await bench.byKey(key, greedy)), 'AA23 reverted: SessionGasCostOverCap')
+    // Nor ops with no call at all (an empty batch), which would pay fees outside the call count.
+    const empty = await bench.userOp(account.address, [], {
+      maxFeePerGas: 1_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000n,
+    })
+    assert.equal(await bench.submit(await bench.byKey(key, empty)), 'AA23 reverted: SessionNotACall')
     assert.equal(await bench.client.getBalance({ address: account.address }), before)
     // Within the cap (limits × 1 gwei = 0.00126 ETH) it goes through.
     const modest = await bench.userOp(account.address, [{ to: bob, value: 1n }], {

@@ -372,6 +372,8 @@ contract WalletAccount {
         } else {
             revert SessionNotACall(selector);
         }
+        // An op with no call would only spend gas: fees paid for nothing, outside the call count.
+        if (calls.length == 0) revert SessionNotACall(selector);
     }
 
     /// @dev The most the op may cost its account: all its gas limits at its maxFeePerGas.
