@@ -252,8 +252,6 @@ export async function startBench() {
   return {
     client,
     tokens,
-    stranger,
-    walletOf,
     jumpTo,
     now,
     newAccount,
