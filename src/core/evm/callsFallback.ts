@@ -41,22 +41,8 @@ const sendCallsRequest = z.object({
 })
 const bundleId = z.string().check(z.regex(/^0x[0-9a-fA-F]{1,128}$/))
 
-/** A batch this module sent: its chain and its transactions, in order. */
-interface SentBatch {
-  chainId: string
-  hashes: string[]
-}
-
-/** The batches sent here, per config, for `wallet_getCallsStatus` (kept while the page lives). */
-const sentBy = new WeakMap<Config, Map<string, SentBatch>>()
-const batchesOf = (config: Config) => {
-  let batches = sentBy.get(config)
-  if (!batches) {
-    batches = new Map()
-    sentBy.set(config, batches)
-  }
-  return batches
-}
+/** A batch the fallback sent: its chain and its transactions, in order. */
+type SentBatch = Config['internal']['callBatches'] extends Map<string, infer T> ? T : never
 
 const failure = (code: number, message: string) => new RpcRequestError({ code, message })
 
@@ -107,7 +93,7 @@ export async function answerCalls(
   // getProvider sends every method whose name has `Call` or `Cap` here: only EIP-5792's are answered.
   if (!CALLS_METHODS.has(args.method)) return wallet.request(args)
   const params = Array.isArray(args.params) ? (args.params as unknown[]) : []
-  const batches = batchesOf(config)
+  const batches = config.internal.callBatches
   const ownId = (value: unknown) => (typeof value === 'string' ? batches.get(value.toLowerCase()) : undefined)
   // A batch sent here is answered here, whatever the wallet knows.
   if (args.method === 'wallet_getCallsStatus' && ownId(params[0]))
