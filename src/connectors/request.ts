@@ -6,7 +6,12 @@ import type { Eip1193Provider } from './types.ts'
  * other request, connection prompts included, times out (SPEC section 9: 10 s), so a wallet that
  * hangs leaves the modal usable with the error shown and a retry.
  */
-const INTERACTIVE = new Set(['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'])
+const INTERACTIVE = new Set([
+  'personal_sign',
+  'eth_signTypedData_v4',
+  'eth_sendTransaction',
+  'wallet_sendCalls',
+])
 
 /**
  * Sends one request to a wallet. Reads time out (a hanging wallet must not freeze the modal);

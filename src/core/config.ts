@@ -125,6 +125,8 @@ export interface Config {
     frameSlot?: Element | undefined
     /** Hashes (EVM) or signatures (Solana) sent and not confirmed yet, per CAIP-10 account. */
     pendingTransactions: Map<string, string[]>
+    /** EIP-5792 batches the page's fallback sent (core/evm/callsFallback.ts), by id: chain and hashes. */
+    callBatches: Map<string, { chainId: string; hashes: string[] }>
     /** Balance reads in flight, by balance key: a second caller shares the first read. */
     balanceLoads: Map<string, Promise<BalanceState>>
     /** `getProvider`'s EIP-1193 providers, one per namespace, kept across reconnects. */

@@ -193,6 +193,7 @@ export function createConfig(
       tokenLists: new Map(),
       resolvedNames: new Map(),
       pendingTransactions: new Map(),
+      callBatches: new Map(),
     },
     update(input, base, from) {
       const before = $options.get()

@@ -113,6 +113,30 @@ describe('WalletConnect pairing with the demo phone wallet', { timeout: 240_000 
     const receipt = await chain.waitForTransactionReceipt({ hash })
     assert.equal(receipt.status, 'success')
 
+    // wallet_sendCalls (EIP-5792 2.0) to a wallet that did not approve it: the page's fallback sends the
+    // calls one after another over the session, each approved on the phone, and reads their status.
+    const ethOf = () => chain.getBalance({ address: dev(2).address })
+    const ethBefore = await ethOf()
+    const batch = request(page, 'wallet_sendCalls', [
+      {
+        version: '2.0.0',
+        chainId: '0x7a69',
+        from: detail.address,
+        calls: [
+          { to: dev(2).address, value: `0x${parseEther('0.01').toString(16)}` },
+          { to: dev(2).address, value: `0x${parseEther('0.02').toString(16)}` },
+        ],
+      },
+    ])
+    await approveIn(phone, 'eth_sendTransaction')
+    await approveIn(phone, 'eth_sendTransaction')
+    const { id } = (await batch) as { id: string }
+    let calls: { status: number; receipts: unknown[] } = { status: 100, receipts: [] }
+    while (calls.status === 100) calls = (await request(page, 'wallet_getCallsStatus', [id])) as typeof calls
+    assert.equal(calls.status, 200)
+    assert.equal(calls.receipts.length, 2)
+    assert.equal((await ethOf()) - ethBefore, parseEther('0.03'))
+
     // The Send view's ERC-20 transfer goes over the session too: 5 USDC, approved on the phone.
     const usdc = stack.market.tokens.USDC.address
     const usdcOf = (owner: Hex) =>

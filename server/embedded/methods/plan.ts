@@ -49,7 +49,11 @@ export const isFinal = (prepared: unknown): boolean => (prepared as Partial<Plan
 
 /** A refusal of the signing rules as the wallet's error, with the words and codes the service used before. */
 function refusal(error: SigningRefusedError): EmbeddedError {
-  if (error.reason === 'reserved-domain' || error.reason === 'foreign-account')
+  if (
+    error.reason === 'reserved-domain' ||
+    error.reason === 'foreign-account' ||
+    error.reason === 'own-account-call'
+  )
     return new EmbeddedError(403, 'FORBIDDEN', error.shortMessage, { rpcCode: 4100 })
   return invalidParams(error.shortMessage)
 }

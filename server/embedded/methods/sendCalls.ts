@@ -36,6 +36,19 @@ const params = z.tuple([
   }),
 ])
 
+/**
+ * EIP-5792: a capability the dapp did not mark `optional` must be honoured or the batch refused (5700);
+ * this wallet honours none yet, so an optional one is ignored and any other refuses the batch.
+ */
+function refuseCapabilities(capabilities: Record<string, unknown> | undefined): void {
+  for (const [name, value] of Object.entries(capabilities ?? {})) {
+    if ((value as { optional?: unknown } | null)?.optional === true) continue
+    throw new EmbeddedError(400, 'BAD_REQUEST', `Unsupported non-optional capability: ${name}`, {
+      rpcCode: 5700,
+    })
+  }
+}
+
 export const sendCalls = approvalMethod({
   method: 'wallet_sendCalls',
   params,
@@ -43,6 +56,7 @@ export const sendCalls = approvalMethod({
     if (batch.chainId !== undefined && Number(batch.chainId) !== evmChainId(ctx.chainId)) {
       throw invalidParams("The calls are for another chain than the wallet's network")
     }
+    refuseCapabilities(batch.capabilities)
     const evm = await ctx.evmAccount()
     if (evm.smart) {
       mustBeOwn(batch.from, evm.address)

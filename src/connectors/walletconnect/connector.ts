@@ -193,10 +193,16 @@ export function createWalletConnectConnector(
     let provider = providers.get(namespace)
     if (!provider) {
       provider = {
-        request: ({ method, params }) =>
-          WALLET_METHODS.has(method)
-            ? sessionRequest(namespace, method, params)
-            : rpcRead(namespace, method, params),
+        request: ({ method, params }) => {
+          // What the wallet approved beyond the basics (EIP-5792's methods, say) goes to the wallet too.
+          const approved = session?.namespaces[namespace]?.methods.includes(method) ?? false
+          if (WALLET_METHODS.has(method) || approved) return sessionRequest(namespace, method, params)
+          if (method.startsWith('wallet_'))
+            return Promise.reject(
+              toBaseError({ code: 4200, message: `The wallet does not support ${method}.` }),
+            )
+          return rpcRead(namespace, method, params)
+        },
       }
       providers.set(namespace, provider)
     }

@@ -7,6 +7,12 @@ export const EIP155_METHODS = [
   'eth_sendTransaction',
   'wallet_switchEthereumChain',
   'wallet_addEthereumChain',
+  // EIP-5792, asked for in the optional namespace: a wallet that lacks them leaves them out and the
+  // page sends one transaction after another (core/evm/callsFallback.ts).
+  'wallet_sendCalls',
+  'wallet_getCallsStatus',
+  'wallet_getCapabilities',
+  'wallet_showCallsStatus',
 ] as const
 export const EIP155_EVENTS = ['accountsChanged', 'chainChanged'] as const
 export const SOLANA_METHODS = [

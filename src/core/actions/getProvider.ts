@@ -37,17 +37,15 @@ export function getProvider(config: Config, namespace: ChainNamespace = 'eip155'
   config.$connections.listen((connections) => {
     const next = connections[namespace]
     if (!next) return
-    if (next.status === 'connected' && last.status !== 'connected') emit('connect', { chainId: next.chainId })
-    if (next.status === 'disconnected' && last.status === 'connected') {
+    const was = last.status === 'connected'
+    const { chainId } = next
+    if (next.status === 'connected') {
+      if (!was) emit('connect', { chainId })
+      if (next.accounts.join() !== last.accounts.join()) emit('accountsChanged', next.accounts)
+      if (chainId && chainId !== last.chainId)
+        emit('chainChanged', namespace === 'eip155' ? `0x${Number(chainId.split(':')[1]).toString(16)}` : chainId)
+    } else if (next.status === 'disconnected' && was) {
       void disconnectedError().then((error) => emit('disconnect', error))
-    }
-    if (next.status === 'connected' && next.accounts.join() !== last.accounts.join())
-      emit('accountsChanged', next.accounts)
-    if (next.status === 'connected' && next.chainId !== last.chainId && next.chainId) {
-      emit(
-        'chainChanged',
-        namespace === 'eip155' ? `0x${Number(next.chainId.split(':')[1]).toString(16)}` : next.chainId,
-      )
     }
     last = next
   })
@@ -57,7 +55,12 @@ export function getProvider(config: Config, namespace: ChainNamespace = 'eip155'
       const record = recordOf(config, namespace)
       const connector = config.$connectors.get().find((candidate) => candidate.id === record.connectorId)
       if (record.status !== 'connected' || !connector) throw await disconnectedError()
-      return connector.getProvider(namespace).request(args)
+      const wallet = connector.getProvider(namespace)
+      // EIP-5792 (wallet_sendCalls, …Calls…, getCapabilities) from a browser or WalletConnect wallet: the
+      // wallet's own, else the fallback (core/evm/callsFallback.ts, loaded then; it checks the method).
+      if (connector.type !== 'embedded' && /Ca(ll|p)/.test(args.method))
+        return import('../evm/callsFallback.ts').then((module) => module.answerCalls(config, wallet, args))
+      return wallet.request(args)
     },
     on(event, listener) {
       let set = listeners.get(event)
@@ -112,10 +115,7 @@ function withSolanaMethods(config: Config, provider: Eip1193Provider): SolanaPro
       return record.status === 'connected' ? record.accounts[0] : undefined
     },
   })
-  return Object.assign(provider, {
-    signMessage: lazy('signMessage'),
-    signTransaction: lazy('signTransaction'),
-    signAndSendTransaction: lazy('signAndSendTransaction'),
-    sendTransaction: lazy('sendTransaction'),
-  }) as SolanaProvider
+  for (const name of ['signMessage', 'signTransaction', 'signAndSendTransaction', 'sendTransaction'] as const)
+    Object.assign(provider, { [name]: lazy(name) })
+  return provider as SolanaProvider
 }

@@ -1,5 +1,5 @@
 // What the wallet's key may sign for each approval method: the checks the service and the frame both run.
-import { type Address, isAddress, isAddressEqual } from 'viem'
+import { type Address, decodeAbiParameters, type Hex, isAddress, isAddressEqual, slice } from 'viem'
 import { entryPoint06Address, entryPoint07Address, entryPoint08Address } from 'viem/account-abstraction'
 import { BaseError } from '../../errors/base.ts'
 import type { ApprovalMethod } from './methods.ts'
@@ -28,8 +28,17 @@ export const kindNotAllowedMessage = (kind: string, method: string) => `${method
 export const foreignSmartAccountMessage =
   "This signature is for a smart account or EntryPoint that is not this wallet's"
 
+/**
+ * A call to the wallet's own smart account (its `execute`, `grantSession`, …) asked by a site: it could
+ * grant a key or run anything as the account while the preview shows one call. Only the wallet's own
+ * permission requests make such a call.
+ */
+export const ownAccountCallMessage =
+  "This request calls the wallet's own smart account, which a site cannot ask for"
+
 /** Why the signer refused a request. */
 export type SigningRefusal =
+  | 'own-account-call'
   | 'kind'
   | 'reserved-domain'
   | 'foreign-account'
@@ -88,6 +97,62 @@ export function isReservedDomain(
   return [...entryPoints, ...ownAccounts].some((reserved) => isAddressEqual(reserved, contract))
 }
 
+/** WalletAccount's `execute(address,uint256,bytes)` and `executeBatch((address,uint256,bytes)[])`. */
+const EXECUTE = '0xb61d27f6'
+const EXECUTE_BATCH = '0x34fcd5be'
+const CALL = {
+  type: 'tuple',
+  components: [{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }],
+} as const
+
+/** The targets of a WalletAccount `callData` (none for another function, or bytes that do not decode). */
+function callTargets(callData: Hex): readonly string[] {
+  try {
+    const selector = callData.slice(0, 10).toLowerCase()
+    if (selector === EXECUTE) {
+      const [target] = decodeAbiParameters(
+        [{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }],
+        slice(callData, 4),
+      )
+      return [target]
+    }
+    if (selector === EXECUTE_BATCH) {
+      const [calls] = decodeAbiParameters(
+        [{ type: 'tuple[]', components: CALL.components }],
+        slice(callData, 4),
+      )
+      return calls.map((call) => call[0])
+    }
+  } catch {
+    // Not a WalletAccount call: its other rules (and the account) decide.
+  }
+  return []
+}
+
+/**
+ * Whether a request makes the person's smart account call itself: a UserOperation one of whose calls is
+ * to its sender, or an EOA transaction with data to one of `ownAccounts` (the owner may call `execute`).
+ * A transfer of value alone to the person's own account stays allowed.
+ *
+ * @example
+ * callsOwnAccount({ kind: 'evm-transaction', transaction }, [smartAccount])
+ */
+export function callsOwnAccount(request: SignRequest, ownAccounts: readonly Address[]): boolean {
+  const own = (address: string | undefined) =>
+    address !== undefined && ownAccounts.some((mine) => isAddressEqual(mine, address as Address))
+  if (request.kind === 'evm-transaction') {
+    const { to, data } = request.transaction
+    return own(to) && data !== undefined && data !== '0x'
+  }
+  if (request.kind === 'evm-user-operation') {
+    const { sender, callData } = request.userOperation
+    return callTargets(callData as Hex).some(
+      (target) => isAddressEqual(target as Address, sender as Address) || own(target),
+    )
+  }
+  return false
+}
+
 /** Base64 to bytes, in the browser and in Node alike. */
 export function base64Bytes(encoded: string): Uint8Array {
   const text = atob(encoded)
@@ -125,6 +190,8 @@ export function checkSignRequest(
       !isAddressEqual(request.entryPoint as Address, entryPoint08Address))
   )
     throw new SigningRefusedError('foreign-account', foreignSmartAccountMessage)
+  if (callsOwnAccount(request, ownAccounts))
+    throw new SigningRefusedError('own-account-call', ownAccountCallMessage)
   if (request.kind === 'solana-message' && isSolanaTransactionShaped(base64Bytes(request.message)))
     throw new SigningRefusedError('transaction-as-message', transactionAsMessageMessage)
   if (request.kind === 'solana-transaction') {

@@ -87,6 +87,8 @@ export interface SetupParameters {
   register?: boolean
   /** The chain the new wallet starts on (default 31337). */
   chainId?: number
+  /** Methods the wallet answers as unknown (4200), like a wallet that lacks them. */
+  lacks?: RegExp
 }
 
 export function setup(parameters: SetupParameters = {}): Harness {
@@ -122,6 +124,10 @@ export function setup(parameters: SetupParameters = {}): Harness {
   // A spy in front of the wallet: records each request and how it ended.
   const provider: Eip1193Provider = {
     request: async (args) => {
+      if (parameters.lacks?.test(args.method)) {
+        calls.push(`${args.method} 4200`)
+        throw Object.assign(new Error(`Unsupported method: ${args.method}`), { code: 4200 })
+      }
       try {
         const result = await wallet.provider.request(args as RequestArguments)
         calls.push(`${args.method} ok`)

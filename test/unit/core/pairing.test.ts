@@ -57,6 +57,10 @@ describe('WalletConnect namespaces and links', () => {
       'eth_sendTransaction',
       'wallet_switchEthereumChain',
       'wallet_addEthereumChain',
+      'wallet_sendCalls',
+      'wallet_getCallsStatus',
+      'wallet_getCapabilities',
+      'wallet_showCallsStatus',
     ])
     assert.deepEqual(namespaces.eip155?.events, ['accountsChanged', 'chainChanged'])
     assert.equal(namespaces.eip155?.rpcMap?.['31337'], 'https://rpc.example/eip155:31337')

@@ -6,6 +6,7 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import {
   type Address,
+  encodeFunctionData,
   type Hex,
   hashMessage,
   hexToBytes,
@@ -36,6 +37,7 @@ import {
   foreignSmartAccountMessage,
   kindNotAllowedMessage,
   notATransactionMessage,
+  ownAccountCallMessage,
   reservedDomainMessage,
   transactionAsMessageMessage,
 } from '../../../src/protocol/embedded/signingRules.ts'
@@ -353,6 +355,89 @@ describe('signPlan: refusals, before any key signs', () => {
       { kind: 'evm-user-operation', chainId: 1, entryPoint: other, userOperation },
       foreignSmartAccountMessage,
     )
+  })
+
+  test('attack: a site makes the person’s smart account call itself (grant a key, run anything as it): refused, as a UserOperation or as the owner’s transaction', () => {
+    const accountAbi = [
+      {
+        type: 'function',
+        name: 'execute',
+        stateMutability: 'nonpayable',
+        inputs: [
+          { name: 'target', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'data', type: 'bytes' },
+        ],
+        outputs: [],
+      },
+      {
+        type: 'function',
+        name: 'executeBatch',
+        stateMutability: 'nonpayable',
+        inputs: [
+          {
+            name: 'calls',
+            type: 'tuple[]',
+            components: [
+              { name: 'target', type: 'address' },
+              { name: 'value', type: 'uint256' },
+              { name: 'data', type: 'bytes' },
+            ],
+          },
+        ],
+        outputs: [],
+      },
+    ] as const
+    // What the site wants the account to run as itself (grantSession's selector and a key, say).
+    const inner: Hex = '0x12345678000000000000000000000000aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'
+    const execute = (target: Address) =>
+      encodeFunctionData({ abi: accountAbi, functionName: 'execute', args: [target, 0n, inner] })
+    const batch = encodeFunctionData({
+      abi: accountAbi,
+      functionName: 'executeBatch',
+      args: [
+        [
+          { target: RECEIVER, value: 1n, data: '0x' },
+          { target: SMART, value: 0n, data: inner },
+        ],
+      ],
+    })
+    const operation = (callData: Hex) => ({
+      kind: 'evm-user-operation' as const,
+      chainId: 1,
+      entryPoint: entryPoint08Address,
+      userOperation: {
+        sender: SMART,
+        nonce: '0',
+        callData,
+        callGasLimit: '1',
+        verificationGasLimit: '1',
+        preVerificationGas: '1',
+        maxFeePerGas: '1',
+        maxPriorityFeePerGas: '1',
+      },
+    })
+    refuses('wallet_sendCalls', operation(execute(SMART)), ownAccountCallMessage)
+    refuses('eth_sendUserOperation', operation(batch), ownAccountCallMessage)
+    // The owner (the EOA) may call execute on its account directly: a transaction with data to it is refused.
+    const transaction = (to: Address, data?: Hex) => ({
+      kind: 'evm-transaction' as const,
+      transaction: {
+        type: 'eip1559' as const,
+        chainId: 1,
+        nonce: 0,
+        gas: '21000',
+        maxFeePerGas: '1',
+        maxPriorityFeePerGas: '1',
+        to,
+        value: '1',
+        ...(data ? { data } : {}),
+      },
+    })
+    refuses('eth_sendTransaction', transaction(SMART, execute(RECEIVER)), ownAccountCallMessage)
+    // Still signed: a call to someone else, and value alone to the person's own account (funding it).
+    assert.ok(signOne('wallet_sendCalls', operation(execute(RECEIVER))).signature)
+    assert.ok(signOne('eth_sendTransaction', transaction(SMART)).signature)
   })
 
   test('error: Solana message bytes that a transaction could carry; transaction bytes that are no transaction message', () => {

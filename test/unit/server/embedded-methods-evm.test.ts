@@ -242,6 +242,13 @@ describe('wallet_sendCalls and wallet_getCallsStatus', () => {
     await assert.rejects(previewRequest(ctx, 'wallet_sendCalls', [{ calls: [] }]), {
       message: 'Invalid params of wallet_sendCalls',
     })
+    // EIP-5792: a capability the wallet does not honour refuses the batch unless the dapp marked it optional.
+    const paid = { paymasterService: { url: 'https://paymaster.example' } }
+    await assert.rejects(previewRequest(ctx, 'wallet_sendCalls', [{ calls, capabilities: paid }]), {
+      message: 'Unsupported non-optional capability: paymasterService',
+    })
+    const optional = { paymasterService: { url: 'https://paymaster.example', optional: true } }
+    assert.ok(await previewRequest(ctx, 'wallet_sendCalls', [{ calls, capabilities: optional }]))
     await assert.rejects(answerWalletMethod(ctx, 'wallet_getCallsStatus', ['0x01']), {
       message: 'No matching bundle found',
     })
