@@ -8,6 +8,7 @@ import {
   type Chain,
   createPublicClient,
   createWalletClient,
+  getContractAddress,
   http,
   parseEther,
   toHex,
@@ -43,6 +44,17 @@ export const walletPaymasterAbi = [
     outputs: [{ name: '', type: 'address' }],
   },
 ] as const
+
+/**
+ * Where the paymaster lands on a fresh chain (its owner's first transaction), so the service can be told
+ * before the chain is up.
+ *
+ * @example
+ * const paymaster = planPaymaster() // PAYMASTER_ADDRESSES=eip155:31337=${paymaster}
+ */
+export function planPaymaster(): Address {
+  return getContractAddress({ from: devAccount(PAYMASTER_OWNER_INDEX).address, nonce: 0n })
+}
 
 export type DeployPaymasterParameters = {
   /** The local chain's JSON-RPC URL. */
