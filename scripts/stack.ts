@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
+import type { Address } from 'viem'
 import { entryPoint08Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import type { ServiceDatabase } from '../server/db/database.ts'
@@ -25,6 +26,7 @@ import {
   planMarket,
   writeMarketFile,
 } from '../server/dev/chain/market.ts'
+import { deployPaymaster, planPaymaster } from '../server/dev/chain/paymaster.ts'
 import { type FarcasterStandIns, startFarcasterStandIns } from '../server/dev/farcaster/index.ts'
 import { registerDevInbox } from '../server/dev/mail/inbox.ts'
 import { type MailSink, startMailSink } from '../server/dev/mail/index.ts'
@@ -56,6 +58,8 @@ export type Stack = {
   market: LocalMarket
   /** ENS on eip155:31337: the registry, the names' offchain resolver and the universal resolver. */
   ens: LocalEns
+  /** The WalletPaymaster on eip155:31337 and the address of this run's `PAYMASTER_SIGNER_KEY`. */
+  paymaster: { address: Address; signer: Address }
   /** In list order, for printing. */
   services: readonly StartedService[]
   /** The companion service's database, as its operator reaches it (tests look inside). */
@@ -142,6 +146,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const base = loadConfig({ ...process.env, LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn' })
   // The names' gateway key: made for this run (the resolver deployed below trusts its address).
   const nameGatewayKey = base.nameGatewayKey ?? generatePrivateKey()
+  // The paymaster's signing key: made for this run (the paymaster deployed below trusts its address).
+  const paymasterSignerKey = base.paymasterSignerKey ?? generatePrivateKey()
+  const paymaster = { address: planPaymaster(), signer: privateKeyToAddress(paymasterSignerKey) }
   if (options.marketFile) await writeMarketFile(path.resolve(repoRoot, options.marketFile), market)
 
   const services: StackService[] = [
@@ -152,6 +159,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         try {
           await deployMarket({ url: chain.url, chainId: chain.chainId })
           await deployErc4337({ url: chain.url })
+          const deployed = await deployPaymaster({
+            url: chain.url,
+            chainId: chain.chainId,
+            signer: paymaster.signer,
+          })
+          if (deployed !== paymaster.address)
+            throw new Error(`stack: the paymaster landed at ${deployed}, not at ${paymaster.address}`)
           await deployEns({
             url: chain.url,
             suffix: base.nameSuffix,
@@ -165,7 +179,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         const { USDC, DEV, WETH } = market.tokens
         return {
           url: chain.url,
-          detail: `eip155:${chain.chainId}, USDC ${USDC.address}, DEV ${DEV.address}, WETH ${WETH.address}, Uniswap V2 router ${market.uniswapV2.router}, EntryPoint v0.8 ${entryPoint08Address}, ENS universal resolver ${ens.universalResolver}`,
+          detail: `eip155:${chain.chainId}, USDC ${USDC.address}, DEV ${DEV.address}, WETH ${WETH.address}, Uniswap V2 router ${market.uniswapV2.router}, EntryPoint v0.8 ${entryPoint08Address}, paymaster ${paymaster.address} (signer ${paymaster.signer}), ENS universal resolver ${ens.universalResolver}`,
           stop: chain.stop,
         }
       },
@@ -237,6 +251,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             config: stackServiceConfig({
               base,
               nameGatewayKey,
+              paymaster: { signerKey: paymasterSignerKey, address: paymaster.address },
               frame: { port: framePort, url: frameUrl, dir: options.frameDir ?? frame?.dir },
               smtpUrl: mailSink?.url,
               oidcPort,
@@ -350,6 +365,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   return {
     market,
     ens,
+    paymaster,
     urls: {
       chain: url('chain'),
       chain2: url('chain2'),

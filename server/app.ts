@@ -29,6 +29,8 @@ import { createNameRegistry } from './names/registry.ts'
 import { registerNameRoutes } from './names/routes.ts'
 import { checkoutApiProvider } from './onramp/provider.ts'
 import { registerOnrampRoutes } from './onramp/routes.ts'
+import { registerPaymasterRoutes } from './paymaster/routes.ts'
+import { createPaymasterService } from './paymaster/sponsor.ts'
 import { createProjectResolver } from './projects/resolver.ts'
 import { ensureDevProject, listProjects } from './projects/store.ts'
 import { createRpcForwarder } from './rpc/forward.ts'
@@ -236,6 +238,19 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
         ...(deps.now ? { now: deps.now } : {}),
       }),
     )
+    const paymaster = createPaymasterService({
+      db: database.db,
+      signerKey: config.paymasterSignerKey,
+      addresses: config.paymasterAddresses,
+      ...(deps.now ? { now: deps.now } : {}),
+    })
+    // The address the paymaster contracts must trust (never the key).
+    if (paymaster.signer)
+      logger.info(
+        { signer: paymaster.signer, networks: paymaster.networks },
+        `The paymaster signs as ${paymaster.signer}`,
+      )
+    await app.register(async (scope) => registerPaymasterRoutes(scope, { paymaster, limits }))
     if (deps.extraRoutes) await app.register(deps.extraRoutes)
     await app.ready()
     return app

@@ -14,6 +14,7 @@ import { type HistoryConfig, historyConfig, historyEnv } from './history/config.
 import { type HttpConfig, httpConfig, httpEnv } from './http/config.ts'
 import { type NamesConfig, namesConfig, namesEnv } from './names/config.ts'
 import { type OnrampConfig, onrampConfig, onrampEnv } from './onramp/config.ts'
+import { type PaymasterConfig, paymasterConfig, paymasterEnv } from './paymaster/config.ts'
 import { type ProjectsConfig, projectsConfig, projectsEnv } from './projects/config.ts'
 import { type RpcConfig, rpcConfig, rpcEnv } from './rpc/config.ts'
 
@@ -29,6 +30,7 @@ export type { HistoryConfig } from './history/config.ts'
 export { defaultRateLimits, type HttpConfig, type RateLimitSettings } from './http/config.ts'
 export type { NamesConfig } from './names/config.ts'
 export type { OnrampConfig } from './onramp/config.ts'
+export type { PaymasterConfig } from './paymaster/config.ts'
 export { defaultDevOrigins, type ProjectsConfig } from './projects/config.ts'
 export { defaultRpcUpstreams, type RpcConfig } from './rpc/config.ts'
 
@@ -45,7 +47,8 @@ export interface ServiceConfig
     HttpConfig,
     AnalyticsConfig,
     AuthConfig,
-    NamesConfig {
+    NamesConfig,
+    PaymasterConfig {
   /**
    * `development` when `NODE_ENV` is `development` or `test` (`npm start` and the tests), else
    * `production`: only development creates the dev project without being asked to.
@@ -114,6 +117,8 @@ export type ServiceEnv = Partial<
     | 'ONRAMP_API_KEY'
     | 'ONRAMP_WEBHOOK_SECRET'
     | 'ONRAMP_SENDER_ADDRESSES'
+    | 'PAYMASTER_SIGNER_KEY'
+    | 'PAYMASTER_ADDRESSES'
     | EmbeddedSignInEnvName,
     string | undefined
   >
@@ -150,6 +155,7 @@ const envSchema = z.object({
   ...authEnv.shape,
   ...namesEnv.shape,
   ...onrampEnv.shape,
+  ...paymasterEnv.shape,
   ...embeddedEnv.shape,
 })
 
@@ -194,6 +200,7 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     ...authConfig(values),
     ...namesConfig(values),
     onramp: onrampConfig(values),
+    ...paymasterConfig(values),
     embedded: embeddedConfig(values, values.HOST, env),
   }
 }

@@ -11,6 +11,8 @@ export interface StackServiceParameters {
   /** The configuration from the environment, which the stack's parts override. */
   base: ServiceConfig
   nameGatewayKey: `0x${string}`
+  /** The paymaster's signing key for this run and its contract on eip155:31337. */
+  paymaster: { signerKey: `0x${string}`; address: `0x${string}` }
   /** The wallet frame's own origin, and the folder of its build for this run (else the configured one). */
   frame: { port: number; url: string; dir: string | undefined }
   smtpUrl: string | undefined
@@ -37,6 +39,7 @@ export interface StackServiceParameters {
 export function stackServiceConfig({
   base,
   nameGatewayKey,
+  paymaster,
   frame,
   smtpUrl,
   oidcPort,
@@ -55,6 +58,9 @@ export function stackServiceConfig({
     // npm start is development: the dev project below, local origins without warnings.
     environment: 'development',
     nameGatewayKey,
+    // Sponsored gas on the local chain; a project sponsors once `npm run project -- sponsor` says what.
+    paymasterSignerKey: paymaster.signerKey,
+    paymasterAddresses: { 'eip155:31337': paymaster.address },
     embedded: {
       ...base.embedded,
       framePort: frame.port,

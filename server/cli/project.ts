@@ -5,6 +5,13 @@ import type { CustodyMode } from '../../src/protocol/embedded/keys.ts'
 import { rotateSessionKey } from '../auth/keys.ts'
 import { addWallet, CatalogueError, removeWallet } from '../catalogue/customWallets.ts'
 import type { ServiceDatabase } from '../db/database.ts'
+import {
+  getPaymasterPolicy,
+  type PaymasterPolicy,
+  PaymasterPolicyError,
+  removePaymasterPolicy,
+  setPaymasterPolicy,
+} from '../paymaster/policies.ts'
 import { originPatternWarning } from '../projects/origins.ts'
 import {
   allowOrigins,
@@ -38,6 +45,15 @@ Usage: npm run project -- <command> [options]
                        Add (or update) a catalogue wallet. Without --id the id is derived from the name.
   remove-wallet --id WALLET_ID
                        Remove a catalogue wallet.
+  sponsor --id ID --network CAIP2 [--network CAIP2]... --contract ADDRESS [--contract ADDRESS]...
+          --user-budget WEI --budget WEI
+                       Pay the gas of this project's users (ERC-7677): on these networks, for operations
+                       whose every call targets one of these contracts, up to --user-budget wei of
+                       maximum gas cost per account and --budget wei in total each UTC day. Replaces
+                       the project's earlier policy. Needs PAYMASTER_SIGNER_KEY and PAYMASTER_ADDRESSES.
+  sponsor --id ID      Show the project's sponsorship policy.
+  sponsor --id ID --off
+                       Stop sponsoring the project's gas.
   rotate-signing-key   Sign new session tokens with a new key; the old one keeps verifying (and stays
                        in GET /auth/v1/keys) until the last session it signed expires.
 
@@ -93,6 +109,20 @@ function describe(project: Project): string[] {
   return lines
 }
 
+function weiOption(value: string | undefined, option: string): bigint {
+  const text = required(value, option)
+  if (!/^\d{1,78}$/.test(text)) throw new UsageError(`--${option} must be a whole number of wei`)
+  return BigInt(text)
+}
+
+function describePolicy(id: string, policy: PaymasterPolicy): string {
+  return [
+    `Project ${id} sponsors gas on ${policy.networks.join(', ')}`,
+    `  contracts: ${policy.contracts.join(', ')}`,
+    `  daily budget: ${policy.perUserDailyWei} wei per account, ${policy.totalDailyWei} wei in total (maximum gas cost, UTC days)`,
+  ].join('\n')
+}
+
 /**
  * Runs one CLI command against an open database; resolves to the exit code. `npm run project` calls it
  * (below); tests call it in-process.
@@ -122,6 +152,11 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
         homepage: { type: 'string' },
         chain: { type: 'string', multiple: true },
         certified: { type: 'boolean' },
+        network: { type: 'string', multiple: true },
+        contract: { type: 'string', multiple: true },
+        'user-budget': { type: 'string' },
+        budget: { type: 'string' },
+        off: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -214,6 +249,33 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
         io.out(`Removed wallet ${id}`)
         return 0
       }
+      case 'sponsor': {
+        const id = projectId(values.id)
+        const setting =
+          values.network !== undefined ||
+          values.contract !== undefined ||
+          values['user-budget'] !== undefined ||
+          values.budget !== undefined
+        if (values.off) {
+          if (setting) throw new UsageError('--off takes no other sponsor option')
+          const removed = await removePaymasterPolicy(db, id)
+          io.out(removed ? `Project ${id} no longer sponsors gas` : `Project ${id} sponsored no gas`)
+          return 0
+        }
+        if (!setting) {
+          const policy = await getPaymasterPolicy(db, id)
+          io.out(policy === null ? `Project ${id} sponsors no gas` : describePolicy(id, policy))
+          return 0
+        }
+        const policy = await setPaymasterPolicy(db, id, {
+          networks: values.network ?? [],
+          contracts: (values.contract ?? []) as `0x${string}`[],
+          perUserDailyWei: weiOption(values['user-budget'], 'user-budget'),
+          totalDailyWei: weiOption(values.budget, 'budget'),
+        })
+        io.out(describePolicy(id, policy))
+        return 0
+      }
       case 'rotate-signing-key': {
         const rotation = await rotateSessionKey(db)
         io.out(`New session signing key ${rotation.kid}; running services use it within 10 seconds`)
@@ -235,7 +297,11 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
       io.err(`${(error as Error).message}\n\n${projectCliUsage}`)
       return 2
     }
-    if (error instanceof ProjectStoreError || error instanceof CatalogueError) {
+    if (
+      error instanceof ProjectStoreError ||
+      error instanceof CatalogueError ||
+      error instanceof PaymasterPolicyError
+    ) {
       io.err((error as Error).message)
       return 1
     }

@@ -11,6 +11,7 @@ import * as history from '../history/tables.ts'
 import * as http from '../http/tables.ts'
 import * as names from '../names/tables.ts'
 import * as onramp from '../onramp/tables.ts'
+import * as paymaster from '../paymaster/tables.ts'
 import * as projects from '../projects/tables.ts'
 
 export * from '../analytics/tables.ts'
@@ -22,6 +23,7 @@ export * from '../history/tables.ts'
 export * from '../http/tables.ts'
 export * from '../names/tables.ts'
 export * from '../onramp/tables.ts'
+export * from '../paymaster/tables.ts'
 export * from '../projects/tables.ts'
 
 export const schema = {
@@ -34,5 +36,6 @@ export const schema = {
   ...shareSets,
   ...names,
   ...onramp,
+  ...paymaster,
   ...history,
 }

@@ -9,6 +9,8 @@ export const bundlerErrorCodes = {
   internalError: -32603,
   /** Rejected by the EntryPoint's validation (the account or its factory). */
   rejectedByEntryPoint: -32500,
+  /** Rejected by the paymaster's validation. */
+  rejectedByPaymaster: -32501,
   /** Expired, or not valid yet. */
   outOfTimeRange: -32503,
   /** The signature check failed. */
@@ -62,7 +64,9 @@ export function entryPointFailure(error: unknown): BundlerRpcError {
       const reason = decoded.args[1]
       const code = reason.startsWith('AA24')
         ? bundlerErrorCodes.invalidSignature
-        : bundlerErrorCodes.rejectedByEntryPoint
+        : reason.startsWith('AA3')
+          ? bundlerErrorCodes.rejectedByPaymaster
+          : bundlerErrorCodes.rejectedByEntryPoint
       return new BundlerRpcError(code, reason, data)
     } catch {
       return new BundlerRpcError(

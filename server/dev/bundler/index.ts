@@ -9,7 +9,8 @@
  * from the chain's `UserOperationEvent` logs, so they survive a restart of the bundler.
  *
  * Written here rather than run from `@pimlico/alto`, whose GPL-3.0 licence is outside the project's
- * allow-list. No paymasters, aggregators or EIP-7702 authorisations: a UserOperation with one is refused.
+ * allow-list. Paymasters are accepted (their validation is checked like the account's); aggregators and
+ * EIP-7702 authorisations are not: a UserOperation with one is refused.
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -124,7 +125,12 @@ export async function startBundler({
         bundlerErrorCodes.invalidParams,
         `preVerificationGas ${operation.preVerificationGas} is below ${floor}`,
       )
-    const total = operation.preVerificationGas + operation.verificationGasLimit + operation.callGasLimit
+    const total =
+      operation.preVerificationGas +
+      operation.verificationGasLimit +
+      operation.callGasLimit +
+      (operation.paymasterVerificationGasLimit ?? 0n) +
+      (operation.paymasterPostOpGasLimit ?? 0n)
     if (total + BUNDLE_OVERHEAD_GAS > MAX_BUNDLE_GAS)
       throw new BundlerRpcError(
         bundlerErrorCodes.invalidParams,
@@ -141,6 +147,7 @@ export async function startBundler({
         throw new BundlerRpcError(bundlerErrorCodes.invalidParams, 'The UserOperation was sent already')
       const result = await simulate(operation)
       checkValidation(result.accountValidationData)
+      if (operation.paymaster) checkValidation(result.paymasterValidationData, 'paymaster')
       const transactionHash = await walletClient.writeContract({
         address: entryPoint08Address,
         abi: entryPoint08Abi,

@@ -62,10 +62,13 @@ export function createSimulator(publicClient: PublicClient) {
     }
   }
 
-  const checkValidation = (validationData: bigint) => {
+  /** Refuses a signature failure, an aggregator and a window that is not open (the account's or the paymaster's). */
+  const checkValidation = (validationData: bigint, by: 'account' | 'paymaster' = 'account') => {
     const aggregator = validationData & ((1n << 160n) - 1n)
     if (aggregator === 1n)
-      throw new BundlerRpcError(bundlerErrorCodes.invalidSignature, 'Invalid UserOperation signature')
+      throw by === 'account'
+        ? new BundlerRpcError(bundlerErrorCodes.invalidSignature, 'Invalid UserOperation signature')
+        : new BundlerRpcError(bundlerErrorCodes.rejectedByPaymaster, 'Invalid paymaster signature')
     if (aggregator !== 0n)
       throw new BundlerRpcError(
         bundlerErrorCodes.rejectedByEntryPoint,
@@ -77,7 +80,9 @@ export function createSimulator(publicClient: PublicClient) {
     if ((validUntil !== 0n && validUntil < now + 30n) || validAfter > now)
       throw new BundlerRpcError(
         bundlerErrorCodes.outOfTimeRange,
-        'The UserOperation is outside its time range',
+        by === 'account'
+          ? 'The UserOperation is outside its time range'
+          : "The UserOperation is outside its paymaster's time range",
       )
   }
 

@@ -45,18 +45,31 @@ export const entryPointParam = (value: unknown) => {
       `Unsupported EntryPoint: this bundler serves ${entryPoint08Address}`,
     )
 }
-/** The UserOperation of a request, refused when it has a paymaster, an EIP-7702 authorisation or half a factory. */
+/**
+ * The UserOperation of a request, refused when it has an EIP-7702 authorisation, half a factory or half a
+ * paymaster (a paymaster needs its two gas limits and its data).
+ */
 export const operationParam = (value: unknown): CheckedUserOperation => {
   const parsed = z.safeParse(rpcUserOperation, value)
   if (!parsed.success) throw new BundlerRpcError(bundlerErrorCodes.invalidParams, 'Invalid UserOperation')
   const operation = parsed.data
-  if (operation.paymaster || operation.eip7702Auth !== undefined)
+  if (operation.eip7702Auth !== undefined)
     throw new BundlerRpcError(
       bundlerErrorCodes.invalidParams,
-      'Paymasters and EIP-7702 authorisations are not supported by this bundler',
+      'EIP-7702 authorisations are not supported by this bundler',
     )
   if (Boolean(operation.factory) !== Boolean(operation.factoryData))
     throw new BundlerRpcError(bundlerErrorCodes.invalidParams, 'factory and factoryData go together')
+  const paymasterFields = [
+    operation.paymasterVerificationGasLimit,
+    operation.paymasterPostOpGasLimit,
+    operation.paymasterData,
+  ]
+  if (operation.paymaster ? paymasterFields.some((field) => !field) : paymasterFields.some(Boolean))
+    throw new BundlerRpcError(
+      bundlerErrorCodes.invalidParams,
+      'paymaster, paymasterVerificationGasLimit, paymasterPostOpGasLimit and paymasterData go together',
+    )
   return operation
 }
 /** A UserOperation hash of a request. */

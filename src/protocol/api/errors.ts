@@ -3,6 +3,7 @@ import { authErrorCodes } from './auth.ts'
 import { blockchainErrorCodes } from './blockchain.ts'
 import { namesErrorCodes } from './names.ts'
 import { onrampErrorCodes } from './onramp.ts'
+import { paymasterErrorCodes } from './paymaster.ts'
 
 /**
  * Machine-readable codes of the API's error bodies. The modal maps them to its error catalogue
@@ -26,6 +27,7 @@ export const apiErrorCodes = [
   ...embeddedErrorCodes,
   ...namesErrorCodes,
   ...onrampErrorCodes,
+  ...paymasterErrorCodes,
 ] as const
 
 export type ApiErrorCode = (typeof apiErrorCodes)[number]

@@ -64,7 +64,28 @@ describe('loadConfig', () => {
       nameSuffix: 'wallet.test',
       nameGatewayKey: null,
       onramp: { providerUrl: null, apiKey: null, webhookSecret: null, senderAddresses: {} },
+      paymasterSignerKey: null,
+      paymasterAddresses: {},
     })
+  })
+
+  test('args: the paymaster signer key and contracts; problems never quote the key', () => {
+    const config = loadConfig({
+      PAYMASTER_SIGNER_KEY: ` 0x${'cd'.repeat(32)} `,
+      PAYMASTER_ADDRESSES: `eip155:31337=0x${'a'.repeat(40)}, eip155:8453=0x${'b'.repeat(40)}`,
+    })
+    assert.equal(config.paymasterSignerKey, `0x${'cd'.repeat(32)}`)
+    assert.deepEqual(config.paymasterAddresses, {
+      'eip155:31337': `0x${'a'.repeat(40)}`,
+      'eip155:8453': `0x${'b'.repeat(40)}`,
+    })
+    assert.throws(
+      () => loadConfig({ PAYMASTER_SIGNER_KEY: `0x${'cd'.repeat(31)}`, PAYMASTER_ADDRESSES: 'solana:x=0x1' }),
+      (error: Error) =>
+        /PAYMASTER_SIGNER_KEY must be 0x and 64 hex digits/.test(error.message) &&
+        /PAYMASTER_ADDRESSES entry 1: expected eip155:CHAIN-ID=0x/.test(error.message) &&
+        !error.message.includes('cd'.repeat(31)),
+    )
   })
 
   test('args: the name suffix and the on-ramp provider, key, webhook secret and sender addresses', () => {

@@ -46,10 +46,14 @@ async function migrationsBefore25(): Promise<string> {
   const folder = fileURLToPath(new URL('../../../server/db/migrations', import.meta.url))
   const copy = join(scratch, 'migrations')
   await cp(folder, copy, { recursive: true })
-  await rm(join(copy, '0012_user_keys.sql'))
+  // 0012 and every later one: a migration dated after 0012 would have the migrator skip 0012.
   const journalPath = join(copy, 'meta', '_journal.json')
-  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { tag: string }[] }
-  journal.entries = journal.entries.filter((entry) => entry.tag !== '0012_user_keys')
+  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as {
+    entries: { idx: number; tag: string }[]
+  }
+  for (const entry of journal.entries.filter((entry) => entry.idx >= 12))
+    await rm(join(copy, `${entry.tag}.sql`))
+  journal.entries = journal.entries.filter((entry) => entry.idx < 12)
   await writeFile(journalPath, JSON.stringify(journal))
   return copy
 }
