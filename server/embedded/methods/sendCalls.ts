@@ -22,6 +22,7 @@ import {
   sendSigned,
 } from './evmTransactions.ts'
 import { address, evmChainId, invalidParams, quantity } from './params.ts'
+import { paymasterServiceOf } from './paymasterService.ts'
 import { type Planned, verifiedSignature, verifiedSignatures } from './plan.ts'
 import { approvalMethod } from './types.ts'
 
@@ -36,6 +37,12 @@ const params = z.tuple([
   }),
 ])
 
+/** Whether the prepared UserOperation carries a paymaster (what the person signs, not what was asked). */
+function sponsoredPlan(prepared: unknown): boolean {
+  const [request] = (prepared as Partial<Planned>).plan ?? []
+  return request?.kind === 'evm-user-operation' && Boolean(request.userOperation.paymaster)
+}
+
 export const sendCalls = approvalMethod({
   method: 'wallet_sendCalls',
   params,
@@ -44,15 +51,22 @@ export const sendCalls = approvalMethod({
       throw invalidParams("The calls are for another chain than the wallet's network")
     }
     const evm = await ctx.evmAccount()
+    const sponsor = paymasterServiceOf(ctx, batch.capabilities, evm.smart)
     if (evm.smart) {
       mustBeOwn(batch.from, evm.address)
       const calls = batch.calls.map(smartCall)
-      // Every call of the batch, in one UserOperation prepared whole now: all of them land, or none.
+      // Every call of the batch, in one UserOperation prepared whole now: all of them land, or none; with
+      // the project's paymaster data when the site pays (the plan then shows it, and the fee is the site's).
+      const prepared = await preparedOperation(() =>
+        ctx.smart.prepareCalls(ctx.userId, ctx.chainId, calls, sponsor ?? undefined),
+      )
       return {
-        shown: { from: evm.address, transfers: await callsPreview(ctx, batch.calls) },
-        prepared: (await preparedOperation(() => ctx.smart.prepareCalls(ctx.userId, ctx.chainId, calls))) as
-          | ViaSmartAccount
-          | Planned,
+        shown: {
+          from: evm.address,
+          transfers: await callsPreview(ctx, batch.calls),
+          ...(sponsor && sponsoredPlan(prepared) ? { sponsored: true } : {}),
+        },
+        prepared: prepared as ViaSmartAccount | Planned,
       }
     }
     mustBeOwn(batch.from, ctx.own.evm)
