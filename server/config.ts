@@ -119,6 +119,7 @@ export type ServiceEnv = Partial<
     | 'ONRAMP_SENDER_ADDRESSES'
     | 'PAYMASTER_SIGNER_KEY'
     | 'PAYMASTER_ADDRESSES'
+    | 'PAYMASTER_PUBLIC_URL'
     | EmbeddedSignInEnvName,
     string | undefined
   >
@@ -200,7 +201,7 @@ export function loadConfig(env: ServiceEnv = process.env): ServiceConfig {
     ...authConfig(values),
     ...namesConfig(values),
     onramp: onrampConfig(values),
-    ...paymasterConfig(values),
+    ...paymasterConfig(values, { host: values.HOST, port: values.PORT }),
     embedded: embeddedConfig(values, values.HOST, env),
   }
 }

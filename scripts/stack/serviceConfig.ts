@@ -61,6 +61,7 @@ export function stackServiceConfig({
     // Sponsored gas on the local chain; a project sponsors once `npm run project -- sponsor` says what.
     paymasterSignerKey: paymaster.signerKey,
     paymasterAddresses: { 'eip155:31337': paymaster.address },
+    paymasterPublicUrl: `http://${HOST}:${servicePort}/paymaster/v1`,
     embedded: {
       ...base.embedded,
       framePort: frame.port,

@@ -7,6 +7,7 @@ import type { ServiceConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
 import type { ServiceLogger } from '../logger.ts'
 import { createMailer, type Mailer } from '../mail/mailer.ts'
+import { createPaymasterService } from '../paymaster/sponsor.ts'
 import type { RpcForwarder } from '../rpc/forward.ts'
 import { type Custody, createCustody } from './custody.ts'
 import { createFarcasterService, type FarcasterService } from './farcasterLogin.ts'
@@ -140,12 +141,18 @@ export async function createEmbeddedWallet(
     }),
     // A network needs both: its chain for reads and its bundler for UserOperations.
     chains: Object.keys(config.bundlerUpstreams).filter((chainId) => chainId in config.rpcUpstreams),
+    paymaster: createPaymasterService({
+      db,
+      signerKey: config.paymasterSignerKey,
+      addresses: config.paymasterAddresses,
+    }),
   })
   const requests = createRequestService({
     ...common,
     upstream,
     networks: embeddedNetworks(Object.keys(config.rpcUpstreams)),
     smart,
+    paymasterPublicUrl: config.paymasterPublicUrl,
     nativeUsdPrice: nativeUsdPrice(config, {
       forwarder: deps.forwarder,
       ...(deps.logger ? { logger: deps.logger } : {}),

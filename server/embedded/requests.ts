@@ -48,6 +48,8 @@ interface RequestDependencies {
   networks: ReadonlyMap<string, EmbeddedNetwork>
   /** Smart accounts on the networks with a bundler. */
   smart: SmartAccounts
+  /** `PAYMASTER_PUBLIC_URL` (the service's paymaster route, for `wallet_sendCalls`' `paymasterService`). */
+  paymasterPublicUrl: string
   /** The native currency's USD price, for the fee's value in the preview; none: the fee alone. */
   nativeUsdPrice?: NativeUsdPrice
   now?: () => number
@@ -117,6 +119,7 @@ export function createRequestService(deps: RequestDependencies) {
     smart,
     networks,
     batches: createCallBatches(db, now),
+    paymasterPublicUrl: deps.paymasterPublicUrl,
   })
 
   return {
@@ -131,7 +134,7 @@ export function createRequestService(deps: RequestDependencies) {
       if (kind === 'read') return upstream.call(request.chainId, request.method, request.params ?? [])
       if (kind === 'notAvailable') throw notAvailable()
       if (kind !== 'wallet') throw requestRefused(request.method)
-      const ctx = await contexts.forRequest(session.userId, request.chainId)
+      const ctx = await contexts.forRequest(session.userId, request.chainId, session.projectId)
       return answerWalletMethod(ctx, request.method, request.params)
     },
 
@@ -154,7 +157,7 @@ export function createRequestService(deps: RequestDependencies) {
         throw new EmbeddedError(400, 'NOT_AVAILABLE', smartAccountsUnsupportedMessage, { field: 'chainId' })
       if (body.type) await smart.setPreference(session.userId, body.type)
       const preferredAccountType = await smart.preference(session.userId)
-      const ctx = await contexts.forRequest(session.userId, body.chainId)
+      const ctx = await contexts.forRequest(session.userId, body.chainId, session.projectId)
       const evm = await ctx.evmAccount()
       // What a switch would use, for the frame's approval view: never set here.
       const preview =
@@ -185,7 +188,7 @@ export function createRequestService(deps: RequestDependencies) {
       const kind = classifyRequest(namespace, request.method)
       if (kind === 'notAvailable') throw notAvailable()
       if (kind !== 'approval') throw requestRefused(request.method)
-      const ctx = await contexts.forRequest(session.userId, request.chainId)
+      const ctx = await contexts.forRequest(session.userId, request.chainId, session.projectId)
       const built = await previewRequest(ctx, request.method, request.params)
       const plan = afterNonces(planOf(built.prepared), await waitingNonces(session.userId, request.chainId))
       const prepared = built.prepared === null ? null : { ...(built.prepared as object), plan }
@@ -227,7 +230,7 @@ export function createRequestService(deps: RequestDependencies) {
      */
     async finalPlan(session: WalletSession, id: string): Promise<SigningPlanResponse> {
       const row = await waitingRequest(session, id)
-      const ctx = await contexts.forRequest(session.userId, row.chainId)
+      const ctx = await contexts.forRequest(session.userId, row.chainId, session.projectId)
       const ownAccounts = await ctx.ownSmartAccounts()
       const stored = planOf(row.prepared)
       if (planNonces(stored).length === 0) return { plan: stored, ownAccounts }
@@ -256,7 +259,7 @@ export function createRequestService(deps: RequestDependencies) {
         .returning()
       if (!row) throw actionNotAllowed()
       try {
-        const ctx = await contexts.forRequest(session.userId, row.chainId)
+        const ctx = await contexts.forRequest(session.userId, row.chainId, session.projectId)
         const result = await executeSignedRequest(ctx, row.method, row.params, row.prepared, signatures)
         await db.update(walletRequests).set({ status: 'done' }).where(eq(walletRequests.id, id))
         deps.logger?.info({ method: row.method, chainId: row.chainId }, 'Embedded wallet relayed')

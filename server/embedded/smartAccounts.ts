@@ -17,14 +17,21 @@ import {
   isAddressEqual,
   serializeErc6492Signature,
 } from 'viem'
-import { createBundlerClient, entryPoint08Address, type UserOperationReceipt } from 'viem/account-abstraction'
+import {
+  createBundlerClient,
+  createPaymasterClient,
+  entryPoint08Address,
+  type UserOperationReceipt,
+} from 'viem/account-abstraction'
 import { toAccount } from 'viem/accounts'
 import { readContract } from 'viem/actions'
+import { type PaymasterMethod, paymasterRpcErrorCodes } from '../../src/protocol/api/index.ts'
 import { userOperationOf } from '../../src/protocol/embedded/signer.ts'
 import type { SignRequest } from '../../src/protocol/embedded/signing.ts'
 import type { AccountType } from '../../src/protocol/entities.ts'
 import type { Db } from '../db/database.ts'
 import { walletUsers } from '../db/schema.ts'
+import { PaymasterRefusal, type PaymasterService } from '../paymaster/sponsor.ts'
 import type { Custody } from './custody.ts'
 import { EmbeddedError, isEmbeddedError } from './errors.ts'
 import type { Upstream } from './upstream.ts'
@@ -64,6 +71,14 @@ export interface SmartAccountDependencies {
   bundler: Upstream
   /** CAIP-2 ids of the EVM networks with a bundler. */
   chains: readonly string[]
+  /** The service's own paymaster (ERC-7677), asked in process when a request is sponsored. */
+  paymaster?: PaymasterService
+}
+
+/** A UserOperation the project's paymaster pays for: its project, and the dapp's context for it. */
+export interface Sponsorship {
+  projectId: string
+  context?: Record<string, unknown>
 }
 
 /** A call of a UserOperation. */
@@ -101,6 +116,12 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
   /** What went wrong, as the wallet's error: the bundler's or the chain's own words when there are some. */
   const failure = (error: unknown): EmbeddedError => {
     if (isEmbeddedError(error)) return error
+    const refusal =
+      error instanceof BaseError ? error.walk((cause) => cause instanceof PaymasterRefusal) : error
+    if (refusal instanceof PaymasterRefusal)
+      return new EmbeddedError(403, 'FORBIDDEN', refusal.message, {
+        rpcCode: refusal.code === 'INVALID_PARAMS' ? -32602 : paymasterRpcErrorCodes[refusal.code],
+      })
     const inner = error instanceof BaseError ? error.walk((cause) => isEmbeddedError(cause)) : undefined
     if (isEmbeddedError(inner)) return inner
     const message = error instanceof BaseError ? error.shortMessage : 'The UserOperation failed'
@@ -145,6 +166,7 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
     userId: string,
     chainId: string,
     request: { calls: SmartAccountCall[] } | ({ callData: Hex } & Record<string, unknown>),
+    sponsor?: Sponsorship,
   ): Promise<SignRequest> {
     const client = publicClient(chainId)
     const ownerAddress = (await custody.accounts(userId)).secp256k1.address as Address
@@ -158,7 +180,30 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
     })
     try {
       const account = await toWalletAccount({ client, owner })
-      const bundlerClient = createBundlerClient({ client, account, transport: transportOf(bundler, chainId) })
+      const { paymaster } = deps
+      // Sponsored: the stub data for the estimate, then the signed data, from the service's own paymaster
+      // in process (a dapp's paymaster URL is never fetched).
+      const sponsored =
+        sponsor && paymaster
+          ? {
+              paymaster: createPaymasterClient({
+                transport: custom(
+                  {
+                    request: ({ method, params }) =>
+                      paymaster.answer(sponsor.projectId, method as PaymasterMethod, params),
+                  },
+                  { retryCount: 0 },
+                ),
+              }),
+              paymasterContext: sponsor.context ?? {},
+            }
+          : {}
+      const bundlerClient = createBundlerClient({
+        client,
+        account,
+        transport: transportOf(bundler, chainId),
+        ...sponsored,
+      })
       const prepared = await bundlerClient.prepareUserOperation(
         request as Parameters<typeof bundlerClient.prepareUserOperation>[0],
       )
@@ -214,7 +259,14 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
       userId: string,
       chainId: string,
       calls: readonly SmartAccountCall[],
-    ): Promise<SignRequest> => prepare(userId, chainId, { calls: [...calls] }),
+      sponsor?: Sponsorship,
+    ): Promise<SignRequest> => prepare(userId, chainId, { calls: [...calls] }, sponsor),
+
+    /** Whether the project's paymaster sponsors gas on the network (its policy and the service's contracts). */
+    async sponsors(projectId: string, chainId: string): Promise<boolean> {
+      if (!deps.paymaster || !chains.has(chainId)) return false
+      return (await deps.paymaster.sponsoredNetworks(projectId)).includes(chainId)
+    },
 
     /**
      * Prepares a page's UserOperation (checked by userOperations.ts): what the page left out (nonce, gas,

@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem'
 import { z } from 'zod'
 import { isCaip2 } from '../../src/protocol/api/index.ts'
-import { blankToUndefined, commaItems } from '../config/env.ts'
+import { blankToUndefined, commaItems, isHttpUrl } from '../config/env.ts'
 
 // The paymaster's configuration slice: its signing key and the WalletPaymaster contract of each network.
 
@@ -14,6 +14,11 @@ export interface PaymasterConfig {
   paymasterSignerKey: Hex | null
   /** The WalletPaymaster contract of each CAIP-2 network (`PAYMASTER_ADDRESSES`, `eip155:31337=0x…,…`). */
   paymasterAddresses: Record<string, Address>
+  /**
+   * Where dapps reach `POST /paymaster/v1` (`PAYMASTER_PUBLIC_URL`, default `http://HOST:PORT/paymaster/v1`):
+   * the embedded wallet honours a `paymasterService` capability only with this URL and the project's id.
+   */
+  paymasterPublicUrl: string
 }
 
 /** The paymaster's variables: `PAYMASTER_SIGNER_KEY`, `PAYMASTER_ADDRESSES`. */
@@ -26,6 +31,16 @@ export const paymasterEnv = z.object({
       .regex(
         /^0x[0-9a-fA-F]{64}$/,
         'PAYMASTER_SIGNER_KEY must be 0x and 64 hex digits (a secp256k1 private key)',
+      )
+      .optional(),
+  ),
+  PAYMASTER_PUBLIC_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine(
+        (value) => isHttpUrl(value) && !value.includes('?'),
+        'PAYMASTER_PUBLIC_URL must be an http:// or https:// URL without a query, such as https://api.example.com/paymaster/v1',
       )
       .optional(),
   ),
@@ -58,9 +73,14 @@ export const paymasterEnv = z.object({
  * const paymaster = paymasterConfig(paymasterEnv.parse({}))
  * paymaster.paymasterSignerKey // null: nothing is sponsored
  */
-export function paymasterConfig(values: z.output<typeof paymasterEnv>): PaymasterConfig {
+export function paymasterConfig(
+  values: z.output<typeof paymasterEnv>,
+  listen: { host: string; port: number } = { host: '127.0.0.1', port: 8787 },
+): PaymasterConfig {
+  const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host
   return {
     paymasterSignerKey: (values.PAYMASTER_SIGNER_KEY as Hex | undefined) ?? null,
     paymasterAddresses: values.PAYMASTER_ADDRESSES,
+    paymasterPublicUrl: values.PAYMASTER_PUBLIC_URL ?? `http://${host}:${listen.port}/paymaster/v1`,
   }
 }

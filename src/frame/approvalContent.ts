@@ -196,9 +196,11 @@ export function details(preview: ApprovalPreview, strings: Strings): HTMLElement
         { class: 'rows' },
         row(
           t('frameFee'),
-          preview.fee === undefined
-            ? t('frameFeeUnknown')
-            : h('bdi', {}, feeWithValue(preview, preview.fee, strings)),
+          preview.sponsored
+            ? t('frameFeeSponsored')
+            : preview.fee === undefined
+              ? t('frameFeeUnknown')
+              : h('bdi', {}, feeWithValue(preview, preview.fee, strings)),
         ),
       ),
     )

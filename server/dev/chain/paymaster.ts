@@ -8,6 +8,7 @@ import {
   type Chain,
   createPublicClient,
   createWalletClient,
+  getAddress,
   getContractAddress,
   http,
   parseEther,
@@ -112,5 +113,6 @@ export async function deployPaymaster({
     pollingInterval: 50,
   })
   if (funded.status !== 'success') throw new Error('deployPaymaster: the deposit failed')
-  return contractAddress
+  // Checksummed: the receipt's is lowercase, and the stack compares it with planPaymaster()'s.
+  return getAddress(contractAddress)
 }

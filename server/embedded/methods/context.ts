@@ -14,14 +14,16 @@ export interface ContextParts {
   smart: SmartAccounts
   networks: ReadonlyMap<string, EmbeddedNetwork>
   batches: CallBatches
+  /** `PAYMASTER_PUBLIC_URL`: where dapps reach the service's paymaster route. */
+  paymasterPublicUrl: string
 }
 
 /**
  * The contexts of the wallet's methods.
  *
  * @example
- * const contexts = createMethodContexts({ custody, upstream, smart, networks, batches })
- * const ctx = await contexts.forRequest(session.userId, 'eip155:1')
+ * const contexts = createMethodContexts({ custody, upstream, smart, networks, batches, paymasterPublicUrl })
+ * const ctx = await contexts.forRequest(session.userId, 'eip155:1', session.projectId)
  */
 export function createMethodContexts(parts: ContextParts) {
   const { custody, smart, networks } = parts
@@ -36,12 +38,16 @@ export function createMethodContexts(parts: ContextParts) {
   return {
     network,
 
-    async forRequest(userId: string, chainId: string): Promise<MethodContext> {
+    async forRequest(userId: string, chainId: string, projectId: string): Promise<MethodContext> {
       const served = network(chainId)
       const accounts = await custody.accounts(userId)
       const own = { evm: getAddress(accounts.secp256k1.address), solana: accounts.ed25519.address }
+      const paymasterUrl = new URL(parts.paymasterPublicUrl)
+      paymasterUrl.searchParams.set('projectId', projectId)
       return {
         userId,
+        projectId,
+        paymasterUrl: paymasterUrl.toString(),
         chainId,
         network: served,
         networks: [...networks.values()],

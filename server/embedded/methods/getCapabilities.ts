@@ -1,6 +1,7 @@
 /**
  * `wallet_getCapabilities` (EIP-5792): `atomic` per EVM network, supported where the person's smart
- * account sends (one UserOperation per batch), unsupported elsewhere (an EOA sends one after another).
+ * account sends (one UserOperation per batch), unsupported elsewhere (an EOA sends one after another);
+ * `paymasterService` (ERC-7677) where the smart account sends and the project sponsors gas.
  */
 import * as z from 'zod/mini'
 import { evmChainHex } from './params.ts'
@@ -12,19 +13,21 @@ export const getCapabilities = walletMethod({
   params: z.unknown(),
   async answer(ctx) {
     const preferred = await ctx.smart.preference(ctx.userId)
-    const entries = ctx.networks
-      .filter((network) => network.caipNetworkId.startsWith('eip155:'))
-      .map((network) => [
-        evmChainHex(network.caipNetworkId),
-        {
-          atomic: {
-            status:
-              preferred === 'smartAccount' && ctx.smart.supports(network.caipNetworkId)
-                ? 'supported'
-                : 'unsupported',
-          },
-        },
-      ])
+    const entries = await Promise.all(
+      ctx.networks
+        .filter((network) => network.caipNetworkId.startsWith('eip155:'))
+        .map(async (network) => {
+          const smart = preferred === 'smartAccount' && ctx.smart.supports(network.caipNetworkId)
+          const sponsored = smart && (await ctx.smart.sponsors(ctx.projectId, network.caipNetworkId))
+          return [
+            evmChainHex(network.caipNetworkId),
+            {
+              atomic: { status: smart ? 'supported' : 'unsupported' },
+              ...(sponsored ? { paymasterService: { supported: true } } : {}),
+            },
+          ] as const
+        }),
+    )
     return Object.fromEntries(entries)
   },
 })

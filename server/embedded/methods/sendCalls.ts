@@ -22,6 +22,7 @@ import {
   sendSigned,
 } from './evmTransactions.ts'
 import { address, evmChainId, invalidParams, quantity } from './params.ts'
+import { paymasterServiceOf } from './paymasterService.ts'
 import { type Planned, verifiedSignature, verifiedSignatures } from './plan.ts'
 import { approvalMethod } from './types.ts'
 
@@ -36,17 +37,26 @@ const params = z.tuple([
   }),
 ])
 
+/** The capabilities this wallet honours itself (the others: see {@link refuseCapabilities}). */
+const HONOURED = new Set(['paymasterService'])
+
 /**
- * EIP-5792: a capability the dapp did not mark `optional` must be honoured or the batch refused (5700);
- * this wallet honours none yet, so an optional one is ignored and any other refuses the batch.
+ * EIP-5792: a capability the dapp did not mark `optional` must be honoured or the batch refused (5700):
+ * `paymasterService` is honoured (paymasterService.ts decides), any other refuses the batch unless optional.
  */
 function refuseCapabilities(capabilities: Record<string, unknown> | undefined): void {
   for (const [name, value] of Object.entries(capabilities ?? {})) {
-    if ((value as { optional?: unknown } | null)?.optional === true) continue
+    if (HONOURED.has(name) || (value as { optional?: unknown } | null)?.optional === true) continue
     throw new EmbeddedError(400, 'BAD_REQUEST', `Unsupported non-optional capability: ${name}`, {
       rpcCode: 5700,
     })
   }
+}
+
+/** Whether the prepared UserOperation carries a paymaster (what the person signs, not what was asked). */
+function sponsoredPlan(prepared: unknown): boolean {
+  const [request] = (prepared as Partial<Planned>).plan ?? []
+  return request?.kind === 'evm-user-operation' && Boolean(request.userOperation.paymaster)
 }
 
 export const sendCalls = approvalMethod({
@@ -58,15 +68,22 @@ export const sendCalls = approvalMethod({
     }
     refuseCapabilities(batch.capabilities)
     const evm = await ctx.evmAccount()
+    const sponsor = paymasterServiceOf(ctx, batch.capabilities, evm.smart)
     if (evm.smart) {
       mustBeOwn(batch.from, evm.address)
       const calls = batch.calls.map(smartCall)
-      // Every call of the batch, in one UserOperation prepared whole now: all of them land, or none.
+      // Every call of the batch, in one UserOperation prepared whole now: all of them land, or none; with
+      // the project's paymaster data when the site pays (the plan then shows it, and the fee is the site's).
+      const prepared = await preparedOperation(() =>
+        ctx.smart.prepareCalls(ctx.userId, ctx.chainId, calls, sponsor ?? undefined),
+      )
       return {
-        shown: { from: evm.address, transfers: await callsPreview(ctx, batch.calls) },
-        prepared: (await preparedOperation(() => ctx.smart.prepareCalls(ctx.userId, ctx.chainId, calls))) as
-          | ViaSmartAccount
-          | Planned,
+        shown: {
+          from: evm.address,
+          transfers: await callsPreview(ctx, batch.calls),
+          ...(sponsor && sponsoredPlan(prepared) ? { sponsored: true } : {}),
+        },
+        prepared: prepared as ViaSmartAccount | Planned,
       }
     }
     mustBeOwn(batch.from, ctx.own.evm)

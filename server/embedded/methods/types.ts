@@ -24,6 +24,7 @@ export type SmartAccountActions = Pick<
   | 'receipt'
   | 'preference'
   | 'supports'
+  | 'sponsors'
 >
 
 /**
@@ -32,6 +33,13 @@ export type SmartAccountActions = Pick<
  */
 export interface MethodContext {
   readonly userId: string
+  /** The project the person signed in through (the site asking). */
+  readonly projectId: string
+  /**
+   * The project's own paymaster endpoint (`PAYMASTER_PUBLIC_URL?projectId=…`): the only `paymasterService`
+   * URL `wallet_sendCalls` honours.
+   */
+  readonly paymasterUrl: string
   /** The CAIP-2 network of the request. */
   readonly chainId: string
   readonly network: EmbeddedNetwork

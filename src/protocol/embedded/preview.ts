@@ -113,6 +113,8 @@ export const approvalPreview = z.object({
   programs: z.optional(z.array(z.string())),
   /** The most the network fee can be, in base units; absent when it could not be estimated. */
   fee: z.optional(baseUnits),
+  /** The site's paymaster pays the network fee (ERC-7677): the UserOperation to sign carries its data. */
+  sponsored: z.optional(z.literal(true)),
   /** That fee's value in US dollars, where the service knows the native currency's price. */
   feeUsd: z.optional(z.number().check(z.gte(0))),
 })

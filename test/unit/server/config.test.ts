@@ -66,6 +66,7 @@ describe('loadConfig', () => {
       onramp: { providerUrl: null, apiKey: null, webhookSecret: null, senderAddresses: {} },
       paymasterSignerKey: null,
       paymasterAddresses: {},
+      paymasterPublicUrl: 'http://127.0.0.1:8787/paymaster/v1',
     })
   })
 
@@ -75,6 +76,10 @@ describe('loadConfig', () => {
       PAYMASTER_ADDRESSES: `eip155:31337=0x${'a'.repeat(40)}, eip155:8453=0x${'b'.repeat(40)}`,
     })
     assert.equal(config.paymasterSignerKey, `0x${'cd'.repeat(32)}`)
+    assert.equal(
+      loadConfig({ PAYMASTER_PUBLIC_URL: 'https://api.example.com/paymaster/v1' }).paymasterPublicUrl,
+      'https://api.example.com/paymaster/v1',
+    )
     assert.deepEqual(config.paymasterAddresses, {
       'eip155:31337': `0x${'a'.repeat(40)}`,
       'eip155:8453': `0x${'b'.repeat(40)}`,

@@ -182,6 +182,8 @@ export async function startEmbeddedTestApp(
     projectExists?: boolean
     /** The service's KEKs (default: one random key). */
     keks?: KekRing
+    /** Sponsored gas: the paymaster's key, contracts and public URL (default: none). */
+    paymaster?: Pick<ServiceConfig, 'paymasterSignerKey' | 'paymasterAddresses' | 'paymasterPublicUrl'>
   } = {},
 ): Promise<EmbeddedTestApp> {
   const frameDir = await frameFixture()
@@ -192,6 +194,7 @@ export async function startEmbeddedTestApp(
     rpcUpstreams: overrides.rpcUpstreams ?? {},
     bundlerUpstreams: overrides.bundlerUpstreams ?? {},
     ...(overrides.priceSourceUrl === undefined ? {} : { priceSourceUrl: overrides.priceSourceUrl }),
+    ...overrides.paymaster,
   })
   const config: ServiceConfig = {
     ...base,

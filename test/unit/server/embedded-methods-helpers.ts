@@ -90,6 +90,7 @@ function memoryBatches(): CallBatches & { stored: Map<string, CallBatch & { user
 
 const noSmartAccounts: SmartAccountActions = {
   supports: () => false,
+  sponsors: async () => false,
   preference: async () => 'eoa',
   accountSignature: () => Promise.reject(new Error('no smart account in these tests')),
   prepareCalls: () => Promise.reject(new Error('no smart account in these tests')),
@@ -119,6 +120,8 @@ export function newPerson() {
   const contextOn = (chainId: string): MethodContext => {
     const ctx: MethodContext = {
       userId: 'person-1',
+      projectId: 'dev-project',
+      paymasterUrl: 'http://127.0.0.1:8787/paymaster/v1?projectId=dev-project',
       chainId,
       network: networks.find((network) => network.caipNetworkId === chainId) as EmbeddedNetwork,
       networks,

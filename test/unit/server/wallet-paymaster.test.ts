@@ -10,7 +10,7 @@ import { type Address, createWalletClient, type Hex, http, parseAbi, parseEther 
 import { toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { devAccount } from '../../../server/dev/chain/index.ts'
-import { deployPaymaster, walletPaymasterAbi } from '../../../server/dev/chain/paymaster.ts'
+import { deployPaymaster, planPaymaster, walletPaymasterAbi } from '../../../server/dev/chain/paymaster.ts'
 import { paymasterHash, signPaymasterData } from '../../../server/paymaster/approval.ts'
 import { type Bench, CHAIN_ID, startBench } from './wallet-account-sessions.helpers.ts'
 
@@ -105,6 +105,10 @@ describe('WalletPaymaster: who pays', { timeout: 120_000 }, () => {
     )
     assert.equal((await bench.client.getBalance({ address: bob })) - bobBefore, 1n)
     assert.ok((await deposit()) < depositBefore, 'the paymaster deposit paid the gas')
+  })
+
+  test('default: on a fresh chain the paymaster lands where the stack tells the service it is', () => {
+    assert.equal(paymaster, planPaymaster())
   })
 
   test('default: the service hash is the contract getHash', async () => {

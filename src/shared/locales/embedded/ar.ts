@@ -46,6 +46,7 @@ const ar: EmbeddedMessages = {
   frameContractCreation: 'عقد جديد',
   frameFee: 'الرسوم المقدّرة (بحد أقصى)',
   frameFeeUnknown: 'تعذّر التقدير',
+  frameFeeSponsored: 'يدفع الموقع رسوم الشبكة',
   frameMessage: 'الرسالة',
   frameDomain: 'النطاق',
   framePrograms: 'برامج أخرى',

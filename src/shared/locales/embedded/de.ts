@@ -45,6 +45,7 @@ const de: EmbeddedMessages = {
   frameContractCreation: 'Neuer Vertrag',
   frameFee: 'Geschätzte Gebühr (höchstens)',
   frameFeeUnknown: 'Konnte nicht geschätzt werden',
+  frameFeeSponsored: 'Die Website zahlt die Netzwerkgebühr',
   frameMessage: 'Nachricht',
   frameDomain: 'Domain',
   framePrograms: 'Andere Programme',

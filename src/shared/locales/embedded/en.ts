@@ -47,6 +47,7 @@ const embedded = {
   frameContractCreation: 'New contract',
   frameFee: 'Estimated fee (at most)',
   frameFeeUnknown: 'Could not be estimated',
+  frameFeeSponsored: 'The site pays the network fee',
   frameMessage: 'Message',
   frameDomain: 'Domain',
   framePrograms: 'Other programs',

@@ -45,6 +45,7 @@ const es: EmbeddedMessages = {
   frameContractCreation: 'Contrato nuevo',
   frameFee: 'Comisión estimada (máximo)',
   frameFeeUnknown: 'No se pudo estimar',
+  frameFeeSponsored: 'El sitio paga la comisión de red',
   frameMessage: 'Mensaje',
   frameDomain: 'Dominio',
   framePrograms: 'Otros programas',

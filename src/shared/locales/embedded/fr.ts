@@ -47,6 +47,7 @@ const fr: EmbeddedMessages = {
   frameContractCreation: 'Nouveau contrat',
   frameFee: 'Frais estimés (au plus)',
   frameFeeUnknown: 'Estimation impossible',
+  frameFeeSponsored: 'Le site paie les frais de réseau',
   frameMessage: 'Message',
   frameDomain: 'Domaine',
   framePrograms: 'Autres programmes',

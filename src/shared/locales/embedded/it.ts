@@ -45,6 +45,7 @@ const it: EmbeddedMessages = {
   frameContractCreation: 'Nuovo contratto',
   frameFee: 'Commissione stimata (al massimo)',
   frameFeeUnknown: 'Impossibile stimarla',
+  frameFeeSponsored: 'Il sito paga la commissione di rete',
   frameMessage: 'Messaggio',
   frameDomain: 'Dominio',
   framePrograms: 'Altri programmi',

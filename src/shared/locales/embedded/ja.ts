@@ -45,6 +45,7 @@ const ja: EmbeddedMessages = {
   frameContractCreation: '新しいコントラクト',
   frameFee: '推定手数料（最大）',
   frameFeeUnknown: '推定できませんでした',
+  frameFeeSponsored: 'ネットワーク手数料はサイトが支払います',
   frameMessage: 'メッセージ',
   frameDomain: 'ドメイン',
   framePrograms: 'その他のプログラム',

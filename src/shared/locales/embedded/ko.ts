@@ -45,6 +45,7 @@ const ko: EmbeddedMessages = {
   frameContractCreation: '새 컨트랙트',
   frameFee: '예상 수수료(최대)',
   frameFeeUnknown: '추정할 수 없음',
+  frameFeeSponsored: '네트워크 수수료는 사이트가 지불합니다',
   frameMessage: '메시지',
   frameDomain: '도메인',
   framePrograms: '기타 프로그램',

@@ -45,6 +45,7 @@ const ptBR: EmbeddedMessages = {
   frameContractCreation: 'Novo contrato',
   frameFee: 'Taxa estimada (no máximo)',
   frameFeeUnknown: 'Não foi possível estimar',
+  frameFeeSponsored: 'O site paga a taxa de rede',
   frameMessage: 'Mensagem',
   frameDomain: 'Domínio',
   framePrograms: 'Outros programas',

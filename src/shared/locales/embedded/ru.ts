@@ -47,6 +47,7 @@ const ru: EmbeddedMessages = {
   frameContractCreation: 'Новый контракт',
   frameFee: 'Расчётная комиссия (не больше)',
   frameFeeUnknown: 'Не удалось рассчитать',
+  frameFeeSponsored: 'Сетевую комиссию оплачивает сайт',
   frameMessage: 'Сообщение',
   frameDomain: 'Домен',
   framePrograms: 'Другие программы',

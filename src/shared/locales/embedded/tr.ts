@@ -46,6 +46,7 @@ const tr: EmbeddedMessages = {
   frameContractCreation: 'Yeni sözleşme',
   frameFee: 'Tahmini ücret (en fazla)',
   frameFeeUnknown: 'Tahmin edilemedi',
+  frameFeeSponsored: 'Ağ ücretini site öder',
   frameMessage: 'Mesaj',
   frameDomain: 'Alan adı',
   framePrograms: 'Diğer programlar',

@@ -44,6 +44,7 @@ const zhCN: EmbeddedMessages = {
   frameContractCreation: '新合约',
   frameFee: '预估手续费（最多）',
   frameFeeUnknown: '无法预估',
+  frameFeeSponsored: '网络费用由网站支付',
   frameMessage: '消息',
   frameDomain: '域',
   framePrograms: '其他程序',
