@@ -243,11 +243,11 @@ describe('wallet_sendCalls and wallet_getCallsStatus', () => {
       message: 'Invalid params of wallet_sendCalls',
     })
     // EIP-5792: a capability the wallet does not honour refuses the batch unless the dapp marked it optional.
-    const paid = { paymasterService: { url: 'https://paymaster.example' } }
-    await assert.rejects(previewRequest(ctx, 'wallet_sendCalls', [{ calls, capabilities: paid }]), {
-      message: 'Unsupported non-optional capability: paymasterService',
+    const funds = { auxiliaryFunds: { supported: true } }
+    await assert.rejects(previewRequest(ctx, 'wallet_sendCalls', [{ calls, capabilities: funds }]), {
+      message: 'Unsupported non-optional capability: auxiliaryFunds',
     })
-    const optional = { paymasterService: { url: 'https://paymaster.example', optional: true } }
+    const optional = { auxiliaryFunds: { supported: true, optional: true } }
     assert.ok(await previewRequest(ctx, 'wallet_sendCalls', [{ calls, capabilities: optional }]))
     await assert.rejects(answerWalletMethod(ctx, 'wallet_getCallsStatus', ['0x01']), {
       message: 'No matching bundle found',
