@@ -43,7 +43,10 @@ export function getProvider(config: Config, namespace: ChainNamespace = 'eip155'
       if (!was) emit('connect', { chainId })
       if (next.accounts.join() !== last.accounts.join()) emit('accountsChanged', next.accounts)
       if (chainId && chainId !== last.chainId)
-        emit('chainChanged', namespace === 'eip155' ? `0x${Number(chainId.split(':')[1]).toString(16)}` : chainId)
+        emit(
+          'chainChanged',
+          namespace === 'eip155' ? `0x${Number(chainId.split(':')[1]).toString(16)}` : chainId,
+        )
     } else if (next.status === 'disconnected' && was) {
       void disconnectedError().then((error) => emit('disconnect', error))
     }
