@@ -24,6 +24,7 @@ import {
   getUserOperationTypedData,
 } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { walletAccountAbi } from '../../../server/embedded/walletAccount.ts'
 import {
   evmAddressOf,
   replaySafeTypedData,
@@ -358,42 +359,12 @@ describe('signPlan: refusals, before any key signs', () => {
   })
 
   test('attack: a site makes the person’s smart account call itself (grant a key, run anything as it): refused, as a UserOperation or as the owner’s transaction', () => {
-    const accountAbi = [
-      {
-        type: 'function',
-        name: 'execute',
-        stateMutability: 'nonpayable',
-        inputs: [
-          { name: 'target', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'data', type: 'bytes' },
-        ],
-        outputs: [],
-      },
-      {
-        type: 'function',
-        name: 'executeBatch',
-        stateMutability: 'nonpayable',
-        inputs: [
-          {
-            name: 'calls',
-            type: 'tuple[]',
-            components: [
-              { name: 'target', type: 'address' },
-              { name: 'value', type: 'uint256' },
-              { name: 'data', type: 'bytes' },
-            ],
-          },
-        ],
-        outputs: [],
-      },
-    ] as const
     // What the site wants the account to run as itself (grantSession's selector and a key, say).
     const inner: Hex = '0x12345678000000000000000000000000aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'
     const execute = (target: Address) =>
-      encodeFunctionData({ abi: accountAbi, functionName: 'execute', args: [target, 0n, inner] })
+      encodeFunctionData({ abi: walletAccountAbi, functionName: 'execute', args: [target, 0n, inner] })
     const batch = encodeFunctionData({
-      abi: accountAbi,
+      abi: walletAccountAbi,
       functionName: 'executeBatch',
       args: [
         [
