@@ -248,6 +248,30 @@ export function sessionSignature(input: { key: Address; period: bigint; signatur
 export { replaySafeTypedData }
 
 /**
+ * A WalletAccount's `callData` for `calls`: `execute` for one, `executeBatch` for more (the inverse of
+ * {@link decodeWalletAccountCalls}).
+ *
+ * @example
+ * encodeWalletAccountCalls([{ to: bob, value: 1n }]) // execute(bob, 1, 0x)
+ */
+export function encodeWalletAccountCalls(
+  calls: readonly { to: Address; value?: bigint | undefined; data?: Hex | undefined }[],
+): Hex {
+  const [only] = calls
+  if (calls.length === 1 && only)
+    return encodeFunctionData({
+      abi: walletAccountAbi,
+      functionName: 'execute',
+      args: [only.to, only.value ?? 0n, only.data ?? '0x'],
+    })
+  return encodeFunctionData({
+    abi: walletAccountAbi,
+    functionName: 'executeBatch',
+    args: [calls.map((call) => ({ target: call.to, value: call.value ?? 0n, data: call.data ?? '0x' }))],
+  })
+}
+
+/**
  * The calls of a WalletAccount's `callData` (`execute` or `executeBatch`); anything else throws.
  *
  * @example
@@ -314,18 +338,7 @@ export async function toWalletAccount({
       return { factory, factoryData }
     },
     async encodeCalls(calls) {
-      const [only] = calls
-      if (calls.length === 1 && only)
-        return encodeFunctionData({
-          abi: walletAccountAbi,
-          functionName: 'execute',
-          args: [only.to, only.value ?? 0n, only.data ?? '0x'],
-        })
-      return encodeFunctionData({
-        abi: walletAccountAbi,
-        functionName: 'executeBatch',
-        args: [calls.map((call) => ({ target: call.to, value: call.value ?? 0n, data: call.data ?? '0x' }))],
-      })
+      return encodeWalletAccountCalls(calls)
     },
     async decodeCalls(data) {
       return decodeWalletAccountCalls(data)

@@ -25,6 +25,7 @@ import { deployErc4337 } from '../../../server/dev/chain/erc4337.ts'
 import { devAccount, type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
 import { deployPaymaster, walletPaymasterAbi } from '../../../server/dev/chain/paymaster.ts'
 import {
+  encodeWalletAccountCalls,
   toWalletAccount,
   WALLET_ACCOUNT_FACTORY,
   walletAccountAbi,
@@ -116,21 +117,7 @@ const factoryCall = {
 
 /** A UserOperation (ERC-7677's params shape, JSON-RPC hex) from `sender` making `calls`. */
 function rpcOp(sender: Address, calls: { to: Address; data?: Hex; value?: bigint }[], gas = true) {
-  const [only] = calls
-  const callData =
-    calls.length === 1 && only
-      ? encodeFunctionData({
-          abi: walletAccountAbi,
-          functionName: 'execute',
-          args: [only.to, only.value ?? 0n, only.data ?? '0x'],
-        })
-      : encodeFunctionData({
-          abi: walletAccountAbi,
-          functionName: 'executeBatch',
-          args: [
-            calls.map((call) => ({ target: call.to, value: call.value ?? 0n, data: call.data ?? '0x' })),
-          ],
-        })
+  const callData = encodeWalletAccountCalls(calls)
   return {
     sender,
     nonce: '0x0',

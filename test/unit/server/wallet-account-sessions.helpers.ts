@@ -38,6 +38,7 @@ import { compileContracts } from '../../../server/dev/chain/compile.ts'
 import { deployErc4337 } from '../../../server/dev/chain/erc4337.ts'
 import { devAccount, type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
 import {
+  encodeWalletAccountCalls,
   grantSessionData,
   type SessionPolicy,
   sessionSignature,
@@ -145,21 +146,7 @@ export async function startBench() {
     calls: { to: Address; value?: bigint; data?: Hex }[],
     overrides: Partial<UserOperation<'0.8'>> = {},
   ): Promise<UserOperation<'0.8'>> => {
-    const [only] = calls
-    const callData =
-      calls.length === 1 && only
-        ? encodeFunctionData({
-            abi: walletAccountAbi,
-            functionName: 'execute',
-            args: [only.to, only.value ?? 0n, only.data ?? '0x'],
-          })
-        : encodeFunctionData({
-            abi: walletAccountAbi,
-            functionName: 'executeBatch',
-            args: [
-              calls.map((call) => ({ target: call.to, value: call.value ?? 0n, data: call.data ?? '0x' })),
-            ],
-          })
+    const callData = encodeWalletAccountCalls(calls)
     const nonce = await client.readContract({
       address: entryPoint08Address,
       abi: entryPoint08Abi,
