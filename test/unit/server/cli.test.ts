@@ -7,9 +7,8 @@ import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../../server/app.ts'
 import { customWalletId } from '../../../server/catalogue/customWallets.ts'
-import { runProjectCli } from '../../../server/cli/project.ts'
 import { getWalletsResponse } from '../../../src/protocol/api/index.ts'
-import { openTestDatabase, sdk, type TestDatabase, testLogger } from './helpers.ts'
+import { openTestDatabase, runCli, sdk, type TestDatabase, testLogger } from './helpers.ts'
 
 const minervaLogo = fileURLToPath(
   new URL(
@@ -37,16 +36,7 @@ after(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true })
 })
 
-async function cli(...argv: string[]) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await runProjectCli(argv, {
-    database: testDb.database,
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-  })
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
+const cli = (...argv: string[]) => runCli(testDb.database, ...argv)
 
 const analyticsConfig = (projectId: string, origin?: string) =>
   app.inject({

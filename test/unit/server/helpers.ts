@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { pino } from 'pino'
+import { runProjectCli } from '../../../server/cli/project.ts'
 import { loadConfig, type ServiceConfig } from '../../../server/config.ts'
 import { createDatabase, type ServiceDatabase } from '../../../server/db/database.ts'
 import { createLogger } from '../../../server/logger.ts'
@@ -246,4 +247,21 @@ export function devSiteMessage(
     nonce,
     issuedAt: new Date(issuedAt).toISOString(),
   })
+}
+
+/**
+ * `npm run project -- …` against `database`: its exit code and what it printed (stdout, stderr).
+ *
+ * @example
+ * const { code, out } = await runCli(testDb.database, 'sponsor', '--id', projectId, '--networks', 'eip155:31337')
+ */
+export async function runCli(database: ServiceDatabase, ...argv: string[]) {
+  const out: string[] = []
+  const err: string[] = []
+  const code = await runProjectCli(argv, {
+    database,
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  })
+  return { code, out: out.join('\n'), err: err.join('\n') }
 }

@@ -19,7 +19,6 @@ import {
 import { createBundlerClient, createPaymasterClient, entryPoint08Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts'
 import { buildApp } from '../../../server/app.ts'
-import { runProjectCli } from '../../../server/cli/project.ts'
 import { type LocalBundler, startBundler } from '../../../server/dev/bundler/index.ts'
 import { deployErc4337 } from '../../../server/dev/chain/erc4337.ts'
 import { devAccount, type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
@@ -32,7 +31,7 @@ import {
 } from '../../../server/embedded/walletAccount.ts'
 import { createPaymasterService } from '../../../server/paymaster/sponsor.ts'
 import { createProject } from '../../../server/projects/store.ts'
-import { freePort, openTestDatabase, rawRequest, type TestDatabase, testLogger } from './helpers.ts'
+import { freePort, openTestDatabase, rawRequest, runCli, type TestDatabase, testLogger } from './helpers.ts'
 
 const CHAIN_ID = 31337
 const DAY_MS = 86_400_000
@@ -80,16 +79,7 @@ after(async () => {
   await chain?.stop()
 })
 
-async function cli(...argv: string[]) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await runProjectCli(argv, {
-    database: testDb.database,
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-  })
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
+const cli = (...argv: string[]) => runCli(testDb.database, ...argv)
 
 const paymasterUrl = (projectId: string) => `${serviceUrl}/paymaster/v1?projectId=${projectId}`
 
