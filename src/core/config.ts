@@ -61,6 +61,12 @@ export type { SwapForm, SwapState, SwapToken } from './state/swap.ts'
 export type { CatalogueState, LoadStatus, WalletListState } from './state/wallets.ts'
 export type { Connector }
 
+/** A batch of EIP-5792 calls the page's fallback sent (core/evm/callsFallback.ts): its chain and hashes, in order. */
+export interface SentCallBatch {
+  chainId: string
+  hashes: string[]
+}
+
 export interface Config {
   readonly platform: Platform
   readonly storage: Storage
@@ -126,7 +132,7 @@ export interface Config {
     /** Hashes (EVM) or signatures (Solana) sent and not confirmed yet, per CAIP-10 account. */
     pendingTransactions: Map<string, string[]>
     /** EIP-5792 batches the page's fallback sent (core/evm/callsFallback.ts), by id: chain and hashes. */
-    callBatches: Map<string, { chainId: string; hashes: string[] }>
+    callBatches: Map<string, SentCallBatch>
     /** Balance reads in flight, by balance key: a second caller shares the first read. */
     balanceLoads: Map<string, Promise<BalanceState>>
     /** `getProvider`'s EIP-1193 providers, one per namespace, kept across reconnects. */

@@ -62,6 +62,36 @@ export const CallListSchema = z.array(
 )
 export type CallList = z.infer<typeof CallListSchema>
 
+/**
+ * EIP-5792: the first capability of a `wallet_sendCalls` request the wallet must honour and cannot (one
+ * not in `honoured` and not marked `optional: true`), which refuses the batch (5700); none: `undefined`.
+ *
+ * @example
+ * unhonouredCapability({ paymasterService: { url } }, new Set()) // 'paymasterService'
+ */
+export function unhonouredCapability(
+  capabilities: Record<string, unknown> | undefined,
+  honoured: ReadonlySet<string>,
+): string | undefined {
+  return Object.entries(capabilities ?? {}).find(
+    ([name, value]) => !honoured.has(name) && (value as { optional?: unknown } | null)?.optional !== true,
+  )?.[0]
+}
+
+/**
+ * EIP-5792's status of a batch sent one transaction after another, from its receipts (`null`: not mined
+ * yet): 100 pending, 200 all succeeded, 500 all reverted, 600 some reverted.
+ *
+ * @example
+ * callsStatusOf([{ status: '0x1' }, null]) // 100
+ */
+export function callsStatusOf(receipts: readonly ({ status?: unknown } | null)[]): 100 | 200 | 500 | 600 {
+  if (receipts.some((receipt) => receipt === null)) return 100
+  if (receipts.every((receipt) => receipt?.status === '0x1')) return 200
+  if (receipts.every((receipt) => receipt?.status === '0x0')) return 500
+  return 600
+}
+
 const AMOUNT_AND_RECEIVER = 'An amount and receiver address are required'
 const requiredText = (error: string) => z.string({ error }).check(z.minLength(1, { error }))
 

@@ -1,17 +1,10 @@
 /** `wallet_getCallsStatus` (EIP-5792): a batch's receipts and its status code, by the id `wallet_sendCalls` answered. */
 import type { Hex } from 'viem'
 import * as z from 'zod/mini'
+import { callsStatusOf } from '../../../src/protocol/rules.ts'
 import { EmbeddedError } from '../errors.ts'
 import { evmChainHex, hex } from './params.ts'
 import { walletMethod } from './types.ts'
-
-/** EIP-5792's code of a batch sent one transaction after another: pending, all confirmed, all reverted, or mixed. */
-function statusOf(receipts: readonly ({ status?: string } | null)[]): number {
-  if (receipts.some((receipt) => receipt === null)) return 100
-  if (receipts.every((receipt) => receipt?.status === '0x1')) return 200
-  if (receipts.every((receipt) => receipt?.status === '0x0')) return 500
-  return 600
-}
 
 export const getCallsStatus = walletMethod({
   method: 'wallet_getCallsStatus',
@@ -39,7 +32,7 @@ export const getCallsStatus = walletMethod({
       version: '2.0.0',
       id,
       chainId,
-      status: statusOf(receipts),
+      status: callsStatusOf(receipts),
       atomic: false,
       receipts: receipts.filter((receipt) => receipt !== null),
     }

@@ -1,7 +1,7 @@
 /** `wallet_sendCalls` (EIP-5792): from an EOA one transaction after another; from a smart account one UserOperation. */
 import * as z from 'zod/mini'
 import { embeddedLimits } from '../../../src/protocol/embedded/index.ts'
-import { CallListSchema } from '../../../src/protocol/rules.ts'
+import { CallListSchema, unhonouredCapability } from '../../../src/protocol/rules.ts'
 import { EmbeddedError } from '../errors.ts'
 import {
   mustBeOwn,
@@ -37,21 +37,8 @@ const params = z.tuple([
   }),
 ])
 
-/** The capabilities this wallet honours itself (the others: see {@link refuseCapabilities}). */
+/** The capabilities this wallet honours itself (`paymasterService`: see paymasterService.ts). */
 const HONOURED = new Set(['paymasterService'])
-
-/**
- * EIP-5792: a capability the dapp did not mark `optional` must be honoured or the batch refused (5700):
- * `paymasterService` is honoured (paymasterService.ts decides), any other refuses the batch unless optional.
- */
-function refuseCapabilities(capabilities: Record<string, unknown> | undefined): void {
-  for (const [name, value] of Object.entries(capabilities ?? {})) {
-    if (HONOURED.has(name) || (value as { optional?: unknown } | null)?.optional === true) continue
-    throw new EmbeddedError(400, 'BAD_REQUEST', `Unsupported non-optional capability: ${name}`, {
-      rpcCode: 5700,
-    })
-  }
-}
 
 /** Whether the prepared UserOperation carries a paymaster (what the person signs, not what was asked). */
 function sponsoredPlan(prepared: unknown): boolean {
@@ -66,7 +53,11 @@ export const sendCalls = approvalMethod({
     if (batch.chainId !== undefined && Number(batch.chainId) !== evmChainId(ctx.chainId)) {
       throw invalidParams("The calls are for another chain than the wallet's network")
     }
-    refuseCapabilities(batch.capabilities)
+    const unhonoured = unhonouredCapability(batch.capabilities, HONOURED)
+    if (unhonoured)
+      throw new EmbeddedError(400, 'BAD_REQUEST', `Unsupported non-optional capability: ${unhonoured}`, {
+        rpcCode: 5700,
+      })
     const evm = await ctx.evmAccount()
     const sponsor = paymasterServiceOf(ctx, batch.capabilities, evm.smart)
     if (evm.smart) {

@@ -3,8 +3,8 @@
 import * as z from 'zod/mini'
 import type { Eip1193Provider } from '../../connectors/types.ts'
 import { RpcRequestError, toBaseError } from '../../errors/index.ts'
-import { CallListSchema } from '../../protocol/rules.ts'
-import type { Config } from '../config.ts'
+import { CallListSchema, callsStatusOf, unhonouredCapability } from '../../protocol/rules.ts'
+import type { Config, SentCallBatch as SentBatch } from '../config.ts'
 
 /** The EIP-5792 methods this module answers when the wallet does not. */
 export const CALLS_METHODS = new Set([
@@ -39,10 +39,6 @@ const sendCallsRequest = z.object({
   calls: CallListSchema.check(z.minLength(1)),
   capabilities: z.optional(z.record(z.string(), z.unknown())),
 })
-const bundleId = z.string().check(z.regex(/^0x[0-9a-fA-F]{1,128}$/))
-
-/** A batch the fallback sent: its chain and its transactions, in order. */
-type SentBatch = Config['internal']['callBatches'] extends Map<string, infer T> ? T : never
 
 const failure = (code: number, message: string) => new RpcRequestError({ code, message })
 
@@ -55,22 +51,6 @@ const failure = (code: number, message: string) => new RpcRequestError({ code, m
 export function isUnsupportedMethod(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code
   return typeof code === 'number' && UNSUPPORTED_CODES.has(code)
-}
-
-/** The capabilities the fallback cannot honour: every one the dapp did not mark `optional`. */
-function refuseCapabilities(capabilities: Record<string, unknown> | undefined): void {
-  for (const [name, value] of Object.entries(capabilities ?? {})) {
-    const optional = (value as { optional?: unknown } | null)?.optional === true
-    if (!optional) throw failure(UNSUPPORTED_CAPABILITY, `Unsupported non-optional capability: ${name}`)
-  }
-}
-
-/** EIP-5792's status of a batch sent one transaction after another. */
-function statusOf(receipts: readonly ({ status?: unknown } | null)[]): number {
-  if (receipts.some((receipt) => receipt === null)) return 100
-  if (receipts.every((receipt) => receipt?.status === '0x1')) return 200
-  if (receipts.every((receipt) => receipt?.status === '0x0')) return 500
-  return 600
 }
 
 /**
@@ -129,7 +109,8 @@ async function sendOneByOne(
   const batch = parsed.data
   if (batch.atomicRequired)
     throw failure(ATOMICITY_NOT_SUPPORTED, 'This wallet cannot send the calls atomically')
-  refuseCapabilities(batch.capabilities)
+  const unhonoured = unhonouredCapability(batch.capabilities, new Set())
+  if (unhonoured) throw failure(UNSUPPORTED_CAPABILITY, `Unsupported non-optional capability: ${unhonoured}`)
   const current = String(await wallet.request({ method: 'eth_chainId' }))
   if (BigInt(current) !== BigInt(batch.chainId))
     throw failure(UNSUPPORTED_CHAIN, `The wallet is on chain ${current}, not ${batch.chainId}`)
@@ -151,7 +132,6 @@ async function sendOneByOne(
 }
 
 async function statusOfBatch(wallet: Eip1193Provider, id: string, batch: SentBatch) {
-  bundleId.parse(id)
   const receipts = (await Promise.all(
     batch.hashes.map((hash) => wallet.request({ method: 'eth_getTransactionReceipt', params: [hash] })),
   )) as ({ status?: unknown } | null)[]
@@ -159,7 +139,7 @@ async function statusOfBatch(wallet: Eip1193Provider, id: string, batch: SentBat
     version: VERSION,
     id,
     chainId: batch.chainId,
-    status: statusOf(receipts),
+    status: callsStatusOf(receipts),
     atomic: false,
     receipts: receipts.filter((receipt) => receipt !== null),
   }

@@ -100,27 +100,19 @@ export function isReservedDomain(
 /** WalletAccount's `execute(address,uint256,bytes)` and `executeBatch((address,uint256,bytes)[])`. */
 const EXECUTE = '0xb61d27f6'
 const EXECUTE_BATCH = '0x34fcd5be'
-const CALL = {
-  type: 'tuple',
-  components: [{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }],
-} as const
+/** One call's fields: `execute`'s arguments, and each element of `executeBatch`'s array. */
+const CALL_FIELDS = [{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }] as const
 
 /** The targets of a WalletAccount `callData` (none for another function, or bytes that do not decode). */
 function callTargets(callData: Hex): readonly string[] {
   try {
     const selector = callData.slice(0, 10).toLowerCase()
     if (selector === EXECUTE) {
-      const [target] = decodeAbiParameters(
-        [{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }],
-        slice(callData, 4),
-      )
+      const [target] = decodeAbiParameters(CALL_FIELDS, slice(callData, 4))
       return [target]
     }
     if (selector === EXECUTE_BATCH) {
-      const [calls] = decodeAbiParameters(
-        [{ type: 'tuple[]', components: CALL.components }],
-        slice(callData, 4),
-      )
+      const [calls] = decodeAbiParameters([{ type: 'tuple[]', components: CALL_FIELDS }], slice(callData, 4))
       return calls.map((call) => call[0])
     }
   } catch {
