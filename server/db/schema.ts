@@ -5,6 +5,7 @@
 import * as analytics from '../analytics/tables.ts'
 import * as auth from '../auth/tables.ts'
 import * as catalogue from '../catalogue/tables.ts'
+import * as permissions from '../embedded/permissionTables.ts'
 import * as shareSets from '../embedded/shareTables.ts'
 import * as embedded from '../embedded/tables.ts'
 import * as history from '../history/tables.ts'
@@ -17,6 +18,7 @@ import * as projects from '../projects/tables.ts'
 export * from '../analytics/tables.ts'
 export * from '../auth/tables.ts'
 export * from '../catalogue/tables.ts'
+export * from '../embedded/permissionTables.ts'
 export * from '../embedded/shareTables.ts'
 export * from '../embedded/tables.ts'
 export * from '../history/tables.ts'
@@ -34,6 +36,7 @@ export const schema = {
   ...http,
   ...embedded,
   ...shareSets,
+  ...permissions,
   ...names,
   ...onramp,
   ...paymaster,

@@ -34,6 +34,7 @@ import {
 import { invalidParams } from './methods/params.ts'
 import { checkPlan, isFinal, planOf } from './methods/plan.ts'
 import type { EmbeddedNetwork } from './networks.ts'
+import { createPermissionIndex } from './permissionIndex.ts'
 import { feeInUsd, type NativeUsdPrice } from './preview/fiat.ts'
 import { newId } from './secrets.ts'
 import { type SmartAccounts, smartAccountsUnsupportedMessage } from './smartAccounts.ts'
@@ -119,6 +120,8 @@ export function createRequestService(deps: RequestDependencies) {
     smart,
     networks,
     batches: createCallBatches(db, now),
+    permissions: createPermissionIndex(db),
+    now,
     paymasterPublicUrl: deps.paymasterPublicUrl,
   })
 

@@ -167,6 +167,7 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
     chainId: string,
     request: { calls: SmartAccountCall[] } | ({ callData: Hex } & Record<string, unknown>),
     sponsor?: Sponsorship,
+    stubSignature?: Hex,
   ): Promise<SignRequest> {
     const client = publicClient(chainId)
     const ownerAddress = (await custody.accounts(userId)).secp256k1.address as Address
@@ -204,9 +205,11 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
         transport: transportOf(bundler, chainId),
         ...sponsored,
       })
-      const prepared = await bundlerClient.prepareUserOperation(
-        request as Parameters<typeof bundlerClient.prepareUserOperation>[0],
-      )
+      // A session key's op estimates with the session's stub, so the account checks its policy now.
+      const prepared = await bundlerClient.prepareUserOperation({
+        ...request,
+        ...(stubSignature ? { signature: stubSignature } : {}),
+      } as Parameters<typeof bundlerClient.prepareUserOperation>[0])
       const userOperation: Record<string, string> = {}
       for (const [name, value] of Object.entries(prepared)) {
         if (!plannedFields.has(name) || value === undefined || value === null) continue
@@ -253,14 +256,16 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
 
     /**
      * Prepares one UserOperation with all `calls` (atomic: WalletAccount's `executeBatch` reverts as a
-     * whole), as the plan's signing request.
+     * whole), as the plan's signing request; `session.stubSignature`: estimated as a session key's op.
      */
     prepareCalls: (
       userId: string,
       chainId: string,
       calls: readonly SmartAccountCall[],
       sponsor?: Sponsorship,
-    ): Promise<SignRequest> => prepare(userId, chainId, { calls: [...calls] }, sponsor),
+      session?: { stubSignature: Hex },
+    ): Promise<SignRequest> =>
+      prepare(userId, chainId, { calls: [...calls] }, sponsor, session?.stubSignature),
 
     /** Whether the project's paymaster sponsors gas on the network (its policy and the service's contracts). */
     async sponsors(projectId: string, chainId: string): Promise<boolean> {

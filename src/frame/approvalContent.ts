@@ -1,6 +1,7 @@
 // What an approval shows, in plain words: its title, the site and the rows of the request.
 import type {
   ApprovalPreview,
+  PermissionsPreview,
   PreviewAction,
   PreviewFieldLabel,
   PreviewWarning,
@@ -23,6 +24,11 @@ function titleKey(method: string): MessageKey {
       return 'frameTitleCalls'
     case 'eth_sendTransaction':
       return 'frameTitleTransaction'
+    case 'wallet_grantPermissions':
+    case 'wallet_requestExecutionPermissions':
+      return 'frameTitlePermissions'
+    case 'wallet_revokePermissions':
+      return 'frameTitleRevokePermissions'
     default:
       return 'frameTitleSolanaTransaction'
   }
@@ -87,8 +93,71 @@ function feeWithValue(preview: ApprovalPreview, fee: string, strings: Strings): 
   return `${text} (${value})`
 }
 
+/** A token allowance in words: "10 USDC a day", "5 USDC in all", "1 USDC every 90 seconds". */
+function allowanceText(token: PermissionsPreview['tokens'][number], { t, locale }: Strings): string {
+  const amount = `${token.decimals === undefined ? token.amount : formatExact(BigInt(token.amount), token.decimals, locale)} ${token.symbol ?? shortAddress(token.address)}`
+  if (token.total) return t('framePermissionInAll', { amount })
+  if (token.period === 86_400) return t('framePermissionPerDay', { amount })
+  if (token.period === 3_600) return t('framePermissionPerHour', { amount })
+  if (token.period === 604_800) return t('framePermissionPerWeek', { amount })
+  return t('framePermissionEvery', { amount, count: token.period })
+}
+
+/**
+ * A permission to grant or revoke (issue 27): who may act (the site line above), until when, what it may
+ * spend per period, which contracts and functions, what it may send per action, how many actions, the
+ * fee per action, and the warning that the site acts without asking.
+ */
+function permissionDetails(preview: ApprovalPreview, permissions: PermissionsPreview, strings: Strings) {
+  const { t, locale } = strings
+  const { network } = preview
+  const row = (name: string, value: Child) =>
+    h('div', { class: 'row' }, h('dt', {}, name), h('dd', {}, value))
+  const mono = (text: string) => h('bdi', { class: 'mono wrap' }, text)
+  const native = (value: string) =>
+    `${formatExact(BigInt(value), network.decimals, locale)} ${network.symbol}`
+  const until = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(permissions.expiry * 1000),
+  )
+  const grant = permissions.action === 'grant'
+  return [
+    h('p', { class: 'muted' }, t(grant ? 'framePermissionIntro' : 'framePermissionRevokeIntro')),
+    grant && warning(t('framePermissionWarn')),
+    h(
+      'dl',
+      { class: 'rows', 'data-permission': permissions.action },
+      row(t('frameNetwork'), network.name),
+      row(t('frameAccount'), mono(preview.from)),
+      row(t('framePermissionUntil'), h('strong', {}, until)),
+      ...permissions.tokens.map((token) =>
+        row(
+          t('framePermissionSpend'),
+          h('strong', { 'data-allowance': '' }, h('bdi', {}, allowanceText(token, strings))),
+        ),
+      ),
+      ...permissions.contracts.map((contract) =>
+        row(
+          t('framePermissionCall'),
+          h(
+            'div',
+            {},
+            mono(contract.address),
+            h('ul', { class: 'mono' }, ...contract.functions.map((fn) => h('li', {}, h('bdi', {}, fn)))),
+          ),
+        ),
+      ),
+      permissions.valueCap !== '0' &&
+        row(t('framePermissionValue'), t('framePermissionUpTo', { amount: native(permissions.valueCap) })),
+      permissions.callLimit > 0 &&
+        row(t('framePermissionActions'), t('framePermissionAtMost', { count: permissions.callLimit })),
+      row(t('framePermissionFee'), t('framePermissionUpTo', { amount: native(permissions.maxGasCost) })),
+    ),
+  ].filter((element): element is HTMLElement => element instanceof HTMLElement)
+}
+
 /** The rows of what a request asks for, in plain words. */
 export function details(preview: ApprovalPreview, strings: Strings): HTMLElement[] {
+  if (preview.permissions) return permissionDetails(preview, preview.permissions, strings)
   const { t, locale } = strings
   const { network } = preview
   const amount = (value: string) =>

@@ -21,6 +21,7 @@ import { createExportUi } from './exportView.ts'
 import { acceptHandshake } from './handshake.ts'
 import { drawIdentity } from './identity.ts'
 import { deviceShareStore } from './keys/deviceShare.ts'
+import { sessionKeyStore } from './keys/sessionKeys.ts'
 import { createPasskeyUi } from './passkeyView.ts'
 import { createRecoveryUi } from './recoveryView.ts'
 import { frameStorage } from './storage.ts'
@@ -115,7 +116,9 @@ function start(): void {
       ...(typeof PublicKeyCredential === 'function' && navigator.credentials
         ? { webauthn: browserWebAuthn() }
         : {}),
-      ...(indexedDb ? { deviceShares: deviceShareStore(indexedDb) } : {}),
+      ...(indexedDb
+        ? { deviceShares: deviceShareStore(indexedDb), sessionKeys: sessionKeyStore(indexedDb) }
+        : {}),
       look: {
         theme(mode, accent) {
           document.documentElement.dataset.theme = mode

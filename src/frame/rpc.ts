@@ -11,6 +11,7 @@ import type { FrameAccounts } from './account.ts'
 import { FrameFailure, notAvailable, rpcNotAllowed } from './failure.ts'
 import { checkedFinalSigning, hasEoaTransactions } from './finalPlan.ts'
 import type { Keyring } from './keyring.ts'
+import type { FramePermissions, PermissionSteps } from './permissions.ts'
 import type { FrameSession } from './session.ts'
 import type { FrameWalletDependencies } from './walletTypes.ts'
 
@@ -27,6 +28,7 @@ export function createFrameRpc(
   accounts: Pick<FrameAccounts, 'frameUserOf'>,
   deps: Pick<FrameWalletDependencies, 'api' | 'approvals'>,
   keyring: Pick<Keyring, 'sign'>,
+  permissions: Pick<FramePermissions, 'grant' | 'revoke' | 'sendWithSession' | 'usesPermission'>,
 ) {
   const { api } = deps
 
@@ -69,18 +71,44 @@ export function createFrameRpc(
    * window), the frame signs the plan as previewed (its final nonces aside), and the service checks
    * and relays the signatures.
    */
-  async function approved(body: { chainId: CaipNetworkId; method: ApprovalMethod; params?: unknown }) {
+  async function approved(
+    body: { chainId: CaipNetworkId; method: ApprovalMethod; params?: unknown },
+    steps?: PermissionSteps,
+  ) {
     const created = await session.withSession((current) =>
-      api.request('POST', 'requests', approvalResponse, body, current),
+      api.request('POST', 'requests', approvalResponse, steps?.body ?? body, current),
     )
+    // A permission request's plan is checked against the page's request before anything is shown.
+    let preview = created.preview
+    try {
+      if (steps) preview = steps.check(created)
+    } catch (error) {
+      await session
+        .withSession((current) =>
+          api.request('POST', `requests/${created.id}/reject`, undefined, {}, current),
+        )
+        .catch(() => {})
+      throw error
+    }
     return deps.approvals
-      .show(created.preview, async () => {
+      .show(preview, async () => {
+        await steps?.keep()
         const signatures = await keyring.sign(body.method, await signingAtApprove(created))
         const answer = await session.withSession((current) =>
           api.request('POST', `requests/${created.id}/approve`, walletRpcResponse, { signatures }, current),
         )
         return answer.result
       })
+      .then(
+        async (result) => {
+          await steps?.settle(true)
+          return result
+        },
+        async (error: unknown) => {
+          await steps?.settle(false)
+          throw error
+        },
+      )
       .catch(async (error: unknown) => {
         // Rejected in the frame (or the app closed its view), or a plan the frame refused to sign: the
         // service forgets the request.
@@ -110,7 +138,16 @@ export function createFrameRpc(
       if (answer !== undefined) return answer
     }
     // Classified as an approval: one of the approval methods.
-    if (kind === 'approval') return approved({ ...body, method: request.method as ApprovalMethod })
+    if (kind === 'approval') {
+      const method = request.method as ApprovalMethod
+      // A permission's calls are signed with its session key here, without a prompt.
+      if (permissions.usesPermission(body)) return permissions.sendWithSession(body)
+      if (method === 'wallet_grantPermissions' || method === 'wallet_requestExecutionPermissions')
+        return approved({ ...body, method }, permissions.grant(method, body))
+      if (method === 'wallet_revokePermissions')
+        return approved({ ...body, method }, permissions.revoke(body))
+      return approved({ ...body, method })
+    }
     const answer = await session.withSession((current) =>
       api.request('POST', 'rpc', walletRpcResponse, body, current),
     )

@@ -6,6 +6,7 @@ import { failureOf, isSessionEnded, notAvailable } from './failure.ts'
 import { lazyKeyring } from './lazyKeyring.ts'
 import { createLeave } from './leave.ts'
 import { createPasskeys } from './passkeys.ts'
+import { createFramePermissions } from './permissions.ts'
 import { createFrameRpc } from './rpc.ts'
 import { createSecureWallet } from './secureWallet.ts'
 import { createFrameSession } from './session.ts'
@@ -39,7 +40,8 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
   const signIn = createSignIn(session, deps, keyring)
   const emailUpdate = createEmailUpdate(session, deps)
   const passkeys = createPasskeys(session, deps, signIn.signedInAs)
-  const rpc = createFrameRpc(session, accounts, deps, keyring)
+  const permissions = createFramePermissions(session, deps, deps.sessionKeys)
+  const rpc = createFrameRpc(session, accounts, deps, keyring, permissions)
   const secure = createSecureWallet(
     session,
     keyring,

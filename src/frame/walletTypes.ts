@@ -13,6 +13,7 @@ import type {
 import type { FrameApi } from './api.ts'
 import type { ExportUi } from './exportView.ts'
 import type { DeviceShareStore } from './keys/deviceShare.ts'
+import type { SessionKeyStore } from './keys/sessionKeys.ts'
 import type { PasskeyUi } from './passkeyView.ts'
 import type { RecoveryUi } from './recoveryView.ts'
 import type { FrameStorage } from './storage.ts'
@@ -65,6 +66,8 @@ export interface FrameWalletDependencies {
    * blocked) no wallet is set up or recovered here: a share kept in memory would die with the page.
    */
   deviceShares?: DeviceShareStore
+  /** The permissions' session keys (IndexedDB on the frame's origin, issue 27); without it no permission is granted here. */
+  sessionKeys?: SessionKeyStore
   /** The network the frame was loaded on (its URL's `chainId`). */
   chainId: CaipNetworkId
   /** The site the frame answers (the handshake's origin). */

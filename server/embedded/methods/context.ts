@@ -4,6 +4,7 @@ import type { CallBatches } from '../callBatches.ts'
 import type { Custody } from '../custody.ts'
 import { EmbeddedError } from '../errors.ts'
 import type { EmbeddedNetwork } from '../networks.ts'
+import type { PermissionIndex } from '../permissionIndex.ts'
 import type { SmartAccounts } from '../smartAccounts.ts'
 import type { Upstream } from '../upstream.ts'
 import type { EvmAccount, MethodContext } from './types.ts'
@@ -14,6 +15,8 @@ export interface ContextParts {
   smart: SmartAccounts
   networks: ReadonlyMap<string, EmbeddedNetwork>
   batches: CallBatches
+  permissions: PermissionIndex
+  now?: () => number
   /** `PAYMASTER_PUBLIC_URL`: where dapps reach the service's paymaster route. */
   paymasterPublicUrl: string
 }
@@ -65,6 +68,8 @@ export function createMethodContexts(parts: ContextParts) {
         upstream: parts.upstream,
         smart,
         batches: parts.batches,
+        permissions: parts.permissions,
+        nowSeconds: () => Math.floor((parts.now ?? Date.now)() / 1000),
       }
     },
   }

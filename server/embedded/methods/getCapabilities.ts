@@ -1,9 +1,11 @@
 /**
  * `wallet_getCapabilities` (EIP-5792): `atomic` per EVM network, supported where the person's smart
  * account sends (one UserOperation per batch), unsupported elsewhere (an EOA sends one after another);
- * `paymasterService` (ERC-7677) where the smart account sends and the project sponsors gas.
+ * `paymasterService` (ERC-7677) where the smart account sends and the project sponsors gas;
+ * `permissions` (ERC-7715) where the smart account sends: the signer, permission and policy types granted.
  */
 import * as z from 'zod/mini'
+import { permissionTypes, policyTypes, signerTypes } from '../../../src/protocol/embedded/permissions.ts'
 import { evmChainHex } from './params.ts'
 import { walletMethod } from './types.ts'
 
@@ -24,6 +26,16 @@ export const getCapabilities = walletMethod({
             {
               atomic: { status: smart ? 'supported' : 'unsupported' },
               ...(sponsored ? { paymasterService: { supported: true } } : {}),
+              ...(smart
+                ? {
+                    permissions: {
+                      supported: true,
+                      signerTypes: [...signerTypes],
+                      permissionTypes: [...permissionTypes],
+                      policyTypes: [...policyTypes],
+                    },
+                  }
+                : {}),
             },
           ] as const
         }),

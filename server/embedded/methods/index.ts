@@ -6,6 +6,7 @@ import { getAssets } from './getAssets.ts'
 import { getCallsStatus } from './getCallsStatus.ts'
 import { getCapabilities } from './getCapabilities.ts'
 import { paramsOf } from './params.ts'
+import { grantPermissions, requestExecutionPermissions, revokePermissions } from './permissions.ts'
 import { personalSign } from './personalSign.ts'
 import { sendCalls } from './sendCalls.ts'
 import { sendTransaction } from './sendTransaction.ts'
@@ -26,6 +27,9 @@ export const approvalHandlers: Readonly<Record<ApprovalMethod, ApprovalHandler>>
   eth_sendTransaction: sendTransaction,
   wallet_sendCalls: sendCalls,
   eth_sendUserOperation: sendUserOperation,
+  wallet_grantPermissions: grantPermissions,
+  wallet_requestExecutionPermissions: requestExecutionPermissions,
+  wallet_revokePermissions: revokePermissions,
   solana_signMessage: solanaSignMessage,
   solana_signTransaction: solanaSignTransaction,
   solana_signAndSendTransaction: solanaSignAndSendTransaction,

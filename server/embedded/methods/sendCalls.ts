@@ -1,6 +1,7 @@
 /** `wallet_sendCalls` (EIP-5792): from an EOA one transaction after another; from a smart account one UserOperation. */
 import * as z from 'zod/mini'
 import { embeddedLimits } from '../../../src/protocol/embedded/index.ts'
+import { PermissionRequestError, sessionOfCalls } from '../../../src/protocol/embedded/permissions.ts'
 import { CallListSchema, unhonouredCapability } from '../../../src/protocol/rules.ts'
 import { EmbeddedError } from '../errors.ts'
 import {
@@ -24,7 +25,18 @@ import {
 import { address, evmChainId, invalidParams, quantity } from './params.ts'
 import { paymasterServiceOf } from './paymasterService.ts'
 import { type Planned, verifiedSignature, verifiedSignatures } from './plan.ts'
+import { isSessionPrepared, prepareSessionCalls, sendSessionCalls } from './sessionCalls.ts'
 import { approvalMethod } from './types.ts'
+
+/** The session key a batch names through the `permissions` capability, or -32602 for a malformed one. */
+function sessionKeyOf(capabilities: Record<string, unknown> | undefined) {
+  try {
+    return sessionOfCalls(capabilities)
+  } catch (error) {
+    if (error instanceof PermissionRequestError) throw invalidParams(error.message)
+    throw error
+  }
+}
 
 const params = z.tuple([
   z.object({
@@ -38,7 +50,7 @@ const params = z.tuple([
 ])
 
 /** The capabilities this wallet honours itself (`paymasterService`: see paymasterService.ts). */
-const HONOURED = new Set(['paymasterService'])
+const HONOURED = new Set(['paymasterService', 'permissions'])
 
 /** Whether the prepared UserOperation carries a paymaster (what the person signs, not what was asked). */
 function sponsoredPlan(prepared: unknown): boolean {
@@ -59,6 +71,16 @@ export const sendCalls = approvalMethod({
         rpcCode: 5700,
       })
     const evm = await ctx.evmAccount()
+    const session = sessionKeyOf(batch.capabilities)
+    if (session) {
+      // A permission's calls (ERC-7715): signed by the frame's session key, without a prompt.
+      if (!evm.smart) throw invalidParams('Permissions need the smart account: switch to it on this network')
+      mustBeOwn(batch.from, evm.address)
+      return {
+        shown: { from: evm.address, transfers: await callsPreview(ctx, batch.calls) },
+        prepared: await prepareSessionCalls(ctx, session, batch.calls.map(smartCall)),
+      }
+    }
     const sponsor = paymasterServiceOf(ctx, batch.capabilities, evm.smart)
     if (evm.smart) {
       mustBeOwn(batch.from, evm.address)
@@ -112,6 +134,10 @@ export const sendCalls = approvalMethod({
     }
   },
   async execute(ctx, _params, prepared, signatures) {
+    if (isSessionPrepared(prepared)) {
+      const userOpHash = await sendSessionCalls(ctx, prepared, signatures)
+      return { id: await ctx.batches.record(ctx.userId, { chainId: ctx.chainId, txHashes: [], userOpHash }) }
+    }
     if (viaSmartAccount(prepared)) {
       refuseIfUnprepared(prepared)
       const [request, signature] = await verifiedSignature(ctx, prepared, signatures)

@@ -4,6 +4,7 @@ import type * as z from 'zod/mini'
 import type { ApprovalMethod, ApprovalPreview, WalletMethod } from '../../../src/protocol/embedded/index.ts'
 import type { CallBatches } from '../callBatches.ts'
 import type { EmbeddedNetwork } from '../networks.ts'
+import type { PermissionIndex } from '../permissionIndex.ts'
 import type { SmartAccounts } from '../smartAccounts.ts'
 import type { Upstream } from '../upstream.ts'
 
@@ -58,6 +59,10 @@ export interface MethodContext {
   readonly upstream: Upstream
   readonly smart: SmartAccountActions
   readonly batches: CallBatches
+  /** The permissions (sessions) the person granted sites. */
+  readonly permissions: PermissionIndex
+  /** Unix seconds now (a permission's expiry is checked against it). */
+  nowSeconds(): number
 }
 
 /** A preview without what the request service adds to every one (the method, the network, the fee in USD). */

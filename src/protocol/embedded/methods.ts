@@ -25,18 +25,14 @@ export const approvalMethods = [
   'eth_sendTransaction',
   'wallet_sendCalls',
   'eth_sendUserOperation',
+  'wallet_grantPermissions',
+  'wallet_requestExecutionPermissions',
+  'wallet_revokePermissions',
   'solana_signMessage',
   'solana_signTransaction',
   'solana_signAndSendTransaction',
 ] as const
 export type ApprovalMethod = (typeof approvalMethods)[number]
-
-/**
- * Methods of the approval class not served yet (smart-account permissions): listed so the class is
- * complete, answered "not available". (`eth_sendUserOperation` is an approval: the service answers
- * "not available" for an EOA.)
- */
-export const smartAccountMethods = ['wallet_grantPermissions', 'wallet_revokePermissions'] as const
 
 /** Methods the wallet answers itself, without approval: accounts, chain, capabilities, call status, assets. */
 export const walletMethods = [
@@ -57,7 +53,6 @@ export type RequestClass = 'read' | 'approval' | 'wallet' | 'notAvailable' | 're
 
 const approvals = new Set<string>(approvalMethods)
 const wallet = new Set<string>(walletMethods)
-const smart = new Set<string>(smartAccountMethods)
 
 /**
  * The class of a request on a network namespace (SPEC section 6).
@@ -73,7 +68,6 @@ export function classifyRequest(namespace: string, method: string): RequestClass
     return solana === (namespace === 'solana') ? 'approval' : 'refused'
   }
   if (wallet.has(method)) return 'wallet'
-  if (smart.has(method)) return namespace === 'eip155' ? 'notAvailable' : 'refused'
   if (namespace === 'eip155' && evmReadMethods.has(method)) return 'read'
   if (namespace === 'solana' && solanaReadMethods.has(method)) return 'read'
   return 'refused'

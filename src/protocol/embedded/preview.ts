@@ -80,6 +80,33 @@ export const previewAction = z.object({
 })
 export type PreviewAction = z.infer<typeof previewAction>
 
+/** A token allowance of a permission: base units per `period` seconds (`total`: once, until the expiry). */
+const permissionToken = z.object({
+  address: z.string(),
+  symbol: z.optional(z.string()),
+  decimals: z.optional(z.number()),
+  amount: baseUnits,
+  period: z.number(),
+  total: z.boolean(),
+})
+
+/** A permission as the person reads it before granting or revoking it. */
+export const permissionsPreview = z.object({
+  action: z.enum(['grant', 'revoke']),
+  /** Unix seconds: the first second the session can no longer act. */
+  expiry: z.number(),
+  tokens: z.array(permissionToken),
+  /** Contracts and their functions (signatures where the site gave them, else selectors). */
+  contracts: z.array(z.object({ address: z.string(), functions: z.array(z.string()) })),
+  /** Native currency per action, in base units ("0": none). */
+  valueCap: baseUnits,
+  /** At most this many actions (0: no limit). */
+  callLimit: z.number(),
+  /** The most one action's network fee may be, in base units. */
+  maxGasCost: baseUnits,
+})
+export type PermissionsPreview = z.infer<typeof permissionsPreview>
+
 /**
  * What a request asks for, in plain words, as the frame shows it for approval (ApproveTransaction).
  * The service builds it from the request it stores, so what the person approves is what it signs.
@@ -111,6 +138,11 @@ export const approvalPreview = z.object({
   instructions: z.optional(z.array(previewAction)),
   /** Programs of Solana instructions the service cannot decode (the frame warns). */
   programs: z.optional(z.array(z.string())),
+  /**
+   * A permission to grant or revoke (ERC-7715, issue 27): what the session may do without asking, until
+   * when. The frame draws it from the page's own request and takes only the tokens' names from here.
+   */
+  permissions: z.optional(permissionsPreview),
   /** The most the network fee can be, in base units; absent when it could not be estimated. */
   fee: z.optional(baseUnits),
   /** The site's paymaster pays the network fee (ERC-7677): the UserOperation to sign carries its data. */

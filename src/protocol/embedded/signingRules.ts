@@ -67,6 +67,9 @@ export const allowedSignKinds: Readonly<Record<ApprovalMethod, readonly SignRequ
   eth_sendTransaction: ['evm-transaction', 'evm-user-operation'],
   wallet_sendCalls: ['evm-transaction', 'evm-user-operation'],
   eth_sendUserOperation: ['evm-user-operation'],
+  wallet_grantPermissions: ['evm-user-operation'],
+  wallet_requestExecutionPermissions: ['evm-user-operation'],
+  wallet_revokePermissions: ['evm-user-operation'],
   solana_signMessage: ['solana-message'],
   solana_signTransaction: ['solana-transaction'],
   solana_signAndSendTransaction: ['solana-transaction'],
@@ -145,6 +148,42 @@ export function callsOwnAccount(request: SignRequest, ownAccounts: readonly Addr
   return false
 }
 
+/** WalletAccount's `grantSession(address,(…))` and `revokeSession(address)`: what the permission methods sign. */
+const SESSION_SELECTORS: Readonly<Partial<Record<ApprovalMethod, string>>> = {
+  wallet_grantPermissions: '0x78449243',
+  wallet_requestExecutionPermissions: '0x78449243',
+  wallet_revokePermissions: '0x1fa5d6a4',
+}
+
+/** A permission method's op that is not exactly its session's grant or revocation. */
+export const notASessionCallMessage = (method: string) =>
+  `${method} signs only the grant or revocation of the wallet's own session`
+
+/**
+ * Whether a permission method's UserOperation is exactly one call of the account to itself, with no
+ * value, to `grantSession` (or `revokeSession` for a revocation): the one way a site's request may
+ * make the account call itself. Its arguments are checked by the frame against the page's request.
+ *
+ * @example
+ * isOwnSessionCall('wallet_revokePermissions', request) // true for execute(self, 0, revokeSession(key))
+ */
+export function isOwnSessionCall(method: ApprovalMethod, request: SignRequest): boolean {
+  const selector = SESSION_SELECTORS[method]
+  if (!selector || request.kind !== 'evm-user-operation') return false
+  const { sender, callData } = request.userOperation
+  try {
+    if (callData.slice(0, 10).toLowerCase() !== EXECUTE) return false
+    const [target, value, data] = decodeAbiParameters(CALL_FIELDS, slice(callData as Hex, 4))
+    return (
+      isAddressEqual(target, sender as Address) &&
+      value === 0n &&
+      data.slice(0, 10).toLowerCase() === selector
+    )
+  } catch {
+    return false
+  }
+}
+
 /** Base64 to bytes, in the browser and in Node alike. */
 export function base64Bytes(encoded: string): Uint8Array {
   const text = atob(encoded)
@@ -182,7 +221,10 @@ export function checkSignRequest(
       !isAddressEqual(request.entryPoint as Address, entryPoint08Address))
   )
     throw new SigningRefusedError('foreign-account', foreignSmartAccountMessage)
-  if (callsOwnAccount(request, ownAccounts))
+  if (SESSION_SELECTORS[method] !== undefined) {
+    if (!isOwnSessionCall(method, request))
+      throw new SigningRefusedError('own-account-call', notASessionCallMessage(method))
+  } else if (callsOwnAccount(request, ownAccounts))
     throw new SigningRefusedError('own-account-call', ownAccountCallMessage)
   if (request.kind === 'solana-message' && isSolanaTransactionShaped(base64Bytes(request.message)))
     throw new SigningRefusedError('transaction-as-message', transactionAsMessageMessage)

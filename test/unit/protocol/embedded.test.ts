@@ -60,8 +60,15 @@ describe('request classes (SPEC 6)', () => {
       assert.equal(classifyRequest('eip155', method), 'refused', method)
     assert.equal(classifyRequest('solana', 'sendTransaction'), 'refused')
     assert.equal(classifyRequest('solana', 'requestAirdrop'), 'refused')
-    for (const method of ['wallet_grantPermissions', 'wallet_revokePermissions'])
-      assert.equal(classifyRequest('eip155', method), 'notAvailable', method)
+    // Permissions (ERC-7715) are approvals on EVM networks, refused elsewhere.
+    for (const method of [
+      'wallet_grantPermissions',
+      'wallet_requestExecutionPermissions',
+      'wallet_revokePermissions',
+    ]) {
+      assert.equal(classifyRequest('eip155', method), 'approval', method)
+      assert.equal(classifyRequest('solana', method), 'refused', method)
+    }
     // A UserOperation is approved like a transaction (the service refuses it for an EOA).
     assert.equal(classifyRequest('eip155', 'eth_sendUserOperation'), 'approval')
     assert.equal(classifyRequest('solana', 'eth_sendUserOperation'), 'refused')

@@ -241,13 +241,6 @@ describe('the frame’s wallet, against the service', () => {
         type: 'RPC_REQUEST_ERROR',
         payload: { message: 'Requested RPC call is not allowed', code: 4200, data: { method } },
       })
-    assert.deepEqual(
-      await frame.ask('RPC_REQUEST', { chainId: 'eip155:31337', method: 'wallet_grantPermissions' }),
-      {
-        type: 'RPC_REQUEST_ERROR',
-        payload: { message: 'Not available', code: 4200 },
-      },
-    )
     const cooldown = freshEmail()
     await frame.ask('CONNECT_EMAIL', { email: cooldown })
     const again = await frame.ask('CONNECT_EMAIL', { email: cooldown })

@@ -131,6 +131,13 @@ export function newPerson() {
       upstream,
       smart: noSmartAccounts,
       batches,
+      permissions: {
+        record: () => Promise.reject(new Error('no permissions in these tests')),
+        find: async () => undefined,
+        revoked: () => Promise.reject(new Error('no permissions in these tests')),
+        list: async () => [],
+      },
+      nowSeconds: () => Math.floor(Date.now() / 1000),
     }
     signers.set(ctx, { keys: { secp256k1: hexToBytes(evmKey), ed25519: solanaKey }, opened })
     return ctx
