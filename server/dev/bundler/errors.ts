@@ -57,7 +57,13 @@ export function entryPointFailure(error: unknown): BundlerRpcError {
     error instanceof BaseError
       ? error.walk((cause) => cause instanceof ContractFunctionRevertedError || hasData(cause))
       : undefined
-  const data = revert && hasData(revert) ? revert.data : undefined
+  // Hardhat answers a custom error it cannot name with its data in the message only.
+  const data =
+    revert && hasData(revert)
+      ? revert.data
+      : error instanceof Error
+        ? /return data: (0x[0-9a-fA-F]+)/.exec(error.message)?.[1]
+        : undefined
   if (typeof data === 'string' && data.startsWith('0x') && data.length >= 10) {
     try {
       const decoded = decodeErrorResult({ abi: entryPointErrors, data: data as Hex })

@@ -1,7 +1,9 @@
 /** `wallet_sendCalls` (EIP-5792): from an EOA one transaction after another; from a smart account one UserOperation. */
+import { isAddress, isAddressEqual } from 'viem'
 import * as z from 'zod/mini'
 import { embeddedLimits } from '../../../src/protocol/embedded/index.ts'
 import { PermissionRequestError, sessionOfCalls } from '../../../src/protocol/embedded/permissions.ts'
+import { ownAccountCallMessage } from '../../../src/protocol/embedded/signingRules.ts'
 import { CallListSchema, unhonouredCapability } from '../../../src/protocol/rules.ts'
 import { EmbeddedError } from '../errors.ts'
 import {
@@ -76,6 +78,9 @@ export const sendCalls = approvalMethod({
       // A permission's calls (ERC-7715): signed by the frame's session key, without a prompt.
       if (!evm.smart) throw invalidParams('Permissions need the smart account: switch to it on this network')
       mustBeOwn(batch.from, evm.address)
+      // A permission never calls the account itself (it would grant itself more): refused before the chain is asked.
+      if (batch.calls.some((call) => isAddress(call.to) && isAddressEqual(call.to, evm.address)))
+        throw new EmbeddedError(403, 'FORBIDDEN', ownAccountCallMessage, { rpcCode: 4100 })
       return {
         shown: { from: evm.address, transfers: await callsPreview(ctx, batch.calls) },
         prepared: await prepareSessionCalls(ctx, session, batch.calls.map(smartCall)),
