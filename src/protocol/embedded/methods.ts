@@ -43,6 +43,7 @@ export const walletMethods = [
   'wallet_getCapabilities',
   'wallet_getCallsStatus',
   'wallet_getAssets',
+  'wallet_getGrantedExecutionPermissions',
   'solana_getAccounts',
   'solana_requestAccounts',
 ] as const
