@@ -5,6 +5,7 @@ import { ethAccounts, ethRequestAccounts, solanaGetAccounts, solanaRequestAccoun
 import { getAssets } from './getAssets.ts'
 import { getCallsStatus } from './getCallsStatus.ts'
 import { getCapabilities } from './getCapabilities.ts'
+import { getGrantedPermissions } from './getGrantedPermissions.ts'
 import { paramsOf } from './params.ts'
 import { grantPermissions, requestExecutionPermissions, revokePermissions } from './permissions.ts'
 import { personalSign } from './personalSign.ts'
@@ -47,6 +48,7 @@ export const walletHandlers: Readonly<Partial<Record<WalletMethod, WalletHandler
   wallet_getCallsStatus: getCallsStatus,
   wallet_getCapabilities: getCapabilities,
   wallet_getAssets: getAssets,
+  wallet_getGrantedExecutionPermissions: getGrantedPermissions,
 }
 
 /** A table's handler of a method, or `Requested RPC call is not allowed`. */

@@ -50,14 +50,20 @@ function grantOf(method: GrantMethod, given: unknown, now: number): SessionGrant
   }
 }
 
-/** The tokens' symbols and decimals, read on the chain (what the person sees beside the amounts). */
-async function tokenNames(ctx: MethodContext, grant: SessionGrant) {
+/**
+ * The tokens' symbols and decimals by lower-case address, read on the chain (what the person sees beside
+ * the amounts).
+ *
+ * @example
+ * const names = await tokenNames(ctx, grant.tokens.map(({ token }) => token))
+ */
+export async function tokenNames(ctx: MethodContext, tokens: readonly Address[]) {
   const read = (to: Address, data: Hex) =>
     (ctx.upstream.call(ctx.chainId, 'eth_call', [{ to, data }, 'latest']) as Promise<Hex>).catch(
       () => undefined,
     )
   const names: Record<string, { symbol?: string; decimals?: number }> = {}
-  for (const { token } of grant.tokens) names[token.toLowerCase()] = await readTokenInfo(read, token)
+  for (const token of new Set(tokens)) names[token.toLowerCase()] = await readTokenInfo(read, token)
   return names
 }
 
@@ -105,7 +111,14 @@ const grantHandler = (method: GrantMethod) =>
       return {
         shown: {
           from: account,
-          permissions: permissionsPreviewOf(grant, 'grant', await tokenNames(ctx, grant)),
+          permissions: permissionsPreviewOf(
+            grant,
+            'grant',
+            await tokenNames(
+              ctx,
+              grant.tokens.map(({ token }) => token),
+            ),
+          ),
         },
         prepared: prepared as ViaSmartAccount | Planned,
       }
@@ -174,7 +187,14 @@ export const revokePermissions = approvalMethod({
     return {
       shown: {
         from: account,
-        permissions: permissionsPreviewOf(record.grant, 'revoke', await tokenNames(ctx, record.grant)),
+        permissions: permissionsPreviewOf(
+          record.grant,
+          'revoke',
+          await tokenNames(
+            ctx,
+            record.grant.tokens.map(({ token }) => token),
+          ),
+        ),
       },
       prepared: prepared as ViaSmartAccount | Planned,
     }

@@ -32,6 +32,7 @@ import {
   approvalResponse,
   embeddedErrorBody,
 } from '../../../src/protocol/embedded/index.ts'
+import { grantedPermissionsResponse } from '../../../src/protocol/embedded/permissions.ts'
 import { evmDigestOf, signHash } from '../../../src/protocol/embedded/signer.ts'
 import type { SignRequest } from '../../../src/protocol/embedded/signing.ts'
 import { clock, type EmbeddedTestApp, startEmbeddedTestApp } from './embedded-helpers.ts'
@@ -197,6 +198,17 @@ async function finalStatus(session: SessionWithKeys, id: string): Promise<number
   return 100
 }
 
+/** The site's permissions as `wallet_getGrantedExecutionPermissions` answers them. */
+async function listPermissions(session: SessionWithKeys) {
+  const answer = await t.call(
+    '/embedded/v1/rpc',
+    { chainId: EVM, method: 'wallet_getGrantedExecutionPermissions', params: [] },
+    { token: session.token },
+  )
+  assert.equal(answer.status, 200, JSON.stringify(answer.body))
+  return grantedPermissionsResponse.parse(answer.body.result)
+}
+
 const refusal = (answer: { status: number; body: unknown }) => embeddedErrorBody.parse(answer.body).error
 
 describe('permissions (ERC-7715)', { timeout: 180_000 }, () => {
@@ -265,6 +277,13 @@ describe('permissions (ERC-7715)', { timeout: 180_000 }, () => {
     )
     assert.equal(await usdcOf(account), before - parseUnits('9', 6), 'nothing moved')
 
+    // The site's list, from the chain: what it used, and that it can still act (9 of 10).
+    const listed = await listPermissions(session)
+    assert.equal(listed.length, 1)
+    assert.equal(listed[0]?.state, 'active')
+    assert.equal(listed[0]?.context, granted.permissionsContext)
+    assert.deepEqual(listed[0]?.used, { calls: 6, tokens: [{ address: usdc(), spent: '9000000' }] })
+
     // Revoked with the owner's approval: the next swap (within the allowance) fails on chain.
     const revoke = await createAndApprove(t, session, {
       chainId: EVM,
@@ -282,6 +301,34 @@ describe('permissions (ERC-7715)', { timeout: 180_000 }, () => {
     assert.equal(after.status, 403)
     assert.equal(refusal(after).message, 'This permission was revoked')
     assert.equal(await usdcOf(account), before - parseUnits('9', 6))
+    assert.equal((await listPermissions(session))[0]?.state, 'revoked')
+  })
+
+  test('behavior: a permission whose period allowance is used up says so, and when it resets', async () => {
+    const { session, account } = await smartUser('used-up')
+    const key = sessionKey()
+    const params = grantParams(key.address)
+    ;(params[0]?.permissions[0]?.data as Record<string, unknown>).periodAmount = '2000000'
+    const { answer } = await createAndApprove(t, session, {
+      chainId: EVM,
+      method: 'wallet_grantPermissions',
+      params,
+    })
+    const { permissionsContext } = answer.body.result as { permissionsContext: string }
+    const sent = await sendWithPermission(
+      session,
+      permissionsContext,
+      swapCalls(account, parseUnits('2', 6)),
+      key.secret,
+    )
+    assert.equal(sent.status, 200, JSON.stringify(sent.body))
+    assert.equal(await finalStatus(session, (sent.body as { result: { id: string } }).result.id), 200)
+    const [stopped] = await listPermissions(session)
+    assert.equal(stopped?.state, 'allowanceUsed')
+    const block = await client().getBlock()
+    // The next day, or the expiry when that comes first.
+    const nextPeriod = (Math.floor(Number(block.timestamp) / 86_400) + 1) * 86_400
+    assert.equal(stopped?.resetsAt, Math.min(nextPeriod, params[0]?.expiry ?? 0))
   })
 
   test('error: calls outside the permission (another token) are refused by the account, nothing moves', async () => {
