@@ -216,9 +216,13 @@ export function createSiteWallet(config: Config, name: string): Wallet {
     if (accounts().length === 0) await signInThroughModal(config, 'solana')
     return accounts()
   }
-  const check = (account: WalletAccount | undefined) => {
+  /** The input's account is the connected one, and its chain (when it names one) the connection's. */
+  const check = (account: WalletAccount | undefined, chain?: string) => {
     const address = accounts()[0]?.address
     if (!address || account?.address !== address) throw rejected('This account is not connected.')
+    const connected = recordOf(config, 'solana').chainId ?? ''
+    if (chain && chain !== connected && chain !== CLUSTERS[connected])
+      throw Object.assign(new Error(`Not connected to ${chain}.`), { code: 4901 })
   }
   const signMessage = async (message: Uint8Array) => {
     const signature = await provider.signMessage(message)
@@ -266,10 +270,12 @@ export function createSiteWallet(config: Config, name: string): Wallet {
       'solana:signTransaction': {
         version: '1.0.0',
         supportedTransactionVersions: ['legacy', 0],
-        async signTransaction(...inputs: { account: WalletAccount; transaction: Uint8Array }[]) {
+        async signTransaction(
+          ...inputs: { account: WalletAccount; transaction: Uint8Array; chain?: string }[]
+        ) {
           const outputs = []
           for (const input of inputs) {
-            check(input.account)
+            check(input.account, input.chain)
             const answer = (await provider.request({
               method: 'solana_signTransaction',
               params: { transaction: toBase64(input.transaction) },
@@ -285,11 +291,11 @@ export function createSiteWallet(config: Config, name: string): Wallet {
         version: '1.0.0',
         supportedTransactionVersions: ['legacy', 0],
         async signAndSendTransaction(
-          ...inputs: { account: WalletAccount; transaction: Uint8Array; options?: object }[]
+          ...inputs: { account: WalletAccount; transaction: Uint8Array; chain?: string; options?: object }[]
         ) {
           const outputs = []
           for (const input of inputs) {
-            check(input.account)
+            check(input.account, input.chain)
             const answer = (await provider.request({
               method: 'solana_signAndSendTransaction',
               params: {

@@ -182,6 +182,16 @@ describe('the site wallet announced to the page (EIP-6963, Wallet Standard)', ()
     equal(siteWallet(), undefined)
   })
 
+  it('off: announce="off" keeps the embedded wallet off the page\'s lists', async () => {
+    wallet = installWallet()
+    page = mount({ ...EMBEDDED_ON, announce: 'off' })
+    const config = page.modal.walletConfig
+    await waitFor(() => config.$connectors.get().some((c) => c.name === 'Demo Wallet'), 'idle discovery')
+    await sleep(300)
+    equal(ours().length, 0)
+    equal(siteWallet(), undefined)
+  })
+
   it('Wallet Standard: registered, wallet-adapter compatible, with the solana: chains and the listed features', async () => {
     page = mountEmbedded()
     const found = await waitFor(siteWallet, 'the Wallet Standard registration')
@@ -257,6 +267,23 @@ describe('the site wallet announced to the page (EIP-6963, Wallet Standard)', ()
     }>(found, 'solana:signAndSendTransaction').signAndSendTransaction({ account, transaction, chain: DEVNET })
     equal(encodeBase58(sent?.signature ?? new Uint8Array()), SIGNATURE)
     equal(requests.at(-1)?.method, 'solana_signAndSendTransaction')
+    // The Wallet Standard's cluster name of the connected network is that network; another is refused.
+    const signAndSend = feature<{
+      signAndSendTransaction(
+        ...i: { account: WalletAccount; transaction: Uint8Array; chain: string }[]
+      ): Promise<{ signature: Uint8Array }[]>
+    }>(found, 'solana:signAndSendTransaction')
+    equal(
+      (await signAndSend.signAndSendTransaction({ account, transaction, chain: 'solana:devnet' })).length,
+      1,
+    )
+    const wrongChain = await signAndSend
+      .signAndSendTransaction({ account, transaction, chain: 'solana:mainnet' })
+      .then(
+        () => undefined,
+        (reason: { code?: number }) => reason,
+      )
+    equal(wrongChain?.code, 4901)
 
     const [signIn] = await feature<{
       signIn(
