@@ -1,6 +1,8 @@
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import { SITE_WALLET_MARK, SITE_WALLET_RDNS } from '../connectors/siteWallet.ts'
 import type { Eip1193Provider, WalletInfo } from '../connectors/types.ts'
+import { ProviderDisconnectedError, RpcRequestError, UserRejectedRequestError } from '../errors/rpc.ts'
+import { WalletNoSignatureError, WalletNoTransactionError } from '../errors/wallet.ts'
 import { fromBase64, toBase64 } from '../protocol/base64.ts'
 import type { ChainNamespace } from '../protocol/caip.ts'
 import { resolveLocale } from '../protocol/locales.ts'
@@ -41,8 +43,6 @@ const SOLANA_FEATURES = [
   'solana:signIn',
 ] as const
 
-const rejected = (message: string) => Object.assign(new Error(message), { code: 4001 })
-
 /**
  * Opens the modal (Connect, with the embedded wallet's sign-in) and waits for a connection of the
  * namespace: its accounts, or a 4001 error when the person closes the modal first.
@@ -73,7 +73,12 @@ export async function signInThroughModal(
         if (accounts) done(() => resolve(accounts))
       }),
       config.$modal.listen((modal) => {
-        if (!modal.open) done(() => reject(rejected('The person closed the wallet before connecting.')))
+        if (!modal.open)
+          done(() =>
+            reject(
+              new UserRejectedRequestError({ details: 'The modal was closed before a wallet connected' }),
+            ),
+          )
       }),
     )
   })
@@ -219,10 +224,11 @@ export function createSiteWallet(config: Config, name: string): Wallet {
   /** The input's account is the connected one, and its chain (when it names one) the connection's. */
   const check = (account: WalletAccount | undefined, chain?: string) => {
     const address = accounts()[0]?.address
-    if (!address || account?.address !== address) throw rejected('This account is not connected.')
+    if (!address || account?.address !== address)
+      throw new ProviderDisconnectedError({ details: 'This account is not connected' })
     const connected = recordOf(config, 'solana').chainId ?? ''
     if (chain && chain !== connected && chain !== CLUSTERS[connected])
-      throw Object.assign(new Error(`Not connected to ${chain}.`), { code: 4901 })
+      throw new RpcRequestError({ code: 4901, message: `Not connected to ${chain}` })
   }
   const signMessage = async (message: Uint8Array) => {
     const signature = await provider.signMessage(message)
@@ -280,8 +286,7 @@ export function createSiteWallet(config: Config, name: string): Wallet {
               method: 'solana_signTransaction',
               params: { transaction: toBase64(input.transaction) },
             })) as { transaction?: unknown }
-            if (typeof answer?.transaction !== 'string')
-              throw new Error('The wallet returned no transaction.')
+            if (typeof answer?.transaction !== 'string') throw new WalletNoTransactionError()
             outputs.push({ signedTransaction: fromBase64(answer.transaction) })
           }
           return outputs
@@ -304,7 +309,7 @@ export function createSiteWallet(config: Config, name: string): Wallet {
               },
             })) as { signature?: unknown }
             const signature = typeof answer?.signature === 'string' ? decodeBase58(answer.signature) : null
-            if (!signature) throw new Error('The wallet returned no signature.')
+            if (!signature) throw new WalletNoSignatureError()
             outputs.push({ signature })
           }
           return outputs
@@ -316,9 +321,9 @@ export function createSiteWallet(config: Config, name: string): Wallet {
           const outputs = []
           for (const input of inputs) {
             const [account] = await connect()
-            if (!account) throw rejected('No account connected.')
+            if (!account) throw new ProviderDisconnectedError()
             if (input.address && input.address !== account.address)
-              throw rejected('The sign-in asks for another account.')
+              throw new UserRejectedRequestError({ details: 'The sign-in asks for another account' })
             const text = signInMessage(input, account.address, config.platform.window)
             const signed = await signMessage(new TextEncoder().encode(text))
             outputs.push({ account, ...signed, signatureType: 'ed25519' as const })
