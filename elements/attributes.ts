@@ -33,6 +33,8 @@ export interface WalletModalAttributes {
   debug?: 'true' | 'false' | 'on' | 'off' | ''
   /** Show the views in the page flow instead of a dialog. */
   inline?: 'true' | 'false' | 'on' | 'off' | ''
+  /** `off` keeps the embedded wallet off the page's EIP-6963 and Wallet Standard lists. */
+  announce?: 'true' | 'false' | 'on' | 'off' | ''
   'featured-wallet-ids'?: string
   'include-wallet-ids'?: string
   'exclude-wallet-ids'?: string

@@ -68,6 +68,7 @@ const Base = elementBase(() => r2wc(ModalHost, { shadow: 'open' })) as unknown a
  * @attr locale - Language of the views (en, es, fr, de, pt-BR, it, ja, ko, zh-CN, ru, tr, ar); the browser's language when unset.
  * @attr {boolean} debug - Keep a client log in memory (about 1 MB, secrets removed) that `getLogs()` returns.
  * @attr {boolean} inline - Show the views in the page flow instead of a dialog; closing returns to Account or Connect.
+ * @attr {boolean} announce - With the embedded wallet on, announce it to the page's dapps (EIP-6963, Wallet Standard); `off` does not (default on).
  *
  * @event wallet-connect - A wallet connected: `{address, caipAddress, chainId, namespace, connector}`, plus `accountType` and `smartAccountDeployed` for the embedded wallet.
  * @event wallet-disconnect - The wallet disconnected: `{namespace}`.
@@ -166,13 +167,29 @@ export class WalletModalElement extends Base {
     // its code stays off the first paint, and wallets re-announce on request, so none is missed.
     // Then the dialog's first-open code is fetched, so the first click fetches none.
     let stopDiscovery: (() => void) | undefined
+    // With the embedded wallet on, the page's dapps find it as a wallet too (EIP-6963, Wallet Standard):
+    // that code is its own chunk, fetched only then.
+    let stopAnnounce: (() => void) | undefined
+    let unlistenOptions: (() => void) | undefined
+    let gone = false
     const cancel = whenIdle(() => {
       stopDiscovery = config.$connectors.listen(() => {})
       prefetchDialog(config, this.ownerDocument)
+      let started = false
+      unlistenOptions = config.$options.subscribe(({ features, frameUrl, projectId, announce }) => {
+        if (started || !announce || !features.email || !frameUrl || !projectId) return
+        started = true
+        void import('../src/core/announce.ts').then(({ announceSiteWallet }) => {
+          if (!gone) stopAnnounce = announceSiteWallet(config)
+        })
+      })
     })
     this.#stop.push(() => {
+      gone = true
       cancel()
       stopDiscovery?.()
+      unlistenOptions?.()
+      stopAnnounce?.()
       // Stop ranking RPC upstreams; that code is loaded already when there is anything to stop.
       if (config.internal.rpc.size > 0)
         void import('../src/core/rpcUrl.ts').then(({ closeRpc }) => closeRpc(config))

@@ -135,6 +135,11 @@ export interface Config {
     callBatches: Map<string, SentCallBatch>
     /** Balance reads in flight, by balance key: a second caller shares the first read. */
     balanceLoads: Map<string, Promise<BalanceState>>
+    /**
+     * Set when the site's wallet is announced to the page (core/announce.ts): `eth_requestAccounts` on
+     * `getProvider` with nothing connected opens the modal's sign-in and answers the accounts.
+     */
+    requestAccounts?: ((namespace: ChainNamespace) => Promise<readonly string[]>) | undefined
     /** `getProvider`'s EIP-1193 providers, one per namespace, kept across reconnects. */
     providers: Map<ChainNamespace, Eip1193Provider>
     /** Token lists by service, project and network (SPEC 9: portfolio cache). */

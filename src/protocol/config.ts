@@ -92,6 +92,8 @@ export interface ModalOptions {
   locale: string | undefined
   /** Render the views in the page flow (SPEC section 2, embedded mode) rather than as a dialog. */
   inline: boolean
+  /** With the embedded wallet on, announce it to the page's dapps (EIP-6963, Wallet Standard). */
+  announce: boolean
   /**
    * RPC URLs per network, tried in order with a fallback (the `config` property only); a network
    * not listed uses the companion service's proxy first, then its default RPC.
@@ -138,6 +140,8 @@ export interface ModalOptionsInput {
   /** A mode, or the site's own sign-in backend. */
   siwx?: SiwxMode | SiwxVerifier | undefined
   locale?: string | undefined
+  /** `false` keeps the embedded wallet off the page's EIP-6963 and Wallet Standard lists (default `true`). */
+  announce?: boolean | undefined
   /** RPC URL, or URLs in the order to try them, per CAIP-2 network id. */
   rpcUrls?: Readonly<Record<string, string | readonly string[]>> | undefined
   customNetworks?: readonly Network[] | undefined
@@ -176,6 +180,7 @@ export const DEFAULT_OPTIONS: ModalOptions = {
   siwxVerifier: undefined,
   locale: undefined,
   inline: false,
+  announce: true,
   rpcUrls: {},
   customNetworks: [],
   analytics: false,
@@ -299,6 +304,7 @@ const parsers: { [K in keyof ModalOptions]: Parser<K> } = {
   analytics: flag,
   enableLogger: flag,
   inline: flag,
+  announce: flag,
   featuredWalletIds: walletIds,
   includeWalletIds: walletIds,
   excludeWalletIds: walletIds,
@@ -322,6 +328,7 @@ export const OPTION_ATTRIBUTES = {
   siwxVerifier: 'config.siwx',
   locale: 'locale',
   inline: 'inline',
+  announce: 'announce',
   rpcUrls: 'config.rpcUrls',
   customNetworks: 'config.customNetworks',
   analytics: 'analytics',

@@ -1,3 +1,4 @@
+import { SITE_WALLET_RDNS } from '../siteWallet.ts'
 import type { Connector, Eip1193Provider } from '../types.ts'
 import { createInjectedConnector } from './connector.ts'
 import { watchAnnouncedWallets } from './discovery.ts'
@@ -11,7 +12,7 @@ export { watchAnnouncedWallets } from './discovery.ts'
 const LEGACY_FALLBACK_MS = 300
 
 /**
- * Watches for browser wallets: every EIP-6963 wallet, or the legacy `window.ethereum` when no
+ * Watches for browser wallets: every EIP-6963 wallet (but the site's own announcement), or the legacy `window.ethereum` when no
  * EIP-6963 wallet announces itself. Reports the whole list on each change.
  *
  * @example
@@ -26,6 +27,8 @@ export function watchInjectedConnectors(
   const report = () => onChange(byRdns.size > 0 ? [...byRdns.values()] : legacy ? [legacy] : [])
 
   const stopWatching = watchAnnouncedWallets(target, ({ info, provider }) => {
+    // The site's own wallet (core/announce.ts) is the e-mail sign-in, not a second browser wallet.
+    if (info.rdns === SITE_WALLET_RDNS) return
     byRdns.set(
       info.rdns,
       createInjectedConnector({ id: info.rdns, name: info.name, icon: info.icon, rdns: info.rdns, provider }),

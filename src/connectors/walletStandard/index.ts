@@ -1,5 +1,6 @@
 import { getWallets } from '@wallet-standard/app'
 import type { Wallet } from '@wallet-standard/base'
+import { isSiteWallet } from '../siteWallet.ts'
 import type { Connector } from '../types.ts'
 import { createWalletStandardConnector, isSolanaWallet } from './connector.ts'
 
@@ -8,7 +9,8 @@ export { mergeConnectors } from './merge.ts'
 
 /**
  * Watches the Wallet Standard registry for Solana wallets (registered before or after this runs)
- * and reports the whole list on each change. Loaded only when a Solana network is configured.
+ * and reports the whole list on each change. The site's own wallet (core/announce.ts) is left out:
+ * Connect offers it as the e-mail sign-in. Loaded only when a Solana network is configured.
  *
  * @example
  * const stop = watchWalletStandardConnectors((connectors) => render(connectors))
@@ -21,7 +23,7 @@ export function watchWalletStandardConnectors(
   const report = () => onChange([...byWallet.values()])
   const add = (...wallets: Wallet[]) => {
     for (const wallet of wallets) {
-      if (!byWallet.has(wallet) && isSolanaWallet(wallet))
+      if (!byWallet.has(wallet) && isSolanaWallet(wallet) && !isSiteWallet(wallet))
         byWallet.set(wallet, createWalletStandardConnector({ wallet }))
     }
     report()

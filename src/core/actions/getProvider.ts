@@ -57,7 +57,12 @@ export function getProvider(config: Config, namespace: ChainNamespace = 'eip155'
     async request(args) {
       const record = recordOf(config, namespace)
       const connector = config.$connectors.get().find((candidate) => candidate.id === record.connectorId)
-      if (record.status !== 'connected' || !connector) throw await disconnectedError()
+      if (record.status !== 'connected' || !connector) {
+        // The site's wallet, announced to the page, asks the person as a browser wallet would.
+        const ask = config.internal.requestAccounts
+        if (ask && args.method === 'eth_requestAccounts') return ask(namespace)
+        throw await disconnectedError()
+      }
       const wallet = connector.getProvider(namespace)
       // EIP-5792 (wallet_sendCalls, …Calls…, getCapabilities) from a browser or WalletConnect wallet: the
       // wallet's own, else the fallback (core/evm/callsFallback.ts, loaded then; it checks the method).

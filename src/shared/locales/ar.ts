@@ -7,6 +7,7 @@ const ar: Messages = {
   account: 'الحساب',
 
   walletDialog: 'المحفظة',
+  siteWallet: 'محفظة {site}',
   close: 'إغلاق',
   back: 'رجوع',
   loading: 'جارٍ التحميل…',

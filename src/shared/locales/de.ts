@@ -7,6 +7,7 @@ const de: Messages = {
   account: 'Konto',
 
   walletDialog: 'Wallet',
+  siteWallet: '{site} Wallet',
   close: 'Schließen',
   back: 'Zurück',
   loading: 'Wird geladen…',

@@ -18,6 +18,8 @@ const en = {
 
   // The dialog
   walletDialog: 'Wallet',
+  // The name the site's wallet is announced under to the page (EIP-6963, Wallet Standard): {site} is the host
+  siteWallet: '{site} Wallet',
   close: 'Close',
   back: 'Back',
   loading: 'Loading…',

@@ -7,6 +7,7 @@ const es: Messages = {
   account: 'Cuenta',
 
   walletDialog: 'Billetera',
+  siteWallet: 'Billetera de {site}',
   close: 'Cerrar',
   back: 'Atrás',
   loading: 'Cargando…',

@@ -7,6 +7,7 @@ const fr: Messages = {
   account: 'Compte',
 
   walletDialog: 'Portefeuille',
+  siteWallet: 'Portefeuille {site}',
   close: 'Fermer',
   back: 'Retour',
   loading: 'Chargement…',

@@ -7,6 +7,7 @@ const it: Messages = {
   account: 'Account',
 
   walletDialog: 'Wallet',
+  siteWallet: 'Wallet {site}',
   close: 'Chiudi',
   back: 'Indietro',
   loading: 'Caricamento…',

@@ -7,6 +7,7 @@ const ja: Messages = {
   account: 'アカウント',
 
   walletDialog: 'ウォレット',
+  siteWallet: '{site} ウォレット',
   close: '閉じる',
   back: '戻る',
   loading: '読み込み中…',

@@ -7,6 +7,7 @@ const ko: Messages = {
   account: '계정',
 
   walletDialog: '지갑',
+  siteWallet: '{site} 지갑',
   close: '닫기',
   back: '뒤로',
   loading: '불러오는 중…',

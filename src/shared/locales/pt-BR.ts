@@ -7,6 +7,7 @@ const ptBR: Messages = {
   account: 'Conta',
 
   walletDialog: 'Carteira',
+  siteWallet: 'Carteira {site}',
   close: 'Fechar',
   back: 'Voltar',
   loading: 'Carregando…',

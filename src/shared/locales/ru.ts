@@ -7,6 +7,7 @@ const ru: Messages = {
   account: 'Аккаунт',
 
   walletDialog: 'Кошелёк',
+  siteWallet: 'Кошелёк {site}',
   close: 'Закрыть',
   back: 'Назад',
   loading: 'Загрузка…',

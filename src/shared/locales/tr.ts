@@ -7,6 +7,7 @@ const tr: Messages = {
   account: 'Hesap',
 
   walletDialog: 'Cüzdan',
+  siteWallet: '{site} Cüzdanı',
   close: 'Kapat',
   back: 'Geri',
   loading: 'Yükleniyor…',

@@ -7,6 +7,7 @@ const zhCN: Messages = {
   account: '账户',
 
   walletDialog: '钱包',
+  siteWallet: '{site} 钱包',
   close: '关闭',
   back: '返回',
   loading: '正在加载…',

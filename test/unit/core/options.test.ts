@@ -35,6 +35,7 @@ describe('parseOptions', () => {
       siwxVerifier: undefined,
       locale: undefined,
       inline: false,
+      announce: true,
       rpcUrls: {},
       customNetworks: [],
       analytics: false,
@@ -87,6 +88,10 @@ describe('parseOptions', () => {
     // A bare attribute (`<wallet-modal inline>`) is an empty string that means on.
     assert.equal(one('inline', '').value, true)
     assert.equal(one('inline', 'false').value, false)
+    // `announce="off"` keeps the embedded wallet off the page's wallet lists (on by default).
+    assert.equal(one('announce', 'off').value, false)
+    assert.equal(one('announce', false).value, false)
+    assert.equal(parseOptions({ announce: '' }).options.announce, true)
   })
 
   test('error: networks: foo -> Invalid CAIP-2 network id', () => {
