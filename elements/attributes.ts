@@ -12,6 +12,8 @@ export interface WalletModalAttributes {
   'project-id'?: string
   'api-url'?: string
   'relay-url'?: string
+  /** Project id at WalletConnect Cloud for the public relay (default: `project-id`). */
+  'walletconnect-project-id'?: string
   'frame-url'?: string
   /** `sha384-…`: the frame build's published hash (its integrity.json `frame`); a mismatch is not loaded. */
   'frame-integrity'?: string

@@ -54,7 +54,8 @@ const Base = elementBase(() => r2wc(ModalHost, { shadow: 'open' })) as unknown a
  *
  * @attr project-id - Project id at the companion service.
  * @attr api-url - URL of the companion service.
- * @attr relay-url - WalletConnect relay URL.
+ * @attr relay-url - WalletConnect relay URL (default `wss://relay.walletconnect.org`, WalletConnect's public relay).
+ * @attr walletconnect-project-id - Project id at WalletConnect Cloud, which the public relay requires; the relay gets `project-id` when unset.
  * @attr frame-url - URL of the embedded-wallet frame.
  * @attr frame-integrity - The frame build's published hash (`sha384-…`, `npm run frame:hash`): a frame page that does not match it is not loaded.
  * @attr networks - CAIP-2 network ids, comma separated (default `eip155:1`).

@@ -1,4 +1,5 @@
 import type { WalletConnectConnector } from '../connectors/walletconnect/connector.ts'
+import type { ModalOptions } from '../protocol/config.ts'
 import { loadNetworks } from './actions/loadNetworks.ts'
 import type { Config } from './config.ts'
 import { rpcUrlFor } from './rpcUrl.ts'
@@ -9,8 +10,23 @@ export { walletLink } from '../connectors/walletconnect/namespaces.ts'
 export const DEFAULT_RELAY_URL = 'wss://relay.walletconnect.org'
 
 /**
+ * The project id the sign-client gives the relay (the `projectId` of its connection URL): the
+ * WalletConnect Cloud project (`walletconnect-project-id`) when given, otherwise the companion
+ * service's project (`project-id`, which a self-hosted relay such as the dev relay takes as it is),
+ * otherwise empty (WalletConnect's public relay refuses it).
+ *
+ * @example
+ * relayProjectId({ ...options, projectId: 'dev-project', walletConnectProjectId: '3f2a…' }) // '3f2a…'
+ * relayProjectId({ ...options, projectId: 'dev-project', walletConnectProjectId: undefined }) // 'dev-project'
+ */
+export function relayProjectId(options: Pick<ModalOptions, 'projectId' | 'walletConnectProjectId'>): string {
+  return options.walletConnectProjectId ?? options.projectId ?? ''
+}
+
+/**
  * The config's WalletConnect connector, created (and its client loaded) on first use and added to
- * `$connectors`, so reconnecting on reload finds it like any other.
+ * `$connectors`, so reconnecting on reload finds it like any other. The relay and its project id
+ * are the options' at that moment (see `relayProjectId`).
  *
  * @example
  * const connector = await walletConnectConnector(config)
@@ -24,7 +40,7 @@ export function walletConnectConnector(config: Config): Promise<WalletConnectCon
     ])
     const win = config.platform.window
     const connector = createWalletConnectConnector({
-      projectId: config.$options.get().projectId ?? '',
+      projectId: relayProjectId(config.$options.get()),
       relayUrl: config.$options.get().relayUrl ?? DEFAULT_RELAY_URL,
       metadata: {
         name: win?.document.title || win?.location.host || 'wallet-elements',

@@ -74,6 +74,11 @@ export interface ModalOptions {
   projectId: string | undefined
   apiUrl: string | undefined
   relayUrl: string | undefined
+  /**
+   * The WalletConnect Cloud project id the sign-client gives the relay (its `projectId`); unset, the
+   * relay gets `projectId` (the companion service's project), as before this option existed.
+   */
+  walletConnectProjectId: string | undefined
   frameUrl: string | undefined
   /** The frame build's published hash: a frame page that does not match is never loaded (unset: none). */
   frameIntegrity?: string | undefined
@@ -126,6 +131,8 @@ export interface ModalOptionsInput {
   projectId?: string | undefined
   apiUrl?: string | undefined
   relayUrl?: string | undefined
+  /** Project id at WalletConnect Cloud, for the public relay (default: `projectId`). */
+  walletConnectProjectId?: string | undefined
   frameUrl?: string | undefined
   /** `sha384-…`, the `frame` value of the frame build's integrity.json (`npm run frame:hash`). */
   frameIntegrity?: string | undefined
@@ -159,6 +166,7 @@ export const DEFAULT_OPTIONS: ModalOptions = {
   projectId: undefined,
   apiUrl: undefined,
   relayUrl: undefined,
+  walletConnectProjectId: undefined,
   frameUrl: undefined,
   networks: [DEFAULT_NETWORK_ID],
   defaultNetwork: undefined,
@@ -234,6 +242,7 @@ const parsers: { [K in keyof ModalOptions]: Parser<K> } = {
   projectId: fromSchema(TextSchema),
   apiUrl: fromSchema(UrlSchema),
   relayUrl: fromSchema(UrlSchema),
+  walletConnectProjectId: fromSchema(TextSchema),
   frameUrl: fromSchema(UrlSchema),
   // Its form (`sha384-` and 64 base64 characters) is checked by the lazily loaded embedded connector,
   // before any load: the first paint's budget has no room for the pattern.
@@ -315,6 +324,7 @@ export const OPTION_ATTRIBUTES = {
   projectId: 'project-id',
   apiUrl: 'api-url',
   relayUrl: 'relay-url',
+  walletConnectProjectId: 'walletconnect-project-id',
   frameUrl: 'frame-url',
   frameIntegrity: 'frame-integrity',
   networks: 'networks',

@@ -261,6 +261,21 @@ describe('<wallet-button> and <wallet-modal>', () => {
     }
   })
 
+  it('args: walletconnect-project-id alone offers WalletConnect on Connect; with no relay option it is not offered', async () => {
+    page = mount()
+    await openModal(page)
+    // The Connect view is drawn (its browser-wallet section) before the row is looked for.
+    const body = () => page?.modal.shadowRoot?.querySelector('[part="body"]')?.textContent ?? ''
+    await waitFor(() => body().includes('Browser wallets'), 'the Connect view')
+    equal(buttonByName(page.modal, /WalletConnect/), undefined, 'no relay, no project: no WalletConnect')
+    page.cleanup()
+    page = mount({ 'walletconnect-project-id': 'wc-cloud-id' })
+    equal(page.modal.walletConfig.$options.get().walletConnectProjectId, 'wc-cloud-id')
+    equal(page.modal.walletConfig.$options.get().projectId, undefined)
+    await openModal(page)
+    await waitFor(() => buttonByName(page?.modal as HTMLElement, /WalletConnect/), 'the WalletConnect row')
+  })
+
   it('args: theme, accent and --wallet-* properties style the inside of the shadow roots', async () => {
     page = mount({ networks: 'eip155:1', theme: 'dark', accent: '#e8590c' })
     const dialog = await openModal(page)

@@ -151,7 +151,7 @@ export default function ConnectView({ config }: ViewProps) {
           </ul>
         </section>
       ) : null}
-      {options.relayUrl || options.projectId ? (
+      {options.relayUrl || options.projectId || options.walletConnectProjectId ? (
         <button
           type="button"
           className="item"

@@ -23,6 +23,7 @@ describe('parseOptions', () => {
       projectId: undefined,
       apiUrl: undefined,
       relayUrl: undefined,
+      walletConnectProjectId: undefined,
       frameUrl: undefined,
       networks: ['eip155:1'],
       defaultNetwork: undefined,
@@ -57,6 +58,8 @@ describe('parseOptions', () => {
     assert.deepEqual(one('projectId', 'abc123').value, 'abc123')
     assert.equal(one('apiUrl', 'https://api.example.org').value, 'https://api.example.org')
     assert.equal(one('relayUrl', 'wss://relay.example.org').value, 'wss://relay.example.org')
+    assert.equal(one('walletConnectProjectId', 'a1b2c3').value, 'a1b2c3')
+    assert.equal(OPTION_ATTRIBUTES.walletConnectProjectId, 'walletconnect-project-id')
     assert.equal(one('frameUrl', 'http://127.0.0.1:5174/frame').value, 'http://127.0.0.1:5174/frame')
     assert.deepEqual(one('networks', 'eip155:1, eip155:8453 solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp').value, [
       'eip155:1',
@@ -150,6 +153,7 @@ describe('parseOptions', () => {
   test('error: invalid values of the other options, with their messages', () => {
     assert.deepEqual(one('projectId', 5).messages, ['Expected string, received number'])
     assert.deepEqual(one('projectId', 'x'.repeat(201)).messages, ['Must be at most 200 characters'])
+    assert.deepEqual(one('walletConnectProjectId', 5).messages, ['Expected string, received number'])
     for (const option of ['apiUrl', 'relayUrl', 'frameUrl'] as const) {
       assert.deepEqual(one(option, 'ftp://example.org').messages, ['Expected an http(s) or ws(s) URL'])
       assert.deepEqual(one(option, 'javascript:alert(1)').messages, ['Expected an http(s) or ws(s) URL'])
