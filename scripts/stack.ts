@@ -82,7 +82,7 @@ export type StartStackErrorType = Error
 /**
  * Starts the local stack: two Hardhat chains (31337, 31338, the first with the local market and
  * ERC-4337 v0.8 at its canonical addresses), the ERC-4337 bundler of 31337, the
- * local Solana, the companion service with the embedded wallet's frame on its own origin, the mail
+ * local Solana, the Bitcoin regtest node, the companion service with the embedded wallet's frame on its own origin, the mail
  * sink (SMTP) behind its dev inbox, the WalletConnect relay, the Farcaster stand-ins (registries on a
  * chain with id 10, the auth relay, the demo Farcaster app) and the demo page's vite dev server.
  *
@@ -124,6 +124,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     throw new Error('stack: the bundler did not start')
   }
   const solanaPort = options.solanaPort ?? portFromEnv('SOLANA_PORT', 8899)
+  const bitcoinPort = options.bitcoinPort ?? portFromEnv('BITCOIN_PORT', 8794)
   const serviceDataDir = options.serviceDataDir ?? (process.env.SERVICE_DATA_DIR || '.data/service')
   const serviceUrl = `http://${HOST}:${servicePort}`
   const relayUrl = `ws://${HOST}:${relayPort}`
@@ -336,6 +337,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             },
           } satisfies StackService,
         ]),
+    ...(options.bitcoin === false
+      ? []
+      : [
+          {
+            name: 'bitcoin',
+            start: async () => {
+              const { startBitcoinNode } = await import('../server/dev/bitcoin/index.ts')
+              const blockIntervalMs = Number(process.env.BITCOIN_BLOCK_INTERVAL_MS ?? 5000)
+              const node = await startBitcoinNode({ host: HOST, port: bitcoinPort, blockIntervalMs })
+              return {
+                url: node.url,
+                detail: `regtest, dev address ${node.devKeys[0]?.address} (100 BTC)`,
+                stop: node.stop,
+              }
+            },
+          } satisfies StackService,
+        ]),
     {
       name: 'demo',
       start: () =>
@@ -377,6 +395,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       relay: url('relay'),
       bundler: url('bundler'),
       solana: url('solana'),
+      bitcoin: url('bitcoin'),
       onramp: url('onramp'),
       farcasterApp: url('farcaster'),
       farcasterRelay: farcasterStandIns?.relayUrl ?? '',

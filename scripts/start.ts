@@ -2,7 +2,7 @@
  * `npm start`: the whole local stack on 127.0.0.1, one URL a line; Ctrl-C stops everything.
  *
  * Ports: CHAIN_PORT (8545), CHAIN2_PORT (8546), SERVICE_PORT (8787), FRAME_PORT (8788), RELAY_PORT
- * (8789), SOLANA_PORT (8899), SMTP_PORT (2525), ONRAMP_PORT (8795), OIDC_PORT (8790), BUNDLER_PORT (4337),
+ * (8789), SOLANA_PORT (8899), BITCOIN_PORT (8794), SMTP_PORT (2525), ONRAMP_PORT (8795), OIDC_PORT (8790), BUNDLER_PORT (4337),
  * FARCASTER_CHAIN_PORT (8791), FARCASTER_RELAY_PORT (8792), FARCASTER_APP_PORT (8793), DEMO_PORT (5173).
  * The local market's token list is written to MARKET_FILE (.data/local-market.json) for a service
  * started on its own.

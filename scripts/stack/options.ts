@@ -33,6 +33,8 @@ export type StackUrls = {
   bundler: string
   /** The local Solana network's JSON-RPC (empty when not started). */
   solana: string
+  /** The local Bitcoin regtest node's HTTP API and JSON-RPC (empty when not started). */
+  bitcoin: string
   /** The local on-ramp stand-in (its API and checkout pages). */
   onramp: string
   /** The demo Farcaster app's page (opens a sign-in channel's link), with a trailing slash. */
@@ -70,6 +72,8 @@ export type StackOptions = {
   oidcPort?: number
   /** Default `SOLANA_PORT` or 8899 (WebSocket on the next port). */
   solanaPort?: number
+  /** The Bitcoin regtest node (bcoin); default `BITCOIN_PORT` or 8794. */
+  bitcoinPort?: number
   /** The Farcaster registries' chain (id 10); default `FARCASTER_CHAIN_PORT` or 8791. */
   farcasterChainPort?: number
   /** The Farcaster relay stand-in; default `FARCASTER_RELAY_PORT` or 8792. */
@@ -80,6 +84,8 @@ export type StackOptions = {
   farcaster?: boolean
   /** Run the local Solana network (default true; end-to-end tests of EVM flows turn it off). */
   solana?: boolean
+  /** Run the local Bitcoin regtest node (default true; end-to-end tests turn it off unless they ask for it). */
+  bitcoin?: boolean
   /** The service's PGlite data folder; default `SERVICE_DATA_DIR` or `.data/service` (`memory://` in tests). */
   serviceDataDir?: string
   /**

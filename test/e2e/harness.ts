@@ -164,9 +164,11 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
         ...builtFrame(),
         serviceDataDir: 'memory://',
         solana: false,
+        bitcoin: false,
         farcaster: false,
         logLevel: 'warn',
         ...(options.solana ? { solanaPort: await freePortPair() } : {}),
+        ...(options.bitcoin ? { bitcoinPort: await freePort() } : {}),
         ...options,
       })
       break
