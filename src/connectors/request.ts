@@ -11,6 +11,9 @@ const INTERACTIVE = new Set([
   'eth_signTypedData_v4',
   'eth_sendTransaction',
   'wallet_sendCalls',
+  'wallet_grantPermissions',
+  'wallet_requestExecutionPermissions',
+  'wallet_revokePermissions',
 ])
 
 /**
