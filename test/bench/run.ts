@@ -123,6 +123,10 @@ if (!quick) {
     const { benchErc4337, printErc4337 } = await import('./erc4337.ts')
     printErc4337(await benchErc4337(10))
   })
+  await optional('permissions (ERC-7715)', async () => {
+    const { benchPermissions, printPermissions } = await import('./permissions.ts')
+    printPermissions(await benchPermissions(10))
+  })
   await optional('tokens and swaps', async () => {
     const { benchTokens } = await import('./tokens.ts')
     await benchTokens()
