@@ -50,6 +50,8 @@ interface StandIn {
   permissions: GrantedPermission[]
   /** When set, the list is refused with this error. */
   fail?: Error | undefined
+  /** When set, a revoke is refused with this error. */
+  failRevoke?: Error | undefined
 }
 
 /** A connector standing in for the signed-in embedded wallet, with the site's permissions. */
@@ -72,6 +74,7 @@ function embeddedStandIn(): StandIn {
         return structuredClone(standIn.permissions)
       }
       if (args.method === 'wallet_revokePermissions') {
+        if (standIn.failRevoke) throw standIn.failRevoke
         const [{ permissionsContext }] = args.params as [{ permissionsContext: string }]
         standIn.permissions = standIn.permissions.map((entry) =>
           entry.context === permissionsContext ? { ...entry, state: 'revoked' } : entry,
@@ -177,6 +180,21 @@ describe("Account: the site's permissions (issue 27 item 3)", () => {
         .length > loadsBefore,
       'read again after the revoke',
     )
+  })
+
+  it('a refused revoke is said on its item, red and announced, and the permission stays', async () => {
+    const standIn = embeddedStandIn()
+    standIn.failRevoke = Object.assign(new Error('The bundler refused the operation'), { code: -32603 })
+    const { modal } = await openAccount(standIn)
+    await waitFor(() => items(modal).length === 2, 'two permissions')
+    item(modal, '0xc0ffee02')?.querySelector<HTMLButtonElement>('[data-action="revoke-permission"]')?.click()
+    const alert = await waitFor(
+      () => item(modal, '0xc0ffee02')?.querySelector('[role="alert"] .error') ?? undefined,
+      'the error on the item',
+    )
+    assert((alert.textContent ?? '').trim().length > 0, 'in words')
+    equal(item(modal, '0xc0ffee02')?.dataset.state, 'allowanceUsed')
+    equal(item(modal, '0xc0ffee01')?.querySelector('[role="alert"] .error'), null, 'only on its own item')
   })
 
   it('a failed load shows the error, red and announced, not a blank', async () => {
