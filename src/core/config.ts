@@ -28,6 +28,7 @@ import type { EmbeddedState } from './state/embedded.ts'
 import type { ModalState } from './state/modal.ts'
 import type { OnrampState } from './state/onramp.ts'
 import type { PairingState } from './state/pairing.ts'
+import type { PermissionsState } from './state/permissions.ts'
 import type { ProfileEntry } from './state/profiles.ts'
 import type { SendState } from './state/send.ts'
 import type { SessionState, SiwxState } from './state/siwx.ts'
@@ -150,6 +151,8 @@ export interface Config {
     embeddedState?: MapStore<EmbeddedState> | undefined
     /** The Activity list (`activityState`). */
     activity?: MapStore<ActivityState> | undefined
+    /** Account's list of the site's permissions (`permissionsState`). */
+    permissions?: MapStore<PermissionsState> | undefined
     /** The on-ramp view's state (`onrampState`). */
     onramp?: MapStore<OnrampState> | undefined
     /** The on-ramp quote asked last; an answer to an older one changes nothing. */

@@ -25,4 +25,10 @@ export const accountStyles = `
 /* The account type: its rows apart, and its button as wide as Account's other actions. */
 .account-type { display: flex; flex-direction: column; gap: 8px; width: 100%; }
 .account-type > button { width: 100%; }
+.permissions { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 4px; }
+.permissions > li { display: flex; flex-direction: column; gap: 4px; padding: 8px 12px; border-radius: 12px; background: var(--_surface); font-variant-numeric: tabular-nums; }
+.permission-allows { list-style: none; margin: 0; padding: 0; font-weight: 600; overflow-wrap: anywhere; }
+.permission-detail { color: var(--_muted); overflow-wrap: anywhere; }
+.permission-state { font-weight: 600; }
+.permissions > li > button { align-self: flex-start; }
 `

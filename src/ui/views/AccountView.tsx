@@ -32,6 +32,9 @@ import type { ViewProps } from '../modal/viewProps.ts'
 /** The Activity list: its own chunk with its own catalogue, fetched when Account shows. */
 const loadActivity = () => import('../components/ActivityList.tsx')
 
+/** The site's permissions (issue 27 item 3): its own chunk, fetched when Account shows the embedded wallet on an EVM network. */
+const loadPermissionsList = () => import('../components/PermissionsList.tsx')
+
 /**
  * Who is signed in to the embedded wallet on Account, in its words (inside `EmbeddedScope`), and the
  * update's notice. A Farcaster sign-in's username and picture (public) are the page's to show; the
@@ -130,6 +133,9 @@ function Account({ config }: ViewProps) {
     options.features.activity && options.apiUrl && (namespace === 'eip155' || namespace === 'solana')
       ? loadActivity
       : undefined,
+  )
+  const PermissionsList = useModule(
+    account?.connectorId === 'embedded' && namespace === 'eip155' ? loadPermissionsList : undefined,
   )
 
   useEffect(() => {
@@ -335,6 +341,7 @@ function Account({ config }: ViewProps) {
           {t('disconnect')}
         </button>
       </div>
+      {PermissionsList ? <PermissionsList config={config} /> : null}
       {ActivityList ? <ActivityList config={config} /> : null}
     </>
   )

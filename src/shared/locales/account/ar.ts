@@ -52,6 +52,27 @@ const ar: AccountMessages = {
   recoveryMissingFunded:
     'في هذه المحفظة أموال ولا استرداد لها: إذا فقدت هذا المتصفح، تضيع. أعدّ الاسترداد الآن.',
   setUpRecovery: 'إعداد الاسترداد',
+  permissionsTitle: 'الأذونات',
+  permissionsHint: 'ما يمكن لهذا الموقع فعله نيابةً عنك دون أن يسألك',
+  permissionsLoading: 'جارٍ تحميل الأذونات…',
+  permissionAllowance:
+    '{amount} {symbol} {per, select, total {إجمالًا} hour {في الساعة} day {في اليوم} week {في الأسبوع} month {في الشهر} other {كل {days} يوم}}',
+  permissionContract: 'استدعاء {functions} على {contract}',
+  permissionValueCap: 'حتى {amount} {symbol} لكل إجراء',
+  permissionCallLimit:
+    '{count, plural, zero {لا إجراءات} one {إجراء واحد على الأكثر} two {إجراءان على الأكثر} few {# إجراءات على الأكثر} many {# إجراءً على الأكثر} other {# إجراء على الأكثر}}',
+  permissionUntil: 'حتى {time}',
+  permissionUsed: 'استُخدم {spent} من {amount} {symbol}{per, select, period { في هذه الفترة} other {}}',
+  permissionActions:
+    '{count, plural, zero {لا إجراءات} one {إجراء واحد} two {إجراءان} few {# إجراءات} many {# إجراءً} other {# إجراء}}',
+  permissionAllowanceUsed: 'متوقف: نفد حد هذه الفترة، حتى {time}',
+  permissionAllowanceUsedNoTime: 'متوقف: نفد حد هذه الفترة',
+  permissionRevoked: 'أُلغي',
+  permissionExpired: 'انتهت صلاحيته',
+  permissionCallLimitReached: 'استُخدمت كل إجراءاته',
+  permissionNotStarted: 'لم يبدأ بعد',
+  revokePermission: 'إلغاء',
+  permissionRevoking: 'جارٍ الإلغاء…',
 }
 
 export default ar

@@ -54,6 +54,26 @@ const de: AccountMessages = {
   recoveryMissingFunded:
     'Diese Wallet enthält Guthaben und hat keine Wiederherstellung: Verlieren Sie diesen Browser, ist es verloren. Richten Sie jetzt die Wiederherstellung ein.',
   setUpRecovery: 'Wiederherstellung einrichten',
+  permissionsTitle: 'Berechtigungen',
+  permissionsHint: 'Was diese Seite ohne Nachfrage für dich tun darf',
+  permissionsLoading: 'Berechtigungen werden geladen…',
+  permissionAllowance:
+    '{amount} {symbol} {per, select, total {insgesamt} hour {pro Stunde} day {pro Tag} week {pro Woche} month {pro Monat} other {alle {days, plural, one {# Tag} other {# Tage}}}}',
+  permissionContract: '{functions} auf {contract} aufrufen',
+  permissionValueCap: 'Bis zu {amount} {symbol} pro Aktion',
+  permissionCallLimit: 'Höchstens {count, plural, one {# Aktion} other {# Aktionen}}',
+  permissionUntil: 'Bis {time}',
+  permissionUsed:
+    '{spent} von {amount} {symbol} verbraucht{per, select, period { in diesem Zeitraum} other {}}',
+  permissionActions: '{count, plural, one {# Aktion} other {# Aktionen}}',
+  permissionAllowanceUsed: 'Angehalten: Das Kontingent dieses Zeitraums ist aufgebraucht, bis {time}',
+  permissionAllowanceUsedNoTime: 'Angehalten: Das Kontingent dieses Zeitraums ist aufgebraucht',
+  permissionRevoked: 'Widerrufen',
+  permissionExpired: 'Abgelaufen',
+  permissionCallLimitReached: 'Alle Aktionen sind aufgebraucht',
+  permissionNotStarted: 'Noch nicht begonnen',
+  revokePermission: 'Widerrufen',
+  permissionRevoking: 'Wird widerrufen…',
 }
 
 export default de

@@ -54,6 +54,25 @@ const account = {
   recoveryMissingFunded:
     'This wallet holds funds and has no recovery: if you lose this browser, they are lost. Set up recovery now.',
   setUpRecovery: 'Set up recovery',
+  permissionsTitle: 'Permissions',
+  permissionsHint: 'What this site may do for you without asking',
+  permissionsLoading: 'Loading permissions…',
+  permissionAllowance:
+    '{amount} {symbol} {per, select, total {in all} hour {an hour} day {a day} week {a week} month {a month} other {every {days, plural, one {# day} other {# days}}}}',
+  permissionContract: 'Call {functions} on {contract}',
+  permissionValueCap: 'Up to {amount} {symbol} per action',
+  permissionCallLimit: 'At most {count, plural, one {# action} other {# actions}}',
+  permissionUntil: 'Until {time}',
+  permissionUsed: 'Used {spent} of {amount} {symbol}{per, select, period { this period} other {}}',
+  permissionActions: '{count, plural, one {# action} other {# actions}}',
+  permissionAllowanceUsed: 'Stopped: this period’s allowance is used up, until {time}',
+  permissionAllowanceUsedNoTime: 'Stopped: this period’s allowance is used up',
+  permissionRevoked: 'Revoked',
+  permissionExpired: 'Expired',
+  permissionCallLimitReached: 'All its actions are used',
+  permissionNotStarted: 'Not started yet',
+  revokePermission: 'Revoke',
+  permissionRevoking: 'Revoking…',
 }
 
 export type AccountMessageKey = keyof typeof account

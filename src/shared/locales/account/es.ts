@@ -52,6 +52,25 @@ const es: AccountMessages = {
   recoveryMissingFunded:
     'Esta billetera tiene fondos y no tiene recuperación: si pierdes este navegador, se pierden. Configura la recuperación ahora.',
   setUpRecovery: 'Configurar la recuperación',
+  permissionsTitle: 'Permisos',
+  permissionsHint: 'Lo que este sitio puede hacer por ti sin preguntar',
+  permissionsLoading: 'Cargando permisos…',
+  permissionAllowance:
+    '{amount} {symbol} {per, select, total {en total} hour {por hora} day {al día} week {a la semana} month {al mes} other {cada {days, plural, one {# día} other {# días}}}}',
+  permissionContract: 'Llamar a {functions} en {contract}',
+  permissionValueCap: 'Hasta {amount} {symbol} por acción',
+  permissionCallLimit: 'Como máximo {count, plural, one {# acción} other {# acciones}}',
+  permissionUntil: 'Hasta {time}',
+  permissionUsed: 'Usado {spent} de {amount} {symbol}{per, select, period { en este periodo} other {}}',
+  permissionActions: '{count, plural, one {# acción} other {# acciones}}',
+  permissionAllowanceUsed: 'Detenido: el límite de este periodo se ha agotado, hasta {time}',
+  permissionAllowanceUsedNoTime: 'Detenido: el límite de este periodo se ha agotado',
+  permissionRevoked: 'Revocado',
+  permissionExpired: 'Caducado',
+  permissionCallLimitReached: 'Se han usado todas sus acciones',
+  permissionNotStarted: 'Aún no ha empezado',
+  revokePermission: 'Revocar',
+  permissionRevoking: 'Revocando…',
 }
 
 export default es

@@ -54,6 +54,25 @@ const fr: AccountMessages = {
   recoveryMissingFunded:
     "Ce portefeuille contient des fonds et n'a pas de récupération : si vous perdez ce navigateur, ils sont perdus. Configurez la récupération maintenant.",
   setUpRecovery: 'Configurer la récupération',
+  permissionsTitle: 'Autorisations',
+  permissionsHint: 'Ce que ce site peut faire pour vous sans vous demander',
+  permissionsLoading: 'Chargement des autorisations…',
+  permissionAllowance:
+    '{amount} {symbol} {per, select, total {au total} hour {par heure} day {par jour} week {par semaine} month {par mois} other {tous les {days, plural, one {# jour} other {# jours}}}}',
+  permissionContract: 'Appeler {functions} sur {contract}',
+  permissionValueCap: 'Jusqu’à {amount} {symbol} par action',
+  permissionCallLimit: 'Au plus {count, plural, one {# action} other {# actions}}',
+  permissionUntil: 'Jusqu’au {time}',
+  permissionUsed: '{spent} utilisés sur {amount} {symbol}{per, select, period { sur cette période} other {}}',
+  permissionActions: '{count, plural, one {# action} other {# actions}}',
+  permissionAllowanceUsed: 'Arrêtée : le plafond de cette période est atteint, jusqu’au {time}',
+  permissionAllowanceUsedNoTime: 'Arrêtée : le plafond de cette période est atteint',
+  permissionRevoked: 'Révoquée',
+  permissionExpired: 'Expirée',
+  permissionCallLimitReached: 'Toutes ses actions sont utilisées',
+  permissionNotStarted: 'Pas encore commencée',
+  revokePermission: 'Révoquer',
+  permissionRevoking: 'Révocation…',
 }
 
 export default fr

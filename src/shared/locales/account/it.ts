@@ -51,6 +51,25 @@ const it: AccountMessages = {
   recoveryMissingFunded:
     'Questo wallet contiene fondi e non ha un recupero: se perdi questo browser, sono persi. Configura il recupero ora.',
   setUpRecovery: 'Configura il recupero',
+  permissionsTitle: 'Autorizzazioni',
+  permissionsHint: 'Cosa può fare questo sito per te senza chiedere',
+  permissionsLoading: 'Caricamento delle autorizzazioni…',
+  permissionAllowance:
+    '{amount} {symbol} {per, select, total {in tutto} hour {all’ora} day {al giorno} week {a settimana} month {al mese} other {ogni {days, plural, one {# giorno} other {# giorni}}}}',
+  permissionContract: 'Chiamare {functions} su {contract}',
+  permissionValueCap: 'Fino a {amount} {symbol} per azione',
+  permissionCallLimit: 'Al massimo {count, plural, one {# azione} other {# azioni}}',
+  permissionUntil: 'Fino al {time}',
+  permissionUsed: 'Usati {spent} di {amount} {symbol}{per, select, period { in questo periodo} other {}}',
+  permissionActions: '{count, plural, one {# azione} other {# azioni}}',
+  permissionAllowanceUsed: 'Fermata: il limite di questo periodo è esaurito, fino al {time}',
+  permissionAllowanceUsedNoTime: 'Fermata: il limite di questo periodo è esaurito',
+  permissionRevoked: 'Revocata',
+  permissionExpired: 'Scaduta',
+  permissionCallLimitReached: 'Tutte le sue azioni sono state usate',
+  permissionNotStarted: 'Non ancora iniziata',
+  revokePermission: 'Revoca',
+  permissionRevoking: 'Revoca in corso…',
 }
 
 export default it

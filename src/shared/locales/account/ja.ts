@@ -53,6 +53,25 @@ const ja: AccountMessages = {
   recoveryMissingFunded:
     'このウォレットには資金がありますが、リカバリーが未設定です。このブラウザを失うと資金も失われます。今すぐリカバリーを設定してください。',
   setUpRecovery: 'リカバリーを設定',
+  permissionsTitle: '権限',
+  permissionsHint: 'このサイトが確認なしであなたの代わりに行えること',
+  permissionsLoading: '権限を読み込み中…',
+  permissionAllowance:
+    '{per, select, total {合計} hour {1時間あたり} day {1日あたり} week {1週間あたり} month {1か月あたり} other {{days}日ごとに}} {amount} {symbol}',
+  permissionContract: '{contract} の {functions} を呼び出す',
+  permissionValueCap: '1回の操作につき最大 {amount} {symbol}',
+  permissionCallLimit: '最大 {count} 回の操作',
+  permissionUntil: '{time} まで',
+  permissionUsed: '{per, select, period {この期間に} other {}}{amount} {symbol} のうち {spent} を使用',
+  permissionActions: '{count} 回の操作',
+  permissionAllowanceUsed: '停止中：この期間の上限に達しました（{time} まで）',
+  permissionAllowanceUsedNoTime: '停止中：この期間の上限に達しました',
+  permissionRevoked: '取り消し済み',
+  permissionExpired: '期限切れ',
+  permissionCallLimitReached: 'すべての操作回数を使い切りました',
+  permissionNotStarted: 'まだ開始していません',
+  revokePermission: '取り消す',
+  permissionRevoking: '取り消し中…',
 }
 
 export default ja

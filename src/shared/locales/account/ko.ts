@@ -53,6 +53,25 @@ const ko: AccountMessages = {
   recoveryMissingFunded:
     '이 지갑에 자금이 있지만 복구가 설정되지 않았습니다. 이 브라우저를 잃어버리면 자금도 잃게 됩니다. 지금 복구를 설정하세요.',
   setUpRecovery: '복구 설정',
+  permissionsTitle: '권한',
+  permissionsHint: '이 사이트가 묻지 않고 대신할 수 있는 일',
+  permissionsLoading: '권한을 불러오는 중…',
+  permissionAllowance:
+    '{per, select, total {총} hour {시간당} day {하루에} week {주당} month {월} other {{days}일마다}} {amount} {symbol}',
+  permissionContract: '{contract}에서 {functions} 호출',
+  permissionValueCap: '작업당 최대 {amount} {symbol}',
+  permissionCallLimit: '최대 {count}회 작업',
+  permissionUntil: '{time}까지',
+  permissionUsed: '{per, select, period {이번 기간에 } other {}}{amount} {symbol} 중 {spent} 사용',
+  permissionActions: '작업 {count}회',
+  permissionAllowanceUsed: '중지됨: 이번 기간의 한도를 모두 사용했습니다({time}까지)',
+  permissionAllowanceUsedNoTime: '중지됨: 이번 기간의 한도를 모두 사용했습니다',
+  permissionRevoked: '취소됨',
+  permissionExpired: '만료됨',
+  permissionCallLimitReached: '모든 작업 횟수를 사용했습니다',
+  permissionNotStarted: '아직 시작되지 않음',
+  revokePermission: '취소',
+  permissionRevoking: '취소하는 중…',
 }
 
 export default ko

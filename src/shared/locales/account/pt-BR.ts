@@ -52,6 +52,25 @@ const ptBR: AccountMessages = {
   recoveryMissingFunded:
     'Esta carteira tem fundos e não tem recuperação: se perder este navegador, eles se perdem. Configure a recuperação agora.',
   setUpRecovery: 'Configurar recuperação',
+  permissionsTitle: 'Permissões',
+  permissionsHint: 'O que este site pode fazer por você sem perguntar',
+  permissionsLoading: 'Carregando permissões…',
+  permissionAllowance:
+    '{amount} {symbol} {per, select, total {no total} hour {por hora} day {por dia} week {por semana} month {por mês} other {a cada {days, plural, one {# dia} other {# dias}}}}',
+  permissionContract: 'Chamar {functions} em {contract}',
+  permissionValueCap: 'Até {amount} {symbol} por ação',
+  permissionCallLimit: 'No máximo {count, plural, one {# ação} other {# ações}}',
+  permissionUntil: 'Até {time}',
+  permissionUsed: 'Usou {spent} de {amount} {symbol}{per, select, period { neste período} other {}}',
+  permissionActions: '{count, plural, one {# ação} other {# ações}}',
+  permissionAllowanceUsed: 'Parada: o limite deste período acabou, até {time}',
+  permissionAllowanceUsedNoTime: 'Parada: o limite deste período acabou',
+  permissionRevoked: 'Revogada',
+  permissionExpired: 'Expirada',
+  permissionCallLimitReached: 'Todas as suas ações foram usadas',
+  permissionNotStarted: 'Ainda não começou',
+  revokePermission: 'Revogar',
+  permissionRevoking: 'Revogando…',
 }
 
 export default ptBR

@@ -52,6 +52,27 @@ const ru: AccountMessages = {
   recoveryMissingFunded:
     'На кошельке есть средства, а восстановление не настроено: потеряв этот браузер, вы их потеряете. Настройте восстановление сейчас.',
   setUpRecovery: 'Настроить восстановление',
+  permissionsTitle: 'Разрешения',
+  permissionsHint: 'Что этот сайт может делать за вас без запроса',
+  permissionsLoading: 'Загрузка разрешений…',
+  permissionAllowance:
+    '{amount} {symbol} {per, select, total {всего} hour {в час} day {в день} week {в неделю} month {в месяц} other {раз в {days, plural, one {# день} few {# дня} many {# дней} other {# дня}}}}',
+  permissionContract: 'Вызывать {functions} в {contract}',
+  permissionValueCap: 'До {amount} {symbol} за действие',
+  permissionCallLimit:
+    'Не более {count, plural, one {# действия} few {# действий} many {# действий} other {# действия}}',
+  permissionUntil: 'До {time}',
+  permissionUsed: 'Использовано {spent} из {amount} {symbol}{per, select, period { за этот период} other {}}',
+  permissionActions:
+    '{count, plural, one {# действие} few {# действия} many {# действий} other {# действия}}',
+  permissionAllowanceUsed: 'Остановлено: лимит этого периода исчерпан, до {time}',
+  permissionAllowanceUsedNoTime: 'Остановлено: лимит этого периода исчерпан',
+  permissionRevoked: 'Отозвано',
+  permissionExpired: 'Истекло',
+  permissionCallLimitReached: 'Все действия использованы',
+  permissionNotStarted: 'Ещё не началось',
+  revokePermission: 'Отозвать',
+  permissionRevoking: 'Отзыв…',
 }
 
 export default ru

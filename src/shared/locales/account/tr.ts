@@ -52,6 +52,25 @@ const tr: AccountMessages = {
   recoveryMissingFunded:
     'Bu cüzdanda varlık var ve kurtarması yok: bu tarayıcıyı kaybederseniz kaybolurlar. Kurtarmayı şimdi ayarlayın.',
   setUpRecovery: 'Kurtarmayı ayarla',
+  permissionsTitle: 'İzinler',
+  permissionsHint: 'Bu sitenin size sormadan sizin için yapabilecekleri',
+  permissionsLoading: 'İzinler yükleniyor…',
+  permissionAllowance:
+    '{per, select, total {toplam} hour {saatte} day {günde} week {haftada} month {ayda} other {her {days} günde}} {amount} {symbol}',
+  permissionContract: '{contract} üzerinde {functions} çağırma',
+  permissionValueCap: 'İşlem başına en fazla {amount} {symbol}',
+  permissionCallLimit: 'En fazla {count} işlem',
+  permissionUntil: '{time} tarihine kadar',
+  permissionUsed: '{per, select, period {Bu dönemde } other {}}{amount} {symbol} içinden {spent} kullanıldı',
+  permissionActions: '{count} işlem',
+  permissionAllowanceUsed: 'Durduruldu: bu dönemin limiti doldu, {time} tarihine kadar',
+  permissionAllowanceUsedNoTime: 'Durduruldu: bu dönemin limiti doldu',
+  permissionRevoked: 'İptal edildi',
+  permissionExpired: 'Süresi doldu',
+  permissionCallLimitReached: 'Tüm işlemleri kullanıldı',
+  permissionNotStarted: 'Henüz başlamadı',
+  revokePermission: 'İptal et',
+  permissionRevoking: 'İptal ediliyor…',
 }
 
 export default tr

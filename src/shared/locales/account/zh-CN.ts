@@ -50,6 +50,25 @@ const zhCN: AccountMessages = {
   recoveryMissing: '尚未设置恢复：如果丢失这个浏览器，你将失去这个钱包。',
   recoveryMissingFunded: '这个钱包有资金但没有设置恢复：如果丢失这个浏览器，资金将丢失。请立即设置恢复。',
   setUpRecovery: '设置恢复',
+  permissionsTitle: '权限',
+  permissionsHint: '此网站无需询问即可为你执行的操作',
+  permissionsLoading: '正在加载权限…',
+  permissionAllowance:
+    '{per, select, total {总计} hour {每小时} day {每天} week {每周} month {每月} other {每 {days} 天}} {amount} {symbol}',
+  permissionContract: '在 {contract} 上调用 {functions}',
+  permissionValueCap: '每次操作最多 {amount} {symbol}',
+  permissionCallLimit: '最多 {count} 次操作',
+  permissionUntil: '截至 {time}',
+  permissionUsed: '{per, select, period {本周期} other {}}已使用 {spent} / {amount} {symbol}',
+  permissionActions: '{count} 次操作',
+  permissionAllowanceUsed: '已暂停：本周期额度已用完，直到 {time}',
+  permissionAllowanceUsedNoTime: '已暂停：本周期额度已用完',
+  permissionRevoked: '已撤销',
+  permissionExpired: '已过期',
+  permissionCallLimitReached: '所有操作次数已用完',
+  permissionNotStarted: '尚未开始',
+  revokePermission: '撤销',
+  permissionRevoking: '正在撤销…',
 }
 
 export default zhCN
