@@ -58,13 +58,14 @@ const ar: EmbeddedMessages = {
   framePermissionPerHour: '{amount} كل ساعة',
   framePermissionPerWeek: '{amount} أسبوعيًا',
   framePermissionEvery:
-    '{amount} كل {count, plural, one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}',
+    '{amount} كل {count, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}',
   framePermissionInAll: '{amount} إجمالًا',
   framePermissionCall: 'استدعاء',
   framePermissionValue: 'الإرسال مع كل إجراء',
   framePermissionUpTo: 'حتى {amount}',
   framePermissionActions: 'الإجراءات',
-  framePermissionAtMost: '{count, plural, one {إجراء واحد على الأكثر} other {# إجراء على الأكثر}}',
+  framePermissionAtMost:
+    '{count, plural, zero {لا إجراءات} one {إجراء واحد على الأكثر} two {إجراءان على الأكثر} few {# إجراءات على الأكثر} many {# إجراءً على الأكثر} other {# إجراء على الأكثر}}',
   framePermissionFee: 'رسوم الشبكة لكل إجراء',
   frameMessage: 'الرسالة',
   frameDomain: 'النطاق',

@@ -66,7 +66,8 @@ const ru: EmbeddedMessages = {
   framePermissionValue: 'Отправлять в каждом действии',
   framePermissionUpTo: 'до {amount}',
   framePermissionActions: 'Действия',
-  framePermissionAtMost: '{count, plural, one {не более # действия} other {не более # действий}}',
+  framePermissionAtMost:
+    '{count, plural, one {не более # действия} few {не более # действий} many {не более # действий} other {не более # действия}}',
   framePermissionFee: 'Комиссия сети за действие',
   frameMessage: 'Сообщение',
   frameDomain: 'Домен',
