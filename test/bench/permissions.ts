@@ -25,17 +25,15 @@ const median = (values: number[]) => {
 export async function benchPermissions(runs = 10): Promise<PermissionsBenchResult> {
   const world = await startPermissionsWorld('bench_permissions', 'bench-permissions')
   try {
-    const { session, account } = await world.smartUser('bench')
-    const key = world.sessionKey()
-    const params = world.grantParams(key.address)
     // A day's allowance for every run of the bench.
-    ;(params[0]?.permissions[0]?.data as Record<string, unknown>).periodAmount = `${parseUnits('1000', 6)}`
-    const { answer } = await createAndApprove(world.t, session, {
-      chainId: EVM,
-      method: 'wallet_grantPermissions',
-      params,
+    const {
+      session,
+      account,
+      key,
+      context: permissionsContext,
+    } = await world.grantedUser('bench', (params) => {
+      ;(params[0]?.permissions[0]?.data as Record<string, unknown>).periodAmount = `${parseUnits('1000', 6)}`
     })
-    const { permissionsContext } = answer.body.result as { permissionsContext: string }
     const permissionMs: number[] = []
     const ownerMs: number[] = []
     for (let run = 0; run < runs; run++) {

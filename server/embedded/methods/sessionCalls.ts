@@ -5,6 +5,7 @@
  * permission is refused there, with the account's reason in words, and nothing is sent.
  */
 import { type Address, BaseError, decodeErrorResult, type Hex, isAddressEqual, recoverAddress } from 'viem'
+import { entryPoint08Abi } from 'viem/account-abstraction'
 import { policyOfGrant, sessionPeriod } from '../../../src/protocol/embedded/permissions.ts'
 import { evmDigestOf } from '../../../src/protocol/embedded/signer.ts'
 import type { SignRequest } from '../../../src/protocol/embedded/signing.ts'
@@ -51,21 +52,8 @@ export function sessionRefusal(error: unknown): EmbeddedError | undefined {
   // The EntryPoint's FailedOpWithRevert(opIndex, reason, inner): the account's own error is `inner`.
   const candidates: Hex[] = [data as Hex]
   try {
-    const outer = decodeErrorResult({
-      abi: [
-        {
-          type: 'error',
-          name: 'FailedOpWithRevert',
-          inputs: [
-            { name: 'opIndex', type: 'uint256' },
-            { name: 'reason', type: 'string' },
-            { name: 'inner', type: 'bytes' },
-          ],
-        },
-      ],
-      data: data as Hex,
-    })
-    candidates.unshift(outer.args[2])
+    const outer = decodeErrorResult({ abi: entryPoint08Abi, data: data as Hex })
+    if (outer.errorName === 'FailedOpWithRevert') candidates.unshift(outer.args[2])
   } catch {
     // Not wrapped: the data may be the account's error itself.
   }

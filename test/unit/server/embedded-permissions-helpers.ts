@@ -28,7 +28,7 @@ import { grantedPermissionsResponse } from '../../../src/protocol/embedded/permi
 import { evmDigestOf, signHash } from '../../../src/protocol/embedded/signer.ts'
 import type { SignRequest } from '../../../src/protocol/embedded/signing.ts'
 import { startEmbeddedTestApp } from './embedded-helpers.ts'
-import { type SessionWithKeys, signInWithKeys } from './embedded-keys-helpers.ts'
+import { createAndApprove, type SessionWithKeys, signInWithKeys } from './embedded-keys-helpers.ts'
 import { freePort, openTestDatabase } from './helpers.ts'
 
 export const EVM = 'eip155:31337'
@@ -190,8 +190,25 @@ export async function startPermissionsWorld(database: string, project: string) {
     return grantedPermissionsResponse.parse(answer.body.result)
   }
 
+  /** A smart-account user who granted the site a permission (`tune`: changes to the params first). */
+  async function grantedUser(name: string, tune?: (params: ReturnType<typeof grantParams>) => void) {
+    const { session, account } = await smartUser(name)
+    const key = sessionKey()
+    const params = grantParams(key.address)
+    tune?.(params)
+    const { answer } = await createAndApprove(t, session, {
+      chainId: EVM,
+      method: 'wallet_grantPermissions',
+      params,
+    })
+    assert.equal(answer.status, 200, JSON.stringify(answer.body))
+    const { permissionsContext: context } = answer.body.result as { permissionsContext: string }
+    return { session, account, key, context, params }
+  }
+
   return {
     t,
+    grantedUser,
     chain,
     market,
     client,

@@ -149,14 +149,7 @@ describe('permissions (ERC-7715)', { timeout: 180_000 }, () => {
   })
 
   test('error: calls outside the permission (another token) are refused by the account, nothing moves', async () => {
-    const { session, account } = await world.smartUser('outside')
-    const key = world.sessionKey()
-    const { answer } = await createAndApprove(world.t, session, {
-      chainId: EVM,
-      method: 'wallet_grantPermissions',
-      params: world.grantParams(key.address),
-    })
-    const { permissionsContext } = answer.body.result as { permissionsContext: string }
+    const { session, account, key, context: permissionsContext } = await world.grantedUser('outside')
     const dev = world.market.tokens.DEV.address
     const stranger = devAccount(5).address
     const transfer = {
@@ -187,14 +180,7 @@ describe('permissions (ERC-7715)', { timeout: 180_000 }, () => {
   })
 
   test('error: a signature by another key than the session key is refused; nothing is sent', async () => {
-    const { session, account } = await world.smartUser('forger')
-    const key = world.sessionKey()
-    const { answer } = await createAndApprove(world.t, session, {
-      chainId: EVM,
-      method: 'wallet_grantPermissions',
-      params: world.grantParams(key.address),
-    })
-    const { permissionsContext } = answer.body.result as { permissionsContext: string }
+    const { session, account, key, context: permissionsContext } = await world.grantedUser('forger')
     const forged = await world.sendWithPermission(
       session,
       permissionsContext,
