@@ -197,7 +197,7 @@ function addPermission(
     }
     case 'native-token-transfer': {
       const cap = amountOf(data.allowance ?? data.maxAmount ?? allowance, 'The native allowance')
-      grant.valueCap = grant.valueCap === 0n ? cap : grant.valueCap < cap ? grant.valueCap : cap
+      if (grant.valueCap === 0n || cap < grant.valueCap) grant.valueCap = cap
       return
     }
     case 'contract-call': {

@@ -180,7 +180,7 @@ describe('permissions (ERC-7715)', { timeout: 180_000 }, () => {
   })
 
   test('error: a signature by another key than the session key is refused; nothing is sent', async () => {
-    const { session, account, key, context: permissionsContext } = await world.grantedUser('forger')
+    const { session, account, context: permissionsContext } = await world.grantedUser('forger')
     const forged = await world.sendWithPermission(
       session,
       permissionsContext,
