@@ -18,7 +18,7 @@ import { setPaymasterPolicy } from '../../../server/paymaster/policies.ts'
 import { accountTypeResponse, embeddedErrorBody } from '../../../src/protocol/embedded/index.ts'
 import { type EmbeddedTestApp, startEmbeddedTestApp } from './embedded-helpers.ts'
 import { createAndApprove, type SessionWithKeys, signInWithKeys } from './embedded-keys-helpers.ts'
-import { freePort, openTestDatabase, type TestDatabase } from './helpers.ts'
+import { freePort, openTestDatabase, SMART_ACCOUNT_PERMISSIONS, type TestDatabase } from './helpers.ts'
 
 const EVM = 'eip155:31337'
 const PROJECT = 'sponsored-project'
@@ -174,7 +174,11 @@ describe('wallet_sendCalls with paymasterService', { timeout: 120_000 }, () => {
       { token: session.token },
     )
     assert.deepEqual(smart.body.result, {
-      '0x7a69': { atomic: { status: 'supported' }, paymasterService: { supported: true } },
+      '0x7a69': {
+        atomic: { status: 'supported' },
+        paymasterService: { supported: true },
+        permissions: SMART_ACCOUNT_PERMISSIONS,
+      },
     })
     await t.call('/embedded/v1/account-type', { chainId: EVM, type: 'eoa' }, { token: session.token })
     const eoa = await t.call(

@@ -31,6 +31,7 @@ import {
   t,
   usdcApproval,
 } from './embedded-smart-accounts-helpers.ts'
+import { SMART_ACCOUNT_PERMISSIONS } from './helpers.ts'
 
 startSmartAccounts()
 
@@ -64,8 +65,8 @@ describe('the embedded wallet with a smart account', { timeout: 120_000 }, () =>
     assert.deepEqual((await rpc(session, EVM, 'eth_accounts', [])).body.result, [address])
     const capabilities = await rpc(session, EVM, 'wallet_getCapabilities', [address])
     assert.deepEqual(capabilities.body.result, {
-      '0x7a69': { atomic: { status: 'supported' } },
-      '0x7a6a': { atomic: { status: 'supported' } },
+      '0x7a69': { atomic: { status: 'supported' }, permissions: SMART_ACCOUNT_PERMISSIONS },
+      '0x7a6a': { atomic: { status: 'supported' }, permissions: SMART_ACCOUNT_PERMISSIONS },
     })
 
     const before = await client().getBalance({ address: bob })

@@ -265,3 +265,11 @@ export async function runCli(database: ServiceDatabase, ...argv: string[]) {
   })
   return { code, out: out.join('\n'), err: err.join('\n') }
 }
+
+/** What `wallet_getCapabilities` announces of permissions (ERC-7715) where the smart account sends. */
+export const SMART_ACCOUNT_PERMISSIONS = {
+  supported: true,
+  signerTypes: ['wallet'],
+  permissionTypes: ['erc20-token-periodic', 'erc20-token-transfer', 'native-token-transfer', 'contract-call'],
+  policyTypes: ['call-limit', 'token-allowance'],
+}
