@@ -6,10 +6,9 @@
  */
 import { type Address, decodeFunctionResult, encodeFunctionData, type Hex } from 'viem'
 import * as z from 'zod/mini'
+import type { GrantedPermission, PermissionState } from '../../../src/protocol/embedded/grantedPermissions.ts'
 import {
   contextOfKey,
-  type GrantedPermission,
-  type PermissionState,
   permissionsPreviewOf,
   policyOfGrant,
 } from '../../../src/protocol/embedded/permissions.ts'

@@ -1,7 +1,7 @@
 import type { MapStore } from 'nanostores'
 import { map } from 'nanostores'
 import { InvalidResponseError, summarizeError, toBaseError } from '../../errors/index.ts'
-import { grantedPermissionsResponse } from '../../protocol/embedded/permissions.ts'
+import { grantedPermissionsResponse } from '../../protocol/embedded/grantedPermissions.ts'
 import type { Config } from '../config.ts'
 import type { PermissionsState } from '../state/permissions.ts'
 import { IDLE_PERMISSIONS } from '../state/permissions.ts'

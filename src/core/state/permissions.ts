@@ -1,5 +1,5 @@
 import type { ErrorSummary } from '../../errors/base.ts'
-import type { GrantedPermission } from '../../protocol/embedded/permissions.ts'
+import type { GrantedPermission } from '../../protocol/embedded/grantedPermissions.ts'
 
 /**
  * Account's list of what this site may do for the person without asking (issue 27 item 3): the

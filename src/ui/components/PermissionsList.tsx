@@ -4,7 +4,7 @@ import { loadPermissions, permissionsState } from '../../core/actions/loadPermis
 import { revokePermission } from '../../core/actions/revokePermission.ts'
 import type { Config } from '../../core/createConfig.ts'
 import { freshBalances } from '../../core/freshBalances.ts'
-import type { GrantedPermission } from '../../protocol/embedded/permissions.ts'
+import type { GrantedPermission } from '../../protocol/embedded/grantedPermissions.ts'
 import { shortAddress } from '../../shared/format.ts'
 import type { Strings } from '../../shared/i18n/strings.ts'
 import { useStore } from '../hooks/useStore.ts'
