@@ -105,6 +105,8 @@ export {
   type EncodedSessionPolicy,
   encodeWalletAccountCalls,
   grantSessionData,
+  isSessionSignature,
+  SESSION_KEY_STUB,
   type SessionPolicy,
   sessionPolicy,
   sessionSignature,

@@ -7,9 +7,9 @@ import { approvalResponse, walletRpcResponse } from '../protocol/embedded/index.
 import {
   type GrantMethod,
   grantOfRequest,
-  PermissionRequestError,
   permissionsPreviewOf,
   policyOfGrant,
+  readPermissionRequest,
   revokedKey,
   type SessionGrant,
   sessionOfCalls,
@@ -95,14 +95,8 @@ export function createFramePermissions(
     return id
   }
   const nowSeconds = () => Math.floor(Date.now() / 1000)
-  const grantOf = (method: GrantMethod, params: unknown): SessionGrant => {
-    try {
-      return grantOfRequest(method, params, nowSeconds())
-    } catch (error) {
-      if (error instanceof PermissionRequestError) throw invalid(error.message)
-      throw error
-    }
-  }
+  const grantOf = (method: GrantMethod, params: unknown): SessionGrant =>
+    readPermissionRequest(() => grantOfRequest(method, params, nowSeconds()), invalid)
 
   /** A grant: a new key made here, named in the request as the wallet's signer; kept at Approve. */
   function grant(method: GrantMethod, body: PageRequest): PermissionSteps {
@@ -159,13 +153,7 @@ export function createFramePermissions(
 
   /** A revocation: the plan must be exactly `revokeSession(key)` of the person's account. */
   function revoke(body: PageRequest): PermissionSteps {
-    let key: Address
-    try {
-      key = revokedKey(body.params)
-    } catch (error) {
-      if (error instanceof PermissionRequestError) throw invalid(error.message)
-      throw error
-    }
+    const key = readPermissionRequest(() => revokedKey(body.params), invalid)
     return {
       body,
       check(created) {
@@ -196,13 +184,7 @@ export function createFramePermissions(
       calls?: unknown
       capabilities?: Record<string, unknown>
     }[]
-    let key: Address | undefined
-    try {
-      key = sessionOfCalls(batch?.capabilities)
-    } catch (error) {
-      if (error instanceof PermissionRequestError) throw invalid(error.message)
-      throw error
-    }
+    const key = readPermissionRequest(() => sessionOfCalls(batch?.capabilities), invalid)
     const calls = CallListSchema.safeParse(batch?.calls)
     if (!key || !calls.success) throw invalid('Expected wallet_sendCalls with the permissions capability')
     const entry = await store().load(userId(), key)

@@ -8,6 +8,7 @@ import {
   parseEther,
 } from 'viem'
 import { entryPoint08Address, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
+import { isSessionSignature, SESSION_KEY_STUB } from '../../embedded/walletAccount.ts'
 import { entryPointSimulationsCode } from '../chain/erc4337.ts'
 import { simulationsAbi } from './abi.ts'
 import { BundlerRpcError, bundlerErrorCodes, entryPointFailure, revertReason } from './errors.ts'
@@ -19,10 +20,6 @@ export const MAX_BUNDLE_GAS = 16_000_000n
 const PENALTY_THRESHOLD = 40_000n
 const ESTIMATE_VERIFICATION_GAS = 1_500_000n
 const ESTIMATE_CALL_GAS = 5_000_000n
-/** A 65-byte signature that recovers to nobody: validation answers "signature failed", it does not revert. */
-const PLAIN_STUB: Hex = `0x${'ff'.repeat(32)}${'7a'.repeat(32)}1c`
-/** WalletAccount's session signature: 92 bytes starting with 0x01. */
-const isSessionSignature = (signature: Hex) => signature.length === 2 + 92 * 2 && signature.startsWith('0x01')
 
 /**
  * Runs UserOperations through EntryPointSimulations' `simulateHandleOp` with `eth_call` and a state
@@ -106,7 +103,11 @@ export function createSimulator(publicClient: PublicClient) {
     //    A session key's signature (WalletAccount's `0x01 ‖ key ‖ period ‖ sig`) is checked against the
     //    calls it signs, which this run leaves out: it runs with a plain stub signature instead.
     const withoutCalls = await simulate(
-      { ...draft, callData: '0x', ...(isSessionSignature(draft.signature) ? { signature: PLAIN_STUB } : {}) },
+      {
+        ...draft,
+        callData: '0x',
+        ...(isSessionSignature(draft.signature) ? { signature: SESSION_KEY_STUB } : {}),
+      },
       {
         target: draft.sender,
         targetCallData: draft.callData,

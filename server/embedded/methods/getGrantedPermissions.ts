@@ -15,6 +15,7 @@ import {
 import type { PermissionRecord } from '../permissionIndex.ts'
 import { walletAccountSessionAbi } from '../walletAccount.ts'
 import { evmChainHex } from './params.ts'
+import { chainTime } from './permissionRecords.ts'
 import { tokenNames } from './permissions.ts'
 import { type MethodContext, walletMethod } from './types.ts'
 
@@ -80,14 +81,11 @@ export const getGrantedPermissions = walletMethod({
       (record) => record.projectId === ctx.projectId,
     )
     if (records.length === 0) return []
-    const block = (await ctx.upstream.call(ctx.chainId, 'eth_getBlockByNumber', ['latest', false])) as {
-      timestamp?: string
-    } | null
-    const chainTime = block?.timestamp ? Number(BigInt(block.timestamp)) : ctx.nowSeconds()
+    const now = await chainTime(ctx)
     const names = await tokenNames(
       ctx,
       records.flatMap((record) => record.grant.tokens.map(({ token }) => token)),
     )
-    return Promise.all(records.map((record) => onChain(ctx, record, chainTime, names)))
+    return Promise.all(records.map((record) => onChain(ctx, record, now, names)))
   },
 })

@@ -11,9 +11,9 @@ import {
   contextOfKey,
   type GrantMethod,
   grantOfRequest,
-  PermissionRequestError,
   permissionsPreviewOf,
   policyOfGrant,
+  readPermissionRequest,
   revokedKey,
   type SessionGrant,
 } from '../../../src/protocol/embedded/permissions.ts'
@@ -28,6 +28,7 @@ import {
   viaSmartAccount,
 } from './accountChecks.ts'
 import { evmChainId, invalidParams } from './params.ts'
+import { siteRecord } from './permissionRecords.ts'
 import { type Planned, verifiedSignature } from './plan.ts'
 import { approvalMethod, type MethodContext } from './types.ts'
 
@@ -41,14 +42,11 @@ const needsSmartAccount = () =>
   })
 
 /** A permission request read for this wallet, or -32602 with the reason. */
-function grantOf(method: GrantMethod, given: unknown, now: number): SessionGrant {
-  try {
-    return grantOfRequest(method, given, now)
-  } catch (error) {
-    if (error instanceof PermissionRequestError) throw invalidParams(error.message)
-    throw error
-  }
-}
+const grantOf = (method: GrantMethod, given: unknown, now: number): SessionGrant =>
+  readPermissionRequest(() => grantOfRequest(method, given, now), invalidParams)
+
+/** The key of a revocation's context, or -32602. */
+const revokeKeyOf = (given: unknown): Address => readPermissionRequest(() => revokedKey(given), invalidParams)
 
 /**
  * The tokens' symbols and decimals by lower-case address, read on the chain (what the person sees beside
@@ -73,6 +71,30 @@ async function smartAccountOf(ctx: MethodContext, named?: string): Promise<Addre
   if (!evm.smart) throw needsSmartAccount()
   mustBeOwn(named, evm.address)
   return evm.address
+}
+
+/**
+ * The preview of a grant or a revocation: the account's one call to itself (`grantSession` or
+ * `revokeSession`) prepared as a UserOperation, shown as the permission in words.
+ */
+async function selfCallPreview(
+  ctx: MethodContext,
+  account: Address,
+  data: Hex,
+  grant: SessionGrant,
+  kind: 'grant' | 'revoke',
+) {
+  const prepared = await preparedOperation(() =>
+    ctx.smart.prepareCalls(ctx.userId, ctx.chainId, [{ to: account, value: 0n, data }]),
+  )
+  const names = await tokenNames(
+    ctx,
+    grant.tokens.map(({ token }) => token),
+  )
+  return {
+    shown: { from: account, permissions: permissionsPreviewOf(grant, kind, names) },
+    prepared: prepared as ViaSmartAccount | Planned,
+  }
 }
 
 /** Sends the owner-signed grant or revocation and waits for it to land (a session is usable only then). */
@@ -105,23 +127,7 @@ const grantHandler = (method: GrantMethod) =>
         functionName: 'grantSession',
         args: [grant.key, policyOfGrant(grant)],
       })
-      const prepared = await preparedOperation(() =>
-        ctx.smart.prepareCalls(ctx.userId, ctx.chainId, [{ to: account, value: 0n, data }]),
-      )
-      return {
-        shown: {
-          from: account,
-          permissions: permissionsPreviewOf(
-            grant,
-            'grant',
-            await tokenNames(
-              ctx,
-              grant.tokens.map(({ token }) => token),
-            ),
-          ),
-        },
-        prepared: prepared as ViaSmartAccount | Planned,
-      }
+      return selfCallPreview(ctx, account, data, grant, 'grant')
     },
     async execute(ctx, given, prepared, signatures) {
       // Read again from the stored params (its expiry was checked at the preview).
@@ -171,33 +177,13 @@ export const revokePermissions = approvalMethod({
   async preview(ctx, given) {
     const key = revokeKeyOf(given)
     const account = await smartAccountOf(ctx)
-    const record = await ctx.permissions.find(ctx.userId, ctx.chainId, key)
-    if (!record || record.projectId !== ctx.projectId)
-      throw new EmbeddedError(403, 'FORBIDDEN', 'This site holds no permission of that context here', {
-        rpcCode: 4100,
-      })
+    const record = await siteRecord(ctx, key)
     const data = encodeFunctionData({
       abi: walletAccountSessionAbi,
       functionName: 'revokeSession',
       args: [key],
     })
-    const prepared = await preparedOperation(() =>
-      ctx.smart.prepareCalls(ctx.userId, ctx.chainId, [{ to: account, value: 0n, data }]),
-    )
-    return {
-      shown: {
-        from: account,
-        permissions: permissionsPreviewOf(
-          record.grant,
-          'revoke',
-          await tokenNames(
-            ctx,
-            record.grant.tokens.map(({ token }) => token),
-          ),
-        ),
-      },
-      prepared: prepared as ViaSmartAccount | Planned,
-    }
+    return selfCallPreview(ctx, account, data, record.grant, 'revoke')
   },
   async execute(ctx, given, prepared, signatures) {
     const key = revokeKeyOf(given)
@@ -206,13 +192,3 @@ export const revokePermissions = approvalMethod({
     return null
   },
 })
-
-/** The key of a revocation's context, or -32602. */
-function revokeKeyOf(given: unknown): Address {
-  try {
-    return revokedKey(given)
-  } catch (error) {
-    if (error instanceof PermissionRequestError) throw invalidParams(error.message)
-    throw error
-  }
-}

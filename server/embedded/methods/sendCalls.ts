@@ -2,7 +2,7 @@
 import { isAddress, isAddressEqual } from 'viem'
 import * as z from 'zod/mini'
 import { embeddedLimits } from '../../../src/protocol/embedded/index.ts'
-import { PermissionRequestError, sessionOfCalls } from '../../../src/protocol/embedded/permissions.ts'
+import { readPermissionRequest, sessionOfCalls } from '../../../src/protocol/embedded/permissions.ts'
 import { ownAccountCallMessage } from '../../../src/protocol/embedded/signingRules.ts'
 import { CallListSchema, unhonouredCapability } from '../../../src/protocol/rules.ts'
 import { EmbeddedError } from '../errors.ts'
@@ -32,12 +32,7 @@ import { approvalMethod } from './types.ts'
 
 /** The session key a batch names through the `permissions` capability, or -32602 for a malformed one. */
 function sessionKeyOf(capabilities: Record<string, unknown> | undefined) {
-  try {
-    return sessionOfCalls(capabilities)
-  } catch (error) {
-    if (error instanceof PermissionRequestError) throw invalidParams(error.message)
-    throw error
-  }
+  return readPermissionRequest(() => sessionOfCalls(capabilities), invalidParams)
 }
 
 const params = z.tuple([

@@ -11,7 +11,8 @@ import { evmDigestOf } from '../../../src/protocol/embedded/signer.ts'
 import type { SignRequest } from '../../../src/protocol/embedded/signing.ts'
 import { EmbeddedError, isEmbeddedError } from '../errors.ts'
 import type { SmartAccountCall } from '../smartAccounts.ts'
-import { sessionSignature, walletAccountSessionAbi } from '../walletAccount.ts'
+import { SESSION_KEY_STUB, sessionSignature, walletAccountSessionAbi } from '../walletAccount.ts'
+import { chainTime, siteRecord } from './permissionRecords.ts'
 import { foreignSignatureMessage } from './plan.ts'
 import type { MethodContext } from './types.ts'
 
@@ -21,9 +22,6 @@ export interface SessionPrepared {
   plan: [SignRequest]
   session: { key: Address; period: string }
 }
-
-/** A 65-byte signature that recovers to no key: the stub the estimate runs with (the policy is checked first). */
-const STUB: Hex = `0x${'ff'.repeat(32)}${'7a'.repeat(32)}1c`
 
 /** The account's refusals of a session op, in words a site can show. */
 const reasons: Readonly<Record<string, string>> = {
@@ -79,19 +77,11 @@ export async function prepareSessionCalls(
   key: Address,
   calls: readonly SmartAccountCall[],
 ): Promise<SessionPrepared> {
-  const record = await ctx.permissions.find(ctx.userId, ctx.chainId, key)
-  if (!record || record.projectId !== ctx.projectId)
-    throw new EmbeddedError(403, 'FORBIDDEN', 'This site holds no permission of that context here', {
-      rpcCode: 4100,
-    })
-  const block = (await ctx.upstream.call(ctx.chainId, 'eth_getBlockByNumber', ['latest', false])) as {
-    timestamp?: string
-  } | null
-  const chainTime = block?.timestamp ? Number(BigInt(block.timestamp)) : Math.floor(Date.now() / 1000)
-  const period = sessionPeriod(policyOfGrant(record.grant), chainTime)
+  const record = await siteRecord(ctx, key)
+  const period = sessionPeriod(policyOfGrant(record.grant), await chainTime(ctx))
   try {
     const request = await ctx.smart.prepareCalls(ctx.userId, ctx.chainId, calls, undefined, {
-      stubSignature: sessionSignature({ key, period, signature: STUB }),
+      stubSignature: sessionSignature({ key, period, signature: SESSION_KEY_STUB }),
     })
     return { smartAccount: true, plan: [request], session: { key, period: period.toString() } }
   } catch (error) {

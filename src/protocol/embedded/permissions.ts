@@ -39,6 +39,22 @@ export class PermissionRequestError extends Error {
   override name = 'PermissionRequestError'
 }
 
+/**
+ * Runs a read of a permission request, turning its refusal into the caller's own error (the service's
+ * -32602, the frame's invalid request); any other error goes on as it is.
+ *
+ * @example
+ * const key = readPermissionRequest(() => revokedKey(params), invalidParams)
+ */
+export function readPermissionRequest<T>(read: () => T, refusal: (message: string) => Error): T {
+  try {
+    return read()
+  } catch (error) {
+    if (error instanceof PermissionRequestError) throw refusal(error.message)
+    throw error
+  }
+}
+
 const refuse = (message: string): never => {
   throw new PermissionRequestError(message)
 }

@@ -146,6 +146,16 @@ export function sessionSignature(input: { key: Address; period: bigint; signatur
   return concat(['0x01', key as Address, toHex(period, { size: 6 }), signature as Hex])
 }
 
+/** Whether a UserOperation signature is a session's (92 bytes: `0x01 ‖ key ‖ period ‖ signature`). */
+export const isSessionSignature = (signature: Hex): boolean =>
+  signature.length === 2 + 92 * 2 && signature.startsWith('0x01')
+
+/**
+ * A 65-byte signature that recovers to no key: estimates run with it (the account's validation answers
+ * "signature failed" rather than reverting), alone or as a session's inner signature.
+ */
+export const SESSION_KEY_STUB: Hex = `0x${'ff'.repeat(32)}${'7a'.repeat(32)}1c`
+
 /** WalletAccount's `execute` and `executeBatch`, as a session's (and any) op calls them. */
 const walletAccountCallAbi = parseAbi([
   'struct Call { address target; uint256 value; bytes data; }',
