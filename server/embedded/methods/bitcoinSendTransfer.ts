@@ -70,7 +70,6 @@ export const bitcoinSendTransfer = approvalMethod({
         bip69: false,
         createTx: true,
         allowUnknownOutputs: true,
-        dust: Number(DUST),
       },
     )
     if (!selected?.tx) throw invalidParams(insufficientBalanceMessage)
