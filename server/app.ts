@@ -186,6 +186,7 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
         tokenLists: config.tokenLists,
         reader,
         historySources: historySourcesOf(config),
+        bitcoin: { nodes: config.embedded.bitcoinNodes, timeoutMs: config.rpcTimeoutMs },
       }),
     )
     const historyIndexer = startHistoryIndexer({

@@ -1,6 +1,7 @@
 /**
  * Signature checks of sign-in messages: EIP-191 for accounts with a key, EIP-1271 and EIP-6492 for smart
- * accounts (through viem, on the chain's RPC upstream), ed25519 for Solana.
+ * accounts (through viem, on the chain's RPC upstream), ed25519 for Solana, BIP-322 or the legacy
+ * message signature for Bitcoin (./bitcoin.ts).
  */
 import { ed25519 } from '@noble/curves/ed25519.js'
 import {
@@ -15,6 +16,7 @@ import type { CacaoSignatureType } from '../../src/protocol/siwx/index.ts'
 import { decodeBase58, siwxChain } from '../../src/protocol/siwx/index.ts'
 import { ServiceError } from '../errors.ts'
 import { summarizeUpstreamFailure } from '../rpc/redact.ts'
+import { verifyBitcoinSignature } from './bitcoin.ts'
 import { AuthError, smartAccountNotSupported } from './errors.ts'
 
 /** Where and how to reach each network's RPC node. */
@@ -136,10 +138,20 @@ export function createSignatureChecker(options: SignatureCheckOptions): Signatur
     return 'solana:ed25519'
   }
 
+  function verifyBitcoin(reference: string, address: string, message: string, signature: string) {
+    const result = verifyBitcoinSignature({ reference, address, message, signature })
+    if (result === 'malformed') {
+      throw malformedSignature('Expected a base64 BIP-322 simple signature or a 65-byte message signature')
+    }
+    if (result === 'invalid') throw invalidSignature()
+    return result
+  }
+
   return {
     async verify({ chainId, address, message, signature }) {
-      const { namespace } = siwxChain(chainId)
+      const { namespace, reference } = siwxChain(chainId)
       if (namespace === 'solana') return verifySolana(address, message, signature)
+      if (namespace === 'bip122') return verifyBitcoin(reference, address, message, signature)
       return verifyEvm(chainId, address as Hex, message, signature)
     },
   }

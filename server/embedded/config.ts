@@ -29,6 +29,11 @@ export interface EmbeddedConfig {
   social: SocialConfig
   /** Sign In With Farcaster (docs/EMBEDDED-WALLET.md, "Farcaster"). */
   farcaster: FarcasterConfig
+  /**
+   * The Bitcoin node of each bip122 network the wallet signs for (`BITCOIN_NODE_URLS`,
+   * `bip122:<ref>=<url>` comma separated): its coins, fee rates and broadcast (bcoin's HTTP API).
+   */
+  bitcoinNodes: Readonly<Record<string, string>>
 }
 
 /** Where Sign In With Farcaster opens its channels and reads the ID and key registries. */
@@ -63,6 +68,7 @@ export type EmbeddedSignInEnvName =
   | 'SOCIAL_APPLE_TEAM_ID'
   | 'SOCIAL_APPLE_KEY_ID'
   | 'SOCIAL_APPLE_PRIVATE_KEY'
+  | 'BITCOIN_NODE_URLS'
   | `SOCIAL_${Uppercase<SocialProvider>}_CLIENT_ID`
   | `SOCIAL_${Uppercase<SocialProvider>}_CLIENT_SECRET`
 
@@ -164,6 +170,22 @@ function farcasterConfig(env: SignInEnv): FarcasterConfig {
   return { relayUrl, rpcUrl }
 }
 
+/** Reads `BITCOIN_NODE_URLS`; problems never quote a URL (it may hold credentials). */
+export function bitcoinNodesConfig(value: string | undefined): Record<string, string> {
+  const nodes: Record<string, string> = {}
+  const problems: string[] = []
+  for (const item of commaItems(value ?? '')) {
+    const at = item.indexOf('=')
+    const chainId = item.slice(0, at).trim()
+    const url = item.slice(at + 1).trim()
+    if (at < 0 || !/^bip122:[0-9a-f]{32}$/.test(chainId) || !isHttpUrl(url))
+      problems.push('BITCOIN_NODE_URLS must be bip122:<32 hex digits>=<http(s) URL>, comma separated')
+    else nodes[chainId] = url.replace(/\/$/, '')
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  return nodes
+}
+
 const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', '::1'])
 
 /**
@@ -192,6 +214,7 @@ export function embeddedConfig(
     framePublicUrl,
     social: socialConfig(env, framePublicUrl),
     farcaster: farcasterConfig(env),
+    bitcoinNodes: bitcoinNodesConfig(env.BITCOIN_NODE_URLS),
     frameDir: values.FRAME_DIR,
     smtpUrl: values.SMTP_URL ?? null,
     mailFrom: values.MAIL_FROM,

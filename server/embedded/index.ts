@@ -9,6 +9,8 @@ import type { ServiceLogger } from '../logger.ts'
 import { createMailer, type Mailer } from '../mail/mailer.ts'
 import { createPaymasterService } from '../paymaster/sponsor.ts'
 import type { RpcForwarder } from '../rpc/forward.ts'
+import { type BitcoinKeys, createBitcoinKeys } from './bitcoinKeys.ts'
+import { createBitcoinNodes } from './bitcoinNode.ts'
 import { type Custody, createCustody } from './custody.ts'
 import { createFarcasterService, type FarcasterService } from './farcasterLogin.ts'
 import { type KekRing, loadKekRing } from './kek.ts'
@@ -25,6 +27,8 @@ import { createUpstream } from './upstream.ts'
 
 export interface EmbeddedWallet {
   login: LoginService
+  /** The person's Bitcoin public keys (the frame sends them; `keys/bitcoin`). */
+  bitcoinKeys: BitcoinKeys
   requests: RequestService
   smart: SmartAccounts
   social: SocialService
@@ -147,10 +151,13 @@ export async function createEmbeddedWallet(
       addresses: config.paymasterAddresses,
     }),
   })
+  const bitcoinNodes = createBitcoinNodes(config.embedded.bitcoinNodes)
+  const bitcoinKeys = createBitcoinKeys(db)
   const requests = createRequestService({
     ...common,
     upstream,
-    networks: embeddedNetworks(Object.keys(config.rpcUpstreams)),
+    networks: embeddedNetworks([...Object.keys(config.rpcUpstreams), ...bitcoinNodes.networks()]),
+    bitcoin: { keys: bitcoinKeys, nodes: bitcoinNodes },
     smart,
     paymasterPublicUrl: config.paymasterPublicUrl,
     nativeUsdPrice: nativeUsdPrice(config, {
@@ -161,6 +168,7 @@ export async function createEmbeddedWallet(
   })
   return {
     login,
+    bitcoinKeys,
     requests,
     smart,
     social,

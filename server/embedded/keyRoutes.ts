@@ -1,6 +1,11 @@
 // The person's key routes (issue 25), `/embedded/v1/keys*`: session routes like the others, never cached.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { keyReshareRequest, keySetupRequest, setRecoveryRequest } from '../../src/protocol/embedded/keys.ts'
+import {
+  bitcoinKeysRequest,
+  keyReshareRequest,
+  keySetupRequest,
+  setRecoveryRequest,
+} from '../../src/protocol/embedded/keys.ts'
 import type { RateLimiter, RateLimitRule } from '../http/rateLimit.ts'
 import { parseInput } from '../http/validation.ts'
 import type { EmbeddedWallet } from './index.ts'
@@ -65,4 +70,12 @@ export function registerKeyRoutes(app: FastifyInstance, options: KeyRouteOptions
   app.post('/embedded/v1/keys/migrate', { bodyLimit }, async (request) =>
     keys.migrate(await session(request)),
   )
+  // The Bitcoin account's public keys (issue 28 item 5), vouched for by the set's EVM key.
+  app.get('/embedded/v1/keys/bitcoin', { config: { walletLimit: 'none' } }, async (request) =>
+    wallet.bitcoinKeys.state(await session(request)),
+  )
+  app.post('/embedded/v1/keys/bitcoin', { bodyLimit }, async (request) => {
+    const live = await session(request)
+    return wallet.bitcoinKeys.register(live, parseInput(bitcoinKeysRequest, request.body, 'body'))
+  })
 }

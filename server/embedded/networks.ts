@@ -1,5 +1,6 @@
 import type { Chain } from 'viem'
 import * as viemChains from 'viem/chains'
+import { bitcoinNetworkOf } from '../../src/protocol/embedded/bitcoin.ts'
 
 /** A network the embedded wallet serves, as its approvals name it. */
 export interface EmbeddedNetwork {
@@ -29,7 +30,8 @@ for (const chain of Object.values(viemChains) as Chain[]) {
 }
 
 /**
- * The networks the embedded wallet serves: those the service has an RPC upstream for.
+ * The networks the embedded wallet serves: those the service has an RPC upstream for (EVM, Solana) or
+ * a Bitcoin node for (bip122).
  *
  * @example
  * const networks = embeddedNetworks(Object.keys(config.rpcUpstreams))
@@ -39,8 +41,11 @@ export function embeddedNetworks(chainIds: readonly string[]): ReadonlyMap<strin
   const networks = new Map<string, EmbeddedNetwork>()
   for (const id of chainIds) {
     const [namespace, reference = ''] = id.split(':')
-    if (namespace !== 'eip155' && namespace !== 'solana') continue
     const caipNetworkId = id as EmbeddedNetwork['caipNetworkId']
+    // Bitcoin: the networks with a node (BITCOIN_NODE_URLS) that the wallet has BIP-84 keys for.
+    const bitcoin = namespace === 'bip122' ? bitcoinNetworkOf(id) : undefined
+    if (bitcoin) networks.set(id, { caipNetworkId, name: bitcoin.name, symbol: 'BTC', decimals: 8 })
+    if (namespace !== 'eip155' && namespace !== 'solana') continue
     const named = known[id]
     if (named) {
       networks.set(id, { caipNetworkId, ...named })

@@ -23,6 +23,7 @@ import { createCallBatches } from './callBatches.ts'
 import type { Custody } from './custody.ts'
 import { actionNotAllowed, EmbeddedError, notAvailable, requestRefused } from './errors.ts'
 import type { WalletSession } from './login.ts'
+import type { ContextParts } from './methods/context.ts'
 import { afterNonces, numberedFrom, pendingNonce, planNonces } from './methods/evmTransactions.ts'
 import {
   answerWalletMethod,
@@ -53,6 +54,8 @@ interface RequestDependencies {
   paymasterPublicUrl: string
   /** The native currency's USD price, for the fee's value in the preview; none: the fee alone. */
   nativeUsdPrice?: NativeUsdPrice
+  /** The person's Bitcoin keys and the bip122 networks' nodes. */
+  bitcoin?: ContextParts['bitcoin']
   now?: () => number
   logger?: ServiceLogger
 }
@@ -123,6 +126,7 @@ export function createRequestService(deps: RequestDependencies) {
     permissions: createPermissionIndex(db),
     now,
     paymasterPublicUrl: deps.paymasterPublicUrl,
+    ...(deps.bitcoin ? { bitcoin: deps.bitcoin } : {}),
   })
 
   return {

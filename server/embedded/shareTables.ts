@@ -30,3 +30,19 @@ export const walletShareSets = pgTable('wallet_share_sets', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })
+
+/**
+ * The person's Bitcoin keys (BIP-84, compressed public keys, hex), as the frame derived them from the
+ * same secret and the set's EVM key vouched for (`POST keys/bitcoin`). The addresses and the checks of
+ * Bitcoin signatures are made from them; no private key is ever here.
+ */
+export const walletBitcoinKeys = pgTable('wallet_bitcoin_keys', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => walletUsers.id, { onDelete: 'cascade' }),
+  /** `m/84'/0'/0'/0/0`: mainnet. */
+  mainnetPublicKey: text('mainnet_public_key').notNull(),
+  /** `m/84'/1'/0'/0/0`: testnet, signet, regtest. */
+  testPublicKey: text('test_public_key').notNull(),
+  createdAt: createdAt(),
+})

@@ -1,5 +1,8 @@
 /** Builds a method's context for one person on one network from the service's parts. */
 import { type Address, getAddress } from 'viem'
+import { bitcoinAccountOf, bitcoinNetworkOf } from '../../../src/protocol/embedded/bitcoin.ts'
+import { type BitcoinKeys, bitcoinKeysMissingMessage } from '../bitcoinKeys.ts'
+import type { BitcoinNodes } from '../bitcoinNode.ts'
 import type { CallBatches } from '../callBatches.ts'
 import type { Custody } from '../custody.ts'
 import { EmbeddedError } from '../errors.ts'
@@ -7,7 +10,7 @@ import type { EmbeddedNetwork } from '../networks.ts'
 import type { PermissionIndex } from '../permissionIndex.ts'
 import type { SmartAccounts } from '../smartAccounts.ts'
 import type { Upstream } from '../upstream.ts'
-import type { EvmAccount, MethodContext } from './types.ts'
+import type { BitcoinAccount, EvmAccount, MethodContext } from './types.ts'
 
 export interface ContextParts {
   custody: Pick<Custody, 'accounts'>
@@ -19,6 +22,8 @@ export interface ContextParts {
   now?: () => number
   /** `PAYMASTER_PUBLIC_URL`: where dapps reach the service's paymaster route. */
   paymasterPublicUrl: string
+  /** The person's Bitcoin keys and the bip122 networks' nodes; none: no Bitcoin account. */
+  bitcoin?: { keys: Pick<BitcoinKeys, 'of'>; nodes: BitcoinNodes }
 }
 
 /**
@@ -29,7 +34,7 @@ export interface ContextParts {
  * const ctx = await contexts.forRequest(session.userId, 'eip155:1', session.projectId)
  */
 export function createMethodContexts(parts: ContextParts) {
-  const { custody, smart, networks } = parts
+  const { custody, smart, networks, bitcoin } = parts
 
   /** The network of a CAIP-2 id the wallet serves, or `Chain is not supported`. */
   function network(chainId: string): EmbeddedNetwork {
@@ -70,8 +75,30 @@ export function createMethodContexts(parts: ContextParts) {
         batches: parts.batches,
         permissions: parts.permissions,
         nowSeconds: () => Math.floor((parts.now ?? Date.now)() / 1000),
+        ...(bitcoin ? { bitcoin: () => bitcoinAccount(bitcoin, userId, chainId) } : {}),
       }
     },
+  }
+}
+
+/** The person's account on a bip122 network with a node, or a refusal in the wallet's words. */
+async function bitcoinAccount(
+  bitcoin: NonNullable<ContextParts['bitcoin']>,
+  userId: string,
+  chainId: string,
+): Promise<BitcoinAccount> {
+  const network = bitcoinNetworkOf(chainId)
+  if (!network || !bitcoin.nodes.networks().includes(chainId))
+    throw new EmbeddedError(400, 'BAD_REQUEST', 'Chain is not supported', { field: 'chainId' })
+  const keys = await bitcoin.keys.of(userId)
+  const account = keys && bitcoinAccountOf(keys, chainId)
+  if (!account) throw new EmbeddedError(409, 'FORBIDDEN', bitcoinKeysMissingMessage, { rpcCode: 4100 })
+  return {
+    network,
+    publicKey: Uint8Array.from(Buffer.from(account.publicKey, 'hex')),
+    address: account.address,
+    path: account.path,
+    node: bitcoin.nodes,
   }
 }
 

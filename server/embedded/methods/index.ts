@@ -2,6 +2,10 @@
 import type { ApprovalMethod, WalletMethod } from '../../../src/protocol/embedded/index.ts'
 import { requestRefused } from '../errors.ts'
 import { ethAccounts, ethRequestAccounts, solanaGetAccounts, solanaRequestAccounts } from './accounts.ts'
+import { getAccountAddresses } from './bitcoinAccounts.ts'
+import { bitcoinSendTransfer } from './bitcoinSendTransfer.ts'
+import { bitcoinSignMessage } from './bitcoinSignMessage.ts'
+import { bitcoinSignPsbt } from './bitcoinSignPsbt.ts'
 import { getAssets } from './getAssets.ts'
 import { getCallsStatus } from './getCallsStatus.ts'
 import { getCapabilities } from './getCapabilities.ts'
@@ -34,6 +38,9 @@ export const approvalHandlers: Readonly<Record<ApprovalMethod, ApprovalHandler>>
   solana_signMessage: solanaSignMessage,
   solana_signTransaction: solanaSignTransaction,
   solana_signAndSendTransaction: solanaSignAndSendTransaction,
+  signMessage: bitcoinSignMessage,
+  signPsbt: bitcoinSignPsbt,
+  sendTransfer: bitcoinSendTransfer,
 }
 
 /**
@@ -49,6 +56,7 @@ export const walletHandlers: Readonly<Partial<Record<WalletMethod, WalletHandler
   wallet_getCapabilities: getCapabilities,
   wallet_getAssets: getAssets,
   wallet_getGrantedExecutionPermissions: getGrantedPermissions,
+  getAccountAddresses,
 }
 
 /** A table's handler of a method, or `Requested RPC call is not allowed`. */

@@ -1,6 +1,7 @@
 /** Signing by plan on the service: what a preview stores, the signing rules it must pass, and the checks execute makes (the frame signs). */
 import type { Hex } from 'viem'
 import * as z from 'zod/mini'
+import { verifyBitcoinSignature } from '../../../src/protocol/embedded/bitcoinSigner.ts'
 import type { ApprovalMethod } from '../../../src/protocol/embedded/index.ts'
 import { verifyRequestSignature } from '../../../src/protocol/embedded/signer.ts'
 import { type SignPlan, type SignRequest, signingPlan } from '../../../src/protocol/embedded/signing.ts'
@@ -95,10 +96,19 @@ export async function verifiedSignatures(
       rpcCode: -32602,
     })
   const checked: [SignRequest, Hex][] = []
+  // Bitcoin requests: checked against the network's BIP-84 key (never another network's).
+  const bitcoin = plan.some((request) => request.kind.startsWith('bip122-'))
+    ? await ctx.bitcoin?.()
+    : undefined
   for (const [index, request] of plan.entries()) {
     const signature = signatures[index] as string
-    if (!(await verifyRequestSignature(request, signature, ctx.own)))
-      throw new EmbeddedError(403, 'FORBIDDEN', foreignSignatureMessage(index), { rpcCode: 4100 })
+    const own =
+      request.kind === 'bip122-message' || request.kind === 'bip122-psbt'
+        ? !!bitcoin &&
+          request.key === bitcoin.network.key &&
+          verifyBitcoinSignature(request, signature, bitcoin.publicKey)
+        : await verifyRequestSignature(request, signature, ctx.own)
+    if (!own) throw new EmbeddedError(403, 'FORBIDDEN', foreignSignatureMessage(index), { rpcCode: 4100 })
     checked.push([request, signature as Hex])
   }
   return checked

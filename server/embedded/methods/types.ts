@@ -1,7 +1,9 @@
 /** The contract of the wallet's request methods: the context they are given, and one handler's shape. */
 import type { Address } from 'viem'
 import type * as z from 'zod/mini'
+import type { BitcoinNetwork } from '../../../src/protocol/embedded/bitcoin.ts'
 import type { ApprovalMethod, ApprovalPreview, WalletMethod } from '../../../src/protocol/embedded/index.ts'
+import type { BitcoinNodes } from '../bitcoinNode.ts'
 import type { CallBatches } from '../callBatches.ts'
 import type { EmbeddedNetwork } from '../networks.ts'
 import type { PermissionIndex } from '../permissionIndex.ts'
@@ -27,6 +29,18 @@ export type SmartAccountActions = Pick<
   | 'supports'
   | 'sponsors'
 >
+
+/** The person's Bitcoin account on a bip122 network, and that network's node. */
+export interface BitcoinAccount {
+  readonly network: BitcoinNetwork
+  /** The compressed public key of the network's BIP-84 key. */
+  readonly publicKey: Uint8Array
+  /** Its native segwit (P2WPKH) address. */
+  readonly address: string
+  /** Its BIP-84 path. */
+  readonly path: string
+  readonly node: Omit<BitcoinNodes, 'networks'>
+}
 
 /**
  * Everything a method needs for one person on one network, passed in: a method reaches for nothing
@@ -63,6 +77,11 @@ export interface MethodContext {
   readonly permissions: PermissionIndex
   /** Unix seconds now (a permission's expiry is checked against it). */
   nowSeconds(): number
+  /**
+   * On a bip122 network: the person's Bitcoin account there (refused until the frame sent the keys,
+   * and on a network without a node). Absent where the service has no Bitcoin node.
+   */
+  bitcoin?(): Promise<BitcoinAccount>
 }
 
 /** A preview without what the request service adds to every one (the method, the network, the fee in USD). */
@@ -95,7 +114,7 @@ export interface ApprovalHandler<Schema extends z.ZodMiniType = z.ZodMiniType, P
 /** A method the wallet answers itself, without approval; `namespace`: the only one it answers on. */
 export interface WalletHandler<Schema extends z.ZodMiniType = z.ZodMiniType> {
   readonly method: WalletMethod
-  readonly namespace?: 'eip155' | 'solana'
+  readonly namespace?: 'eip155' | 'solana' | 'bip122'
   readonly params: Schema
   answer(ctx: MethodContext, params: z.output<Schema>): Promise<unknown>
 }

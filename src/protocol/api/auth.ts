@@ -122,7 +122,8 @@ export type AuthenticateRequest = z.infer<typeof authenticateRequest>
 /**
  * A CAIP-74 CACAO of a signed sign-in message: header `t` (`eip4361` for Ethereum, `caip122` for
  * Solana), payload (the message's fields under CACAO's names; `iss` is the signer's `did:pkh`, `aud` the
- * message URI) and signature (`t`: `eip191`, `eip1271`, `eip6492` or `solana:ed25519`; `s` as sent).
+ * message URI) and signature (`t`: `eip191`, `eip1271`, `eip6492`, `solana:ed25519`, `bip122:bip322-simple` or
+ * `bip122:ecdsa`; `s` as sent).
  *
  * @example
  * cacaoSchema.parse(session.cacao).p.iss // 'did:pkh:eip155:1:0x…'
@@ -142,7 +143,10 @@ export const cacaoSchema = z.object({
     requestId: z.optional(z.string()),
     resources: z.optional(z.array(z.string())),
   }),
-  s: z.object({ t: z.enum(['eip191', 'eip1271', 'eip6492', 'solana:ed25519']), s: z.string() }),
+  s: z.object({
+    t: z.enum(['eip191', 'eip1271', 'eip6492', 'solana:ed25519', 'bip122:bip322-simple', 'bip122:ecdsa']),
+    s: z.string(),
+  }),
 })
 
 /**

@@ -24,13 +24,21 @@ const booleanFlag = z.optional(z.enum(['true', 'false']))
 export const transactionsQuery = z
   .object({
     chainId: caip2NetworkId,
-    // An EVM address, or a Solana one (base58, 32 to 44 characters: SPEC 5) on a solana: network.
+    // An EVM address, a Solana one (base58, 32 to 44 characters: SPEC 5) on a solana: network, or a
+    // Bitcoin one (segwit or base58) on a bip122: network.
     account: z
       .string()
-      .check(z.regex(/^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/, 'Expected an address')),
-    // `block-index` on EVM networks, the last signature of the previous page on Solana.
+      .check(
+        z.regex(
+          /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{25,44}|(bc|tb|bcrt)1[02-9ac-hj-np-z]{8,87})$/,
+          'Expected an address',
+        ),
+      ),
+    // `block-index` on EVM networks, the last signature of the previous page on Solana, the last txid on Bitcoin.
     cursor: z.optional(
-      z.string().check(z.regex(/^(\d{1,15}-\d{1,9}|[1-9A-HJ-NP-Za-km-z]{64,88})$/, 'Invalid cursor')),
+      z
+        .string()
+        .check(z.regex(/^(\d{1,15}-\d{1,9}|[1-9A-HJ-NP-Za-km-z]{64,88}|[0-9a-f]{64})$/, 'Invalid cursor')),
     ),
     onramp: booleanFlag,
     includeSpam: booleanFlag,
@@ -47,9 +55,14 @@ export const transactionsQuery = z
   .check(
     z.refine(
       (query) =>
-        query.chainId.startsWith('solana:')
-          ? !query.account.startsWith('0x') && (query.cursor === undefined || !query.cursor.includes('-'))
-          : query.account.startsWith('0x') && (query.cursor === undefined || query.cursor.includes('-')),
+        query.chainId.startsWith('bip122:')
+          ? !query.account.startsWith('0x') &&
+            (query.cursor === undefined || /^[0-9a-f]{64}$/.test(query.cursor))
+          : query.chainId.startsWith('solana:')
+            ? !query.account.startsWith('0x') &&
+              query.account.length >= 32 &&
+              (query.cursor === undefined || !query.cursor.includes('-'))
+            : query.account.startsWith('0x') && (query.cursor === undefined || query.cursor.includes('-')),
       'The account or cursor is not of this network',
     ),
   )

@@ -216,3 +216,49 @@ export const approveRequest = z.object({
   signatures: z.array(z.string().check(z.regex(/^0x[0-9a-fA-F]{128,130}$/, 'Expected a signature'))),
 })
 export type ApproveRequest = z.infer<typeof approveRequest>
+
+/** A compressed secp256k1 public key, hex. */
+const compressedPublicKey = z
+  .string()
+  .check(z.regex(/^0[23][0-9a-f]{64}$/, 'Expected a compressed public key'))
+
+/**
+ * The person's two Bitcoin keys (BIP-84 `m/84'/0'/0'/0/0` for mainnet, `m/84'/1'/0'/0/0` for the test
+ * networks) as compressed public keys: what the service needs for the addresses and to check signatures.
+ */
+export const bitcoinPublicKeys = z.object({ bitcoin: compressedPublicKey, bitcoinTest: compressedPublicKey })
+
+/**
+ * `POST /embedded/v1/keys/bitcoin`: the frame tells the service the Bitcoin keys of the current set,
+ * proven by the set's EVM key (EIP-191 over {@link bitcoinKeysProofMessage}): a session token alone
+ * cannot name other keys.
+ */
+export const bitcoinKeysRequest = z.object({
+  setId: shareSetId,
+  publicKeys: bitcoinPublicKeys,
+  proof: hexSignature,
+})
+export type BitcoinKeysRequest = z.infer<typeof bitcoinKeysRequest>
+
+/** `GET /embedded/v1/keys/bitcoin` (and the POST's answer): the keys, or null before the frame sent them. */
+export const bitcoinKeysResponse = z.object({ publicKeys: z.nullable(bitcoinPublicKeys) })
+export type BitcoinKeysResponse = z.infer<typeof bitcoinKeysResponse>
+
+/**
+ * The text the EVM key signs to vouch for the Bitcoin keys: the project, the set and both keys.
+ *
+ * @example
+ * const message = bitcoinKeysProofMessage({ projectId, setId, publicKeys })
+ */
+export const bitcoinKeysProofMessage = (parameters: {
+  projectId: string
+  setId: string
+  publicKeys: z.infer<typeof bitcoinPublicKeys>
+}) =>
+  [
+    'wallet-elements bitcoin keys',
+    `project: ${parameters.projectId}`,
+    `set: ${parameters.setId}`,
+    `bitcoin: ${parameters.publicKeys.bitcoin}`,
+    `bitcoin test: ${parameters.publicKeys.bitcoinTest}`,
+  ].join('\n')

@@ -1,4 +1,5 @@
 import { rpcMethodAllowList } from '../rpcMethods.ts'
+import { bitcoinApprovalMethods, bitcoinWalletMethods } from './bitcoin.ts'
 
 /**
  * The embedded wallet's request classes (SPEC section 6): safe reads run freely, signing needs the
@@ -31,6 +32,8 @@ export const approvalMethods = [
   'solana_signMessage',
   'solana_signTransaction',
   'solana_signAndSendTransaction',
+  // WalletConnect's bip122 names (the Bitcoin account, BIP-84).
+  ...bitcoinApprovalMethods,
 ] as const
 export type ApprovalMethod = (typeof approvalMethods)[number]
 
@@ -46,6 +49,7 @@ export const walletMethods = [
   'wallet_getGrantedExecutionPermissions',
   'solana_getAccounts',
   'solana_requestAccounts',
+  ...bitcoinWalletMethods,
 ] as const
 export type WalletMethod = (typeof walletMethods)[number]
 
@@ -54,6 +58,11 @@ export type RequestClass = 'read' | 'approval' | 'wallet' | 'notAvailable' | 're
 
 const approvals = new Set<string>(approvalMethods)
 const wallet = new Set<string>(walletMethods)
+const bitcoinMethods = new Set<string>([...bitcoinApprovalMethods, ...bitcoinWalletMethods])
+
+/** The namespace a wallet or approval method belongs to. */
+const namespaceOfMethod = (method: string) =>
+  method.startsWith('solana_') ? 'solana' : bitcoinMethods.has(method) ? 'bip122' : 'eip155'
 
 /**
  * The class of a request on a network namespace (SPEC section 6).
@@ -64,11 +73,12 @@ const wallet = new Set<string>(walletMethods)
  * classifyRequest('eip155', 'debug_traceTransaction') // 'refused'
  */
 export function classifyRequest(namespace: string, method: string): RequestClass {
-  if (approvals.has(method)) {
-    const solana = method.startsWith('solana_')
-    return solana === (namespace === 'solana') ? 'approval' : 'refused'
+  if (approvals.has(method)) return namespaceOfMethod(method) === namespace ? 'approval' : 'refused'
+  if (wallet.has(method)) {
+    // The Bitcoin account's method is answered on bip122 only, and no other wallet method there.
+    const bitcoin = bitcoinMethods.has(method)
+    return bitcoin === (namespace === 'bip122') ? 'wallet' : 'refused'
   }
-  if (wallet.has(method)) return 'wallet'
   if (namespace === 'eip155' && evmReadMethods.has(method)) return 'read'
   if (namespace === 'solana' && solanaReadMethods.has(method)) return 'read'
   return 'refused'

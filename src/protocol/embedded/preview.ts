@@ -80,6 +80,19 @@ export const previewAction = z.object({
 })
 export type PreviewAction = z.infer<typeof previewAction>
 
+/** One input or output of a Bitcoin transaction: its address (or `script:<hex>`), satoshis, and whether it is the person's. */
+const bitcoinEntry = z.object({ address: z.string(), amount: baseUnits, own: z.boolean() })
+
+/**
+ * A PSBT as the service read it from its bytes: every input (those of the person's address are the ones
+ * signed) and every output; the fee (inputs − outputs) is the preview's `fee`.
+ */
+export const bitcoinPreview = z.object({
+  inputs: z.array(bitcoinEntry),
+  outputs: z.array(bitcoinEntry),
+})
+export type BitcoinPreview = z.infer<typeof bitcoinPreview>
+
 /** A token allowance of a permission: base units per `period` seconds (`total`: once, until the expiry). */
 const permissionToken = z.object({
   address: z.string(),
@@ -136,6 +149,8 @@ export const approvalPreview = z.object({
   ),
   /** Solana instructions the service decoded that are not plain SOL transfers. */
   instructions: z.optional(z.array(previewAction)),
+  /** A Bitcoin transaction (PSBT): its inputs and outputs, read from the bytes that are signed. */
+  bitcoin: z.optional(bitcoinPreview),
   /** Programs of Solana instructions the service cannot decode (the frame warns). */
   programs: z.optional(z.array(z.string())),
   /**

@@ -25,6 +25,8 @@ import { base64Bytes, checkSignRequest } from './signingRules.ts'
 
 /** The curve of each key. */
 export type SignerCurve = 'secp256k1' | 'ed25519'
+/** The key each request is signed with: a curve's, or one of the two Bitcoin keys (BIP-84 coin 0 / 1). */
+export type SignerKey = SignerCurve | 'bitcoin' | 'bitcoinTest'
 
 /** A 65-byte signature (r, s, v = 27 or 28) of a 32-byte hash, deterministic (RFC 6979) and low-s. */
 export function signHash(hash: Hex, secret: Uint8Array): Hex {
@@ -126,7 +128,7 @@ const typedDataOf = (typedData: z.infer<typeof signTypedDataShape>) =>
   typedData as unknown as TypedDataDefinition
 
 /** The 32-byte hash an EVM request's signature is over (computed here, never taken from the caller). */
-export function evmDigestOf(request: Exclude<SignRequest, { kind: `solana-${string}` }>): Hex {
+export function evmDigestOf(request: Extract<SignRequest, { kind: `evm-${string}` }>): Hex {
   switch (request.kind) {
     case 'evm-message':
       return hashMessage({ raw: request.message as Hex })
@@ -161,9 +163,24 @@ export function evmDigestOf(request: Exclude<SignRequest, { kind: `solana-${stri
   }
 }
 
-/** The key a request is signed with. */
+/** The curve of a request's key (the Bitcoin keys are secp256k1). */
 export const curveOfRequest = (request: SignRequest): SignerCurve =>
   request.kind.startsWith('solana-') ? 'ed25519' : 'secp256k1'
+
+/** The key a request is signed with. */
+export const keyOfRequest = (request: SignRequest): SignerKey =>
+  request.kind === 'bip122-message' || request.kind === 'bip122-psbt'
+    ? request.key
+    : request.kind.startsWith('solana-')
+      ? 'ed25519'
+      : 'secp256k1'
+
+/** Whether a plan holds Bitcoin requests (the frame then loads the Bitcoin signer, its own chunk). */
+export const hasBitcoinRequests = (plan: SignPlan): boolean =>
+  plan.some((request) => request.kind.startsWith('bip122-'))
+
+/** The Bitcoin signer (bitcoinSigner.ts), passed in so that the EVM and Solana paths never load it. */
+export type BitcoinSigning = Pick<typeof import('./bitcoinSigner.ts'), 'signBitcoinRequest'>
 
 /**
  * Signs one request, already checked ({@link checkSignRequest}), with the key of its curve.
@@ -171,9 +188,13 @@ export const curveOfRequest = (request: SignRequest): SignerCurve =>
  * @example
  * const signature = signRequestWith({ kind: 'evm-message', message: '0x68656c6c6f' }, secp256k1Secret)
  */
-export function signRequestWith(request: SignRequest, secret: Uint8Array): Hex {
+export function signRequestWith(request: SignRequest, secret: Uint8Array, bitcoin?: BitcoinSigning): Hex {
   if (request.kind === 'solana-message' || request.kind === 'solana-transaction')
     return bytesToHex(ed25519.sign(base64Bytes(request.message), secret))
+  if (request.kind === 'bip122-message' || request.kind === 'bip122-psbt') {
+    if (!bitcoin) throw new Error(`No Bitcoin signer to sign ${request.kind}`)
+    return bitcoin.signBitcoinRequest(request, secret)
+  }
   return signHash(evmDigestOf(request), secret)
 }
 
@@ -181,10 +202,12 @@ export function signRequestWith(request: SignRequest, secret: Uint8Array): Hex {
 export interface SignPlanParameters {
   method: ApprovalMethod
   plan: SignPlan
-  /** The person's keys as bytes: only the curves the plan uses are needed. */
-  keys: { secp256k1?: Uint8Array; ed25519?: Uint8Array }
+  /** The person's keys as bytes: only the keys the plan uses are needed. */
+  keys: Partial<Record<SignerKey, Uint8Array>>
   /** The person's smart account addresses: typed data for their domains is refused. */
   ownAccounts: readonly Address[]
+  /** The Bitcoin signer, for plans with Bitcoin requests (it checks a PSBT's inputs itself). */
+  bitcoin?: BitcoinSigning
 }
 
 /**
@@ -196,12 +219,12 @@ export interface SignPlanParameters {
  * @example
  * const signatures = signPlan({ method: 'personal_sign', plan, keys: { secp256k1: secret }, ownAccounts: [] })
  */
-export function signPlan({ method, plan, keys, ownAccounts }: SignPlanParameters): Hex[] {
+export function signPlan({ method, plan, keys, ownAccounts, bitcoin }: SignPlanParameters): Hex[] {
   for (const request of plan) checkSignRequest(method, request, { ownAccounts })
   return plan.map((request) => {
-    const secret = keys[curveOfRequest(request)]
-    if (!secret) throw new Error(`No ${curveOfRequest(request)} key to sign ${request.kind}`)
-    return signRequestWith(request, secret)
+    const secret = keys[keyOfRequest(request)]
+    if (!secret) throw new Error(`No ${keyOfRequest(request)} key to sign ${request.kind}`)
+    return signRequestWith(request, secret, bitcoin)
   })
 }
 
@@ -219,6 +242,8 @@ export async function verifyRequestSignature(
 ): Promise<boolean> {
   try {
     const bytes = hexToBytes(signature as Hex)
+    // Bitcoin signatures are checked by bitcoinSigner.ts's verifyBitcoinSignature (the service's plan.ts).
+    if (request.kind === 'bip122-message' || request.kind === 'bip122-psbt') return false
     if (request.kind === 'solana-message' || request.kind === 'solana-transaction') {
       const key = decodeBase58(own.solana)
       return bytes.length === 64 && !!key && ed25519.verify(bytes, base64Bytes(request.message), key)

@@ -6,6 +6,8 @@ const address = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'Expected an add
 /** A bigint as a decimal string (JSON has no bigints). */
 const decimal = z.string().check(z.regex(/^\d{1,78}$/, 'Expected a decimal integer'))
 const base64 = z.string().check(z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Expected base64'))
+/** Which of the person's Bitcoin keys signs: BIP-84 coin 0 (mainnet) or coin 1 (the test networks). */
+const bitcoinKey = z.enum(['bitcoin', 'bitcoinTest'])
 
 /** EIP-712 typed data as viem hashes it (without an `EIP712Domain` type). */
 export const signTypedDataShape = z.object({
@@ -63,7 +65,10 @@ export const signUserOperationShape = z.object({
  * - `evm-account-message` / `evm-account-typed-data`: the smart account's ERC-1271 signature: the owner
  *   signs the hash of the message or typed data wrapped in the account's replay-safe EIP-712 domain;
  * - `solana-message`: ed25519 over off-chain message bytes (never bytes a transaction could carry);
- * - `solana-transaction`: ed25519 over a transaction's message bytes (base64).
+ * - `solana-transaction`: ed25519 over a transaction's message bytes (base64);
+ * - `bip122-message`: a Bitcoin message (base64 bytes) signed with the network's BIP-84 key, by BIP-137
+ *   (`ecdsa`, "Bitcoin Signed Message") or BIP-322 "simple" (`bip322`);
+ * - `bip122-psbt`: a PSBT (base64) whose `inputs` (the person's own, by index) the key signs, SIGHASH_ALL.
  */
 export const signRequest = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('evm-message'), message: hex }),
@@ -89,6 +94,18 @@ export const signRequest = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('solana-message'), message: base64 }),
   z.object({ kind: z.literal('solana-transaction'), message: base64 }),
+  z.object({
+    kind: z.literal('bip122-message'),
+    key: bitcoinKey,
+    protocol: z.enum(['ecdsa', 'bip322']),
+    message: base64,
+  }),
+  z.object({
+    kind: z.literal('bip122-psbt'),
+    key: bitcoinKey,
+    psbt: base64,
+    inputs: z.array(z.number().check(z.int(), z.nonnegative())),
+  }),
 ])
 export type SignRequest = z.infer<typeof signRequest>
 export type SignRequestKind = SignRequest['kind']
@@ -99,7 +116,7 @@ export type SignPlan = z.infer<typeof signingPlan>
 
 /**
  * One signature per request of the plan, in its order, as hex: 65 bytes (r, s, v) for the EVM kinds,
- * 64 bytes for the Solana ones.
+ * 64 bytes for the Solana ones; for Bitcoin see `signBitcoinRequest` (bitcoinSigner.ts).
  */
 export const planSignatures = z.array(hex)
 export type PlanSignatures = z.infer<typeof planSignatures>

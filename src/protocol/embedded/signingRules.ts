@@ -44,6 +44,7 @@ export type SigningRefusal =
   | 'foreign-account'
   | 'transaction-as-message'
   | 'not-a-transaction'
+  | 'bitcoin-psbt'
 
 /**
  * The signer refused a request of a plan: nothing of the plan was signed. `reason` says which rule.
@@ -73,6 +74,9 @@ export const allowedSignKinds: Readonly<Record<ApprovalMethod, readonly SignRequ
   solana_signMessage: ['solana-message'],
   solana_signTransaction: ['solana-transaction'],
   solana_signAndSendTransaction: ['solana-transaction'],
+  signMessage: ['bip122-message'],
+  signPsbt: ['bip122-psbt'],
+  sendTransfer: ['bip122-psbt'],
 }
 
 /** The EntryPoints whose UserOperation hashes are EIP-712 (v0.8 and later) or that accounts trust. */

@@ -1,7 +1,16 @@
 import type { SiwxMessage } from './message.ts'
 
-/** How a CACAO's signature was made: EIP-191 (accounts with a key), EIP-1271 or EIP-6492 (smart accounts), ed25519 (Solana). */
-export type CacaoSignatureType = 'eip191' | 'eip1271' | 'eip6492' | 'solana:ed25519'
+/**
+ * How a CACAO's signature was made: EIP-191 (accounts with a key), EIP-1271 or EIP-6492 (smart accounts),
+ * ed25519 (Solana), BIP-322's simple form or the legacy "Bitcoin Signed Message" ECDSA signature (Bitcoin).
+ */
+export type CacaoSignatureType =
+  | 'eip191'
+  | 'eip1271'
+  | 'eip6492'
+  | 'solana:ed25519'
+  | 'bip122:bip322-simple'
+  | 'bip122:ecdsa'
 
 /**
  * A CAIP-74 CACAO (chain-agnostic capability object) recording a signed sign-in message: the header says

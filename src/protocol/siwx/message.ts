@@ -1,6 +1,6 @@
 /**
  * Sign-in messages (SIWX, SPEC section 3): EIP-4361 text for `eip155` accounts and the same fields in the
- * CAIP-122 form for `solana` accounts. Shared by the modal, which builds the text the wallet signs, and
+ * CAIP-122 form for `solana` and `bip122` (Bitcoin) accounts. Shared by the modal, which builds the text the wallet signs, and
  * the service, which parses it back before checking the signature.
  */
 import { ValidationError } from '../../errors/validation.ts'
@@ -9,9 +9,9 @@ import { toChecksumAddress } from './checksum.ts'
 
 /**
  * The chain name each supported namespace shows in the first line (`… with your Ethereum account:`):
- * EIP-4361 for `eip155`, the CAIP-122 Solana profile for `solana`.
+ * EIP-4361 for `eip155`, the CAIP-122 profiles for `solana` and `bip122`.
  */
-export const siwxChainNames = { eip155: 'Ethereum', solana: 'Solana' } as const
+export const siwxChainNames = { eip155: 'Ethereum', solana: 'Solana', bip122: 'Bitcoin' } as const
 
 /** The namespaces sign-in messages can be built for. */
 export type SiwxNamespace = keyof typeof siwxChainNames
@@ -68,6 +68,9 @@ const dateTimePattern = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz
 const eip155Reference = /^(?:0|[1-9]\d*)$/
 const caip2Reference = /^[-_a-zA-Z0-9]{1,32}$/
 const solanaAddress = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
+// A Bitcoin address by its shape: segwit (bech32/bech32m, one case, `bc1`/`tb1`/`bcrt1`) or base58check
+// (P2PKH, P2SH). The service decodes it fully, for its network, before it checks a signature.
+const bitcoinAddress = /^(?:(?:bc|tb|bcrt)1[02-9ac-hj-np-z]{8,87}|[13mn2][1-9A-HJ-NP-Za-km-z]{25,34})$/
 
 function invalid(field: string, problem: string): ValidationError {
   return new ValidationError(`Invalid sign-in message: ${problem}`, { path: [field] })
@@ -102,7 +105,7 @@ export function siwxChain(chainId: string): { namespace: SiwxNamespace; referenc
   if (parts.length !== 2 || !(namespace in siwxChainNames)) {
     throw invalid(
       'chainId',
-      `chainId must be a CAIP-2 id of eip155 or solana, got ${JSON.stringify(chainId)}`,
+      `chainId must be a CAIP-2 id of eip155, solana or bip122, got ${JSON.stringify(chainId)}`,
     )
   }
   const pattern = namespace === 'eip155' ? eip155Reference : caip2Reference
@@ -123,6 +126,11 @@ function checkAddress(namespace: SiwxNamespace, address: string, strict: boolean
       throw invalid('accountAddress', 'the address is not in its EIP-55 checksum form')
     }
     return checksummed
+  }
+  if (namespace === 'bip122') {
+    if (!bitcoinAddress.test(address))
+      throw invalid('accountAddress', 'the address must be a Bitcoin address')
+    return address
   }
   if (!solanaAddress.test(address) || decodeBase58(address)?.length !== 32) {
     throw invalid('accountAddress', 'the address must be a base58 Solana public key')
@@ -170,7 +178,7 @@ function checkFields(
 
 /**
  * The text of a sign-in message: exactly EIP-4361 for `eip155` chains (the address in its EIP-55 form,
- * `Chain ID` the EIP-155 number), and the same layout in the CAIP-122 form for `solana` chains
+ * `Chain ID` the EIP-155 number), and the same layout in the CAIP-122 form for `solana` and `bip122` chains
  * (`… with your Solana account:`, `Chain ID` the CAIP-2 reference). Optional fields that are absent
  * (or an empty statement) are left out; `issuedAt` defaults to now. Throws a `ValidationError` whose
  * `path` names the bad field.

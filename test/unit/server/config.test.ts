@@ -60,6 +60,7 @@ describe('loadConfig', () => {
         mailsPerHour: 1000,
         social: { credentials: {}, apple: null, redirectBase: 'http://localhost:8788', providerUrl: null },
         farcaster: { relayUrl: 'https://relay.farcaster.xyz', rpcUrl: 'https://mainnet.optimism.io' },
+        bitcoinNodes: {},
       },
       nameSuffix: 'wallet.test',
       nameGatewayKey: null,
@@ -191,6 +192,7 @@ describe('loadConfig', () => {
       mailsPerHour: 250,
       social: { credentials: {}, apple: null, redirectBase: 'https://wallet.example.com', providerUrl: null },
       farcaster: { relayUrl: 'https://relay.farcaster.xyz', rpcUrl: 'https://mainnet.optimism.io' },
+      bitcoinNodes: {},
     })
     assert.equal(loadConfig({ FRAME_PORT: 'off' }).embedded.framePort, null)
     assert.throws(

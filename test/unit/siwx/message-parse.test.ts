@@ -35,6 +35,22 @@ describe('parseSiwxMessage', () => {
         chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
         resources: ['https://a.example/x'],
       },
+      // Bitcoin (bip122): regtest native segwit, mainnet taproot and a legacy testnet address.
+      {
+        ...solanaFields,
+        chainId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
+        accountAddress: 'bcrt1qquv9lg5g2r4jkr0ahun0ddfg5xntxjelwjpnuw',
+      },
+      {
+        ...solanaFields,
+        chainId: 'bip122:000000000019d6689c085ae165831e93',
+        accountAddress: 'bc1ppv609nr0vr25u07u95waq5lucwfm6tde4nydujnu8npg4q75mr5sxq8lt3',
+      },
+      {
+        ...solanaFields,
+        chainId: 'bip122:000000000933ea01ad0ee984209779ba',
+        accountAddress: 'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn',
+      },
     ]
     for (const fields of cases) {
       const expected = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined))
@@ -43,6 +59,23 @@ describe('parseSiwxMessage', () => {
       const parsed = parseSiwxMessage(text)
       assert.deepEqual(parsed, expected, text)
       assert.equal(createSiwxMessage(parsed), text)
+    }
+  })
+
+  test('error: a Bitcoin message names a Bitcoin address, in words', () => {
+    const fields = { ...solanaFields, chainId: 'bip122:000000000019d6689c085ae165831e93' }
+    assert.match(
+      createSiwxMessage({ ...fields, accountAddress: 'bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l' }),
+      /^localhost:5173 wants you to sign in with your Bitcoin account:\nbc1q9vza/,
+    )
+    for (const accountAddress of [
+      solanaFields.accountAddress,
+      '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      'bc1',
+    ]) {
+      assert.throws(() => createSiwxMessage({ ...fields, accountAddress }), {
+        message: 'Invalid sign-in message: the address must be a Bitcoin address',
+      })
     }
   })
 
@@ -78,7 +111,7 @@ describe('parseSiwxMessage', () => {
         replace('wants you to sign in with your Ethereum', 'wants you to log in with your Ethereum'),
         'domain',
       ],
-      [replace('Ethereum account', 'Bitcoin account'), 'chainId'],
+      [replace('Ethereum account', 'Dogecoin account'), 'chainId'],
       // EIP-55: only the checksum form of the address is valid in the text.
       [
         replace('0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'),
