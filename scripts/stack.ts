@@ -270,6 +270,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
                 sender: onrampSender.address,
               },
               upstreams: { chainUrl, chain2Url, solanaUrl, bundlerUrl },
+              bitcoinUrl: options.bitcoin === false ? undefined : `http://${HOST}:${bitcoinPort}`,
             }),
           })
         let service = await launch()

@@ -26,6 +26,8 @@ export interface StackServiceParameters {
   tokenList: ReturnType<typeof marketTokenList>
   onramp: { url: string; apiKey: string; webhookSecret: string; sender: string }
   upstreams: { chainUrl: string; chain2Url: string; solanaUrl: string; bundlerUrl: string }
+  /** The local Bitcoin regtest node, when the stack runs one: the embedded wallet's Bitcoin account uses it. */
+  bitcoinUrl?: string | undefined
 }
 
 /**
@@ -52,6 +54,7 @@ export function stackServiceConfig({
   tokenList,
   onramp,
   upstreams,
+  bitcoinUrl,
 }: StackServiceParameters): ServiceConfig {
   return {
     ...base,
@@ -86,6 +89,10 @@ export function stackServiceConfig({
         relayUrl: `http://${HOST}:${farcasterPorts.relayPort}`,
         rpcUrl: `http://${HOST}:${farcasterPorts.chainPort}`,
       },
+      // The embedded wallet's Bitcoin account on the local regtest node.
+      bitcoinNodes: bitcoinUrl
+        ? { ...base.embedded.bitcoinNodes, 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328': bitcoinUrl }
+        : base.embedded.bitcoinNodes,
     },
     host: HOST,
     port: servicePort,

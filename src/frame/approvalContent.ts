@@ -1,6 +1,7 @@
 // What an approval shows, in plain words: its title, the site and the rows of the request.
 import type {
   ApprovalPreview,
+  BitcoinPreview,
   PermissionsPreview,
   PreviewAction,
   PreviewFieldLabel,
@@ -16,6 +17,7 @@ function titleKey(method: string): MessageKey {
   switch (method) {
     case 'personal_sign':
     case 'solana_signMessage':
+    case 'signMessage':
       return 'frameTitleMessage'
     case 'eth_signTypedData_v4':
       return 'frameTitleTypedData'
@@ -23,6 +25,7 @@ function titleKey(method: string): MessageKey {
     case 'eth_sendUserOperation':
       return 'frameTitleCalls'
     case 'eth_sendTransaction':
+    case 'sendTransfer':
       return 'frameTitleTransaction'
     case 'wallet_grantPermissions':
     case 'wallet_requestExecutionPermissions':
@@ -155,6 +158,48 @@ function permissionDetails(preview: ApprovalPreview, permissions: PermissionsPre
   ].filter((element): element is HTMLElement => element instanceof HTMLElement)
 }
 
+/**
+ * A Bitcoin transaction (PSBT) as the service read it from its bytes: every coin it spends (the
+ * person's, which this approval signs, and others', which it does not) and every output, each with its
+ * address and amount; an output without an address is shown as its script, with a warning.
+ */
+function bitcoinDetails(
+  bitcoin: BitcoinPreview,
+  amount: (value: string) => string,
+  { t }: Strings,
+): HTMLElement[] {
+  const list = (entries: BitcoinPreview['inputs'], note: (own: boolean) => string | false) =>
+    h(
+      'ul',
+      { class: 'rows' },
+      ...entries.map((entry) =>
+        h(
+          'li',
+          { class: 'row', 'data-own': String(entry.own) },
+          h('bdi', { class: 'mono wrap' }, entry.address),
+          h('strong', {}, h('bdi', {}, amount(entry.amount))),
+          note(entry.own) && h('span', { class: 'muted' }, note(entry.own) as string),
+        ),
+      ),
+    )
+  const scripts = bitcoin.outputs.some((output) => output.address.startsWith('script:'))
+  return [
+    h(
+      'section',
+      { 'data-bitcoin': 'inputs' },
+      h('h2', {}, t('frameBitcoinInputs')),
+      list(bitcoin.inputs, (own) => t(own ? 'frameBitcoinOwnInput' : 'frameBitcoinOtherInput')),
+    ),
+    h(
+      'section',
+      { 'data-bitcoin': 'outputs' },
+      h('h2', {}, t('frameBitcoinOutputs')),
+      scripts && warning(t('frameWarnBitcoinScript')),
+      list(bitcoin.outputs, (own) => own && t('frameBitcoinOwnOutput')),
+    ),
+  ]
+}
+
 /** The rows of what a request asks for, in plain words. */
 export function details(preview: ApprovalPreview, strings: Strings): HTMLElement[] {
   if (preview.permissions) return permissionDetails(preview, preview.permissions, strings)
@@ -225,6 +270,7 @@ export function details(preview: ApprovalPreview, strings: Strings): HTMLElement
     )
     if (transfers.length === 1) sections.push(...decoded)
   }
+  if (preview.bitcoin) sections.push(...bitcoinDetails(preview.bitcoin, amount, strings))
   for (const instruction of preview.instructions ?? []) sections.push(...action(instruction))
   if (preview.programs?.length) {
     sections.push(
@@ -258,7 +304,7 @@ export function details(preview: ApprovalPreview, strings: Strings): HTMLElement
     sections.push(h('section', {}, h('h2', {}, t('frameDomain')), list(domain)))
     sections.push(h('section', {}, h('h2', {}, h('bdi', {}, primaryType)), list(fields)))
   }
-  if (transfers.length > 0 || preview.programs || preview.instructions) {
+  if (transfers.length > 0 || preview.programs || preview.instructions || preview.bitcoin) {
     sections.push(
       h(
         'dl',

@@ -1,6 +1,7 @@
 // The frame's key manager (issue 25): sets the person's keys up, keeps this browser's share, signs plans.
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { type Address, bytesToHex, getAddress, type Hex } from 'viem'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { type Address, bytesToHex, getAddress, type Hex, hashMessage } from 'viem'
 import type {
   AuthShareResponse,
   EmbeddedUser,
@@ -11,12 +12,14 @@ import type {
 } from '../protocol/embedded/index.ts'
 import {
   authShareResponse,
+  bitcoinKeysProofMessage,
+  bitcoinKeysResponse,
   keyMigrateResponse,
   recoveryShareResponse,
   walletKeyState,
 } from '../protocol/embedded/index.ts'
 import type { ApprovalMethod } from '../protocol/embedded/methods.ts'
-import { signPlan } from '../protocol/embedded/signer.ts'
+import { hasBitcoinRequests, signHash, signPlan } from '../protocol/embedded/signer.ts'
 import { encodeBase58 } from '../protocol/siwx/base58.ts'
 import type { ExportedKeys } from './exportView.ts'
 import { FrameFailure } from './failure.ts'
@@ -64,6 +67,8 @@ export function createKeyring(
   const { api } = deps
   /** User custody: the new set's recovery share, until the person seals it or the session ends. */
   let recoveryShare: { userId: string; setId: string; share: Uint8Array } | undefined
+  /** The set whose Bitcoin keys the service is known to hold (asked once per set). */
+  let bitcoinKeysOf: string | undefined
 
   const store = () => {
     if (!deps.deviceShares)
@@ -258,11 +263,47 @@ export function createKeyring(
      * share, combine, check the addresses, sign, zero.
      */
     sign(method: ApprovalMethod, signing: SigningPlanResponse): Promise<Hex[]> {
-      return session.withSession((token) =>
-        withOwnKeys(token, (keys) =>
-          signPlan({ method, plan: signing.plan, keys, ownAccounts: signing.ownAccounts as Address[] }),
-        ),
-      )
+      return session.withSession(async (token) => {
+        // The Bitcoin signer (PSBTs, BIP-137/322) is its own chunk: only Bitcoin approvals load it.
+        const bitcoin = hasBitcoinRequests(signing.plan)
+          ? await import('../protocol/embedded/bitcoinSigner.ts')
+          : undefined
+        return withOwnKeys(token, (keys) =>
+          signPlan({
+            method,
+            plan: signing.plan,
+            keys,
+            ownAccounts: signing.ownAccounts as Address[],
+            ...(bitcoin ? { bitcoin } : {}),
+          }),
+        )
+      })
+    },
+
+    /**
+     * Before the first Bitcoin request: the service holds the person's Bitcoin public keys (BIP-84,
+     * derived here from the same secret), or is sent them, vouched for by the set's EVM key. Only
+     * public keys leave the frame; the private keys are zeroed as for any signature.
+     */
+    bitcoinReady(): Promise<void> {
+      return session.withSession(async (token) => {
+        const state = await readyState(token)
+        if (bitcoinKeysOf === state.setId) return
+        const known = await api.request('GET', 'keys/bitcoin', bitcoinKeysResponse, undefined, token)
+        if (!known.publicKeys) {
+          const body = await withOwnKeys(token, (keys) => {
+            const setId = session.keys?.state === 'ready' ? session.keys.setId : state.setId
+            const publicKeys = {
+              bitcoin: bytesToHex(secp256k1.getPublicKey(keys.bitcoin, true)).slice(2),
+              bitcoinTest: bytesToHex(secp256k1.getPublicKey(keys.bitcoinTest, true)).slice(2),
+            }
+            const message = bitcoinKeysProofMessage({ projectId: api.projectId, setId, publicKeys })
+            return { setId, publicKeys, proof: signHash(hashMessage(message), keys.secp256k1) }
+          })
+          await api.request('POST', 'keys/bitcoin', bitcoinKeysResponse, body, token)
+        }
+        bitcoinKeysOf = session.keys?.state === 'ready' ? session.keys.setId : state.setId
+      })
     },
 
     /** The keys for the export view, from the export's auth share and this browser's share. */

@@ -34,6 +34,7 @@ export function lazyKeyring(
   return {
     signedIn: async (answer) => (await keyring()).signedIn(answer),
     sign: async (method, signing) => (await keyring()).sign(method, signing),
+    bitcoinReady: async () => (await keyring()).bitcoinReady(),
     exportKeys: async (answer) => (await keyring()).exportKeys(answer),
     pendingRecoveryShare: async (userId) => (await keyring()).pendingRecoveryShare(userId),
     recoveryState: async () => (await keyring()).recoveryState(),

@@ -27,7 +27,7 @@ export function createFrameRpc(
   session: FrameSession,
   accounts: Pick<FrameAccounts, 'frameUserOf'>,
   deps: Pick<FrameWalletDependencies, 'api' | 'approvals'>,
-  keyring: Pick<Keyring, 'sign'>,
+  keyring: Pick<Keyring, 'sign' | 'bitcoinReady'>,
   permissions: Pick<FramePermissions, 'grant' | 'revoke' | 'sendWithSession' | 'usesPermission'>,
 ) {
   const { api } = deps
@@ -133,6 +133,8 @@ export function createFrameRpc(
     if (kind === 'refused') throw rpcNotAllowed(request.method)
     if (kind === 'notAvailable') throw notAvailable()
     const body = { chainId: request.chainId, method: request.method, params: request.params }
+    // The Bitcoin account: the service learns its public keys before its first request.
+    if (namespace === 'bip122') await keyring.bitcoinReady()
     if (kind === 'wallet') {
       const answer = await walletMethod(request)
       if (answer !== undefined) return answer

@@ -39,11 +39,6 @@ export const bitcoinNetworks: Readonly<Record<string, BitcoinNetwork>> = {
 export const bitcoinNetworkOf = (chainId: string): BitcoinNetwork | undefined =>
   Object.hasOwn(bitcoinNetworks, chainId) ? bitcoinNetworks[chainId] : undefined
 
-/** The methods of WalletConnect's bip122 namespace that need the person's approval. */
-export const bitcoinApprovalMethods = ['signMessage', 'signPsbt', 'sendTransfer'] as const
-/** The bip122 method the wallet answers itself. */
-export const bitcoinWalletMethods = ['getAccountAddresses'] as const
-
 /** HASH160 of a compressed public key: what a P2WPKH output pays to. */
 export const hash160 = (publicKey: Uint8Array): Uint8Array => ripemd160(sha256(publicKey))
 

@@ -1,5 +1,4 @@
 import { rpcMethodAllowList } from '../rpcMethods.ts'
-import { bitcoinApprovalMethods, bitcoinWalletMethods } from './bitcoin.ts'
 
 /**
  * The embedded wallet's request classes (SPEC section 6): safe reads run freely, signing needs the
@@ -18,6 +17,11 @@ export const evmReadMethods = readsOf('eip155')
 
 /** Solana reads the embedded wallet forwards without asking (the proxy's allow-list less sending). */
 export const solanaReadMethods = readsOf('solana')
+
+/** The methods of WalletConnect's bip122 namespace that need the person's approval (the Bitcoin account). */
+export const bitcoinApprovalMethods = ['signMessage', 'signPsbt', 'sendTransfer'] as const
+/** The bip122 method the wallet answers itself. */
+export const bitcoinWalletMethods = ['getAccountAddresses'] as const
 
 /** Methods that sign or send: the frame shows them in plain words and the person approves or rejects. */
 export const approvalMethods = [

@@ -96,6 +96,12 @@ const ar: EmbeddedMessages = {
   frameFieldAuthorityType: 'نوع الصلاحية',
   frameFieldProgram: 'البرنامج',
   frameFieldSpace: 'المساحة (بايت)',
+  frameBitcoinInputs: 'العملات التي تُنفقها',
+  frameBitcoinOutputs: 'أين تذهب البيتكوين',
+  frameBitcoinOwnInput: 'لك: هذه الموافقة توقّعه',
+  frameBitcoinOtherInput: 'ليس لك: هذه الموافقة لا توقّعه',
+  frameBitcoinOwnOutput: 'عائد إلى حسابك',
+  frameWarnBitcoinScript: 'أحد المخرجات يدفع إلى نص برمجي بلا عنوان: تحقّق منه قبل الموافقة.',
   frameWarnUndecoded:
     'تعذّرت قراءة هذا الاستدعاء: لا تستطيع المحفظة أن تعرض ما يفعله. لا توافق إلا إذا كنت تثق بهذا الموقع.',
   frameWarnUnknownProgram:

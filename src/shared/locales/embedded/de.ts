@@ -97,6 +97,12 @@ const de: EmbeddedMessages = {
   frameFieldAuthorityType: 'Art der Berechtigung',
   frameFieldProgram: 'Programm',
   frameFieldSpace: 'Speicher (Bytes)',
+  frameBitcoinInputs: 'Ausgegebene Coins',
+  frameBitcoinOutputs: 'Wohin die Bitcoin gehen',
+  frameBitcoinOwnInput: 'Ihrer: Diese Freigabe signiert ihn',
+  frameBitcoinOtherInput: 'Nicht Ihrer: Diese Freigabe signiert ihn nicht',
+  frameBitcoinOwnOutput: 'Zurück an Ihr Konto',
+  frameWarnBitcoinScript: 'Eine Ausgabe zahlt an ein Skript ohne Adresse: Prüfen Sie sie vor der Freigabe.',
   frameWarnUndecoded:
     'Dieser Aufruf konnte nicht gelesen werden: Die Wallet kann nicht zeigen, was er tut. Bestätige nur, wenn du dieser Website vertraust.',
   frameWarnUnknownProgram:

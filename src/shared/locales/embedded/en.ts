@@ -96,6 +96,12 @@ const embedded = {
   frameFieldAuthorityType: 'Authority type',
   frameFieldProgram: 'Program',
   frameFieldSpace: 'Space (bytes)',
+  frameBitcoinInputs: 'Coins it spends',
+  frameBitcoinOutputs: 'Where the bitcoin goes',
+  frameBitcoinOwnInput: 'Yours: this approval signs it',
+  frameBitcoinOtherInput: 'Not yours: this approval does not sign it',
+  frameBitcoinOwnOutput: 'Back to your account',
+  frameWarnBitcoinScript: 'An output pays to a script without an address: check it before approving.',
   frameWarnUndecoded:
     'This call could not be read: the wallet cannot show what it does. Approve only if you trust this site.',
   frameWarnUnknownProgram:

@@ -94,6 +94,12 @@ const es: EmbeddedMessages = {
   frameFieldAuthorityType: 'Tipo de autoridad',
   frameFieldProgram: 'Programa',
   frameFieldSpace: 'Espacio (bytes)',
+  frameBitcoinInputs: 'Monedas que gasta',
+  frameBitcoinOutputs: 'A dónde van los bitcoins',
+  frameBitcoinOwnInput: 'Tuya: esta aprobación la firma',
+  frameBitcoinOtherInput: 'No es tuya: esta aprobación no la firma',
+  frameBitcoinOwnOutput: 'De vuelta a tu cuenta',
+  frameWarnBitcoinScript: 'Una salida paga a un script sin dirección: revísala antes de aprobar.',
   frameWarnUndecoded:
     'No se pudo leer esta llamada: la wallet no puede mostrar lo que hace. Aprueba solo si confías en este sitio.',
   frameWarnUnknownProgram:

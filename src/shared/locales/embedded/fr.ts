@@ -97,6 +97,12 @@ const fr: EmbeddedMessages = {
   frameFieldAuthorityType: 'Type d’autorité',
   frameFieldProgram: 'Programme',
   frameFieldSpace: 'Espace (octets)',
+  frameBitcoinInputs: 'Pièces dépensées',
+  frameBitcoinOutputs: 'Où vont les bitcoins',
+  frameBitcoinOwnInput: 'À vous : cette approbation la signe',
+  frameBitcoinOtherInput: 'Pas à vous : cette approbation ne la signe pas',
+  frameBitcoinOwnOutput: 'Retour à votre compte',
+  frameWarnBitcoinScript: 'Une sortie paie un script sans adresse : vérifiez-la avant d’approuver.',
   frameWarnUndecoded:
     'Cet appel n’a pas pu être lu : le portefeuille ne peut pas montrer ce qu’il fait. N’approuvez que si vous faites confiance à ce site.',
   frameWarnUnknownProgram:

@@ -94,6 +94,12 @@ const it: EmbeddedMessages = {
   frameFieldAuthorityType: 'Tipo di autorità',
   frameFieldProgram: 'Programma',
   frameFieldSpace: 'Spazio (byte)',
+  frameBitcoinInputs: 'Monete che spende',
+  frameBitcoinOutputs: 'Dove vanno i bitcoin',
+  frameBitcoinOwnInput: 'Tua: questa approvazione la firma',
+  frameBitcoinOtherInput: 'Non tua: questa approvazione non la firma',
+  frameBitcoinOwnOutput: 'Di nuovo al tuo account',
+  frameWarnBitcoinScript: 'Un output paga uno script senza indirizzo: controllalo prima di approvare.',
   frameWarnUndecoded:
     'Impossibile leggere questa chiamata: il wallet non può mostrare cosa fa. Approva solo se ti fidi di questo sito.',
   frameWarnUnknownProgram:

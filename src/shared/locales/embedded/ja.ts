@@ -94,6 +94,12 @@ const ja: EmbeddedMessages = {
   frameFieldAuthorityType: '権限の種類',
   frameFieldProgram: 'プログラム',
   frameFieldSpace: '容量（バイト）',
+  frameBitcoinInputs: '使われるコイン',
+  frameBitcoinOutputs: 'ビットコインの送り先',
+  frameBitcoinOwnInput: 'あなたのもの：この承認で署名されます',
+  frameBitcoinOtherInput: 'あなたのものではありません：この承認では署名されません',
+  frameBitcoinOwnOutput: 'あなたのアカウントに戻ります',
+  frameWarnBitcoinScript: 'アドレスのないスクリプトへの出力があります。承認する前に確認してください。',
   frameWarnUndecoded:
     'この呼び出しは読み取れませんでした。ウォレットは内容を表示できません。このサイトを信頼できる場合にのみ承認してください。',
   frameWarnUnknownProgram:

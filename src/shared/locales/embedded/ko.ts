@@ -94,6 +94,12 @@ const ko: EmbeddedMessages = {
   frameFieldAuthorityType: '권한 유형',
   frameFieldProgram: '프로그램',
   frameFieldSpace: '공간(바이트)',
+  frameBitcoinInputs: '사용되는 코인',
+  frameBitcoinOutputs: '비트코인이 가는 곳',
+  frameBitcoinOwnInput: '내 것: 이 승인으로 서명됩니다',
+  frameBitcoinOtherInput: '내 것이 아님: 이 승인으로 서명되지 않습니다',
+  frameBitcoinOwnOutput: '내 계정으로 돌아옴',
+  frameWarnBitcoinScript: '주소가 없는 스크립트로 지급하는 출력이 있습니다. 승인하기 전에 확인하세요.',
   frameWarnUndecoded:
     '이 호출을 읽을 수 없습니다. 지갑이 무엇을 하는지 보여 줄 수 없습니다. 이 사이트를 신뢰하는 경우에만 승인하세요.',
   frameWarnUnknownProgram:

@@ -94,6 +94,12 @@ const ptBR: EmbeddedMessages = {
   frameFieldAuthorityType: 'Tipo de autoridade',
   frameFieldProgram: 'Programa',
   frameFieldSpace: 'Espaço (bytes)',
+  frameBitcoinInputs: 'Moedas que gasta',
+  frameBitcoinOutputs: 'Para onde vão os bitcoins',
+  frameBitcoinOwnInput: 'Sua: esta aprovação a assina',
+  frameBitcoinOtherInput: 'Não é sua: esta aprovação não a assina',
+  frameBitcoinOwnOutput: 'De volta para sua conta',
+  frameWarnBitcoinScript: 'Uma saída paga a um script sem endereço: confira antes de aprovar.',
   frameWarnUndecoded:
     'Não foi possível ler esta chamada: a carteira não consegue mostrar o que ela faz. Aprove só se confiar neste site.',
   frameWarnUnknownProgram:

@@ -99,6 +99,12 @@ const ru: EmbeddedMessages = {
   frameFieldAuthorityType: 'Тип полномочий',
   frameFieldProgram: 'Программа',
   frameFieldSpace: 'Объём (байт)',
+  frameBitcoinInputs: 'Какие монеты тратятся',
+  frameBitcoinOutputs: 'Куда уходят биткоины',
+  frameBitcoinOwnInput: 'Ваш: это одобрение его подписывает',
+  frameBitcoinOtherInput: 'Не ваш: это одобрение его не подписывает',
+  frameBitcoinOwnOutput: 'Обратно на ваш счёт',
+  frameWarnBitcoinScript: 'Выход платит скрипту без адреса: проверьте его перед одобрением.',
   frameWarnUndecoded:
     'Этот вызов не удалось прочитать: кошелёк не может показать, что он делает. Подтверждайте, только если доверяете этому сайту.',
   frameWarnUnknownProgram:

@@ -96,6 +96,12 @@ const tr: EmbeddedMessages = {
   frameFieldAuthorityType: 'Yetki türü',
   frameFieldProgram: 'Program',
   frameFieldSpace: 'Alan (bayt)',
+  frameBitcoinInputs: 'Harcanan coinler',
+  frameBitcoinOutputs: 'Bitcoinlerin gittiği yer',
+  frameBitcoinOwnInput: 'Sizin: bu onay onu imzalar',
+  frameBitcoinOtherInput: 'Sizin değil: bu onay onu imzalamaz',
+  frameBitcoinOwnOutput: 'Hesabınıza geri',
+  frameWarnBitcoinScript: 'Bir çıktı adresi olmayan bir betiğe ödüyor: onaylamadan önce kontrol edin.',
   frameWarnUndecoded:
     'Bu çağrı okunamadı: cüzdan ne yaptığını gösteremiyor. Yalnızca bu siteye güveniyorsanız onaylayın.',
   frameWarnUnknownProgram:
