@@ -12,10 +12,18 @@ import { bip122Signer, bitcoinMessageHash, REGTEST_CHAIN } from '../../../demo/w
 import { aminoSignBytes, cosmosSigner } from '../../../demo/wallets/phone/cosmos.ts'
 import { buildNamespaces } from '../../../demo/wallets/phone/namespaces.ts'
 import { compact, polkadotSigner } from '../../../demo/wallets/phone/polkadot.ts'
+import type { NamespaceSigner } from '../../../demo/wallets/phone/signer.ts'
 
 const seed = mnemonicToSeedSync(DEV_MNEMONIC)
 const root = HDKey.fromMasterSeed(seed)
-const signers = [bip122Signer(root), polkadotSigner(seed), cosmosSigner(root)]
+const [bip122, polkadot, cosmos] = [bip122Signer(root), polkadotSigner(seed), cosmosSigner(root)]
+const signers = [bip122, polkadot, cosmos]
+/** Runs a request the signer understands; fails the test on one it does not. */
+const run = async (signer: NamespaceSigner, method: string, params: unknown, chain: string) => {
+  const action = signer.actionFor(method, params, chain, 1)
+  if (!action) throw new Error(`${method} is not understood`)
+  return (await action.run()) as never
+}
 const EVM = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const POLKADOT = 'polkadot:91b171bb158e2d3848fa23a9f1c25182'
 
@@ -55,13 +63,17 @@ describe('Demo Phone Wallet: the bip122, polkadot and cosmos namespaces', () => 
 
   it('error: a required namespace it does not serve fails; an optional one is left out', () => {
     const required = buildNamespaces(
-      { requiredNamespaces: { tron: { chains: ['tron:0x2b6653dc'], methods: [], events: [] } } },
+      {
+        requiredNamespaces: { tron: { chains: ['tron:0x2b6653dc'], methods: [], events: [] } },
+        optionalNamespaces: {},
+      },
       EVM,
       signers,
     )
     assert.equal(required.ok, false)
     const optional = buildNamespaces(
       {
+        requiredNamespaces: {},
         optionalNamespaces: {
           cosmos: { chains: ['cosmos:unknown-1'], methods: [], events: [] },
           polkadot: { chains: [POLKADOT], methods: [], events: [] },
@@ -76,14 +88,8 @@ describe('Demo Phone Wallet: the bip122, polkadot and cosmos namespaces', () => 
   })
 
   it('default: the signatures verify with the keys the answers carry', async () => {
-    const [bip122, polkadot, cosmos] = signers
-    const [entry] = (await bip122?.actionFor('getAccountAddresses', {}, REGTEST_CHAIN, 1)?.run()) as {
-      address: string
-      publicKey: string
-    }[]
-    const signed = (await bip122?.actionFor('signMessage', { message: 'hi' }, REGTEST_CHAIN, 2)?.run()) as {
-      signature: string
-    }
+    const [entry]: { publicKey: string }[] = await run(bip122, 'getAccountAddresses', {}, REGTEST_CHAIN)
+    const signed: { signature: string } = await run(bip122, 'signMessage', { message: 'hi' }, REGTEST_CHAIN)
     const bytes = base64.decode(signed.signature)
     const recovered = secp256k1.Signature.fromCompact(bytes.slice(1))
       .addRecoveryBit((bytes[0] ?? 0) - 39)
@@ -91,26 +97,29 @@ describe('Demo Phone Wallet: the bip122, polkadot and cosmos namespaces', () => 
       .toHex(true)
     assert.equal(recovered, entry?.publicKey)
 
-    const address = polkadot?.addressOn(POLKADOT) ?? ''
-    const { signature } = (await polkadot
-      ?.actionFor('polkadot_signMessage', { address, message: 'hi' }, POLKADOT, 3)
-      ?.run()) as { signature: string }
+    const address = polkadot.addressOn(POLKADOT) ?? ''
+    const { signature }: { signature: string } = await run(
+      polkadot,
+      'polkadot_signMessage',
+      { address, message: 'hi' },
+      POLKADOT,
+    )
     const key = base58.decode(address).slice(1, 33)
     assert.ok(ed25519.verify(hexToBytes(signature.slice(4)), utf8ToBytes('<Bytes>hi</Bytes>'), key))
 
-    const [account] = (await cosmos?.actionFor('cosmos_getAccounts', {}, 'cosmos:cosmoshub-4', 4)?.run()) as {
-      address: string
-      pubkey: string
-    }[]
+    const [account]: { address: string; pubkey: string }[] = await run(
+      cosmos,
+      'cosmos_getAccounts',
+      {},
+      'cosmos:cosmoshub-4',
+    )
     const doc = { chain_id: 'cosmoshub-4', memo: '<a&b>', msgs: [], fee: { gas: '1', amount: [] } }
-    const amino = (await cosmos
-      ?.actionFor(
-        'cosmos_signAmino',
-        { signerAddress: account?.address, signDoc: doc },
-        'cosmos:cosmoshub-4',
-        5,
-      )
-      ?.run()) as { signature: { signature: string } }
+    const amino: { signature: { signature: string } } = await run(
+      cosmos,
+      'cosmos_signAmino',
+      { signerAddress: account?.address, signDoc: doc },
+      'cosmos:cosmoshub-4',
+    )
     assert.equal(
       new TextDecoder().decode(aminoSignBytes(doc)),
       '{"chain_id":"cosmoshub-4","fee":{"amount":[],"gas":"1"},"memo":"\\u003ca\\u0026b\\u003e","msgs":[]}',
@@ -127,7 +136,7 @@ describe('Demo Phone Wallet: the bip122, polkadot and cosmos namespaces', () => 
   it("error: a signer that is not the wallet's account is refused with 4100", () => {
     assert.throws(
       () =>
-        signers[2]?.actionFor(
+        cosmos.actionFor(
           'cosmos_signDirect',
           { signerAddress: 'cosmos1nobody', signDoc: {} },
           'cosmos:cosmoshub-4',
