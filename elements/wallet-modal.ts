@@ -257,10 +257,13 @@ export class WalletModalElement extends Base {
 
   /**
    * A provider that follows the namespace's active connection: EIP-1193 for `eip155`; for
-   * `solana`, `signMessage`, `signTransaction`, `signAndSendTransaction` and `sendTransaction`.
+   * `solana`, `signMessage`, `signTransaction`, `signAndSendTransaction` and `sendTransaction`; for
+   * `polkadot` and `cosmos` (over WalletConnect), `request` with the namespace's methods
+   * (`polkadot_signMessage`, `cosmos_signDirect`, …), answered by the wallet.
    */
   getProvider(namespace?: 'eip155'): Eip1193Provider
   getProvider(namespace: 'solana'): SolanaProvider
+  getProvider(namespace: 'polkadot' | 'cosmos'): Eip1193Provider
   getProvider(namespace: ChainNamespace = 'eip155'): Eip1193Provider | SolanaProvider {
     return getProvider(this.walletConfig, namespace)
   }

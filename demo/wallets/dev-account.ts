@@ -2,7 +2,7 @@
 import { type HDAccount, mnemonicToAccount } from 'viem/accounts'
 
 /** The publicly known test mnemonic; the same keys the local chain funds. */
-const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
+export const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
 
 /** Dev account `index` of the test mnemonic; throws a TypeError for an index that is not one. */
 export function devAccount(index: number): HDAccount {

@@ -22,10 +22,23 @@
  *   a number, event chainId: `eip155:<id>`); a chain outside the session is added to it first
  * - `wallet_addEthereumChain`: `null` (its first http(s) RPC URL is remembered for transactions)
  * - Reject: `getSdkError('USER_REJECTED')` (code 5000); other methods: `getSdkError('UNSUPPORTED_METHODS')`
+ *
+ * Other namespaces, approved when a dapp asks for them (optional namespaces), from the same mnemonic:
+ * - `bip122` on the local regtest network (`phone/bip122.ts`: BIP-84 P2WPKH): getAccountAddresses,
+ *   signMessage (BIP-137 ECDSA), signPsbt (no broadcast); sendTransfer is not offered
+ * - `polkadot` (`phone/polkadot.ts`): an ed25519 key, not sr25519 (a stand-in: Polkadot accepts ed25519
+ *   signatures); polkadot_signMessage signs `<Bytes>…</Bytes>`, polkadot_signTransaction the SCALE payload
+ * - `cosmos` (`phone/cosmos.ts`: secp256k1, m/44'/118'/0'/0/0): cosmos_getAccounts, cosmos_signDirect
+ *   (SHA-256 of the SignDoc bytes), cosmos_signAmino (SHA-256 of the canonical JSON)
  */
+import { HDKey } from '@scure/bip32'
+import { mnemonicToSeedSync } from '@scure/bip39'
 import { SignClient } from '@walletconnect/sign-client'
-import { devAccount } from './dev-account.ts'
+import { DEV_MNEMONIC, devAccount } from './dev-account.ts'
+import { bip122Signer } from './phone/bip122.ts'
+import { cosmosSigner } from './phone/cosmos.ts'
 import { errorMessage } from './phone/errors.ts'
+import { polkadotSigner } from './phone/polkadot.ts'
 import type { Client, PhoneWalletControls } from './phone/types.ts'
 import { createPhoneWallet } from './phone/wallet.ts'
 import { mountPhoneUi } from './phone-ui.ts'
@@ -74,9 +87,13 @@ async function start(): Promise<void> {
     throw error
   }
 
+  // Beyond EVM, the same mnemonic's accounts on the local Bitcoin regtest network, Polkadot and Cosmos.
+  const seed = mnemonicToSeedSync(DEV_MNEMONIC)
+  const root = HDKey.fromMasterSeed(seed)
   const wallet = createPhoneWallet({
     client,
     account,
+    signers: [bip122Signer(root), polkadotSigner(seed), cosmosSigner(root)],
     rpcUrls: {
       31337: import.meta.env.VITE_LOCAL_RPC_URL ?? 'http://127.0.0.1:8545',
       31338: import.meta.env.VITE_LOCAL2_RPC_URL ?? 'http://127.0.0.1:8546',

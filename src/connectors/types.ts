@@ -29,6 +29,8 @@ export interface ConnectorState extends AccountKind {
   namespace: ChainNamespace
   accounts: readonly string[]
   chainId: CaipNetworkId
+  /** Other namespaces the same approval connected (a WalletConnect session's), recorded beside this one. */
+  alsoConnected?: readonly ConnectorState[] | undefined
 }
 
 export type ConnectorEvent =

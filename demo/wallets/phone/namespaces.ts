@@ -3,6 +3,7 @@
 import type { ProposalTypes, SessionTypes } from '@walletconnect/types'
 import { getSdkError } from '@walletconnect/utils'
 import type { Address } from 'viem'
+import type { NamespaceSigner } from './signer.ts'
 import type { ProposalEvent, ProposalView } from './types.ts'
 
 /** Chains this wallet can send transactions on out of the box (more come from wallet_addEthereumChain). */
@@ -25,11 +26,16 @@ type NamespacesOutcome =
 const isEip155Key = (key: string): boolean => key === 'eip155' || /^eip155:\d+$/.test(key)
 const isEip155Chain = (chain: string): boolean => /^eip155:[1-9]\d*$/.test(chain)
 
+const signerFor = (key: string, signers: readonly NamespaceSigner[]) =>
+  signers.find((signer) => key === signer.namespace || key.startsWith(`${signer.namespace}:`))
+
 /**
  * The session namespaces this wallet approves for a proposal: one `eip155` namespace with every EVM
  * chain requested (required or optional; 31337 and 31338 when none is named), the dev address on each,
- * the requested methods and events plus `chainChanged` and `accountsChanged`. Other optional
- * namespaces are left out; another required namespace, or nothing this wallet serves, fails with the
+ * the requested methods and events plus `chainChanged` and `accountsChanged`; and for each of the
+ * `signers`' namespaces (bip122, polkadot, cosmos) the requested chains it has an account on, with
+ * the requested methods it serves and its events. Other optional namespaces, or one with no chain
+ * served, are left out; another required namespace, or nothing this wallet serves, fails with the
  * SDK's error.
  *
  * @example
@@ -40,16 +46,20 @@ const isEip155Chain = (chain: string): boolean => /^eip155:[1-9]\d*$/.test(chain
 export function buildNamespaces(
   proposal: Pick<ProposalTypes.Struct, 'requiredNamespaces' | 'optionalNamespaces'>,
   address: Address,
+  signers: readonly NamespaceSigner[] = [],
 ): NamespacesOutcome {
   const required = proposal.requiredNamespaces ?? {}
   const optional = proposal.optionalNamespaces ?? {}
-  const unsupported = Object.keys(required).filter((key) => !isEip155Key(key))
+  const unsupported = Object.keys(required).filter((key) => !isEip155Key(key) && !signerFor(key, signers))
   if (unsupported.length > 0) {
     return { ok: false, reason: getSdkError('UNSUPPORTED_NAMESPACE_KEY', unsupported.join(', ')) }
   }
-  const badChains = Object.entries(required).flatMap(([key, namespace]) =>
-    chainsOf(key, namespace).filter((chain) => !isEip155Chain(chain)),
-  )
+  const badChains = Object.entries(required).flatMap(([key, namespace]) => {
+    const signer = signerFor(key, signers)
+    return chainsOf(key, namespace).filter((chain) =>
+      signer ? !signer.addressOn(chain) : !isEip155Chain(chain),
+    )
+  })
   if (badChains.length > 0) {
     return { ok: false, reason: getSdkError('UNSUPPORTED_CHAINS', badChains.join(', ')) }
   }
@@ -59,7 +69,29 @@ export function buildNamespaces(
   const events = new Set<string>()
   const leftOut: string[] = []
   let requested = false
+  const others: SessionTypes.Namespaces = {}
   for (const [key, namespace] of [...Object.entries(required), ...Object.entries(optional)]) {
+    const signer = signerFor(key, signers)
+    if (signer) {
+      const served = chainsOf(key, namespace).filter((chain) => signer.addressOn(chain))
+      if (served.length === 0) {
+        leftOut.push(key)
+        continue
+      }
+      const asked = namespace.methods ?? []
+      const entry = others[signer.namespace] ?? { chains: [], accounts: [], methods: [], events: [] }
+      others[signer.namespace] = entry
+      for (const chain of served) {
+        if (entry.chains?.includes(chain)) continue
+        entry.chains?.push(chain)
+        entry.accounts.push(`${chain}:${signer.addressOn(chain)}`)
+      }
+      const methods =
+        asked.length > 0 ? signer.methods.filter((method) => asked.includes(method)) : signer.methods
+      entry.methods = [...new Set([...entry.methods, ...methods])]
+      entry.events = [...new Set([...entry.events, ...signer.events])]
+      continue
+    }
     if (!isEip155Key(key)) {
       leftOut.push(key)
       continue
@@ -69,6 +101,8 @@ export function buildNamespaces(
     for (const method of namespace.methods ?? []) methods.add(method)
     for (const event of namespace.events ?? []) events.add(event)
   }
+  const approvedOthers = Object.keys(others).length > 0
+  if (!requested && approvedOthers) return { ok: true, leftOut, namespaces: others }
   if (!requested && leftOut.length > 0) {
     return { ok: false, reason: getSdkError('UNSUPPORTED_NAMESPACE_KEY', leftOut.join(', ')) }
   }
@@ -87,6 +121,7 @@ export function buildNamespaces(
         methods: [...methods],
         events: [...events],
       },
+      ...others,
     },
   }
 }

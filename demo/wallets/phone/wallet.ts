@@ -7,6 +7,7 @@ import type { HDAccount } from 'viem/accounts'
 import { errorMessage, rpcError } from './errors.ts'
 import { buildNamespaces, proposalView } from './namespaces.ts'
 import { type Action, createRequestActions } from './requests.ts'
+import type { NamespaceSigner } from './signer.ts'
 import type {
   Client,
   PhoneWallet,
@@ -26,6 +27,8 @@ export type PhoneWalletOptions = {
   account: HDAccount
   /** RPC URL per EVM chain id, for transactions. */
   rpcUrls: Record<number, string>
+  /** The accounts it offers in other namespaces (bip122, polkadot, cosmos), when a dapp asks. */
+  signers?: readonly NamespaceSigner[]
 }
 
 /**
@@ -37,7 +40,12 @@ export type PhoneWalletOptions = {
  * const wallet = createPhoneWallet({ client, account: mnemonicToAccount(DEV_MNEMONIC), rpcUrls })
  * await wallet.pair(uri)
  */
-export function createPhoneWallet({ client, account, rpcUrls }: PhoneWalletOptions): PhoneWallet {
+export function createPhoneWallet({
+  client,
+  account,
+  rpcUrls,
+  signers = [],
+}: PhoneWalletOptions): PhoneWallet {
   const address = account.address
   const rpc = new Map<number, string>(Object.entries(rpcUrls).map(([id, url]) => [Number(id), url]))
   const proposals: PendingProposal[] = []
@@ -96,7 +104,7 @@ export function createPhoneWallet({ client, account, rpcUrls }: PhoneWalletOptio
   const onProposal = (event: ProposalEvent) => {
     if (proposals.some((item) => item.view.id === event.id)) return
     const view = proposalView(event, [])
-    const outcome = buildNamespaces(event.params, address)
+    const outcome = buildNamespaces(event.params, address, signers)
     if (!outcome.ok) {
       status(`Rejected ${view.dappName}'s proposal: ${outcome.reason.message}`, 'error')
       client.reject({ id: event.id, reason: outcome.reason }).catch((error: unknown) => {
@@ -155,7 +163,10 @@ export function createPhoneWallet({ client, account, rpcUrls }: PhoneWalletOptio
     const name = dappName(topic)
     let action: Action | undefined
     try {
-      action = actionFor(request.method, request.params, chainId, topic)
+      const signer = signers.find((candidate) => chainId.startsWith(`${candidate.namespace}:`))
+      action = signer
+        ? signer.actionFor(request.method, request.params, chainId, id)
+        : actionFor(request.method, request.params, chainId, topic)
     } catch (error) {
       status(`Refused ${request.method} from ${name}: ${errorMessage(error)}`, 'error')
       void respond(topic, id, { error: rpcError(error) }).catch(() => {})

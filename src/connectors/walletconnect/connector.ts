@@ -16,7 +16,8 @@ import type {
   ConnectorState,
   Eip1193Provider,
 } from '../types.ts'
-import type { SessionNamespace } from './namespaces.ts'
+import { namespaceRecord, type SessionNamespace, WALLETCONNECT_NAMESPACES } from './namespaces.ts'
+import { checkResult } from './results.ts'
 
 export const WALLETCONNECT_ID = 'walletConnect'
 
@@ -53,10 +54,22 @@ export interface WalletConnectConnector extends Connector {
   cancel(): void
 }
 
+/** The namespaces a session may carry (eip155, solana, bip122, polkadot, cosmos). */
+const SESSION_NAMESPACES = Object.keys(WALLETCONNECT_NAMESPACES) as ChainNamespace[]
+
+/** The address of a CAIP-10 account, or of an entry of bip122's address list. */
+const addressOf = (entry: unknown): string =>
+  typeof entry === 'string'
+    ? (entry.split(':').at(-1) ?? '')
+    : String((entry as { address?: unknown } | null)?.address ?? '')
+
 /**
  * A connector for wallets paired over WalletConnect (`@walletconnect/sign-client`, loaded with
  * this module). Sessions live in the client's own storage and are restored on reload; signing
- * goes over the session and reads go to RPC, behind one EIP-1193 provider per namespace.
+ * goes over the session and reads go to RPC, behind one EIP-1193 provider per namespace. Every
+ * namespace the wallet approves is connected: the one asked for, and the others beside it
+ * (`alsoConnected`). For bip122, polkadot and cosmos the provider passes the namespace's methods to
+ * the wallet and checks the answers' shapes.
  *
  * @example
  * const connector = createWalletConnectConnector({ projectId, relayUrl, metadata, namespaces, rpcUrl, fetch })
@@ -70,6 +83,8 @@ export function createWalletConnectConnector(
   const chains = new Map<ChainNamespace, CaipNetworkId>()
   const listeners = new Set<(event: ConnectorEvent) => void>()
   let pairingSeq = 0
+  /** The namespace the pending connect() asked for: the session's first, when the wallet approves it. */
+  let asked: ChainNamespace | undefined
   let waiter:
     | { promise: Promise<ConnectorState>; resolve(state: ConnectorState): void; reject(error: unknown): void }
     | undefined
@@ -106,6 +121,18 @@ export function createWalletConnectConnector(
       .map((account) => account.split(':')[2] ?? '')
     return { namespace, accounts: addresses.length ? addresses : [accounts[0]?.split(':')[2] ?? ''], chainId }
   }
+  /** The state of `namespace` with the session's other approved namespaces beside it. */
+  const sessionState = (
+    value: SessionTypes.Struct,
+    namespace: ChainNamespace,
+  ): ConnectorState | undefined => {
+    const state = stateOf(value, namespace)
+    if (!state) return undefined
+    const alsoConnected = SESSION_NAMESPACES.filter(
+      (other) => other !== namespace && value.namespaces[other],
+    ).flatMap((other) => stateOf(value, other) ?? [])
+    return alsoConnected.length > 0 ? { ...state, alsoConnected } : state
+  }
 
   const getClient = () => {
     client ??= import('@walletconnect/sign-client').then(async ({ default: Client }) => {
@@ -126,8 +153,12 @@ export function createWalletConnectConnector(
           const chainId = `${namespace}:${reference}` as CaipNetworkId
           chains.set(namespace, chainId)
           emit({ type: 'chainChanged', namespace, chainId })
-        } else if (name === 'accountsChanged' && Array.isArray(data)) {
-          const accounts = data.map((account: unknown) => String(account).split(':').at(-1) ?? '')
+        } else if (
+          (name === 'accountsChanged' || name === 'bip122_addressesChanged') &&
+          Array.isArray(data)
+        ) {
+          // CAIP-10 accounts or plain addresses; bip122 sends its address entries ({ address, … }).
+          const accounts = data.map(addressOf).filter(Boolean)
           emit({ type: 'accountsChanged', namespace, accounts })
         }
       })
@@ -191,6 +222,19 @@ export function createWalletConnectConnector(
   const providers = new Map<ChainNamespace, Eip1193Provider>()
   const providerFor = (namespace: ChainNamespace): Eip1193Provider => {
     let provider = providers.get(namespace)
+    const record = namespaceRecord(namespace)
+    if (!provider && record && !record.rpcMap) {
+      // bip122, polkadot, cosmos: the wallet answers everything; nothing is read from RPC here.
+      provider = {
+        request: async ({ method, params }) => {
+          const approved = session?.namespaces[namespace]?.methods.includes(method) ?? false
+          if (!approved && !record.methods.includes(method))
+            throw toBaseError({ code: 4200, message: `The wallet does not support ${method}.` })
+          return checkResult(method, await sessionRequest(namespace, method, params))
+        },
+      }
+      providers.set(namespace, provider)
+    }
     if (!provider) {
       provider = {
         request: ({ method, params }) => {
@@ -213,7 +257,7 @@ export function createWalletConnectConnector(
     id: WALLETCONNECT_ID,
     name: 'WalletConnect',
     type: 'walletConnect',
-    namespaces: ['eip155', 'solana'],
+    namespaces: SESSION_NAMESPACES,
 
     async pair() {
       const instance = await getClient()
@@ -225,10 +269,11 @@ export function createWalletConnectConnector(
       // (@walletconnect/utils createDelayedPromise) and would wait for the proposal to expire.
       approval().then(
         (value) => {
-          const namespace = (Object.keys(value.namespaces)[0] ?? 'eip155') as ChainNamespace
+          const first = (Object.keys(value.namespaces)[0] ?? 'eip155') as ChainNamespace
+          const namespace = asked && value.namespaces[asked] ? asked : first
           chains.clear()
           session = value
-          const state = stateOf(value, namespace)
+          const state = sessionState(value, namespace)
           settle(
             state
               ? { state }
@@ -250,9 +295,10 @@ export function createWalletConnectConnector(
 
     async connect({ namespace }) {
       if (session) {
-        const state = stateOf(session, namespace)
+        const state = sessionState(session, namespace)
         if (state) return state
       }
+      asked = namespace
       const pending = waiting().promise
       if (pairingSeq === 0) await this.pair()
       return pending

@@ -1,25 +1,64 @@
 import { isSafeWalletLink } from '../../protocol/api/catalogue.ts'
-import type { CaipNetworkId } from '../../protocol/caip.ts'
+import type { CaipNetworkId, ChainNamespace } from '../../protocol/caip.ts'
 
-export const EIP155_METHODS = [
-  'personal_sign',
-  'eth_signTypedData_v4',
-  'eth_sendTransaction',
-  'wallet_switchEthereumChain',
-  'wallet_addEthereumChain',
-  // EIP-5792, asked for in the optional namespace: a wallet that lacks them leaves them out and the
-  // page sends one transaction after another (core/evm/callsFallback.ts).
-  'wallet_sendCalls',
-  'wallet_getCallsStatus',
-  'wallet_getCapabilities',
-  'wallet_showCallsStatus',
-] as const
-export const EIP155_EVENTS = ['accountsChanged', 'chainChanged'] as const
-export const SOLANA_METHODS = [
-  'solana_signMessage',
-  'solana_signTransaction',
-  'solana_signAndSendTransaction',
-] as const
+/**
+ * What a session asks for in each chain namespace the modal serves over WalletConnect, one record
+ * per namespace: the request methods and events (WalletConnect's names for the namespace), and
+ * whether the proposal carries an rpcMap (the namespaces whose reads go to RPC from here).
+ */
+export interface NamespaceRecord {
+  methods: readonly string[]
+  events: readonly string[]
+  rpcMap: boolean
+}
+
+export const WALLETCONNECT_NAMESPACES = {
+  eip155: {
+    methods: [
+      'personal_sign',
+      'eth_signTypedData_v4',
+      'eth_sendTransaction',
+      'wallet_switchEthereumChain',
+      'wallet_addEthereumChain',
+      // EIP-5792, asked for in the optional namespace: a wallet that lacks them leaves them out and the
+      // page sends one transaction after another (core/evm/callsFallback.ts).
+      'wallet_sendCalls',
+      'wallet_getCallsStatus',
+      'wallet_getCapabilities',
+      'wallet_showCallsStatus',
+    ],
+    events: ['accountsChanged', 'chainChanged'],
+    rpcMap: true,
+  },
+  solana: {
+    methods: ['solana_signMessage', 'solana_signTransaction', 'solana_signAndSendTransaction'],
+    events: [],
+    rpcMap: true,
+  },
+  // Bitcoin: WalletConnect's bip122 methods; the wallet reports a new address set with the event.
+  bip122: {
+    methods: ['getAccountAddresses', 'signMessage', 'sendTransfer', 'signPsbt'],
+    events: ['bip122_addressesChanged'],
+    rpcMap: false,
+  },
+  polkadot: {
+    methods: ['polkadot_signTransaction', 'polkadot_signMessage'],
+    events: [],
+    rpcMap: false,
+  },
+  cosmos: {
+    methods: ['cosmos_getAccounts', 'cosmos_signDirect', 'cosmos_signAmino'],
+    events: [],
+    rpcMap: false,
+  },
+} as const satisfies Record<ChainNamespace, NamespaceRecord>
+
+/** The namespace's record, or undefined for one the modal does not serve over WalletConnect. */
+export function namespaceRecord(namespace: string): NamespaceRecord | undefined {
+  return Object.hasOwn(WALLETCONNECT_NAMESPACES, namespace)
+    ? WALLETCONNECT_NAMESPACES[namespace as ChainNamespace]
+    : undefined
+}
 
 export interface SessionNamespace {
   chains: string[]
@@ -29,12 +68,14 @@ export interface SessionNamespace {
 }
 
 /**
- * The namespaces a session asks for, built from the configured networks: eip155 with the signing
- * and chain methods and the account/chain events, solana with its signing methods, each with the
- * chains and an rpcMap (chain reference -> RPC URL, the service's proxy when configured).
+ * The namespaces a session asks for, built from the configured networks: for each namespace with a
+ * record in {@link WALLETCONNECT_NAMESPACES} (eip155, solana, bip122, polkadot, cosmos), its chains,
+ * methods and events, and for eip155 and solana an rpcMap (chain reference -> RPC URL, the service's
+ * proxy when configured). Networks of other namespaces are left out.
  *
  * @example
- * buildNamespaces(['eip155:1', 'eip155:8453'], (id) => proxyUrl(id))
+ * buildNamespaces(['eip155:1', 'cosmos:cosmoshub-4'], (id) => proxyUrl(id))
+ * // { eip155: { chains: ['eip155:1'], …, rpcMap: { 1: '…' } }, cosmos: { chains: ['cosmos:cosmoshub-4'], methods: ['cosmos_getAccounts', …], events: [] } }
  */
 export function buildNamespaces(
   networks: readonly CaipNetworkId[],
@@ -43,19 +84,20 @@ export function buildNamespaces(
   const namespaces: Record<string, SessionNamespace> = {}
   for (const id of networks) {
     const [namespace, reference] = id.split(':') as [string, string]
-    if (namespace !== 'eip155' && namespace !== 'solana') continue
+    const record = namespaceRecord(namespace)
+    if (!record) continue
     let entry = namespaces[namespace]
     if (!entry) {
       entry = {
         chains: [],
-        methods: [...(namespace === 'eip155' ? EIP155_METHODS : SOLANA_METHODS)],
-        events: namespace === 'eip155' ? [...EIP155_EVENTS] : [],
-        rpcMap: {},
+        methods: [...record.methods],
+        events: [...record.events],
+        ...(record.rpcMap ? { rpcMap: {} } : {}),
       }
       namespaces[namespace] = entry
     }
     entry.chains.push(id)
-    const url = rpcUrl(id)
+    const url = entry.rpcMap ? rpcUrl(id) : undefined
     if (url && entry.rpcMap) entry.rpcMap[reference] = url
   }
   return namespaces

@@ -63,6 +63,14 @@ export async function connect(config: Config, parameters: ConnectParameters): Pr
     // Another wallet was chosen meanwhile (a pairing left behind, say): that attempt owns the state.
     if (superseded()) throw new RequestAbortedError({ details: 'Another connection attempt took over' })
     await loadNetworks(config).catch(() => {})
+    // A WalletConnect session's other namespaces first: the one asked for is then the active one.
+    // A namespace another wallet serves stays with it.
+    for (const other of state.alsoConnected ?? []) {
+      const record = recordOf(config, other.namespace)
+      if (record.status === 'connected' && record.connectorId !== connector.id) continue
+      step(config, other.namespace, { type: 'connect' })
+      markConnected(config, connector, other)
+    }
     markConnected(config, connector, state)
     rememberRecent(config, parameters.recent ?? connector)
     config.$connecting.set(undefined)

@@ -101,6 +101,8 @@ export async function fetchBalance(
   const network = state?.network
   if (!account || !network || !state.supported || network.chainNamespace !== account.namespace)
     return undefined
+  // Reached over WalletConnect only: the wallet signs, nothing here reads their balances.
+  if (network.chainNamespace === 'polkadot' || network.chainNamespace === 'cosmos') return undefined
   const key = balanceKey(network.caipNetworkId, account.address)
   const now = config.platform.now()
   const cached = config.$balances.get()[key]

@@ -1,8 +1,15 @@
 import { NetworkNotFoundError, ValidationError } from '../../errors/index.ts'
+import type { CaipNetworkId } from '../../protocol/caip.ts'
 import type { Network } from '../../protocol/entities.ts'
 import { NetworkSchema } from '../../protocol/entities.ts'
 import type { Config } from '../config.ts'
 import { reportError } from './reportError.ts'
+
+/** The data-only network modules of the namespaces reached over WalletConnect only, loaded when listed. */
+const walletConnectOnly: Record<string, () => Promise<(id: CaipNetworkId) => Network | undefined>> = {
+  polkadot: () => import('../../chains/polkadot/networks.ts').then((module) => module.resolvePolkadotNetwork),
+  cosmos: () => import('../../chains/cosmos/networks.ts').then((module) => module.resolveCosmosNetwork),
+}
 
 /**
  * Resolves the definitions of the configured networks (custom ones first, then the chain
@@ -20,11 +27,15 @@ export function loadNetworks(config: Config): Promise<readonly Network[]> {
       (id) => id.startsWith('eip155:') && !options.customNetworks.some((n) => n.caipNetworkId === id),
     )
     const needsSolana = options.networks.some((id) => id.startsWith('solana:'))
+    const others = new Map<string, (id: CaipNetworkId) => Network | undefined>()
     const [eip155, solana] = await Promise.all([
       eip155Ids.length > 0
         ? import('../../chains/eip155/networks.ts').then((module) => module.resolveEip155Networks(eip155Ids))
         : undefined,
       needsSolana ? import('../../chains/solana/networks.ts') : undefined,
+      ...Object.entries(walletConnectOnly)
+        .filter(([namespace]) => options.networks.some((id) => id.startsWith(`${namespace}:`)))
+        .map(([namespace, load]) => load().then((resolve) => others.set(namespace, resolve))),
     ])
     const networks: Network[] = []
     const custom: Network[] = []
@@ -37,7 +48,8 @@ export function loadNetworks(config: Config): Promise<readonly Network[]> {
       const network =
         custom.find((candidate) => candidate.caipNetworkId === id) ??
         eip155?.get(id) ??
-        (id.startsWith('solana:') ? solana?.resolveSolanaNetwork(id) : undefined)
+        (id.startsWith('solana:') ? solana?.resolveSolanaNetwork(id) : undefined) ??
+        others.get(id.split(':')[0] ?? '')?.(id)
       if (!network) {
         reportError(config, new NetworkNotFoundError({ caipNetworkId: id }))
         continue

@@ -22,6 +22,7 @@ import { EmbeddedScope } from '../components/EmbeddedScope.tsx'
 import { FrameIdentity } from '../components/FrameIdentity.tsx'
 import { CopyIcon } from '../components/Icons.tsx'
 import { LeaveWallet } from '../components/LeaveWallet.tsx'
+import { OtherAccounts } from '../components/OtherAccounts.tsx'
 import { RecoveryNag } from '../components/RecoveryNag.tsx'
 import { TokenImage } from '../components/TokenImage.tsx'
 import { useModule } from '../hooks/useModule.ts'
@@ -271,6 +272,7 @@ function Account({ config }: ViewProps) {
           </ul>
         </section>
       ) : null}
+      <OtherAccounts config={config} />
       <div className="actions">
         {options.features.send && network?.supported ? (
           <button

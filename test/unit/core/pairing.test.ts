@@ -49,7 +49,8 @@ describe('WalletConnect namespaces and links', () => {
       ],
       (id) => `https://rpc.example/${id}`,
     )
-    assert.deepEqual(Object.keys(namespaces), ['eip155', 'solana'])
+    // bip122 has its own record too (test/unit/connectors/walletconnect-namespaces.test.ts).
+    assert.deepEqual(Object.keys(namespaces), ['eip155', 'solana', 'bip122'])
     assert.deepEqual(namespaces.eip155?.chains, ['eip155:1', 'eip155:31337'])
     assert.deepEqual(namespaces.eip155?.methods, [
       'personal_sign',

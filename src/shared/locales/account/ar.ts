@@ -7,6 +7,7 @@ const ar: AccountMessages = {
   network: 'الشبكة',
   unknownNetwork: 'الشبكة {id}',
   totalValue: 'القيمة الإجمالية',
+  otherAccounts: 'حسابات أخرى',
   namespaceNetworks:
     '{namespace, select, eip155 {شبكات EVM} solana {شبكات Solana} other {شبكات {namespace}}}',
   currentNetwork: 'الشبكة الحالية',

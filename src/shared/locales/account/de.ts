@@ -7,6 +7,7 @@ const de: AccountMessages = {
   network: 'Netzwerk',
   unknownNetwork: 'Netzwerk {id}',
   totalValue: 'Gesamtwert',
+  otherAccounts: 'Weitere Konten',
   namespaceNetworks:
     '{namespace, select, eip155 {EVM-Netzwerke} solana {Solana-Netzwerke} other {{namespace}-Netzwerke}}',
   currentNetwork: 'Aktuelles Netzwerk',

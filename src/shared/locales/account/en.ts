@@ -9,6 +9,7 @@ const account = {
   network: 'Network',
   unknownNetwork: 'Network {id}',
   totalValue: 'Total value',
+  otherAccounts: 'Other accounts',
   namespaceNetworks:
     '{namespace, select, eip155 {EVM networks} solana {Solana networks} other {{namespace} networks}}',
   currentNetwork: 'Current network',

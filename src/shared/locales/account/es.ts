@@ -7,6 +7,7 @@ const es: AccountMessages = {
   network: 'Red',
   unknownNetwork: 'Red {id}',
   totalValue: 'Valor total',
+  otherAccounts: 'Otras cuentas',
   namespaceNetworks:
     '{namespace, select, eip155 {Redes EVM} solana {Redes de Solana} other {Redes de {namespace}}}',
   currentNetwork: 'Red actual',

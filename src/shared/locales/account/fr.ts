@@ -7,6 +7,7 @@ const fr: AccountMessages = {
   network: 'Réseau',
   unknownNetwork: 'Réseau {id}',
   totalValue: 'Valeur totale',
+  otherAccounts: 'Autres comptes',
   namespaceNetworks:
     '{namespace, select, eip155 {Réseaux EVM} solana {Réseaux Solana} other {Réseaux {namespace}}}',
   currentNetwork: 'Réseau actuel',

@@ -7,6 +7,7 @@ const it: AccountMessages = {
   network: 'Rete',
   unknownNetwork: 'Rete {id}',
   totalValue: 'Valore totale',
+  otherAccounts: 'Altri account',
   namespaceNetworks: '{namespace, select, eip155 {Reti EVM} solana {Reti Solana} other {Reti {namespace}}}',
   currentNetwork: 'Rete attuale',
   switching: 'Approva il cambio di rete nel tuo wallet',

@@ -7,6 +7,7 @@ const ja: AccountMessages = {
   network: 'ネットワーク',
   unknownNetwork: 'ネットワーク {id}',
   totalValue: '合計額',
+  otherAccounts: 'その他のアカウント',
   namespaceNetworks:
     '{namespace, select, eip155 {EVM ネットワーク} solana {Solana ネットワーク} other {{namespace} ネットワーク}}',
   currentNetwork: '現在のネットワーク',

@@ -7,6 +7,7 @@ const ko: AccountMessages = {
   network: '네트워크',
   unknownNetwork: '네트워크 {id}',
   totalValue: '총 가치',
+  otherAccounts: '다른 계정',
   namespaceNetworks:
     '{namespace, select, eip155 {EVM 네트워크} solana {Solana 네트워크} other {{namespace} 네트워크}}',
   currentNetwork: '현재 네트워크',

@@ -7,6 +7,7 @@ const ptBR: AccountMessages = {
   network: 'Rede',
   unknownNetwork: 'Rede {id}',
   totalValue: 'Valor total',
+  otherAccounts: 'Outras contas',
   namespaceNetworks:
     '{namespace, select, eip155 {Redes EVM} solana {Redes Solana} other {Redes {namespace}}}',
   currentNetwork: 'Rede atual',

@@ -7,6 +7,7 @@ const ru: AccountMessages = {
   network: 'Сеть',
   unknownNetwork: 'Сеть {id}',
   totalValue: 'Общая стоимость',
+  otherAccounts: 'Другие аккаунты',
   namespaceNetworks: '{namespace, select, eip155 {Сети EVM} solana {Сети Solana} other {Сети {namespace}}}',
   currentNetwork: 'Текущая сеть',
   switching: 'Подтвердите смену сети в кошельке',

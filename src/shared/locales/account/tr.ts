@@ -7,6 +7,7 @@ const tr: AccountMessages = {
   network: 'Ağ',
   unknownNetwork: 'Ağ {id}',
   totalValue: 'Toplam değer',
+  otherAccounts: 'Diğer hesaplar',
   namespaceNetworks:
     '{namespace, select, eip155 {EVM ağları} solana {Solana ağları} other {{namespace} ağları}}',
   currentNetwork: 'Geçerli ağ',

@@ -7,6 +7,7 @@ const zhCN: AccountMessages = {
   network: '网络',
   unknownNetwork: '网络 {id}',
   totalValue: '总价值',
+  otherAccounts: '其他账户',
   namespaceNetworks: '{namespace, select, eip155 {EVM 网络} solana {Solana 网络} other {{namespace} 网络}}',
   currentNetwork: '当前网络',
   switching: '请在钱包中批准切换网络',

@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { ed25519 } from '@noble/curves/ed25519'
+import { secp256k1 } from '@noble/curves/secp256k1'
+import { ripemd160 } from '@noble/hashes/legacy'
+import { sha256 } from '@noble/hashes/sha2'
+import { concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils'
+import { base58, base64, bech32 } from '@scure/base'
+import * as btc from '@scure/btc-signer'
+import type { Browser, Page } from 'playwright-core'
+import {
+  launchBrowser,
+  newContext,
+  openPhoneWallet,
+  startGenericPairing,
+  startTestStack,
+  type TestStack,
+} from './harness.ts'
+
+/**
+ * WalletConnect beyond EVM and Solana (issue 28 items 3 and 7): the demo phone wallet approves the
+ * polkadot and cosmos namespaces a site lists, Account shows those accounts, and getProvider passes
+ * their methods to the wallet, whose signatures verify here with keys read from the answers; a
+ * bip122 session answers getAccountAddresses and signMessage (BIP-137) alike.
+ */
+const POLKADOT = 'polkadot:91b171bb158e2d3848fa23a9f1c25182'
+const COSMOS = 'cosmos:cosmoshub-4'
+const REGTEST = 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'
+
+type Caip10 = `${string}:${string}:${string}`
+const addressIn = (accounts: string[], chain: string) =>
+  (accounts.find((account) => account.startsWith(`${chain}:`)) as Caip10 | undefined)?.split(':')[2]
+
+describe('WalletConnect sessions with the polkadot, cosmos and bip122 namespaces', {
+  timeout: 240_000,
+}, () => {
+  let stack: TestStack
+  let browser: Browser
+
+  before(async () => {
+    ;[stack, browser] = await Promise.all([startTestStack(), launchBrowser()])
+  })
+  after(async () => {
+    await browser?.close()
+    await stack?.stop()
+  })
+
+  /** A site listing `networks`, paired with the phone wallet (approving by itself); the session's accounts. */
+  const connect = async (networks: string) => {
+    const context = await newContext(browser)
+    const page = await context.newPage()
+    await page.goto(new URL('/?demoWallet=off', stack.urls.demo).href)
+    await page.evaluate(
+      (list) => document.querySelector('wallet-modal')?.setAttribute('networks', list),
+      networks,
+    )
+    const uri = await startGenericPairing(page)
+    const phone = await openPhoneWallet(context, stack.urls.demo, uri)
+    await phone.waitForFunction(() => window.phoneWallet !== undefined)
+    await phone.evaluate(() => window.phoneWallet?.autoApprove(true))
+    await phone.waitForFunction(() => (window.phoneWallet?.sessions().length ?? 0) > 0)
+    const accounts = await phone.evaluate(() => window.phoneWallet?.sessions()[0]?.accounts ?? [])
+    await page.locator('wallet-modal').getByRole('dialog').waitFor({ state: 'hidden' })
+    return { context, page, accounts }
+  }
+  const request = (page: Page, namespace: string, method: string, params: unknown) =>
+    page.evaluate(
+      ([ns, m, p]) => {
+        const modal = document.querySelector('wallet-modal')
+        if (!modal) throw new Error('no <wallet-modal>')
+        // Typed for polkadot and cosmos; bip122's public typing comes with the Bitcoin providers.
+        return modal.getProvider(ns as 'cosmos').request({ method: m, params: p })
+      },
+      [namespace, method, params] as const,
+    )
+
+  it('polkadot + cosmos: Account shows both accounts; cosmos_signDirect and polkadot_signMessage verify', async () => {
+    const { context, page, accounts } = await connect(`eip155:31337,${POLKADOT},${COSMOS}`)
+    const dot = addressIn(accounts, POLKADOT)
+    const atom = addressIn(accounts, COSMOS)
+    assert.ok(dot && atom, `the wallet approved both namespaces: ${accounts.join(', ')}`)
+
+    // Account: the EVM account shown, the other two listed with their networks' names.
+    await page
+      .locator('wallet-button')
+      .getByRole('button', { name: /, Account$/ })
+      .click()
+    const modal = page.locator('wallet-modal').getByRole('dialog')
+    const others = modal.getByRole('region', { name: 'Other accounts' })
+    await others.waitFor()
+    const dotRow = others.getByRole('listitem').filter({ hasText: 'Polkadot' })
+    const atomRow = others.getByRole('listitem').filter({ hasText: 'Cosmos Hub' })
+    assert.equal(await dotRow.locator('[data-address]').getAttribute('data-address'), dot)
+    assert.equal(await atomRow.locator('[data-address]').getAttribute('data-address'), atom)
+    assert.equal(
+      await atomRow.locator('[data-address]').textContent(),
+      `${atom.slice(0, 6)}…${atom.slice(-4)}`,
+    )
+
+    // cosmos: the account's public key, its address derived from it, and a SignDoc signed with it.
+    const [account] = (await request(page, 'cosmos', 'cosmos_getAccounts', {})) as {
+      algo: string
+      address: string
+      pubkey: string
+    }[]
+    assert.equal(account?.algo, 'secp256k1')
+    assert.equal(account?.address, atom)
+    const publicKey = base64.decode(account.pubkey)
+    assert.equal(bech32.encode('cosmos', bech32.toWords(ripemd160(sha256(publicKey)))), atom)
+    const bodyBytes = utf8ToBytes('a transfer body')
+    const authInfoBytes = utf8ToBytes('fee and signer info')
+    const signed = (await request(page, 'cosmos', 'cosmos_signDirect', {
+      signerAddress: atom,
+      signDoc: {
+        chainId: 'cosmoshub-4',
+        accountNumber: '300',
+        bodyBytes: base64.encode(bodyBytes),
+        authInfoBytes: base64.encode(authInfoBytes),
+      },
+    })) as { signature: { pub_key: { value: string }; signature: string } }
+    assert.equal(signed.signature.pub_key.value, account.pubkey)
+    // The SignDoc's protobuf, written out here: fields 1-3 length-delimited, 4 a varint (300 = 0xac 0x02).
+    const field = (tag: number, bytes: Uint8Array) => concatBytes(Uint8Array.of(tag, bytes.length), bytes)
+    const signDoc = concatBytes(
+      field(0x0a, bodyBytes),
+      field(0x12, authInfoBytes),
+      field(0x1a, utf8ToBytes('cosmoshub-4')),
+      Uint8Array.of(0x20, 0xac, 0x02),
+    )
+    assert.ok(
+      secp256k1.verify(base64.decode(signed.signature.signature), sha256(signDoc), publicKey),
+      'the cosmos signature verifies over the SignDoc',
+    )
+
+    // polkadot: the public key is inside the SS58 address; the signature is MultiSignature (0x00 ed25519).
+    const message = 'Sign in to wallet-elements'
+    const { signature } = (await request(page, 'polkadot', 'polkadot_signMessage', {
+      address: dot,
+      message,
+    })) as { signature: string }
+    assert.match(signature, /^0x00[0-9a-f]{128}$/)
+    const dotKey = base58.decode(dot).slice(1, 33)
+    const wrapped = utf8ToBytes(`<Bytes>${message}</Bytes>`)
+    assert.ok(
+      ed25519.verify(hexToBytes(signature.slice(4)), wrapped, dotKey),
+      'the polkadot signature verifies',
+    )
+
+    // A method the namespace does not have is refused without asking the wallet.
+    await assert.rejects(
+      request(page, 'cosmos', 'cosmos_sendTokens', {}),
+      /does not support cosmos_sendTokens/,
+    )
+    await context.close()
+  })
+
+  it('bip122: getAccountAddresses gives the regtest account; its BIP-137 message signature verifies', async () => {
+    const { context, page, accounts } = await connect(`eip155:31337,${REGTEST}`)
+    const address = addressIn(accounts, REGTEST)
+    assert.ok(address?.startsWith('bcrt1q'), `a regtest native segwit account: ${accounts.join(', ')}`)
+
+    const [entry] = (await request(page, 'bip122', 'getAccountAddresses', { account: address })) as {
+      address: string
+      publicKey: string
+    }[]
+    assert.ok(entry, 'one address entry')
+    assert.equal(entry.address, address)
+    const publicKey = hexToBytes(entry.publicKey)
+    const regtest = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef }
+    assert.equal(btc.p2wpkh(publicKey, regtest).address, address, 'the address is the public key’s P2WPKH')
+
+    const message = 'Hello from wallet-elements'
+    const answer = (await request(page, 'bip122', 'signMessage', { account: address, message })) as {
+      address: string
+      signature: string
+    }
+    assert.equal(answer.address, address)
+    const bytes = base64.decode(answer.signature)
+    assert.ok((bytes[0] ?? 0) >= 39 && (bytes[0] ?? 0) <= 42, `BIP-137 P2WPKH header, got ${bytes[0]}`)
+    const prefix = utf8ToBytes('Bitcoin Signed Message:\n')
+    const body = utf8ToBytes(message)
+    const hash = sha256(
+      sha256(concatBytes(Uint8Array.of(prefix.length), prefix, Uint8Array.of(body.length), body)),
+    )
+    const recovered = secp256k1.Signature.fromCompact(bytes.slice(1))
+      .addRecoveryBit((bytes[0] ?? 0) - 39)
+      .recoverPublicKey(hash)
+      .toRawBytes(true)
+    assert.deepEqual(recovered, publicKey, 'the signature recovers the account’s key')
+    await context.close()
+  })
+})
