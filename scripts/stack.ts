@@ -261,6 +261,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
               serviceDataDir,
               projectId,
               demoPort,
+              siteOrigins: options.siteOrigins ?? [],
               market,
               tokenList,
               onramp: {

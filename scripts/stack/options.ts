@@ -93,6 +93,11 @@ export type StackOptions = {
    * Default `DEMO_VITE_CONFIG` or `vite.demo.config.ts`.
    */
   demoConfigFile?: string
+  /**
+   * More sites the dev project accepts besides the demo page, as origins (`http://127.0.0.1:3000`): a
+   * fixture app served on a port of its own, such as the package suite's Next.js app.
+   */
+  siteOrigins?: readonly string[]
   /** Vite's log level; `npm start` uses 'info', tests 'warn'. Default 'info'. */
   logLevel?: 'info' | 'warn' | 'error' | 'silent'
   /**

@@ -22,6 +22,8 @@ export interface StackServiceParameters {
   serviceDataDir: string
   projectId: string
   demoPort: number
+  /** Sites beside the demo page that the dev project accepts (StackOptions.siteOrigins). */
+  siteOrigins: readonly string[]
   market: LocalMarket
   tokenList: ReturnType<typeof marketTokenList>
   onramp: { url: string; apiKey: string; webhookSecret: string; sender: string }
@@ -50,6 +52,7 @@ export function stackServiceConfig({
   serviceDataDir,
   projectId,
   demoPort,
+  siteOrigins,
   market,
   tokenList,
   onramp,
@@ -98,7 +101,12 @@ export function stackServiceConfig({
     port: servicePort,
     dataDir: serviceDataDir,
     devProjectId: projectId,
-    devOrigins: [`http://${HOST}:${demoPort}`, `http://localhost:${demoPort}`, 'http://127.0.0.1:4173'],
+    devOrigins: [
+      `http://${HOST}:${demoPort}`,
+      `http://localhost:${demoPort}`,
+      'http://127.0.0.1:4173',
+      ...siteOrigins,
+    ],
     tokenLists: parseTokenLists({ networks: { [market.caipNetworkId]: tokenList } }),
     onramp: {
       providerUrl: onramp.url,

@@ -26,6 +26,7 @@ import { gzipSync } from 'node:zlib'
 import { serveDist } from '../bench/page.ts'
 import { importClosure } from '../bench/size.ts'
 import { launchBrowser, newContext } from '../e2e/harness.ts'
+import { npm, packTarball } from './tarball.ts'
 
 const run = promisify(execFile)
 const ROOT = resolve('.')
@@ -59,15 +60,6 @@ const SERVER_PACKAGES = [
 
 let work: string
 let tarball: string
-
-async function npm(args: string[], cwd: string): Promise<string> {
-  const { stdout, stderr } = await run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=warn'], {
-    cwd,
-    maxBuffer: 64 * 2 ** 20,
-    env: { ...process.env, npm_config_update_notifier: 'false' },
-  })
-  return `${stdout}${stderr}`
-}
 
 const npx = (args: string[], cwd: string) =>
   run(join(work, 'apps/node_modules/.bin', args[0] as string), args.slice(1), {
@@ -128,12 +120,8 @@ const REACT_MARKER = 'react.transitional.element'
 const reacts = (text: string) => text.split(REACT_MARKER).length - 1
 
 before(async () => {
-  if (!existsSync('dist/wallet-elements.js') || !existsSync('dist/types/src/index.d.ts'))
-    await run('npm', ['run', 'build'], { cwd: ROOT, maxBuffer: 64 * 2 ** 20 })
   work = mkdtempSync(join(tmpdir(), 'wallet-elements-package-'))
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT })
-  const packed = JSON.parse(stdout) as { filename: string }[]
-  tarball = join(work, packed[0]?.filename ?? '')
+  tarball = await packTarball(work)
   cpSync(APPS, join(work, 'apps'), { recursive: true })
   writeFileSync(
     join(work, 'apps/package.json'),
