@@ -9,9 +9,17 @@ const SOLANA_MODULE =
 
 /**
  * What a bundler entry leaves to the app: React, ReactDOM and r2wc (peer dependencies, so a React
- * app ships one React), nanostores and zod (dependencies: the public types are written in them).
+ * app ships one React), nanostores and zod (dependencies: the public types are written in them),
+ * and wagmi's packages (optional peer dependencies of `wallet-elements/wagmi`).
  */
-const EXTERNAL = /^(react|react-dom|@r2wc\/react-to-web-component|nanostores|zod)(\/|$)/
+const EXTERNAL = /^(react|react-dom|@r2wc\/react-to-web-component|nanostores|zod|wagmi|@wagmi\/core)(\/|$)/
+
+/** The wagmi connector's modules: the viem they import is the wagmi app's own (wagmi's peer), not ours. */
+const WAGMI_MODULE = /[\\/]src[\\/]wagmi[\\/]/
+
+/** {@link EXTERNAL}, and viem where the wagmi connector imports it (the core keeps its own, inside). */
+const external = (id: string, importer: string | undefined): boolean =>
+  EXTERNAL.test(id) || (/^viem(\/|$)/.test(id) && importer !== undefined && WAGMI_MODULE.test(importer))
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -27,7 +35,7 @@ const STYLE_MODULE = /[\\/]src[\\/]ui[\\/]theme[\\/](reset|\w+Styles)\.ts$/
 export function libraryConfig(options: {
   entry: Record<string, string>
   chunkDir: string
-  external?: RegExp
+  external?: RegExp | ((id: string, importer: string | undefined) => boolean)
   emptyOutDir: boolean
   /** Puts every module the entries import statically into one chunk (fewer, better-compressed files). */
   oneInitialChunk?: boolean
@@ -74,7 +82,7 @@ export function libraryConfig(options: {
 }
 
 /**
- * The bundler entries (`.`, `./core`, `./elements`) into `dist/`, sharing chunks under
+ * The bundler entries (`.`, `./core`, `./elements`, `./wagmi`) into `dist/`, sharing chunks under
  * `dist/chunks/`. The script-tag file is a second build (`vite.script-tag.config.ts`) that keeps
  * everything inside.
  */
@@ -84,9 +92,10 @@ export default defineConfig(
       index: here('src/index.ts'),
       core: here('src/core/index.ts'),
       elements: here('elements/index.ts'),
+      wagmi: here('src/wagmi/index.ts'),
     },
     chunkDir: 'chunks',
-    external: EXTERNAL,
+    external,
     emptyOutDir: true,
   }),
 )

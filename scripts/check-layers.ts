@@ -39,6 +39,8 @@ export const LAYERS: readonly Layer[] = [
     paths: ['src/index.ts'],
     mayImport: ['elements', 'ui', 'core', 'chains', 'connectors', 'services', 'shared', 'protocol', 'errors'],
   },
+  // `wallet-elements/wagmi`: the wagmi connector, over the core's public entry only.
+  { name: 'wagmi', paths: ['src/wagmi'], mayImport: ['core'] },
   {
     name: 'elements',
     paths: ['elements', 'src/script-tag.ts'],

@@ -41,6 +41,7 @@ const INPUTS = [
 export const BUILD_OUTPUTS = [
   'dist/wallet-elements.js',
   'dist/index.js',
+  'dist/wagmi.js',
   'dist/types/src/index.d.ts',
   'dist/THIRD-PARTY-NOTICES.txt',
   'dist-demo/index.html',

@@ -4,12 +4,11 @@ import type { Eip1193Provider, WalletInfo } from '../connectors/types.ts'
 import { ProviderDisconnectedError, RpcRequestError, UserRejectedRequestError } from '../errors/rpc.ts'
 import { WalletNoSignatureError, WalletNoTransactionError } from '../errors/wallet.ts'
 import { fromBase64, toBase64 } from '../protocol/base64.ts'
-import type { ChainNamespace } from '../protocol/caip.ts'
 import { resolveLocale } from '../protocol/locales.ts'
 import { decodeBase58 } from '../protocol/siwx/base58.ts'
 import type { MessageKey } from '../shared/locales/en.ts'
+import { connectThroughModal } from './actions/connectThroughModal.ts'
 import { getProvider } from './actions/getProvider.ts'
-import { open } from './actions/open.ts'
 import type { Config } from './config.ts'
 import { recordOf } from './connection/recordOf.ts'
 
@@ -44,47 +43,6 @@ const SOLANA_FEATURES = [
 ] as const
 
 /**
- * Opens the modal (Connect, with the embedded wallet's sign-in) and waits for a connection of the
- * namespace: its accounts, or a 4001 error when the person closes the modal first.
- *
- * @example
- * const [address] = await signInThroughModal(config, 'eip155')
- */
-export async function signInThroughModal(
-  config: Config,
-  namespace: ChainNamespace,
-): Promise<readonly string[]> {
-  const connected = () => {
-    const record = recordOf(config, namespace)
-    return record.status === 'connected' && record.accounts.length > 0 ? record.accounts : undefined
-  }
-  const now = connected()
-  if (now) return now
-  await open(config, { view: 'Connect' })
-  return new Promise((resolve, reject) => {
-    const stops: (() => void)[] = []
-    const done = (settle: () => void) => {
-      for (const stop of stops.splice(0)) stop()
-      settle()
-    }
-    stops.push(
-      config.$connections.listen(() => {
-        const accounts = connected()
-        if (accounts) done(() => resolve(accounts))
-      }),
-      config.$modal.listen((modal) => {
-        if (!modal.open)
-          done(() =>
-            reject(
-              new UserRejectedRequestError({ details: 'The modal was closed before a wallet connected' }),
-            ),
-          )
-      }),
-    )
-  })
-}
-
-/**
  * Announces the site's wallet to the page: an EIP-6963 announcement whose provider is
  * `getProvider(config, 'eip155')` (again on every `eip6963:requestProvider`) when the site has EVM
  * networks, and a Wallet Standard registration over `getProvider(config, 'solana')` when it has
@@ -101,7 +59,7 @@ export function announceSiteWallet(config: Config): () => void {
   const stops: (() => void)[] = []
   let stopped = false
   // A dapp's `eth_requestAccounts` on the announced provider signs in through the modal.
-  config.internal.requestAccounts = (namespace) => signInThroughModal(config, namespace)
+  config.internal.requestAccounts = (namespace) => connectThroughModal(config, namespace)
   stops.push(() => {
     config.internal.requestAccounts = undefined
   })
@@ -218,7 +176,7 @@ export function createSiteWallet(config: Config, name: string): Wallet {
 
   /** The connected account, after the modal's sign-in when nothing is connected (closing it rejects). */
   const connect = async (): Promise<readonly WalletAccount[]> => {
-    if (accounts().length === 0) await signInThroughModal(config, 'solana')
+    if (accounts().length === 0) await connectThroughModal(config, 'solana')
     return accounts()
   }
   /** The input's account is the connected one, and its chain (when it names one) the connection's. */
