@@ -51,7 +51,7 @@ export async function buildFloor(): Promise<{ dir: string; remove(): Promise<voi
  * Records, from the first `pointerdown`, when the dialog's first row (`.item`, or `.empty` without
  * wallets) is in `host`'s shadow root and when it has been painted, in `window.firstOpen`.
  */
-const measure = (host: string) => `<script>
+export const measure = (host: string) => `<script>
   document.addEventListener('pointerdown', () => {
     const start = performance.now()
     const root = document.querySelector('${host}').shadowRoot
@@ -71,7 +71,7 @@ const measure = (host: string) => `<script>
   }, { capture: true, once: true })
 </script>`
 
-const page = (script: string, body: string, host: string) =>
+export const page = (script: string, body: string, host: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>first open</title>
 ${WALLET}<script type="module" src="${script}"></script></head>
 <body>${body}${measure(host)}</body></html>`
@@ -100,7 +100,7 @@ export interface FirstOpenResult {
   maxOursMs: number
 }
 
-const median = (values: readonly number[]) => {
+export const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }

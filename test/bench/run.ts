@@ -60,6 +60,11 @@ if (!quick) {
       console.log(`\n${name}: skipped (${(error as Error).message})`)
     }
   }
+  await optional('engines', async () => {
+    // Chromium, Firefox and WebKit, each next to the React floor in the same engine.
+    const { benchEngines, printEngines } = await import('./engines.ts')
+    printEngines(await benchEngines(5))
+  })
   await optional('relay', async () => {
     const { benchRelay } = await import('./relay.ts')
     const result = await benchRelay()

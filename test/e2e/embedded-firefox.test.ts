@@ -5,6 +5,8 @@ import type { Browser, ElementHandle, Frame, Page } from 'puppeteer-core'
 import { launch } from 'puppeteer-core'
 import { type Hex, verifyMessage } from 'viem'
 import { codeOf, nextMail } from './embedded-helpers.ts'
+import { browserWalletJourney } from './engine-journeys.ts'
+import { puppeteerTab } from './engine-tabs.ts'
 import { startTestStack, type TestStack } from './harness.ts'
 
 /** Debian's Firefox ESR (scripts/install-browsers.sh installs it with apt; FIREFOX_PATH overrides). */
@@ -12,6 +14,9 @@ const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
 const skip = existsSync(firefoxPath)
   ? false
   : `Firefox is not installed at ${firefoxPath}: run \`bash scripts/install-browsers.sh\` (as root with apt) or set FIREFOX_PATH`
+// In CI (CI=true) Firefox is required: scripts/install-browsers.sh installs it there, and a missing
+// Firefox fails the run instead of skipping.
+if (skip && process.env.CI === 'true') throw new Error(`CI needs Firefox: ${skip}`)
 
 /** Waits for `probe` to answer something truthy (Firefox over BiDi: no auto-waiting locators into shadow roots here). */
 async function until<T>(what: string, probe: () => Promise<T>, timeoutMs = 30_000): Promise<NonNullable<T>> {
@@ -32,6 +37,10 @@ const modalText = (page: Page) =>
   )
 
 /**
+ * The core journeys in Firefox (issue 29 item 5): the Demo Wallet's journey shared with WebKit
+ * (test/e2e/engine-journeys.ts) in a browser context of its own, then the embedded wallet's below, on
+ * one stack.
+ *
  * The embedded wallet in Firefox (issue 23, item 8): Firefox names the ancestors of our iframe
  * (`referrerpolicy="no-referrer"`) as `"null"` in `location.ancestorOrigins`, and the frame used to
  * refuse the handshake, so the e-mail sign-in waited 20 s and showed "Network Error - could not load
@@ -43,7 +52,10 @@ const modalText = (page: Page) =>
  * window on the frame's origin (`/approve`), and only a click in that window approves. Puppeteer over
  * BiDi sees that window as a new page target (`browser.waitForTarget`, `target.page()`).
  */
-describe('embedded wallet in Firefox (WebDriver BiDi)', { timeout: 300_000, skip }, () => {
+describe('the core journeys and the embedded wallet in Firefox (WebDriver BiDi)', {
+  timeout: 300_000,
+  skip,
+}, () => {
   let stack: TestStack
   let browser: Browser
   let page: Page
@@ -142,6 +154,17 @@ describe('embedded wallet in Firefox (WebDriver BiDi)', { timeout: 300_000, skip
       const text = await shown?.evaluate(() => document.body.textContent ?? '')
       return button && text?.includes(message) ? button : undefined
     })
+
+  it('Demo Wallet: opens the modal, connects, signs, sends, switches network, disconnects', async () => {
+    // A browser context of its own: nothing of this journey is left for the embedded wallet's.
+    const context = await browser.createBrowserContext()
+    try {
+      const tab = puppeteerTab(browser, await context.newPage(), stack.urls.frame)
+      await browserWalletJourney(tab, stack, (line) => console.log(`  Firefox ${line}`))
+    } finally {
+      await context.close()
+    }
+  })
 
   it('signs in with a code: the frame answers the handshake (ancestorOrigins ["null"]), connected on EVM', async () => {
     page = await browser.newPage()
