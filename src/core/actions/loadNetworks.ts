@@ -20,11 +20,13 @@ export function loadNetworks(config: Config): Promise<readonly Network[]> {
       (id) => id.startsWith('eip155:') && !options.customNetworks.some((n) => n.caipNetworkId === id),
     )
     const needsSolana = options.networks.some((id) => id.startsWith('solana:'))
-    const [eip155, solana] = await Promise.all([
+    const needsBitcoin = options.networks.some((id) => id.startsWith('bip122:'))
+    const [eip155, solana, bitcoin] = await Promise.all([
       eip155Ids.length > 0
         ? import('../../chains/eip155/networks.ts').then((module) => module.resolveEip155Networks(eip155Ids))
         : undefined,
       needsSolana ? import('../../chains/solana/networks.ts') : undefined,
+      needsBitcoin ? import('../../chains/bip122/networks.ts') : undefined,
     ])
     const networks: Network[] = []
     const custom: Network[] = []
@@ -37,7 +39,8 @@ export function loadNetworks(config: Config): Promise<readonly Network[]> {
       const network =
         custom.find((candidate) => candidate.caipNetworkId === id) ??
         eip155?.get(id) ??
-        (id.startsWith('solana:') ? solana?.resolveSolanaNetwork(id) : undefined)
+        (id.startsWith('solana:') ? solana?.resolveSolanaNetwork(id) : undefined) ??
+        (id.startsWith('bip122:') ? bitcoin?.resolveBitcoinNetwork(id) : undefined)
       if (!network) {
         reportError(config, new NetworkNotFoundError({ caipNetworkId: id }))
         continue
