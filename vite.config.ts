@@ -7,6 +7,10 @@ import { cssStringsPlugin } from './scripts/cssStrings.ts'
 const SOLANA_MODULE =
   /[\\/](src[\\/](chains[\\/]solana|connectors[\\/]walletStandard|core[\\/]solana)|node_modules[\\/](@solana|@wallet-standard)[\\/])/
 
+/** Modules that only Bitcoin needs: its chain code, its wallets' discovery and its transaction library. */
+const BITCOIN_MODULE =
+  /[\\/](src[\\/](chains[\\/]bip122|connectors[\\/]bitcoin|core[\\/]bitcoin)|node_modules[\\/]@scure[\\/]btc-signer)[\\/]/
+
 /**
  * What a bundler entry leaves to the app: React, ReactDOM and r2wc (peer dependencies, so a React
  * app ships one React), nanostores and zod (dependencies: the public types are written in them),
@@ -29,8 +33,8 @@ const STYLE_MODULE = /[\\/]src[\\/]ui[\\/]theme[\\/](reset|\w+Styles)\.ts$/
 /**
  * The options both library builds share: React, production mode, ES2022, minified ES modules with
  * hidden source maps (kept in dist/ for us, left out of the package: nothing points at a missing
- * file), and lazily loaded chunks under `chunkDir`, Solana ones prefixed `solana-` so the size check
- * can prove an EVM-only page never loads them.
+ * file), and lazily loaded chunks under `chunkDir`, Solana ones prefixed `solana-` and Bitcoin ones
+ * `bitcoin-` so the size check can prove an EVM-only page never loads them.
  */
 export function libraryConfig(options: {
   entry: Record<string, string>
@@ -74,7 +78,9 @@ export function libraryConfig(options: {
           chunkFileNames: (chunk) =>
             chunk.moduleIds.some((id) => SOLANA_MODULE.test(id))
               ? `${options.chunkDir}/solana-[name]-[hash].js`
-              : `${options.chunkDir}/[name]-[hash].js`,
+              : chunk.moduleIds.some((id) => BITCOIN_MODULE.test(id))
+                ? `${options.chunkDir}/bitcoin-[name]-[hash].js`
+                : `${options.chunkDir}/[name]-[hash].js`,
         },
       },
     },

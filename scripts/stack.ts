@@ -139,6 +139,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const chain2Url = `http://${HOST}:${chain2Port}`
   const bundlerUrl = `http://${HOST}:${bundlerPort}`
   const solanaUrl = `http://${HOST}:${solanaPort}`
+  const bitcoinUrl = `http://${HOST}:${bitcoinPort}`
   // The market's addresses are known before it is deployed, so the service and the demo start beside it.
   const market = planMarket(31337)
   const tokenList = marketTokenList(market)
@@ -367,6 +368,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             VITE_LOCAL_RPC_URL: chainUrl,
             VITE_LOCAL2_RPC_URL: chain2Url,
             VITE_LOCAL_SOLANA_RPC_URL: solanaUrl,
+            VITE_LOCAL_BITCOIN_URL: bitcoinUrl,
             VITE_API_URL: serviceUrl,
             VITE_RELAY_URL: relayUrl,
             VITE_PROJECT_ID: projectId,

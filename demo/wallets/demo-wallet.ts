@@ -392,8 +392,10 @@ export function createDemoWallet(parameters: CreateDemoWalletParameters): {
       sites.reset()
       resetAddedChains(storage, chains)
       parameters.solana?.reset()
+      parameters.bitcoin?.reset()
     },
     ...(parameters.solana ? { solana: parameters.solana } : {}),
+    ...(parameters.bitcoin ? { bitcoin: parameters.bitcoin } : {}),
   }
 
   return { provider, controls }

@@ -11,8 +11,12 @@
  * - `demoBehavior=normal | throw | hang | garbage` (EVM side only)
  * - `demoAutoApprove=1`: approve every prompt without showing it
  * - `demoSolana=off`: skip the Solana registration (an EVM-only wallet)
+ * - `demoBitcoin=off | standard | wbip`: skip the Bitcoin side, or register it only through the Wallet
+ *   Standard or only through the WBIP004 registry (default: both, under the same name)
  *
  */
+
+import { createBitcoinWallet, registerStandardWallet, registerWbipProvider } from './bitcoin-wallet.ts'
 import { createDemoWallet, type DemoWalletBehavior, type DemoWalletControls } from './demo-wallet.ts'
 import { DEFAULT_CHAIN_ID } from './evm/chains.ts'
 import { DEMO_WALLET_ICON, DEMO_WALLET_NAME } from './identity.ts'
@@ -38,6 +42,7 @@ export function installDemoWallet(win: Window): DemoWalletControls | undefined {
   const env: Partial<Record<string, unknown>> | undefined = import.meta.env
   const localRpcUrl = env?.VITE_LOCAL_RPC_URL
   const localSolanaRpcUrl = env?.VITE_LOCAL_SOLANA_RPC_URL
+  const localBitcoinUrl = env?.VITE_LOCAL_BITCOIN_URL
   const origin = win.location.origin
   const accountIndex = intParam(search.get('demoAccount'), 0)
   const storage = safeLocalStorage(win)
@@ -61,6 +66,18 @@ export function installDemoWallet(win: Window): DemoWalletControls | undefined {
             : {}),
         })
 
+  const bitcoinMode = search.get('demoBitcoin') ?? 'both'
+  const bitcoin =
+    bitcoinMode === 'off'
+      ? undefined
+      : createBitcoinWallet({
+          origin,
+          accountIndex,
+          storage,
+          ask: (request) => prompts.ask(request),
+          ...(typeof localBitcoinUrl === 'string' && localBitcoinUrl ? { nodeUrl: localBitcoinUrl } : {}),
+        })
+
   const { provider, controls } = createDemoWallet({
     origin,
     accountIndex,
@@ -71,9 +88,12 @@ export function installDemoWallet(win: Window): DemoWalletControls | undefined {
     storage,
     prompts,
     solana: solana?.controls,
+    bitcoin: bitcoin?.controls,
   })
   win.demoWallet = controls
   if (solana) registerSolanaWallet(win, solana.wallet)
+  if (bitcoin && bitcoinMode !== 'wbip') registerStandardWallet(win, bitcoin.wallet)
+  if (bitcoin && bitcoinMode !== 'standard') registerWbipProvider(win, bitcoin.info, bitcoin.provider)
 
   if (mode === 'legacy') {
     // Not declared on Window here, so this file never fights the connectors' own declaration.

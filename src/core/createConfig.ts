@@ -28,7 +28,7 @@ import type { SessionState, SiwxState } from './state/siwx.ts'
 import { IDLE_SIWX } from './state/siwx.ts'
 import type { SwapState } from './state/swap.ts'
 import { IDLE_SWAP } from './state/swap.ts'
-import type { CatalogueState, WalletListState, WalletStandardFound } from './state/wallets.ts'
+import type { CatalogueState, WalletListState, WalletStandardFound, WalletWatcher } from './state/wallets.ts'
 import { IDLE_WALLET_LIST, initialCatalogue } from './state/wallets.ts'
 
 export type * from './config.ts'
@@ -72,34 +72,50 @@ export function createConfig(
       stop?.()
     }
   })
-  // Wallet Standard (Solana) wallets: watched only when a Solana network is configured, so an
-  // EVM-only page never loads that code.
-  const $walletStandard = atom<WalletStandardFound | undefined>(undefined)
-  onMount($walletStandard, () => {
-    let stop: (() => void) | undefined
-    let stopped = false
-    const unlisten = $options.subscribe((options) => {
-      if (stop || stopped || !platform.window || !options.networks.some((id) => id.startsWith('solana:')))
-        return
-      stop = () => {}
-      void import('../connectors/walletStandard/index.ts').then((module) => {
-        if (stopped) return
-        stop = module.watchWalletStandardConnectors((connectors) =>
-          $walletStandard.set({ connectors, merge: module.mergeConnectors }),
-        )
+  // Other ecosystems' wallets: watched only when a network of theirs is configured, so an EVM-only
+  // page never loads that code. Solana: the Wallet Standard; Bitcoin: the Wallet Standard and WBIP004.
+  const watchedWhen = (prefix: string, load: () => Promise<WalletWatcher>) => {
+    const $found = atom<WalletStandardFound | undefined>(undefined)
+    onMount($found, () => {
+      let stop: (() => void) | undefined
+      let stopped = false
+      const unlisten = $options.subscribe((options) => {
+        const win = platform.window
+        if (stop || stopped || !win || !options.networks.some((id) => id.startsWith(prefix))) return
+        stop = () => {}
+        void load().then(({ watch, merge }) => {
+          if (!stopped) stop = watch(win, (connectors) => $found.set({ connectors, merge }))
+        })
       })
+      return () => {
+        stopped = true
+        unlisten()
+        stop?.()
+      }
     })
-    return () => {
-      stopped = true
-      unlisten()
-      stop?.()
-    }
-  })
+    return $found
+  }
+  const $walletStandard = watchedWhen('solana:', () =>
+    import('../connectors/walletStandard/index.ts').then((module) => ({
+      watch: (_win, onChange) => module.watchWalletStandardConnectors(onChange),
+      merge: module.mergeConnectors,
+    })),
+  )
+  const $bitcoinWallets = watchedWhen('bip122:', () =>
+    import('../connectors/bitcoin/index.ts').then((module) => ({
+      watch: module.watchBitcoinConnectors,
+      merge: module.mergeConnectors,
+    })),
+  )
   const connectorsExtra = atom<readonly Connector[]>(connectors)
-  const $connectors = computed([$injected, $walletStandard, connectorsExtra], (injected, standard, extra) => [
-    ...(standard ? standard.merge(injected, standard.connectors) : injected),
-    ...extra,
-  ])
+  const $connectors = computed(
+    [$injected, $walletStandard, $bitcoinWallets, connectorsExtra],
+    (injected, standard, bitcoin, extra) => {
+      const merge = standard?.merge ?? bitcoin?.merge
+      const others = [...(standard?.connectors ?? []), ...(bitcoin?.connectors ?? [])]
+      return [...(merge ? merge(injected, others) : injected), ...extra]
+    },
+  )
 
   const $status = computed([$connections, $activeNamespace], (connections, namespace) => {
     return connections[namespace]?.status ?? 'disconnected'

@@ -28,6 +28,8 @@ const BLOCK_TIME_MS: Readonly<Record<string, number>> = {
 }
 const DEFAULT_BLOCK_TIME_MS = 2_000
 const SOLANA_POLL_MS = 2_000
+/** Bitcoin's node APIs are REST, with no block number to poll: its balance is read again this often. */
+const BITCOIN_POLL_MS = 10_000
 
 /**
  * The interval at which new blocks are looked for on a network: never faster than its block time.
@@ -37,6 +39,7 @@ const SOLANA_POLL_MS = 2_000
  */
 export function blockTimeMs(caipNetworkId: CaipNetworkId): number {
   if (caipNetworkId.startsWith('solana:')) return SOLANA_POLL_MS
+  if (caipNetworkId.startsWith('bip122:')) return BITCOIN_POLL_MS
   return BLOCK_TIME_MS[caipNetworkId] ?? DEFAULT_BLOCK_TIME_MS
 }
 
@@ -73,7 +76,15 @@ export function freshBalances(config: Config): ReadableAtom<number | undefined> 
       const account = config.$account.get()
       const caipNetworkId = network?.caipNetworkId
       if (stopped || !caipNetworkId) return
-      if (!hidden() && account && network.supported && network.network) {
+      if (
+        !hidden() &&
+        account &&
+        network.supported &&
+        network.network &&
+        caipNetworkId.startsWith('bip122:')
+      ) {
+        void fetchBalance(config, { refresh: true }).catch(() => {})
+      } else if (!hidden() && account && network.supported && network.network) {
         const method = caipNetworkId.startsWith('solana:') ? 'getSlot' : 'eth_blockNumber'
         try {
           const answer = await networkRpc(config, caipNetworkId)(method, [])

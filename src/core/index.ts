@@ -3,6 +3,14 @@
  * @module
  */
 
+export type {
+  AccountAddress,
+  Bip122Provider,
+  SendTransferParams,
+  SendTransferResult,
+  SignPsbtParams,
+  SignPsbtResult,
+} from '../protocol/bip122.ts'
 export type { CaipNetworkId, ChainNamespace } from '../protocol/caip.ts'
 export type {
   Feature,

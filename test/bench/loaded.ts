@@ -4,7 +4,8 @@
  * - `measureFirstLoad`: the page with one `<wallet-button>` and no interaction, split into the JS
  *   whose fetch started before the button was painted and all JS fetched until the page is idle;
  * - `measureLoadedJs`: a whole EVM session (first paint, open, connect a browser wallet, Account,
- *   Send, Networks), so the budget check proves an EVM-only page never fetches a `solana-*` chunk.
+ *   Send, Networks), so the budget check proves an EVM-only page never fetches a `solana-*` or
+ *   `bitcoin-*` chunk.
  */
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -154,6 +155,7 @@ export interface LoadedJs {
   files: LoadedFile[]
   gzip: number
   solanaFiles: string[]
+  bitcoinFiles: string[]
 }
 
 /** Loads the page, connects the in-page wallet and walks Account, Send and Networks. */
@@ -193,6 +195,7 @@ export async function measureLoadedJs(networks: string, shared?: Browser): Promi
       files,
       gzip: sum(files),
       solanaFiles: files.map((f) => f.file).filter((file) => /(^|\/)solana-/.test(file)),
+      bitcoinFiles: files.map((f) => f.file).filter((file) => /(^|\/)bitcoin-/.test(file)),
     }
   } finally {
     if (!shared) await browser.close()

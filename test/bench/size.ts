@@ -5,7 +5,9 @@
  * 1. First paint: JS whose fetch starts before `<wallet-button>` is painted.
  * 2. Idle: all JS fetched with no interaction until the page is idle (idle prefetch included).
  * 3. Static imports of `dist/wallet-elements.js` (what the import graph alone says; reported).
- * 4. An EVM-only page through connect, Account, Send and Networks: its total, and no Solana chunk.
+ * 4. An EVM-only page through connect, Account, Send and Networks: its total, and no Solana or
+ *    Bitcoin chunk.
+ * 5. The Bitcoin chunks of the script-tag build (`bitcoin-*`), gzip (reported).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -84,6 +86,14 @@ export function measureSizes() {
   return { all, allTotal: total(all), staticImports, staticImportsTotal: total(staticImports) }
 }
 
+/** The script-tag build's Bitcoin-only chunks (`bitcoin-*`, named so by vite.config.ts). */
+export function bitcoinChunks(): FileSize[] {
+  return walk(join(DIST, 'wallet-elements'))
+    .filter((path) => /(^|\/)bitcoin-[^/]*\.js$/.test(path))
+    .map(sizeOf)
+    .sort((a, b) => b.gzip - a.gzip)
+}
+
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 const row = (name: string, raw: string, gzip: string) =>
   `  ${name.padEnd(56)} ${raw.padStart(10)} ${gzip.padStart(10)} gzip`
@@ -140,6 +150,7 @@ export function reportBudgets(sizes: BrowserSizes, detail = true): string[] {
   console.log('\nAn EVM-only script-tag page through connect, Account, Send and Networks:')
   line(`4. all JS fetched (${evmSession.files.length} files)`, evmSession.gzip, BUDGETS.evmSessionGzip)
   console.log(`     Solana chunks fetched: ${evmSession.solanaFiles.join(', ') || 'none'}`)
+  console.log(`     Bitcoin chunks fetched: ${evmSession.bitcoinFiles.join(', ') || 'none'}`)
   console.log('     (neither page has the embedded wallet: its announcement chunk must not load either)')
   const exceeded: string[] = []
   if (firstLoad.beforePaintGzip > BUDGETS.firstPaintGzip)
@@ -150,6 +161,12 @@ export function reportBudgets(sizes: BrowserSizes, detail = true): string[] {
     exceeded.push(`EVM session ${kb(evmSession.gzip)} > ${kb(BUDGETS.evmSessionGzip)}`)
   if (evmSession.solanaFiles.length > 0)
     exceeded.push(`the EVM-only page loaded Solana code: ${evmSession.solanaFiles.join(', ')}`)
+  if (evmSession.bitcoinFiles.length > 0)
+    exceeded.push(`the EVM-only page loaded Bitcoin code: ${evmSession.bitcoinFiles.join(', ')}`)
+  const bitcoin = bitcoinChunks()
+  console.log('\nThe Bitcoin chunks of the script-tag build (loaded only with a bip122 network):')
+  line(`5. bitcoin-* in dist/wallet-elements/ (${bitcoin.length} files)`, total(bitcoin).gzip)
+  files(bitcoin)
   // The site's wallet announcement (core/announce.ts) loads only with the embedded wallet on.
   const announce = [...firstLoad.idle, ...evmSession.files].filter((file) =>
     /(^|\/)announce-/.test(file.file),
@@ -164,7 +181,7 @@ export function reportBudgets(sizes: BrowserSizes, detail = true): string[] {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const exceeded = reportBudgets(await measureBrowserSizes())
   if (process.argv.includes('--check')) {
-    const checks = 5
+    const checks = 6
     for (const problem of exceeded) console.error(`\nBudget exceeded: ${problem}`)
     console.log(`\nsize budgets: ${checks - exceeded.length} passed, ${exceeded.length} failed`)
     if (exceeded.length > 0) process.exit(1)

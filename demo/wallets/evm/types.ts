@@ -1,6 +1,7 @@
 // The Demo Wallet's EVM side, its shapes: what it is built from, the EIP-1193 provider and EIP-6963 info
 // it hands out, the test controls.
 import type { Address } from 'viem'
+import type { BitcoinWalletControls } from '../bitcoin-wallet.ts'
 import type { PromptQueue } from '../prompt.ts'
 import type { SolanaWalletControls } from '../solana-wallet.ts'
 
@@ -72,6 +73,8 @@ export type DemoWalletControls = {
   reset(): void
   /** The Solana side (a Wallet Standard wallet); absent with `?demoSolana=off` or when built without it. */
   readonly solana?: SolanaWalletControls
+  /** The Bitcoin side (Wallet Standard and WBIP004); absent with `?demoBitcoin=off` or when built without it. */
+  readonly bitcoin?: BitcoinWalletControls
 }
 
 export type CreateDemoWalletParameters = {
@@ -91,4 +94,6 @@ export type CreateDemoWalletParameters = {
   prompts?: PromptQueue | undefined
   /** The Solana side's controls, exposed as `controls.solana` and reset with the rest. */
   solana?: SolanaWalletControls | undefined
+  /** The Bitcoin side's controls, exposed as `controls.bitcoin` and reset with the rest. */
+  bitcoin?: BitcoinWalletControls | undefined
 }

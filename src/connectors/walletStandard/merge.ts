@@ -36,23 +36,27 @@ function combine(primary: Connector, others: readonly Connector[]): Connector {
 }
 
 /**
- * Browser wallets with their Wallet Standard (Solana) counterparts: a wallet that announces itself
- * both ways, under one name, appears once with both namespaces.
+ * Browser wallets with their other-ecosystem counterparts (Wallet Standard Solana and Bitcoin wallets,
+ * WBIP004 Bitcoin providers): a wallet that announces itself several ways under one name appears once
+ * with every namespace, even without an EVM side.
  *
  * @example
- * mergeConnectors(injected, walletStandard) // [Demo Wallet (eip155, solana), Other Solana Wallet]
+ * mergeConnectors(injected, others) // [Demo Wallet (eip155, solana, bip122), Other Solana Wallet]
  */
-export function mergeConnectors(
-  injected: readonly Connector[],
-  walletStandard: readonly Connector[],
-): Connector[] {
+export function mergeConnectors(injected: readonly Connector[], others: readonly Connector[]): Connector[] {
   const used = new Set<Connector>()
-  const merged = injected.map((connector) => {
-    const twins = walletStandard.filter(
-      (candidate) => !used.has(candidate) && sameWallet(candidate, connector),
+  const withTwins = (connector: Connector) => {
+    const twins = others.filter(
+      (candidate) => candidate !== connector && !used.has(candidate) && sameWallet(candidate, connector),
     )
     for (const twin of twins) used.add(twin)
     return twins.length > 0 ? combine(connector, twins) : connector
-  })
-  return [...merged, ...walletStandard.filter((connector) => !used.has(connector))]
+  }
+  const merged = injected.map(withTwins)
+  for (const connector of others) {
+    if (used.has(connector)) continue
+    used.add(connector)
+    merged.push(withTwins(connector))
+  }
+  return merged
 }

@@ -1,10 +1,10 @@
 import type * as z from 'zod/mini'
 import { InvalidResponseError } from '../../errors/index.ts'
 import {
-  Bip122AddressesSchema,
-  Bip122SendTransferResultSchema,
-  Bip122SignMessageResultSchema,
-  Bip122SignPsbtResultSchema,
+  GetAccountAddressesResultSchema,
+  SendTransferResultSchema,
+  SignMessageResultSchema,
+  SignPsbtResultSchema,
 } from '../../protocol/bip122.ts'
 import { CosmosAccountsSchema, CosmosSignResultSchema } from '../../protocol/cosmos.ts'
 import {
@@ -14,10 +14,10 @@ import {
 
 /** The answers whose shape the namespace's methods define, by method. */
 const RESULTS: Record<string, z.ZodMiniType> = {
-  getAccountAddresses: Bip122AddressesSchema,
-  signMessage: Bip122SignMessageResultSchema,
-  signPsbt: Bip122SignPsbtResultSchema,
-  sendTransfer: Bip122SendTransferResultSchema,
+  getAccountAddresses: GetAccountAddressesResultSchema,
+  signMessage: SignMessageResultSchema,
+  signPsbt: SignPsbtResultSchema,
+  sendTransfer: SendTransferResultSchema,
   polkadot_signMessage: PolkadotSignMessageResultSchema,
   polkadot_signTransaction: PolkadotSignTransactionResultSchema,
   cosmos_getAccounts: CosmosAccountsSchema,

@@ -42,6 +42,19 @@ async function readSolana(config: Config, network: Network, address: string): Pr
   }
 }
 
+/** BTC of the account's address: confirmed and pending (the mempool's change) together, from its node. */
+async function readBitcoin(config: Config, network: Network, address: string): Promise<Balances> {
+  const [{ bitcoinNode }, { readBitcoinBalance }] = await Promise.all([
+    import('../bitcoin/node.ts'),
+    import('../../chains/bip122/node.ts'),
+  ])
+  const node = bitcoinNode(config, network.caipNetworkId)
+  const { confirmed, pending } = await readBitcoinBalance(node.fetch, node.url, node.kind, address)
+  return { value: confirmed + pending, nativePrice: null, tokens: [] }
+}
+
+const READERS = { solana: readSolana, bip122: readBitcoin } as const
+
 /**
  * Collects cache entries after 5 minutes (SPEC section 9): balances of other accounts and networks
  * fetched 5 minutes ago or more (one in use is read again every 30 s), and retry blocks that are over. Runs on each fetch, so a page left open holds at most
@@ -79,9 +92,10 @@ async function readEvm(config: Config, network: Network, address: string): Promi
 }
 
 /**
- * Fetches the balances of the connected account on its network: the native currency (ETH, SOL) and
- * the tokens it holds (ERC-20s of the companion service's token list, read in one multicall through
- * the RPC proxy; SPL tokens on Solana), with USD prices where the service has them; cached for 30 s.
+ * Fetches the balances of the connected account on its network: the native currency (ETH, SOL, BTC
+ * confirmed and pending) and the tokens it holds (ERC-20s of the companion service's token list, read in
+ * one multicall through the RPC proxy; SPL tokens on Solana), with USD prices where the service has
+ * them; cached for 30 s.
  * After a failure, retries are blocked for 30 s and `Token Balance Unavailable` is reported (a toast).
  *
  * @example
@@ -143,7 +157,7 @@ async function readInto(
     fetchedAt: cached?.fetchedAt ?? 0,
   })
   try {
-    const readBalances = network.chainNamespace === 'solana' ? readSolana : readEvm
+    const readBalances = READERS[network.chainNamespace as keyof typeof READERS] ?? readEvm
     const { value, nativePrice, tokens } = await readBalances(config, network, address)
     const next: BalanceState = {
       status: 'ready',

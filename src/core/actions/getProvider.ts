@@ -1,4 +1,5 @@
 import type { Eip1193Provider } from '../../connectors/types.ts'
+import type { Bip122Provider } from '../../protocol/bip122.ts'
 import type { ChainNamespace } from '../../protocol/caip.ts'
 import type { Config } from '../config.ts'
 import { recordOf } from '../connection/recordOf.ts'
@@ -23,6 +24,7 @@ export { disconnectedError }
  */
 export function getProvider(config: Config, namespace?: 'eip155'): Eip1193Provider
 export function getProvider(config: Config, namespace: 'solana'): SolanaProvider
+export function getProvider(config: Config, namespace: 'bip122'): Bip122Provider & Eip1193Provider
 export function getProvider(config: Config, namespace: ChainNamespace): Eip1193Provider
 export function getProvider(config: Config, namespace: ChainNamespace = 'eip155'): Eip1193Provider {
   const byNamespace = config.internal.providers

@@ -28,11 +28,13 @@ export function loadNetworks(config: Config): Promise<readonly Network[]> {
     )
     const needsSolana = options.networks.some((id) => id.startsWith('solana:'))
     const others = new Map<string, (id: CaipNetworkId) => Network | undefined>()
-    const [eip155, solana] = await Promise.all([
+    const needsBitcoin = options.networks.some((id) => id.startsWith('bip122:'))
+    const [eip155, solana, bitcoin] = await Promise.all([
       eip155Ids.length > 0
         ? import('../../chains/eip155/networks.ts').then((module) => module.resolveEip155Networks(eip155Ids))
         : undefined,
       needsSolana ? import('../../chains/solana/networks.ts') : undefined,
+      needsBitcoin ? import('../../chains/bip122/networks.ts') : undefined,
       ...Object.entries(walletConnectOnly)
         .filter(([namespace]) => options.networks.some((id) => id.startsWith(`${namespace}:`)))
         .map(([namespace, load]) => load().then((resolve) => others.set(namespace, resolve))),
@@ -49,6 +51,7 @@ export function loadNetworks(config: Config): Promise<readonly Network[]> {
         custom.find((candidate) => candidate.caipNetworkId === id) ??
         eip155?.get(id) ??
         (id.startsWith('solana:') ? solana?.resolveSolanaNetwork(id) : undefined) ??
+        (id.startsWith('bip122:') ? bitcoin?.resolveBitcoinNetwork(id) : undefined) ??
         others.get(id.split(':')[0] ?? '')?.(id)
       if (!network) {
         reportError(config, new NetworkNotFoundError({ caipNetworkId: id }))

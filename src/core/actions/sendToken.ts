@@ -29,7 +29,8 @@ const invalidEvmAddress = () =>
 /**
  * Sends a token from the connected account (SPEC section 4: loading on, the send for the chain,
  * then the send state reset): EVM native or ERC-20 through the active connector's wallet, SOL or an SPL token
- * (creating the receiver's token account when needed) through the Solana wallet. Validates first:
+ * (creating the receiver's token account when needed) through the Solana wallet, BTC through the Bitcoin
+ * wallet (a PSBT it signs and broadcasts). Validates first:
  * `An amount and receiver address are required`, `A token is required`, the receiver's address
  * format and the balance. Resolves the transaction hash (EVM) or signature (Solana) once confirmed.
  *
@@ -132,6 +133,14 @@ async function send(
         }),
         symbol,
       }
+    case 'bip122': {
+      if (token) throw tokenRequired()
+      const { sendBitcoin } = await import('../bitcoin/send.ts')
+      return {
+        hash: await sendBitcoin(config, network.caipNetworkId, { from: account.address, to, amount }),
+        symbol,
+      }
+    }
     default:
       throw new ValidationError(`Sending on ${network.chainNamespace} is not supported`, {
         messageId: 'sendNotSupported',

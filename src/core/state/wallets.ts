@@ -4,6 +4,13 @@ import type { CatalogueEntry } from '../../protocol/api/catalogue.ts'
 import type { ModalOptions } from '../../protocol/config.ts'
 
 /** Wallet Standard wallets found so far, and how to merge them with the browser wallets. */
+/** How another ecosystem's wallets are watched (a module loaded only when its networks are configured). */
+export interface WalletWatcher {
+  watch: (win: Window, onChange: (connectors: readonly Connector[]) => void) => () => void
+  merge: WalletStandardFound['merge']
+}
+
+/** Wallets found by a {@link WalletWatcher}, with the merge that folds them into the browser wallets. */
 export interface WalletStandardFound {
   connectors: readonly Connector[]
   merge: (injected: readonly Connector[], standard: readonly Connector[]) => Connector[]

@@ -131,6 +131,7 @@ const ar: Messages = {
   'error.amountTooLarge': 'المبلغ كبير جدًا',
   'error.insufficientBalance': 'الرصيد غير كافٍ',
   'error.invalidEvmAddress': 'عنوان EVM غير صالح',
+  'error.invalidBitcoinAddress': 'عنوان Bitcoin غير صالح',
   'error.invalidSolanaAddress': 'عنوان Solana غير صالح',
   'error.tokenDecimalsMismatch': 'عدد المنازل العشرية لهذا الرمز {actual} وليس {expected}',
   'error.sendNotSupported': 'الإرسال على {namespace} غير مدعوم',

@@ -130,6 +130,7 @@ const de: Messages = {
   'error.amountTooLarge': 'Der Betrag ist zu groß',
   'error.insufficientBalance': 'Nicht genug Guthaben',
   'error.invalidEvmAddress': 'Ungültige EVM-Adresse',
+  'error.invalidBitcoinAddress': 'Ungültige Bitcoin-Adresse',
   'error.invalidSolanaAddress': 'Ungültige Solana-Adresse',
   'error.tokenDecimalsMismatch': 'Der Token hat {actual} Dezimalstellen, nicht {expected}',
   'error.sendNotSupported': 'Senden wird in {namespace} nicht unterstützt',

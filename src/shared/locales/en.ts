@@ -147,6 +147,7 @@ const en = {
   'error.amountTooLarge': 'Amount is too large',
   'error.insufficientBalance': 'Insufficient balance',
   'error.invalidEvmAddress': 'Invalid EVM address',
+  'error.invalidBitcoinAddress': 'Invalid Bitcoin address',
   'error.invalidSolanaAddress': 'Invalid Solana address',
   'error.tokenDecimalsMismatch': 'The token has {actual} decimals, not {expected}',
   'error.sendNotSupported': 'Sending on {namespace} is not supported',

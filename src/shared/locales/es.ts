@@ -130,6 +130,7 @@ const es: Messages = {
   'error.amountTooLarge': 'La cantidad es demasiado grande',
   'error.insufficientBalance': 'Saldo insuficiente',
   'error.invalidEvmAddress': 'Dirección EVM no válida',
+  'error.invalidBitcoinAddress': 'Dirección de Bitcoin no válida',
   'error.invalidSolanaAddress': 'Dirección de Solana no válida',
   'error.tokenDecimalsMismatch': 'El token tiene {actual} decimales, no {expected}',
   'error.sendNotSupported': 'No se admiten envíos en {namespace}',

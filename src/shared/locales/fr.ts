@@ -131,6 +131,7 @@ const fr: Messages = {
   'error.amountTooLarge': 'Le montant est trop élevé',
   'error.insufficientBalance': 'Solde insuffisant',
   'error.invalidEvmAddress': 'Adresse EVM non valide',
+  'error.invalidBitcoinAddress': 'Adresse Bitcoin non valide',
   'error.invalidSolanaAddress': 'Adresse Solana non valide',
   'error.tokenDecimalsMismatch': 'Le jeton a {actual} décimales, et non {expected}',
   'error.sendNotSupported': 'Les envois ne sont pas pris en charge sur {namespace}',

@@ -131,6 +131,7 @@ const it: Messages = {
   'error.amountTooLarge': 'L’importo è troppo alto',
   'error.insufficientBalance': 'Saldo insufficiente',
   'error.invalidEvmAddress': 'Indirizzo EVM non valido',
+  'error.invalidBitcoinAddress': 'Indirizzo Bitcoin non valido',
   'error.invalidSolanaAddress': 'Indirizzo Solana non valido',
   'error.tokenDecimalsMismatch': 'Il token ha {actual} decimali, non {expected}',
   'error.sendNotSupported': 'Gli invii non sono supportati su {namespace}',

@@ -130,6 +130,7 @@ const ja: Messages = {
   'error.amountTooLarge': '金額が大きすぎます',
   'error.insufficientBalance': '残高が不足しています',
   'error.invalidEvmAddress': 'EVM アドレスが無効です',
+  'error.invalidBitcoinAddress': 'Bitcoin アドレスが無効です',
   'error.invalidSolanaAddress': 'Solana アドレスが無効です',
   'error.tokenDecimalsMismatch': 'このトークンの小数点以下の桁数は {expected} ではなく {actual} です',
   'error.sendNotSupported': '{namespace} での送金はサポートされていません',

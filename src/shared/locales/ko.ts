@@ -129,6 +129,7 @@ const ko: Messages = {
   'error.amountTooLarge': '금액이 너무 큽니다',
   'error.insufficientBalance': '잔액이 부족합니다',
   'error.invalidEvmAddress': 'EVM 주소가 잘못되었습니다',
+  'error.invalidBitcoinAddress': 'Bitcoin 주소가 잘못되었습니다',
   'error.invalidSolanaAddress': 'Solana 주소가 잘못되었습니다',
   'error.tokenDecimalsMismatch': '이 토큰의 소수점 자릿수는 {expected}이(가) 아니라 {actual}입니다',
   'error.sendNotSupported': '{namespace}에서는 보내기를 지원하지 않습니다',

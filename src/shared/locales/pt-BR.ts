@@ -130,6 +130,7 @@ const ptBR: Messages = {
   'error.amountTooLarge': 'O valor é alto demais',
   'error.insufficientBalance': 'Saldo insuficiente',
   'error.invalidEvmAddress': 'Endereço EVM inválido',
+  'error.invalidBitcoinAddress': 'Endereço Bitcoin inválido',
   'error.invalidSolanaAddress': 'Endereço Solana inválido',
   'error.tokenDecimalsMismatch': 'O token tem {actual} casas decimais, não {expected}',
   'error.sendNotSupported': 'Envios não são suportados em {namespace}',

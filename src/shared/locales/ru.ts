@@ -130,6 +130,7 @@ const ru: Messages = {
   'error.amountTooLarge': 'Слишком большая сумма',
   'error.insufficientBalance': 'Недостаточно средств',
   'error.invalidEvmAddress': 'Неверный адрес EVM',
+  'error.invalidBitcoinAddress': 'Неверный адрес Bitcoin',
   'error.invalidSolanaAddress': 'Неверный адрес Solana',
   'error.tokenDecimalsMismatch':
     '{actual, plural, one {У токена # знак после запятой, а не {expected}} few {У токена # знака после запятой, а не {expected}} many {У токена # знаков после запятой, а не {expected}} other {У токена # знака после запятой, а не {expected}}}',

@@ -130,6 +130,7 @@ const tr: Messages = {
   'error.amountTooLarge': 'Tutar çok büyük',
   'error.insufficientBalance': 'Yetersiz bakiye',
   'error.invalidEvmAddress': 'Geçersiz EVM adresi',
+  'error.invalidBitcoinAddress': 'Geçersiz Bitcoin adresi',
   'error.invalidSolanaAddress': 'Geçersiz Solana adresi',
   'error.tokenDecimalsMismatch': 'Tokenin ondalık basamak sayısı {expected} değil, {actual}',
   'error.sendNotSupported': '{namespace} ağında gönderim desteklenmiyor',

@@ -129,6 +129,7 @@ const zhCN: Messages = {
   'error.amountTooLarge': '金额过大',
   'error.insufficientBalance': '余额不足',
   'error.invalidEvmAddress': 'EVM 地址无效',
+  'error.invalidBitcoinAddress': 'Bitcoin 地址无效',
   'error.invalidSolanaAddress': 'Solana 地址无效',
   'error.tokenDecimalsMismatch': '该代币的小数位数是 {actual}，而不是 {expected}',
   'error.sendNotSupported': '不支持在 {namespace} 上发送',

@@ -9,14 +9,14 @@ const de: AccountMessages = {
   totalValue: 'Gesamtwert',
   otherAccounts: 'Weitere Konten',
   namespaceNetworks:
-    '{namespace, select, eip155 {EVM-Netzwerke} solana {Solana-Netzwerke} other {{namespace}-Netzwerke}}',
+    '{namespace, select, eip155 {EVM-Netzwerke} solana {Solana-Netzwerke} bip122 {Bitcoin-Netzwerke} polkadot {Polkadot-Netzwerke} cosmos {Cosmos-Netzwerke} other {{namespace}-Netzwerke}}',
   currentNetwork: 'Aktuelles Netzwerk',
   switching: 'Bestätige den Netzwerkwechsel in deiner Wallet',
   unsupportedHint:
     'Deine Wallet ist in einem Netzwerk, das diese Seite nicht unterstützt. Wechsle zu einem dieser Netzwerke.',
   token: 'Token',
   receiver: 'Empfängeradresse',
-  receiverPlaceholder: '{namespace, select, solana {Solana-Adresse} other {0x…}}',
+  receiverPlaceholder: '{namespace, select, solana {Solana-Adresse} bip122 {Bitcoin-Adresse} other {0x…}}',
   max: 'Max.',
   available: 'Verfügbar: {amount}',
   sendWaiting: 'Bestätige die Transaktion in deiner Wallet',

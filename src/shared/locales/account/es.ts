@@ -9,13 +9,14 @@ const es: AccountMessages = {
   totalValue: 'Valor total',
   otherAccounts: 'Otras cuentas',
   namespaceNetworks:
-    '{namespace, select, eip155 {Redes EVM} solana {Redes de Solana} other {Redes de {namespace}}}',
+    '{namespace, select, eip155 {Redes EVM} solana {Redes de Solana} bip122 {Redes de Bitcoin} polkadot {Redes de Polkadot} cosmos {Redes de Cosmos} other {Redes de {namespace}}}',
   currentNetwork: 'Red actual',
   switching: 'Aprueba el cambio de red en tu billetera',
   unsupportedHint: 'Tu billetera está en una red que este sitio no admite. Cambia a una de estas redes.',
   token: 'Token',
   receiver: 'Dirección del destinatario',
-  receiverPlaceholder: '{namespace, select, solana {Dirección de Solana} other {0x…}}',
+  receiverPlaceholder:
+    '{namespace, select, solana {Dirección de Solana} bip122 {Dirección de Bitcoin} other {0x…}}',
   max: 'Máx.',
   available: 'Disponible: {amount}',
   sendWaiting: 'Aprueba la transacción en tu billetera',

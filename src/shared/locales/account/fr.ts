@@ -9,14 +9,14 @@ const fr: AccountMessages = {
   totalValue: 'Valeur totale',
   otherAccounts: 'Autres comptes',
   namespaceNetworks:
-    '{namespace, select, eip155 {Réseaux EVM} solana {Réseaux Solana} other {Réseaux {namespace}}}',
+    '{namespace, select, eip155 {Réseaux EVM} solana {Réseaux Solana} bip122 {Réseaux Bitcoin} polkadot {Réseaux Polkadot} cosmos {Réseaux Cosmos} other {Réseaux {namespace}}}',
   currentNetwork: 'Réseau actuel',
   switching: 'Approuvez le changement de réseau dans votre portefeuille',
   unsupportedHint:
     'Votre portefeuille est sur un réseau que ce site ne prend pas en charge. Passez à l’un de ces réseaux.',
   token: 'Jeton',
   receiver: 'Adresse du destinataire',
-  receiverPlaceholder: '{namespace, select, solana {Adresse Solana} other {0x…}}',
+  receiverPlaceholder: '{namespace, select, solana {Adresse Solana} bip122 {Adresse Bitcoin} other {0x…}}',
   max: 'Max',
   available: 'Disponible\u00a0: {amount}',
   sendWaiting: 'Approuvez la transaction dans votre portefeuille',

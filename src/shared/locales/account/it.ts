@@ -8,13 +8,15 @@ const it: AccountMessages = {
   unknownNetwork: 'Rete {id}',
   totalValue: 'Valore totale',
   otherAccounts: 'Altri account',
-  namespaceNetworks: '{namespace, select, eip155 {Reti EVM} solana {Reti Solana} other {Reti {namespace}}}',
+  namespaceNetworks:
+    '{namespace, select, eip155 {Reti EVM} solana {Reti Solana} bip122 {Reti Bitcoin} polkadot {Reti Polkadot} cosmos {Reti Cosmos} other {Reti {namespace}}}',
   currentNetwork: 'Rete attuale',
   switching: 'Approva il cambio di rete nel tuo wallet',
   unsupportedHint: 'Il tuo wallet è su una rete che questo sito non supporta. Passa a una di queste reti.',
   token: 'Token',
   receiver: 'Indirizzo del destinatario',
-  receiverPlaceholder: '{namespace, select, solana {Indirizzo Solana} other {0x…}}',
+  receiverPlaceholder:
+    '{namespace, select, solana {Indirizzo Solana} bip122 {Indirizzo Bitcoin} other {0x…}}',
   max: 'Max',
   available: 'Disponibile: {amount}',
   sendWaiting: 'Approva la transazione nel tuo wallet',

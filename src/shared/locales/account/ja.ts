@@ -9,14 +9,14 @@ const ja: AccountMessages = {
   totalValue: '合計額',
   otherAccounts: 'その他のアカウント',
   namespaceNetworks:
-    '{namespace, select, eip155 {EVM ネットワーク} solana {Solana ネットワーク} other {{namespace} ネットワーク}}',
+    '{namespace, select, eip155 {EVM ネットワーク} solana {Solana ネットワーク} bip122 {Bitcoin ネットワーク} polkadot {Polkadot ネットワーク} cosmos {Cosmos ネットワーク} other {{namespace} ネットワーク}}',
   currentNetwork: '現在のネットワーク',
   switching: 'ウォレットでネットワークの切り替えを承認してください',
   unsupportedHint:
     'ウォレットは、このサイトがサポートしていないネットワークに接続しています。次のいずれかのネットワークに切り替えてください。',
   token: 'トークン',
   receiver: '送金先アドレス',
-  receiverPlaceholder: '{namespace, select, solana {Solana アドレス} other {0x…}}',
+  receiverPlaceholder: '{namespace, select, solana {Solana アドレス} bip122 {Bitcoin アドレス} other {0x…}}',
   max: '最大',
   available: '利用可能: {amount}',
   sendWaiting: 'ウォレットでトランザクションを承認してください',

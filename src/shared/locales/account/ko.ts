@@ -9,14 +9,14 @@ const ko: AccountMessages = {
   totalValue: '총 가치',
   otherAccounts: '다른 계정',
   namespaceNetworks:
-    '{namespace, select, eip155 {EVM 네트워크} solana {Solana 네트워크} other {{namespace} 네트워크}}',
+    '{namespace, select, eip155 {EVM 네트워크} solana {Solana 네트워크} bip122 {Bitcoin 네트워크} polkadot {Polkadot 네트워크} cosmos {Cosmos 네트워크} other {{namespace} 네트워크}}',
   currentNetwork: '현재 네트워크',
   switching: '지갑에서 네트워크 전환을 승인하세요',
   unsupportedHint:
     '지갑이 이 사이트에서 지원하지 않는 네트워크에 있습니다. 다음 네트워크 중 하나로 전환하세요.',
   token: '토큰',
   receiver: '받는 주소',
-  receiverPlaceholder: '{namespace, select, solana {Solana 주소} other {0x…}}',
+  receiverPlaceholder: '{namespace, select, solana {Solana 주소} bip122 {Bitcoin 주소} other {0x…}}',
   max: '최대',
   available: '사용 가능: {amount}',
   sendWaiting: '지갑에서 거래를 승인하세요',

@@ -8,14 +8,15 @@ const ru: AccountMessages = {
   unknownNetwork: 'Сеть {id}',
   totalValue: 'Общая стоимость',
   otherAccounts: 'Другие аккаунты',
-  namespaceNetworks: '{namespace, select, eip155 {Сети EVM} solana {Сети Solana} other {Сети {namespace}}}',
+  namespaceNetworks:
+    '{namespace, select, eip155 {Сети EVM} solana {Сети Solana} bip122 {Сети Bitcoin} polkadot {Сети Polkadot} cosmos {Сети Cosmos} other {Сети {namespace}}}',
   currentNetwork: 'Текущая сеть',
   switching: 'Подтвердите смену сети в кошельке',
   unsupportedHint:
     'Кошелёк подключён к сети, которую этот сайт не поддерживает. Переключитесь на одну из этих сетей.',
   token: 'Токен',
   receiver: 'Адрес получателя',
-  receiverPlaceholder: '{namespace, select, solana {Адрес Solana} other {0x…}}',
+  receiverPlaceholder: '{namespace, select, solana {Адрес Solana} bip122 {Адрес Bitcoin} other {0x…}}',
   max: 'Макс.',
   available: 'Доступно: {amount}',
   sendWaiting: 'Подтвердите транзакцию в кошельке',

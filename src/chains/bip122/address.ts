@@ -1,0 +1,40 @@
+import { Address, NETWORK, TEST_NETWORK } from '@scure/btc-signer'
+import type { BitcoinNetworkKind } from './networks.ts'
+
+/** `@scure/btc-signer`'s network parameters for each Bitcoin network (regtest: Bitcoin Core's `bcrt` prefix). */
+export const BTC_SIGNER_NETWORKS = {
+  mainnet: NETWORK,
+  testnet: TEST_NETWORK,
+  signet: TEST_NETWORK,
+  regtest: { ...TEST_NETWORK, bech32: 'bcrt' },
+} as const satisfies Record<BitcoinNetworkKind, typeof NETWORK>
+
+/** The address types a payment may go to. */
+export type BitcoinAddressType = 'p2wpkh' | 'p2tr' | 'p2sh' | 'p2pkh' | 'p2wsh'
+
+const TYPES: Record<string, BitcoinAddressType> = {
+  wpkh: 'p2wpkh',
+  tr: 'p2tr',
+  sh: 'p2sh',
+  pkh: 'p2pkh',
+  wsh: 'p2wsh',
+}
+
+/**
+ * The type of a Bitcoin address on a network (checksum, prefix and program checked), or undefined for
+ * anything else: another network's address, a typo, an unknown witness version.
+ *
+ * @example
+ * bitcoinAddressType('bcrt1qquv9lg5g2r4jkr0ahun0ddfg5xntxjelwjpnuw', 'regtest') // 'p2wpkh'
+ * bitcoinAddressType('bc1qquv9…', 'regtest') // undefined
+ */
+export function bitcoinAddressType(
+  address: string,
+  network: BitcoinNetworkKind,
+): BitcoinAddressType | undefined {
+  try {
+    return TYPES[Address(BTC_SIGNER_NETWORKS[network]).decode(address.trim()).type]
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { p2wpkh } from '@scure/btc-signer'
+import type { Browser, Page } from 'playwright-core'
+import { devKey, REGTEST_NETWORK } from '../../server/dev/bitcoin/keys.ts'
+import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
+
+const REGTEST = 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328' as const
+
+/**
+ * Bitcoin beside EVM on the local stack: the Demo Wallet's Bitcoin side (Wallet Standard and WBIP004 under
+ * one name), its balance read from the regtest node (bcoin), a send the node checks, keeps in its mempool
+ * and mines on demand, and the send form's refusals.
+ */
+describe('Bitcoin end to end', { timeout: 180_000 }, () => {
+  let stack: TestStack
+  let browser: Browser
+  const sender = devKey(0).address
+
+  before(async () => {
+    // Blocks only on demand (POST /dev/mine), so the payment is seen in the mempool first.
+    process.env.BITCOIN_BLOCK_INTERVAL_MS = '0'
+    ;[stack, browser] = await Promise.all([startTestStack({ bitcoin: true }), launchBrowser()])
+  })
+  after(async () => {
+    await browser?.close()
+    await stack?.stop()
+  })
+
+  const node = async <T>(path: string, init?: RequestInit): Promise<T> => {
+    const response = await fetch(new URL(path, stack.urls.bitcoin), init)
+    assert.ok(response.ok, `${path}: HTTP ${response.status}`)
+    return (await response.json()) as T
+  }
+  const balance = (address: string) =>
+    node<{ confirmed: number; pending: number }>(`/balance/address/${address}`)
+
+  const openDemo = async (query = '') => {
+    const context = await newContext(browser)
+    const page = await context.newPage()
+    await page.goto(new URL(`/${query}`, stack.urls.demo).href)
+    await page.evaluate(
+      ({ id, url }) => {
+        const modal = document.querySelector('wallet-modal')
+        if (!modal) throw new Error('no wallet-modal')
+        modal.config = { networks: ['eip155:31337', id], rpcUrls: { [id]: url } }
+      },
+      { id: REGTEST, url: stack.urls.bitcoin },
+    )
+    await page.evaluate((id) => document.querySelector('wallet-modal')?.switchNetwork(id), REGTEST)
+    return { page, context }
+  }
+
+  const modal = (page: Page) => page.locator('wallet-modal').getByRole('dialog')
+  const accountButton = (page: Page) =>
+    page.locator('wallet-button').getByRole('button', { name: /, Account$/ })
+  const approve = (page: Page) => page.locator('[data-demo-wallet="approve"]').click()
+  const connection = (page: Page) =>
+    page.evaluate(() => {
+      const record = document.querySelector('wallet-modal')?.walletConfig.$connections.get().bip122
+      return { status: record?.status, accounts: record?.accounts, chainId: record?.chainId }
+    })
+
+  const connectDemo = async (page: Page) => {
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    const row = modal(page).getByRole('button', { name: /Demo Wallet/ })
+    await row.first().waitFor()
+    // One row: the wallet announces EVM, Solana and Bitcoin (two ways) under one name.
+    assert.equal(await row.count(), 1)
+    await row.click()
+    await approve(page)
+    await accountButton(page).waitFor()
+  }
+
+  it('connects the Demo Wallet on regtest, shows the BTC balance, sends 0.01 BTC that the node keeps in its mempool and confirms in a block', async () => {
+    const { page, context } = await openDemo()
+    await connectDemo(page)
+    assert.match(
+      (await accountButton(page).textContent()) ?? '',
+      new RegExp(`${sender.slice(0, 6)}…${sender.slice(-4)}`),
+    )
+    assert.deepEqual(await connection(page), { status: 'connected', accounts: [sender], chainId: REGTEST })
+    const start = await balance(sender)
+    const shown = ((start.confirmed + start.pending) / 1e8).toFixed(3)
+    await page.locator('wallet-button').getByText(`${shown} BTC`).waitFor()
+
+    // Account: the network and the address.
+    await accountButton(page).click()
+    await modal(page).getByText('Local Bitcoin', { exact: true }).waitFor()
+    await modal(page)
+      .getByText(new RegExp(`${sender.slice(0, 6)}…${sender.slice(-4)}`))
+      .first()
+      .waitFor()
+
+    // Send 0.01 BTC to a fresh address.
+    const receiver = p2wpkh(secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true), REGTEST_NETWORK)
+      .address as string
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    await modal(page).getByLabel('Amount').fill('0.01')
+    await modal(page).getByLabel('Receiver address').fill(receiver)
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    await approve(page)
+    await modal(page)
+      .getByRole('status')
+      .getByText(`Sent 0.01 BTC to ${receiver.slice(0, 6)}…${receiver.slice(-4)}`)
+      .waitFor()
+    const txid = await page.evaluate(
+      () => document.querySelector('wallet-modal')?.walletConfig.$send.get().hash,
+    )
+    assert.match(txid ?? '', /^[0-9a-f]{64}$/)
+    assert.ok((await node<string[]>('/mempool')).includes(txid ?? ''), 'the payment waits in the mempool')
+    assert.deepEqual(await balance(receiver), {
+      address: receiver,
+      confirmed: 0,
+      pending: 1_000_000,
+      total: 1_000_000,
+    })
+
+    await node('/dev/mine', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ blocks: 1 }),
+    })
+    assert.deepEqual(await balance(receiver), {
+      address: receiver,
+      confirmed: 1_000_000,
+      pending: 0,
+      total: 1_000_000,
+    })
+    const mined = await node<{ confirmations: number }>(`/tx/${txid}`)
+    assert.ok(mined.confirmations >= 1)
+    assert.ok(!(await node<string[]>('/mempool')).includes(txid ?? ''))
+    const end = await balance(sender)
+    const spent = start.confirmed + start.pending - (end.confirmed + end.pending)
+    assert.ok(spent > 1_000_000 && spent < 1_010_000, `the sender paid ${spent} satoshis`)
+    await context.close()
+  })
+
+  it('refuses an address of another network and an amount above the balance, with the messages in red', async () => {
+    const { page, context } = await openDemo()
+    await connectDemo(page)
+    await accountButton(page).click()
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    await modal(page).getByLabel('Amount').fill('0.01')
+    await modal(page).getByLabel('Receiver address').fill('bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4')
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    await modal(page).getByRole('alert').getByText('Invalid Bitcoin address').waitFor()
+    assert.equal(await modal(page).getByLabel('Receiver address').getAttribute('aria-invalid'), 'true')
+
+    await modal(page).getByLabel('Amount').fill('100000')
+    await modal(page).getByLabel('Receiver address').fill(devKey(1).address)
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    await modal(page).getByRole('alert').getByText('Insufficient balance').waitFor()
+    assert.equal(await modal(page).getByLabel('Amount').getAttribute('aria-invalid'), 'true')
+    assert.equal(await page.locator('[data-demo-wallet="approve"]').count(), 0, 'the wallet was never asked')
+    await context.close()
+  })
+})
