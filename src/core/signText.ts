@@ -6,7 +6,8 @@ const toHex = (text: string) =>
 
 /**
  * The wallet's signature of the message text: EIP-191 `personal_sign` on EVM, ed25519 (base58) on
- * Solana. Used by sign-in and by the name registry's signed requests.
+ * Solana, `signMessage` on Bitcoin (BIP-322 asked for; a wallet may answer the legacy form, base64 either
+ * way, and the service reads both). Used by sign-in and by the name registry's signed requests.
  *
  * @example
  * const signature = await signText(config, account, 'Sign in to example.com')
@@ -16,6 +17,13 @@ export async function signText(config: Config, account: AccountState, message: s
     const { encodeBase58 } = await import('../protocol/siwx/base58.ts')
     const signature = await getProvider(config, 'solana').signMessage(new TextEncoder().encode(message))
     return encodeBase58(signature)
+  }
+  if (account.namespace === 'bip122') {
+    const answer = await getProvider(config, 'bip122').request({
+      method: 'signMessage',
+      params: { account: account.address, address: account.address, message, protocol: 'bip322' },
+    })
+    return answer.signature
   }
   return String(
     await getProvider(config, account.namespace).request({

@@ -134,6 +134,15 @@ describe('Bitcoin end to end', { timeout: 180_000 }, () => {
     const end = await balance(sender)
     const spent = start.confirmed + start.pending - (end.confirmed + end.pending)
     assert.ok(spent > 1_000_000 && spent < 1_010_000, `the sender paid ${spent} satoshis`)
+
+    // Activity lists the payment once mined: the service reads the regtest node.
+    await page.keyboard.press('Escape')
+    await modal(page).waitFor({ state: 'detached' })
+    await accountButton(page).click()
+    await modal(page).getByRole('heading', { name: 'Activity' }).waitFor()
+    const row = modal(page).locator(`[data-transaction="${txid}"]`)
+    await row.waitFor()
+    assert.match((await row.textContent()) ?? '', /^Sent−0\.010 BTC/)
     await context.close()
   })
 
@@ -154,6 +163,42 @@ describe('Bitcoin end to end', { timeout: 180_000 }, () => {
     await modal(page).getByRole('alert').getByText('Insufficient balance').waitFor()
     assert.equal(await modal(page).getByLabel('Amount').getAttribute('aria-invalid'), 'true')
     assert.equal(await page.locator('[data-demo-wallet="approve"]').count(), 0, 'the wallet was never asked')
+    await context.close()
+  })
+
+  it('signs in with Bitcoin: the CAIP-122 message signed by the wallet, the session verified by the service', async () => {
+    const { page, context } = await openDemo()
+    await page.evaluate(() => document.querySelector('wallet-modal')?.setAttribute('siwx', 'optional'))
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await modal(page)
+      .getByRole('button', { name: /Demo Wallet/ })
+      .first()
+      .click()
+    await approve(page)
+    await modal(page)
+      .getByRole('heading', { name: /^Sign in to 127\.0\.0\.1:/ })
+      .waitFor()
+    await modal(page).getByRole('button', { name: 'Sign in' }).click()
+    await approve(page)
+    await modal(page).waitFor({ state: 'detached' })
+    const session = await page.evaluate(() => document.querySelector('wallet-modal')?.getSession())
+    assert.match(session?.message ?? '', /wants you to sign in with your Bitcoin account:\n/)
+    assert.ok(session?.message.includes(`\n${sender}\n`), 'the message names the Bitcoin address')
+    assert.ok(session?.message.includes('Chain ID: 0f9188f13cb7b2c71f2a335e3a4fc328'))
+    assert.equal(session?.cacao.h.t, 'caip122')
+    assert.match(session?.cacao.s.t ?? '', /^bip122:/)
+
+    // The stored token is the service's session for the Bitcoin account.
+    const token = await page.evaluate(
+      () =>
+        JSON.parse(JSON.parse(localStorage.getItem('@wallet-elements/siwx-auth-token') ?? '""'))
+          .token as string,
+    )
+    const me = await fetch(new URL('/auth/v1/me?projectId=dev-project&st=test&sv=1', stack.urls.service), {
+      headers: { authorization: `Bearer ${token}`, origin: new URL(stack.urls.demo).origin },
+    })
+    assert.equal(me.status, 200)
+    assert.equal(((await me.json()) as { caipAddress: string }).caipAddress, `${REGTEST}:${sender}`)
     await context.close()
   })
 })

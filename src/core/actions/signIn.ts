@@ -8,7 +8,7 @@ import {
 import { authenticateResponse, authNonceResponse } from '../../protocol/api/auth.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import type { SiwxSession } from '../../protocol/config.ts'
-import { createCacao } from '../../protocol/siwx/cacao.ts'
+import { cacaoSignatureType, createCacao } from '../../protocol/siwx/cacao.ts'
 import { createSiwxMessage, parseSiwxMessage } from '../../protocol/siwx/message.ts'
 import { StorageKey } from '../../protocol/storage.ts'
 import type { Config } from '../config.ts'
@@ -104,7 +104,7 @@ export async function signIn(config: Config): Promise<SiwxSession> {
         message,
         signature,
         cacao: createCacao(data, {
-          t: account.namespace === 'solana' ? 'solana:ed25519' : 'eip191',
+          t: cacaoSignatureType(account.namespace, signature),
           s: signature,
         }),
       }

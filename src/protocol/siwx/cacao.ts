@@ -13,6 +13,29 @@ export type CacaoSignatureType =
   | 'bip122:ecdsa'
 
 /**
+ * The signature type a wallet's sign-in signature has, by its namespace and (Bitcoin) its form, for a
+ * CACAO the site's own verifier keeps: 65 base64 bytes with a BIP-137 header are the legacy ECDSA
+ * signature, anything else BIP-322's simple witness.
+ *
+ * @example
+ * cacaoSignatureType('solana', signature) // 'solana:ed25519'
+ */
+export function cacaoSignatureType(namespace: string, signature: string): CacaoSignatureType {
+  if (namespace === 'solana') return 'solana:ed25519'
+  if (namespace !== 'bip122') return 'eip191'
+  let header = -1
+  let length = 0
+  try {
+    const bytes = atob(signature)
+    length = bytes.length
+    header = bytes.charCodeAt(0)
+  } catch {
+    // Not base64: the verifier refuses it whatever the type says.
+  }
+  return length === 65 && header >= 27 && header <= 42 ? 'bip122:ecdsa' : 'bip122:bip322-simple'
+}
+
+/**
  * A CAIP-74 CACAO (chain-agnostic capability object) recording a signed sign-in message: the header says
  * which message format was signed (`eip4361` for Ethereum, `caip122` otherwise), the payload holds its
  * fields under CACAO's names, and the signature its type and value.

@@ -7,7 +7,7 @@
  * import { createSiwxMessage, parseSiwxMessage } from './protocol/siwx/index.ts'
  */
 export { decodeBase58, encodeBase58 } from './base58.ts'
-export { type Cacao, type CacaoSignatureType, createCacao } from './cacao.ts'
+export { type Cacao, type CacaoSignatureType, cacaoSignatureType, createCacao } from './cacao.ts'
 export { isChecksumAddress, toChecksumAddress } from './checksum.ts'
 export {
   createSiwxMessage,

@@ -128,10 +128,12 @@ function Account({ config }: ViewProps) {
   // While this view is open, balances are read again on each new block (and when the tab shows again).
   useStore(freshBalances(config))
   const [copied, setCopied] = useState(false)
-  // The service has the history of EVM and Solana networks; a page without a service has none to show.
+  // The service has the history of EVM, Solana and Bitcoin networks; a page without a service has none to show.
   const namespace = network?.network?.chainNamespace
   const ActivityList = useModule(
-    options.features.activity && options.apiUrl && (namespace === 'eip155' || namespace === 'solana')
+    options.features.activity &&
+      options.apiUrl &&
+      (namespace === 'eip155' || namespace === 'solana' || namespace === 'bip122')
       ? loadActivity
       : undefined,
   )

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test'
 import { Keypair } from '@solana/web3.js'
 import { createSiweMessage } from 'viem/siwe'
 import {
+  cacaoSignatureType,
   createCacao,
   createSiwxMessage,
   decodeBase58,
@@ -217,5 +218,17 @@ describe('createCacao', () => {
     )
     assert.equal(cacao.p.exp, solanaFields.expirationTime)
     assert.equal('nbf' in cacao.p, false)
+  })
+
+  test("args: the signature type by namespace, and for Bitcoin by the signature's form", () => {
+    assert.equal(cacaoSignatureType('eip155', '0xabc'), 'eip191')
+    assert.equal(cacaoSignatureType('solana', 'sig'), 'solana:ed25519')
+    const legacy = btoa(String.fromCharCode(39, ...new Array(64).fill(1)))
+    assert.equal(cacaoSignatureType('bip122', legacy), 'bip122:ecdsa')
+    // BIP-322's published P2WPKH vector for "Hello World".
+    const simple =
+      'AkcwRAIgZRfIY3p7/DoVTty6YZbWS71bc5Vct9p9Fia83eRmw2QCICK/ENGfwLtptFluMGs2KsqoNSk89pO7F29zJLUx9a/sASECx/EgAxlkQpQ9hYjgGu6EBCPMVPwVIVJqO4XCsMvViHI='
+    assert.equal(cacaoSignatureType('bip122', simple), 'bip122:bip322-simple')
+    assert.equal(cacaoSignatureType('bip122', 'not base64!'), 'bip122:bip322-simple')
   })
 })
