@@ -230,7 +230,8 @@ describe('message format (ICU subset)', () => {
     const format = createFormatter('en').format
     const networks = en.namespaceNetworks
     assert.equal(format(networks, { namespace: 'eip155' }), 'EVM networks')
-    assert.equal(format(networks, { namespace: 'cosmos' }), 'cosmos networks')
+    assert.equal(format(networks, { namespace: 'cosmos' }), 'Cosmos networks')
+    assert.equal(format(networks, { namespace: 'tron' }), 'tron networks')
     assert.equal(format('{n, plural, =0 {none} one {# item} other {# items}}', { n: 0 }), 'none')
     assert.equal(format("Don't quote '{braces}' but keep it''s"), "Don't quote {braces} but keep it's")
     assert.equal(format('{n, number} of {total, number}', { n: 1200, total: 3 }), '1,200 of 3')
