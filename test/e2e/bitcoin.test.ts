@@ -99,6 +99,8 @@ describe('Bitcoin end to end', { timeout: 180_000 }, () => {
     await modal(page).getByRole('button', { name: 'Send' }).click()
     await modal(page).getByLabel('Amount').fill('0.01')
     await modal(page).getByLabel('Receiver address').fill(receiver)
+    // The fee: the node's rate to confirm within 1 block (10 sat/vB on the regtest node) rather than 3 (5).
+    await modal(page).getByLabel('Network fee').selectOption({ label: 'Fast, about 10 minutes' })
     await modal(page).getByRole('button', { name: 'Send' }).click()
     await approve(page)
     await modal(page)
@@ -134,6 +136,9 @@ describe('Bitcoin end to end', { timeout: 180_000 }, () => {
     const end = await balance(sender)
     const spent = start.confirmed + start.pending - (end.confirmed + end.pending)
     assert.ok(spent > 1_000_000 && spent < 1_010_000, `the sender paid ${spent} satoshis`)
+    // About 141 vbytes at the fast rate (10 sat/vB), not the normal one (5 sat/vB).
+    const fee = spent - 1_000_000
+    assert.ok(fee >= 1_300 && fee <= 2_000, `the fee was ${fee} satoshis`)
 
     // Activity lists the payment once mined: the service reads the regtest node.
     await page.keyboard.press('Escape')

@@ -19,6 +19,8 @@ export interface SendTokenParameters {
   /** Decimal amount as typed, in whole tokens. */
   amount: string
   receiver: string
+  /** Bitcoin: the node's fee rate to confirm within 6 (`slow`), 3 (`normal`, the default) or 1 (`fast`) block. */
+  speed?: 'slow' | 'normal' | 'fast' | undefined
 }
 
 const tokenRequired = () =>
@@ -137,7 +139,12 @@ async function send(
       if (token) throw tokenRequired()
       const { sendBitcoin } = await import('../bitcoin/send.ts')
       return {
-        hash: await sendBitcoin(config, network.caipNetworkId, { from: account.address, to, amount }),
+        hash: await sendBitcoin(config, network.caipNetworkId, {
+          from: account.address,
+          to,
+          amount,
+          speed: parameters.speed,
+        }),
         symbol,
       }
     }

@@ -5,6 +5,8 @@ export interface SendForm {
   token: string
   amount: string
   receiver: string
+  /** How fast a Bitcoin payment should confirm (its fee rate); other networks set their own fees. */
+  speed?: 'slow' | 'normal' | 'fast'
 }
 
 export interface SendState {

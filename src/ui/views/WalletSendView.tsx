@@ -1,4 +1,4 @@
-import { useRef } from 'react'
+import { useId, useRef } from 'react'
 import {
   editSend,
   maxSendAmount,
@@ -34,10 +34,11 @@ function exact(value: bigint, decimals: number): string {
  */
 function WalletSend({ config }: ViewProps) {
   const autoFocus = useAutoFocus()
+  const speedId = useId()
   // What was typed, the send in flight and its result live in the send store: the wallet's approval
   // view replaces this one while it asks, and the form (or the result) is still here after it.
   const send = useStore(config.$send)
-  const { token, amount, receiver } = send.form
+  const { token, amount, receiver, speed = 'normal' } = send.form
   const setToken = (value: string) => editSend(config, { token: value })
   const setAmount = (value: string) => editSend(config, { amount: value })
   const setReceiver = (value: string) => editSend(config, { receiver: value })
@@ -92,7 +93,12 @@ function WalletSend({ config }: ViewProps) {
     event.preventDefault()
     if (sending) return
     try {
-      await sendToken(config, { token: chosen?.address, amount: toPlain(amount), receiver })
+      await sendToken(config, {
+        token: chosen?.address,
+        amount: toPlain(amount),
+        receiver,
+        ...(account?.namespace === 'bip122' ? { speed } : {}),
+      })
     } catch {
       // Shown from $send; what was typed stays.
     }
@@ -213,6 +219,26 @@ function WalletSend({ config }: ViewProps) {
         />
         <div role="alert">{fieldError('receiver')}</div>
       </div>
+      {account.namespace === 'bip122' ? (
+        <div className="field">
+          <label htmlFor={speedId}>{t('feeSpeed')}</label>
+          <select
+            id={speedId}
+            name="speed"
+            value={speed}
+            aria-disabled={sending}
+            onChange={(event) => {
+              if (!sending) editSend(config, { speed: event.target.value as typeof speed })
+            }}
+          >
+            {(['slow', 'normal', 'fast'] as const).map((choice) => (
+              <option key={choice} value={choice}>
+                {t('feeSpeedChoice', { speed: choice })}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
       <div className="status" role="status">
         {sending ? t('sendWaiting') : null}
       </div>

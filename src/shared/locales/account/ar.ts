@@ -16,6 +16,9 @@ const ar: AccountMessages = {
   token: 'الرمز',
   receiver: 'عنوان المستلم',
   receiverPlaceholder: '{namespace, select, solana {عنوان Solana} bip122 {عنوان Bitcoin} other {0x…}}',
+  feeSpeed: 'رسوم الشبكة',
+  feeSpeedChoice:
+    '{speed, select, slow {بطيء، نحو ساعة} normal {عادي، نحو 30 دقيقة} other {سريع، نحو 10 دقائق}}',
   max: 'الحد الأقصى',
   available: 'المتاح: {amount}',
   sendWaiting: 'وافق على المعاملة في محفظتك',

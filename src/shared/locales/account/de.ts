@@ -17,6 +17,9 @@ const de: AccountMessages = {
   token: 'Token',
   receiver: 'Empfängeradresse',
   receiverPlaceholder: '{namespace, select, solana {Solana-Adresse} bip122 {Bitcoin-Adresse} other {0x…}}',
+  feeSpeed: 'Netzwerkgebühr',
+  feeSpeedChoice:
+    '{speed, select, slow {Langsam, etwa eine Stunde} normal {Normal, etwa 30 Minuten} other {Schnell, etwa 10 Minuten}}',
   max: 'Max.',
   available: 'Verfügbar: {amount}',
   sendWaiting: 'Bestätige die Transaktion in deiner Wallet',

@@ -18,6 +18,9 @@ const account = {
   token: 'Token',
   receiver: 'Receiver address',
   receiverPlaceholder: '{namespace, select, solana {Solana address} bip122 {Bitcoin address} other {0x…}}',
+  feeSpeed: 'Network fee',
+  feeSpeedChoice:
+    '{speed, select, slow {Slow, about an hour} normal {Normal, about 30 minutes} other {Fast, about 10 minutes}}',
   max: 'Max',
   available: 'Available: {amount}',
   sendWaiting: 'Approve the transaction in your wallet',

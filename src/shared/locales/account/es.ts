@@ -17,6 +17,9 @@ const es: AccountMessages = {
   receiver: 'Dirección del destinatario',
   receiverPlaceholder:
     '{namespace, select, solana {Dirección de Solana} bip122 {Dirección de Bitcoin} other {0x…}}',
+  feeSpeed: 'Comisión de red',
+  feeSpeedChoice:
+    '{speed, select, slow {Lenta, alrededor de una hora} normal {Normal, alrededor de 30 minutos} other {Rápida, alrededor de 10 minutos}}',
   max: 'Máx.',
   available: 'Disponible: {amount}',
   sendWaiting: 'Aprueba la transacción en tu billetera',

@@ -17,6 +17,9 @@ const fr: AccountMessages = {
   token: 'Jeton',
   receiver: 'Adresse du destinataire',
   receiverPlaceholder: '{namespace, select, solana {Adresse Solana} bip122 {Adresse Bitcoin} other {0x…}}',
+  feeSpeed: 'Frais de réseau',
+  feeSpeedChoice:
+    '{speed, select, slow {Lent, environ une heure} normal {Normal, environ 30 minutes} other {Rapide, environ 10 minutes}}',
   max: 'Max',
   available: 'Disponible\u00a0: {amount}',
   sendWaiting: 'Approuvez la transaction dans votre portefeuille',

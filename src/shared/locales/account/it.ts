@@ -17,6 +17,9 @@ const it: AccountMessages = {
   receiver: 'Indirizzo del destinatario',
   receiverPlaceholder:
     '{namespace, select, solana {Indirizzo Solana} bip122 {Indirizzo Bitcoin} other {0x…}}',
+  feeSpeed: 'Commissione di rete',
+  feeSpeedChoice:
+    '{speed, select, slow {Lenta, circa un’ora} normal {Normale, circa 30 minuti} other {Veloce, circa 10 minuti}}',
   max: 'Max',
   available: 'Disponibile: {amount}',
   sendWaiting: 'Approva la transazione nel tuo wallet',

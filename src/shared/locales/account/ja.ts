@@ -17,6 +17,9 @@ const ja: AccountMessages = {
   token: 'トークン',
   receiver: '送金先アドレス',
   receiverPlaceholder: '{namespace, select, solana {Solana アドレス} bip122 {Bitcoin アドレス} other {0x…}}',
+  feeSpeed: 'ネットワーク手数料',
+  feeSpeedChoice:
+    '{speed, select, slow {低速（約 1 時間）} normal {標準（約 30 分）} other {高速（約 10 分）}}',
   max: '最大',
   available: '利用可能: {amount}',
   sendWaiting: 'ウォレットでトランザクションを承認してください',

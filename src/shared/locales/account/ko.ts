@@ -17,6 +17,8 @@ const ko: AccountMessages = {
   token: '토큰',
   receiver: '받는 주소',
   receiverPlaceholder: '{namespace, select, solana {Solana 주소} bip122 {Bitcoin 주소} other {0x…}}',
+  feeSpeed: '네트워크 수수료',
+  feeSpeedChoice: '{speed, select, slow {느림, 약 1시간} normal {보통, 약 30분} other {빠름, 약 10분}}',
   max: '최대',
   available: '사용 가능: {amount}',
   sendWaiting: '지갑에서 거래를 승인하세요',

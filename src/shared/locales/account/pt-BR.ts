@@ -16,6 +16,9 @@ const ptBR: AccountMessages = {
   token: 'Token',
   receiver: 'Endereço do destinatário',
   receiverPlaceholder: '{namespace, select, solana {Endereço Solana} bip122 {Endereço Bitcoin} other {0x…}}',
+  feeSpeed: 'Taxa de rede',
+  feeSpeedChoice:
+    '{speed, select, slow {Lenta, cerca de uma hora} normal {Normal, cerca de 30 minutos} other {Rápida, cerca de 10 minutos}}',
   max: 'Máx.',
   available: 'Disponível: {amount}',
   sendWaiting: 'Aprove a transação na sua carteira',

@@ -17,6 +17,9 @@ const ru: AccountMessages = {
   token: 'Токен',
   receiver: 'Адрес получателя',
   receiverPlaceholder: '{namespace, select, solana {Адрес Solana} bip122 {Адрес Bitcoin} other {0x…}}',
+  feeSpeed: 'Комиссия сети',
+  feeSpeedChoice:
+    '{speed, select, slow {Медленно, около часа} normal {Обычно, около 30 минут} other {Быстро, около 10 минут}}',
   max: 'Макс.',
   available: 'Доступно: {amount}',
   sendWaiting: 'Подтвердите транзакцию в кошельке',

@@ -16,6 +16,9 @@ const tr: AccountMessages = {
   token: 'Token',
   receiver: 'Alıcı adresi',
   receiverPlaceholder: '{namespace, select, solana {Solana adresi} bip122 {Bitcoin adresi} other {0x…}}',
+  feeSpeed: 'Ağ ücreti',
+  feeSpeedChoice:
+    '{speed, select, slow {Yavaş, yaklaşık bir saat} normal {Normal, yaklaşık 30 dakika} other {Hızlı, yaklaşık 10 dakika}}',
   max: 'Maks.',
   available: 'Kullanılabilir: {amount}',
   sendWaiting: 'İşlemi cüzdanınızda onaylayın',

@@ -16,6 +16,8 @@ const zhCN: AccountMessages = {
   token: '代币',
   receiver: '收款地址',
   receiverPlaceholder: '{namespace, select, solana {Solana 地址} bip122 {Bitcoin 地址} other {0x…}}',
+  feeSpeed: '网络费用',
+  feeSpeedChoice: '{speed, select, slow {慢，约 1 小时} normal {正常，约 30 分钟} other {快，约 10 分钟}}',
   max: '最大',
   available: '可用：{amount}',
   sendWaiting: '请在钱包中批准交易',
