@@ -5,27 +5,13 @@
  * decoded for the sign-in network first: a mainnet address never signs in on testnet.
  */
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js'
-import { ripemd160 } from '@noble/hashes/legacy.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { base64, bech32, bech32m, createBase58check } from '@scure/base'
+import { bitcoinNetworkOf, hash160 } from '../../src/protocol/embedded/bitcoin.ts'
+import { bip322MessageHash, bitcoinMessageHash } from '../../src/protocol/embedded/bitcoinSigner.ts'
 
-/** A network's address encodings: the bech32 prefix and the base58 version bytes. */
-interface AddressFormat {
-  hrp: string
-  p2pkh: number
-  p2sh: number
-}
-
-const mainnet: AddressFormat = { hrp: 'bc', p2pkh: 0x00, p2sh: 0x05 }
-const testnet: AddressFormat = { hrp: 'tb', p2pkh: 0x6f, p2sh: 0xc4 }
-
-/** The CAIP-2 references of the Bitcoin networks (the genesis block hash's first 32 hex digits). */
-const formats: Readonly<Record<string, AddressFormat>> = {
-  '000000000019d6689c085ae165831e93': mainnet,
-  '000000000933ea01ad0ee984209779ba': testnet,
-  '00000008819873e925422c1ff0f99f7c': testnet,
-  '0f9188f13cb7b2c71f2a335e3a4fc328': { ...testnet, hrp: 'bcrt' },
-}
+/** The base58 version bytes of P2PKH and P2SH addresses: mainnet's, and every test network's. */
+const base58Versions = { mainnet: { p2pkh: 0x00, p2sh: 0x05 }, test: { p2pkh: 0x6f, p2sh: 0xc4 } } as const
 
 /** What an address pays to: a key hash, a script hash, or a witness program of a version. */
 export type BitcoinDestination =
@@ -43,9 +29,10 @@ const base58check = createBase58check(sha256)
  * // { type: 'p2wpkh', program: Uint8Array(20) }
  */
 export function decodeBitcoinAddress(reference: string, address: string): BitcoinDestination | undefined {
-  const format = formats[reference]
-  if (format === undefined) return undefined
-  if (address.toLowerCase().startsWith(`${format.hrp}1`)) return decodeSegwit(format.hrp, address)
+  const network = bitcoinNetworkOf(`bip122:${reference}`)
+  if (network === undefined) return undefined
+  if (address.toLowerCase().startsWith(`${network.hrp}1`)) return decodeSegwit(network.hrp, address)
+  const format = base58Versions[network.hrp === 'bc' ? 'mainnet' : 'test']
   let payload: Uint8Array
   try {
     payload = base58check.decode(address)
@@ -86,7 +73,6 @@ function safe<T>(read: () => T): T | undefined {
   }
 }
 
-const hash160 = (bytes: Uint8Array): Uint8Array => ripemd160(sha256(bytes))
 const hash256 = (bytes: Uint8Array): Uint8Array => sha256(sha256(bytes))
 const equal = (a: Uint8Array, b: Uint8Array): boolean =>
   a.length === b.length && a.every((byte, index) => byte === b[index])
@@ -197,7 +183,7 @@ function readWitness(bytes: Uint8Array): Uint8Array[] | undefined {
  * message; `to_sign` spends it to OP_RETURN. Answers `to_sign`'s parts a signature hash needs.
  */
 function virtualTransactions(script: Uint8Array, message: Uint8Array) {
-  const messageHash = taggedHash('BIP0322-signed-message', message)
+  const messageHash = bip322MessageHash(message)
   const zero4 = new Uint8Array(4)
   const zero8 = new Uint8Array(8)
   const toSpend = concat(
@@ -285,9 +271,7 @@ function ecdsaVerifies(der: Uint8Array, digest: Uint8Array, publicKey: Uint8Arra
  */
 function verifyLegacy(destination: BitcoinDestination, message: Uint8Array, bytes: Uint8Array): boolean {
   const header = bytes[0] ?? 0
-  const digest = hash256(
-    concat(withLength(new TextEncoder().encode('Bitcoin Signed Message:\n')), withLength(message)),
-  )
+  const digest = bitcoinMessageHash(message)
   const recovered = safe(() =>
     secp256k1.Signature.fromCompact(bytes.slice(1))
       .addRecoveryBit((header - 27) & 3)

@@ -185,10 +185,21 @@ function taggedHash(tag: string, message: Uint8Array): Uint8Array {
   return sha256(concatBytes(tagHash, tagHash, message))
 }
 
+/**
+ * BIP-322's hash of a message (the tagged hash `to_spend` commits to), for the signer here and the
+ * service's sign-in check.
+ *
+ * @example
+ * bytesToHex(bip322MessageHash(utf8ToBytes('')))
+ * // 'c90c269c4f8fcbe6880f72a721ddfbf1914268a794cbb21cfafee13770ae19f1'
+ */
+export const bip322MessageHash = (message: Uint8Array): Uint8Array =>
+  taggedHash('BIP0322-signed-message', message)
+
 /** BIP-322 "simple": the virtual `to_sign` transaction of a message for a P2WPKH key, unsigned. */
 function bip322ToSign(message: Uint8Array, publicKey: Uint8Array): Transaction {
   const script = p2wpkhScript(publicKey)
-  const messageHash = taggedHash('BIP0322-signed-message', message)
+  const messageHash = bip322MessageHash(message)
   const toSpend = RawTx.encode({
     version: 0,
     segwitFlag: false,
