@@ -7,11 +7,12 @@
 import * as z from 'zod'
 import type { TransactionsQuery, TransactionsResponse } from '../../src/protocol/api/index.ts'
 import { defaultTransactionsPageSize } from '../../src/protocol/api/index.ts'
+import { bitcoinNetworkOf } from '../../src/protocol/embedded/bitcoin.ts'
 import { UpstreamError } from '../rpc/forward.ts'
 import { formatBaseUnits } from './transactions.ts'
 
 /** Bitcoin Core's regtest chain: its node is the local bcoin one, whose API is not Esplora's. */
-const REGTEST = 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'
+const isRegtest = (chainId: string) => bitcoinNetworkOf(chainId)?.hrp === 'bcrt'
 const BTC = { name: 'Bitcoin', symbol: 'BTC', decimals: 8 } as const
 
 /** A confirmed transaction as both APIs give it, reduced to what the history shows. */
@@ -82,7 +83,7 @@ async function confirmedTransactions(
   const base = nodeUrl.replace(/\/+$/, '')
   const address = encodeURIComponent(account)
   let transactions: NodeTransaction[]
-  if (chainId === REGTEST) {
+  if (isRegtest(chainId)) {
     const parsed = bcoinTransactions.safeParse(await getJson(`${base}/tx/address/${address}`, timeoutMs))
     if (!parsed.success)
       throw new UpstreamError('bad-response', 'The Bitcoin node answered an unexpected transaction list')
@@ -183,6 +184,6 @@ export async function bitcoinTransactionsPage(
     }
   })
   const last = page.at(-1)
-  const more = query.chainId === REGTEST ? all.length > limit : page.length === limit || all.length === 25
+  const more = isRegtest(query.chainId) ? all.length > limit : page.length === limit || all.length === 25
   return { data, next: more && last ? last.txid : null }
 }

@@ -1,3 +1,4 @@
+import type { FeeSpeed } from '../../chains/bip122/node.ts'
 import { summarizeError, toBaseError, ValidationError } from '../../errors/index.ts'
 import { EvmAddressSchema } from '../../protocol/address.ts'
 import { toBase64 } from '../../protocol/base64.ts'
@@ -20,7 +21,7 @@ export interface SendTokenParameters {
   amount: string
   receiver: string
   /** Bitcoin: the node's fee rate to confirm within 6 (`slow`), 3 (`normal`, the default) or 1 (`fast`) block. */
-  speed?: 'slow' | 'normal' | 'fast' | undefined
+  speed?: FeeSpeed | undefined
 }
 
 const tokenRequired = () =>

@@ -1,3 +1,4 @@
+import type { FeeSpeed } from '../../chains/bip122/node.ts'
 import type { ErrorSummary } from '../../errors/base.ts'
 
 /** The Send view's form, as typed: the token (`native` or its address), the amount and the receiver. */
@@ -6,7 +7,7 @@ export interface SendForm {
   amount: string
   receiver: string
   /** How fast a Bitcoin payment should confirm (its fee rate); other networks set their own fees. */
-  speed?: 'slow' | 'normal' | 'fast'
+  speed?: FeeSpeed
 }
 
 export interface SendState {
