@@ -10,6 +10,7 @@ import type { Config } from '../src/core/createConfig.ts'
 import { createConfig } from '../src/core/createConfig.ts'
 import type { WalletEventMap, WalletEventName } from '../src/core/events/types.ts'
 import type { LogEntry } from '../src/core/logger.ts'
+import type { Bip122Provider } from '../src/protocol/bip122.ts'
 import type { CaipNetworkId, ChainNamespace } from '../src/protocol/caip.ts'
 import type {
   ModalOptions,
@@ -258,11 +259,13 @@ export class WalletModalElement extends Base {
   /**
    * A provider that follows the namespace's active connection: EIP-1193 for `eip155`; for
    * `solana`, `signMessage`, `signTransaction`, `signAndSendTransaction` and `sendTransaction`; for
-   * `polkadot` and `cosmos` (over WalletConnect), `request` with the namespace's methods
-   * (`polkadot_signMessage`, `cosmos_signDirect`, …), answered by the wallet.
+   * `bip122`, WalletConnect's Bitcoin methods (`getAccountAddresses`, `signMessage`, `signPsbt`,
+   * `sendTransfer`); for `polkadot` and `cosmos` (over WalletConnect), `request` with the namespace's
+   * methods (`polkadot_signMessage`, `cosmos_signDirect`, …), answered by the wallet.
    */
   getProvider(namespace?: 'eip155'): Eip1193Provider
   getProvider(namespace: 'solana'): SolanaProvider
+  getProvider(namespace: 'bip122'): Bip122Provider & Eip1193Provider
   getProvider(namespace: 'polkadot' | 'cosmos'): Eip1193Provider
   getProvider(namespace: ChainNamespace = 'eip155'): Eip1193Provider | SolanaProvider {
     return getProvider(this.walletConfig, namespace)

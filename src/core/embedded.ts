@@ -18,9 +18,9 @@ export function embeddedEnabled(config: Config): boolean {
 }
 
 /** The namespaces of the site's networks the embedded wallet serves, EVM first. */
-export function embeddedNamespaces(config: Config): ('eip155' | 'solana')[] {
+export function embeddedNamespaces(config: Config): ('eip155' | 'solana' | 'bip122')[] {
   const { networks } = config.$options.get()
-  return (['eip155', 'solana'] as const).filter((namespace) =>
+  return (['eip155', 'solana', 'bip122'] as const).filter((namespace) =>
     networks.some((id) => id.startsWith(`${namespace}:`)),
   )
 }

@@ -2,7 +2,8 @@
 import type { CaipNetworkId } from '../protocol/caip.ts'
 import type { EmbeddedUser, FrameUser } from '../protocol/embedded/index.ts'
 import { accountTypeResponse } from '../protocol/embedded/index.ts'
-import { isSessionEnded } from './failure.ts'
+import { isSessionEnded, notAvailable } from './failure.ts'
+import type { Keyring } from './keyring.ts'
 import { recoveryOf } from './secureWallet.ts'
 import type { FrameSession } from './session.ts'
 import type { FrameWalletDependencies } from './walletTypes.ts'
@@ -12,12 +13,13 @@ import type { FrameWalletDependencies } from './walletTypes.ts'
  * preferred EVM account type.
  *
  * @example
- * const accounts = createFrameAccounts(session, deps)
+ * const accounts = createFrameAccounts(session, deps, keyring)
  * const frameUser = await accounts.frameUserOf(await session.currentUser(), undefined)
  */
 export function createFrameAccounts(
   session: FrameSession,
   deps: Pick<FrameWalletDependencies, 'api' | 'approvals'>,
+  keyring: Pick<Keyring, 'bitcoinAddress'>,
 ) {
   const { api } = deps
 
@@ -27,7 +29,11 @@ export function createFrameAccounts(
    */
   async function frameUserOf(value: EmbeddedUser, requested: CaipNetworkId | undefined): Promise<FrameUser> {
     const chain = requested ?? session.chainId
-    const namespace = chain.startsWith('solana:') ? 'solana' : 'eip155'
+    const namespace = chain.startsWith('solana:')
+      ? 'solana'
+      : chain.startsWith('bip122:')
+        ? 'bip122'
+        : 'eip155'
     const evm =
       namespace === 'eip155'
         ? await session
@@ -41,6 +47,9 @@ export function createFrameAccounts(
             })
         : undefined
     const eip155 = evm ? { address: evm.account.address, type: evm.account.type } : value.accounts.eip155
+    // On a Bitcoin network, its native segwit account too (from the frame's own keys: issue 28 item 5).
+    const bitcoin = namespace === 'bip122' ? await keyring.bitcoinAddress(chain) : undefined
+    if (namespace === 'bip122' && !bitcoin) throw notAvailable()
     // The e-mail stays here (issue 23 item 4b), and so does a username that is an e-mail address
     // (Apple's always is; Google's is when the account has no name). Other usernames are the social
     // username SPEC 3 has the page keep; a Farcaster username and picture are its public profile.
@@ -52,11 +61,12 @@ export function createFrameAccounts(
       ...(recovery ? { recovery } : {}),
       ...(name === undefined || emailLike ? {} : { userName: name }),
       ...(farcaster && value.userImage !== undefined ? { userImage: value.userImage } : {}),
-      address: namespace === 'eip155' ? eip155.address : value.accounts.solana.address,
+      address: bitcoin ?? (namespace === 'eip155' ? eip155.address : value.accounts.solana.address),
       chainId: chain,
       accounts: [
         { namespace: 'eip155', ...eip155 },
         { namespace: 'solana', ...value.accounts.solana },
+        ...(bitcoin ? [{ namespace: 'bip122' as const, address: bitcoin, type: 'eoa' as const }] : []),
       ],
       preferredAccountType: evm?.preferredAccountType ?? 'eoa',
       smartAccountDeployed: evm?.account.smartAccountDeployed ?? false,

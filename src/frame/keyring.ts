@@ -2,6 +2,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { type Address, bytesToHex, getAddress, type Hex, hashMessage } from 'viem'
+import { type BitcoinPublicKeys, bitcoinAccountOf } from '../protocol/embedded/bitcoin.ts'
 import type {
   AuthShareResponse,
   EmbeddedUser,
@@ -67,8 +68,8 @@ export function createKeyring(
   const { api } = deps
   /** User custody: the new set's recovery share, until the person seals it or the session ends. */
   let recoveryShare: { userId: string; setId: string; share: Uint8Array } | undefined
-  /** The set whose Bitcoin keys the service is known to hold (asked once per set). */
-  let bitcoinKeysOf: string | undefined
+  /** The current set's Bitcoin public keys, which the service is known to hold (derived once per set). */
+  let bitcoinKeys: { setId: string; publicKeys: BitcoinPublicKeys } | undefined
 
   const store = () => {
     if (!deps.deviceShares)
@@ -237,6 +238,38 @@ export function createKeyring(
     }
   }
 
+  /**
+   * Before the first Bitcoin request: the person's Bitcoin public keys (BIP-84), derived here from the
+   * same secret once per key set, and the service holding the same ones (sent, vouched for by the
+   * set's EVM key, when it holds none; refused when it holds others: the addresses the page shows and
+   * the keys the service checks against are the frame's own). Only public keys leave the frame; the
+   * private keys are zeroed as for any signature. Resolves the public keys.
+   */
+  function bitcoinReady(): Promise<BitcoinPublicKeys> {
+    return session.withSession(async (token) => {
+      const state = await readyState(token)
+      if (bitcoinKeys?.setId === state.setId) return bitcoinKeys.publicKeys
+      const setId = session.keys?.state === 'ready' ? session.keys.setId : state.setId
+      const own = await withOwnKeys(token, (keys) => {
+        const publicKeys = {
+          bitcoin: bytesToHex(secp256k1.getPublicKey(keys.bitcoin, true)).slice(2),
+          bitcoinTest: bytesToHex(secp256k1.getPublicKey(keys.bitcoinTest, true)).slice(2),
+        }
+        const message = bitcoinKeysProofMessage({ projectId: api.projectId, setId, publicKeys })
+        return { setId, publicKeys, proof: signHash(hashMessage(message), keys.secp256k1) }
+      })
+      const known = await api.request('GET', 'keys/bitcoin', bitcoinKeysResponse, undefined, token)
+      if (!known.publicKeys) await api.request('POST', 'keys/bitcoin', bitcoinKeysResponse, own, token)
+      else if (
+        known.publicKeys.bitcoin !== own.publicKeys.bitcoin ||
+        known.publicKeys.bitcoinTest !== own.publicKeys.bitcoinTest
+      )
+        throw new FrameFailure({ message: keyMessages.mismatch, code: 'KEYS_MISMATCH' })
+      bitcoinKeys = { setId, publicKeys: own.publicKeys }
+      return own.publicKeys
+    })
+  }
+
   return {
     /**
      * A new session's keys, before the sign-in answers the app: a new set (`none`), the move out of
@@ -280,30 +313,14 @@ export function createKeyring(
       })
     },
 
+    bitcoinReady,
+
     /**
-     * Before the first Bitcoin request: the service holds the person's Bitcoin public keys (BIP-84,
-     * derived here from the same secret), or is sent them, vouched for by the set's EVM key. Only
-     * public keys leave the frame; the private keys are zeroed as for any signature.
+     * The person's Bitcoin address on a bip122 network (native segwit, BIP-84), from the frame's own keys;
+     * undefined on a network the wallet does not know.
      */
-    bitcoinReady(): Promise<void> {
-      return session.withSession(async (token) => {
-        const state = await readyState(token)
-        if (bitcoinKeysOf === state.setId) return
-        const known = await api.request('GET', 'keys/bitcoin', bitcoinKeysResponse, undefined, token)
-        if (!known.publicKeys) {
-          const body = await withOwnKeys(token, (keys) => {
-            const setId = session.keys?.state === 'ready' ? session.keys.setId : state.setId
-            const publicKeys = {
-              bitcoin: bytesToHex(secp256k1.getPublicKey(keys.bitcoin, true)).slice(2),
-              bitcoinTest: bytesToHex(secp256k1.getPublicKey(keys.bitcoinTest, true)).slice(2),
-            }
-            const message = bitcoinKeysProofMessage({ projectId: api.projectId, setId, publicKeys })
-            return { setId, publicKeys, proof: signHash(hashMessage(message), keys.secp256k1) }
-          })
-          await api.request('POST', 'keys/bitcoin', bitcoinKeysResponse, body, token)
-        }
-        bitcoinKeysOf = session.keys?.state === 'ready' ? session.keys.setId : state.setId
-      })
+    async bitcoinAddress(chainId: string): Promise<string | undefined> {
+      return bitcoinAccountOf(await bitcoinReady(), chainId)?.address
     },
 
     /** The keys for the export view, from the export's auth share and this browser's share. */

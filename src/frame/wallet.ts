@@ -35,8 +35,8 @@ export type {
 export function createFrameWallet(deps: FrameWalletDependencies) {
   const { api } = deps
   const session = createFrameSession(deps)
-  const accounts = createFrameAccounts(session, deps)
   const keyring = lazyKeyring(session, deps)
+  const accounts = createFrameAccounts(session, deps, keyring)
   const signIn = createSignIn(session, deps, keyring)
   const emailUpdate = createEmailUpdate(session, deps)
   const passkeys = createPasskeys(session, deps, signIn.signedInAs)
@@ -78,7 +78,7 @@ export function createFrameWallet(deps: FrameWalletDependencies) {
       if (
         session.newUser &&
         preferredAccountType === 'smartAccount' &&
-        !(requested ?? session.chainId).startsWith('solana:')
+        (requested ?? session.chainId).startsWith('eip155:')
       ) {
         session.newUser = false
         await accounts

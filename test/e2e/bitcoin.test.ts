@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
-import { p2wpkh } from '@scure/btc-signer'
+import { p2wpkh, Transaction } from '@scure/btc-signer'
 import type { Browser, Page } from 'playwright-core'
 import { devKey, REGTEST_NETWORK } from '../../server/dev/bitcoin/keys.ts'
+import { answerInFrame, connections, signInByEmail, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 const REGTEST = 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328' as const
@@ -35,6 +36,37 @@ describe('Bitcoin end to end', { timeout: 180_000 }, () => {
   }
   const balance = (address: string) =>
     node<{ confirmed: number; pending: number }>(`/balance/address/${address}`)
+  const mine = () =>
+    node('/dev/mine', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ blocks: 1 }),
+    })
+  const freshAddress = () =>
+    p2wpkh(secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true), REGTEST_NETWORK)
+      .address as string
+
+  /** Pays `satoshis` to `address` from a funded dev key (signed here, checked by the node), and mines it. */
+  const pay = async (address: string, satoshis: bigint) => {
+    const from = devKey(3)
+    const [coin] = await node<{ hash: string; index: number; value: number }[]>(
+      `/coin/address/${from.address}`,
+    )
+    assert.ok(coin && BigInt(coin.value) > satoshis + 10_000n, 'the dev key has a coin to pay from')
+    const tx = new Transaction()
+    const script = p2wpkh(from.publicKey, REGTEST_NETWORK).script
+    tx.addInput({ txid: coin.hash, index: coin.index, witnessUtxo: { script, amount: BigInt(coin.value) } })
+    tx.addOutputAddress(address, satoshis, REGTEST_NETWORK)
+    tx.addOutputAddress(from.address, BigInt(coin.value) - satoshis - 5_000n, REGTEST_NETWORK)
+    tx.sign(from.privateKey)
+    tx.finalize()
+    await node('/broadcast', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tx: tx.hex }),
+    })
+    await mine()
+  }
 
   const openDemo = async (query = '') => {
     const context = await newContext(browser)
@@ -204,6 +236,63 @@ describe('Bitcoin end to end', { timeout: 180_000 }, () => {
     })
     assert.equal(me.status, 200)
     assert.equal(((await me.json()) as { caipAddress: string }).caipAddress, `${REGTEST}:${sender}`)
+    await context.close()
+  })
+
+  it("the embedded wallet's Bitcoin account: signed in by e-mail, connected on regtest, sends 0.01 BTC after approval in the frame", async () => {
+    const { page, context } = await openDemo()
+    await signInByEmail(page, stack, 'bitcoin-person@example.com')
+    // Connected on every namespace of the site, Bitcoin with its native segwit (BIP-84) regtest address.
+    const connected = await connections(page)
+    assert.equal(connected.eip155?.status, 'connected')
+    assert.equal(connected.bip122?.status, 'connected')
+    const address = connected.bip122?.address ?? ''
+    assert.match(address, /^bcrt1q[02-9ac-hj-np-z]{38}$/)
+    assert.match(
+      (await accountButton(page).textContent()) ?? '',
+      new RegExp(`${address.slice(0, 6)}…${address.slice(-4)}`),
+    )
+    // The site's provider answers the same account.
+    const listed = await page.evaluate(
+      (account) =>
+        document
+          .querySelector('wallet-modal')
+          ?.getProvider('bip122')
+          .request({ method: 'getAccountAddresses', params: { account } }),
+      address,
+    )
+    assert.equal(listed?.[0]?.address, address)
+
+    await pay(address, 100_000_000n)
+    await page.locator('wallet-button').getByText('1.000 BTC').waitFor({ timeout: 30_000 })
+
+    const receiver = freshAddress()
+    await accountButton(page).click()
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    await modal(page).getByLabel('Amount').fill('0.01')
+    await modal(page).getByLabel('Receiver address').fill(receiver)
+    await modal(page).getByRole('button', { name: 'Send' }).click()
+    // The frame shows the transaction read from the PSBT's bytes: the receiver among its outputs.
+    await modal(page).getByRole('heading', { name: 'Approve request' }).waitFor()
+    await walletFrame(page).getByText(receiver).waitFor()
+    await answerInFrame(page, 'Approve')
+    await modal(page)
+      .getByRole('status')
+      .getByText(`Sent 0.01 BTC to ${receiver.slice(0, 6)}…${receiver.slice(-4)}`)
+      .waitFor({ timeout: 30_000 })
+    const txid = await page.evaluate(
+      () => document.querySelector('wallet-modal')?.walletConfig.$send.get().hash,
+    )
+    assert.ok((await node<string[]>('/mempool')).includes(txid ?? ''), 'the payment waits in the mempool')
+    await mine()
+    assert.deepEqual(await balance(receiver), {
+      address: receiver,
+      confirmed: 1_000_000,
+      pending: 0,
+      total: 1_000_000,
+    })
+    const left = await balance(address)
+    assert.ok(left.confirmed < 99_000_000 && left.confirmed > 98_990_000, `left ${left.confirmed} satoshis`)
     await context.close()
   })
 })

@@ -1,6 +1,6 @@
 import { ProviderDisconnectedError, toBaseError } from '../../errors/index.ts'
 import type { CaipNetworkId, ChainNamespace } from '../../protocol/caip.ts'
-import type { FrameUser } from '../../protocol/embedded/index.ts'
+import type { FrameAccount, FrameUser } from '../../protocol/embedded/index.ts'
 import { classifyRequest } from '../../protocol/embedded/index.ts'
 import type { AccountType } from '../../protocol/entities.ts'
 import type { Connector, ConnectorEvent, ConnectorState, Eip1193Provider } from '../types.ts'
@@ -11,7 +11,7 @@ export const EMBEDDED_ID = 'embedded'
 export interface EmbeddedConnectorParameters {
   frame: FrameClient
   /** The namespaces the site uses that the embedded wallet serves. */
-  namespaces: readonly ('eip155' | 'solana')[]
+  namespaces: readonly ('eip155' | 'solana' | 'bip122')[]
   /**
    * A safe read on a network straight to RPC (the service's proxy), or undefined to send it through the
    * frame (which forwards it to the same proxy).
@@ -37,8 +37,9 @@ export interface EmbeddedConnector extends Connector {
 /**
  * The embedded wallet as a connector like any other: `connect` after the e-mail sign-in (core's
  * `connectEmail`/`verifyOtp`), `reconnect` by asking the frame whether its session still holds, and
- * `getProvider(namespace)` a standard EIP-1193 provider (Solana: WalletConnect's `solana_*` methods)
- * whose signing requests the frame shows for approval.
+ * `getProvider(namespace)` a standard EIP-1193 provider (Solana: WalletConnect's `solana_*` methods;
+ * Bitcoin: WalletConnect's bip122 methods, the account native segwit) whose signing requests the frame
+ * shows for approval.
  *
  * @example
  * const connector = createEmbeddedConnector({ frame, namespaces: ['eip155', 'solana'] })
@@ -48,6 +49,11 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
   const { frame } = parameters
   let user: FrameUser | undefined
   const chains = new Map<ChainNamespace, CaipNetworkId>()
+  /**
+   * Each namespace's account as the frame last told it on that namespace's network (a Bitcoin address
+   * depends on the network, and GET_USER on an EVM network does not name it).
+   */
+  const accountOf = new Map<ChainNamespace, FrameAccount>()
   const listeners = new Set<(event: ConnectorEvent) => void>()
   let signingOut: Promise<unknown> | undefined
   const emit = (event: ConnectorEvent) => {
@@ -55,6 +61,7 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
   }
   /** The user the frame answers, kept and told. */
   const told = (next: FrameUser) => {
+    for (const account of next.accounts) accountOf.set(account.namespace, account)
     parameters.onUser?.(next)
     return next
   }
@@ -62,11 +69,12 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
   frame.notices((notice) => {
     if (notice.type !== 'SESSION_ENDED' || !user) return
     user = undefined
+    accountOf.clear()
     for (const namespace of chains.keys()) emit({ type: 'disconnect', namespace })
   })
 
   const stateOf = (namespace: ChainNamespace, current: FrameUser): ConnectorState => {
-    const account = current.accounts.find((entry) => entry.namespace === namespace)
+    const account = accountOf.get(namespace)
     const chainId = chains.get(namespace)
     if (!account || !chainId) throw new ProviderDisconnectedError()
     return {
@@ -122,7 +130,7 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
     const provider: Eip1193Provider = {
       async request({ method, params }) {
         const chainId = chains.get(namespace)
-        const account = user?.accounts.find((entry) => entry.namespace === namespace)
+        const account = user && accountOf.get(namespace)
         if (!chainId || !account) throw new ProviderDisconnectedError()
         if (namespace === 'eip155') {
           if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [account.address]
@@ -177,13 +185,21 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
       // One session for every namespace: signed out once.
       signingOut ??= frame.request('SIGN_OUT', {}).finally(() => {
         user = undefined
+        accountOf.clear()
       })
       await signingOut
     },
     async switchNetwork({ namespace, network }) {
       if (namespace === 'eip155') return switchEvm(network.caipNetworkId)
+      const before = accountOf.get(namespace)?.address
       await selectNetwork(namespace, network.caipNetworkId)
+      // A Bitcoin address is per network (bc1…, tb1…, bcrt1…): read again.
+      if (namespace === 'bip122' && user)
+        user = told(await frame.request('GET_USER', { chainId: network.caipNetworkId }))
       emit({ type: 'chainChanged', namespace, chainId: network.caipNetworkId })
+      const after = user && accountOf.get(namespace)
+      if (after && before !== undefined && after.address !== before)
+        emit({ type: 'accountsChanged', namespace, accounts: [after.address], accountType: after.type })
     },
     getProvider: providerFor,
     subscribe(listener) {

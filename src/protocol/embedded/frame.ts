@@ -135,10 +135,11 @@ export type WalletUser = z.infer<typeof WalletUserSchema>
 
 /** An account of the embedded wallet, in one namespace. */
 export const frameAccount = z.object({
-  namespace: z.enum(['eip155', 'solana']),
+  namespace: z.enum(['eip155', 'solana', 'bip122']),
   address: z.string(),
   type: AccountTypeSchema,
 })
+export type FrameAccount = z.infer<typeof frameAccount>
 
 /**
  * How the embedded wallet can be recovered on a new browser (issue 25): who can (`custody`) and the
