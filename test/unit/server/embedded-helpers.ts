@@ -184,6 +184,8 @@ export async function startEmbeddedTestApp(
     keks?: KekRing
     /** Sponsored gas: the paymaster's key, contracts and public URL (default: none). */
     paymaster?: Pick<ServiceConfig, 'paymasterSignerKey' | 'paymasterAddresses' | 'paymasterPublicUrl'>
+    /** The Bitcoin node of each bip122 network (`BITCOIN_NODE_URLS`; default none). */
+    bitcoinNodes?: Record<string, string>
   } = {},
 ): Promise<EmbeddedTestApp> {
   const frameDir = await frameFixture()
@@ -205,6 +207,7 @@ export async function startEmbeddedTestApp(
       ...(overrides.mailsPerHour === undefined ? {} : { mailsPerHour: overrides.mailsPerHour }),
       ...(overrides.social ? { social: overrides.social } : {}),
       ...(overrides.farcaster ? { farcaster: overrides.farcaster } : {}),
+      ...(overrides.bitcoinNodes ? { bitcoinNodes: overrides.bitcoinNodes } : {}),
     },
   }
   if (!overrides.projectExists)
