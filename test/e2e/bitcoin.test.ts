@@ -4,6 +4,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { p2wpkh, Transaction } from '@scure/btc-signer'
 import type { Browser, Page } from 'playwright-core'
 import { devKey, REGTEST_NETWORK } from '../../server/dev/bitcoin/keys.ts'
+import { sweep } from './axe.ts'
 import { answerInFrame, connections, signInByEmail, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
@@ -268,13 +269,19 @@ describe('Bitcoin end to end', { timeout: 180_000 }, () => {
 
     const receiver = freshAddress()
     await accountButton(page).click()
+    await modal(page).getByText('Local Bitcoin', { exact: true }).waitFor()
+    assert.deepEqual(await sweep(page, 'Account, embedded Bitcoin'), [])
     await modal(page).getByRole('button', { name: 'Send' }).click()
     await modal(page).getByLabel('Amount').fill('0.01')
     await modal(page).getByLabel('Receiver address').fill(receiver)
+    assert.deepEqual(await sweep(page, 'Send BTC'), [])
     await modal(page).getByRole('button', { name: 'Send' }).click()
     // The frame shows the transaction read from the PSBT's bytes: the receiver among its outputs.
     await modal(page).getByRole('heading', { name: 'Approve request' }).waitFor()
     await walletFrame(page).getByText(receiver).waitFor()
+    const frame = page.frames().find((candidate) => candidate.url().startsWith(stack.urls.frame))
+    assert.ok(frame, 'the wallet frame')
+    assert.deepEqual(await sweep(page, 'ApproveTransaction, Bitcoin', { frame }), [])
     await answerInFrame(page, 'Approve')
     await modal(page)
       .getByRole('status')
