@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { p2wpkh, Transaction } from '@scure/btc-signer'
 import type { Browser, Page } from 'playwright-core'
+import { verifyBitcoinSignature } from '../../server/auth/bitcoin.ts'
 import { devKey, REGTEST_NETWORK } from '../../server/dev/bitcoin/keys.ts'
 import { sweep } from './axe.ts'
 import { answerInFrame, connections, signInByEmail, walletFrame } from './embedded-helpers.ts'
@@ -264,12 +265,38 @@ describe('Bitcoin end to end', { timeout: 180_000 }, () => {
     )
     assert.equal(listed?.[0]?.address, address)
 
-    await pay(address, 100_000_000n)
-    await page.locator('wallet-button').getByText('1.000 BTC').waitFor({ timeout: 30_000 })
+    // A message, each protocol: the frame shows its text, Approve signs; the signature verifies.
+    for (const [protocol, verified] of [
+      ['ecdsa', 'bip122:ecdsa'],
+      ['bip322', 'bip122:bip322-simple'],
+    ] as const) {
+      const message = `Pay the rent (${protocol})`
+      const signed = page.evaluate(
+        ([account, text, kind]) =>
+          document
+            .querySelector('wallet-modal')
+            ?.getProvider('bip122')
+            .request({ method: 'signMessage', params: { account, message: text, protocol: kind } }),
+        [address, message, protocol] as const,
+      )
+      await walletFrame(page).getByText(message).waitFor()
+      await answerInFrame(page, 'Approve')
+      const { signature } = (await signed) as { signature: string }
+      assert.equal(
+        verifyBitcoinSignature({ reference: REGTEST.slice('bip122:'.length), address, message, signature }),
+        verified,
+      )
+    }
 
+    // Two coins of 0.006 BTC: the payment of 0.01 BTC spends both (a PSBT with two inputs to sign).
+    await pay(address, 600_000n)
+    await pay(address, 600_000n)
+    // Account reads the balance again while it is open (a block every poll): both coins.
     const receiver = freshAddress()
     await accountButton(page).click()
     await modal(page).getByText('Local Bitcoin', { exact: true }).waitFor()
+    await modal(page).getByText('0.012 BTC').first().waitFor({ timeout: 30_000 })
+
     assert.deepEqual(await sweep(page, 'Account, embedded Bitcoin'), [])
     await modal(page).getByRole('button', { name: 'Send' }).click()
     await modal(page).getByLabel('Amount').fill('0.01')
@@ -299,7 +326,9 @@ describe('Bitcoin end to end', { timeout: 180_000 }, () => {
       total: 1_000_000,
     })
     const left = await balance(address)
-    assert.ok(left.confirmed < 99_000_000 && left.confirmed > 98_990_000, `left ${left.confirmed} satoshis`)
+    assert.ok(left.confirmed < 200_000 && left.confirmed > 190_000, `left ${left.confirmed} satoshis`)
+    const spent = await node<{ inputs: unknown[] }>(`/tx/${txid}`)
+    assert.equal(spent.inputs.length, 2, 'both coins spent, each input signed in the frame')
     await context.close()
   })
 })

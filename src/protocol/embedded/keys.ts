@@ -211,9 +211,15 @@ export const signingPlanResponse = z.object({
 })
 export type SigningPlanResponse = z.infer<typeof signingPlanResponse>
 
-/** `POST /embedded/v1/requests/:id/approve`: one signature per request of the plan, in order. */
+/**
+ * `POST /embedded/v1/requests/:id/approve`: one signature per request of the plan, in order, hex: 64 or
+ * 65 bytes for EVM and Solana and a BIP-137 message, a BIP-322 witness (about 108 bytes), 64 bytes per
+ * input of a PSBT (up to 256 inputs). Each is checked against its request by the service.
+ */
 export const approveRequest = z.object({
-  signatures: z.array(z.string().check(z.regex(/^0x[0-9a-fA-F]{128,130}$/, 'Expected a signature'))),
+  signatures: z.array(
+    z.string().check(z.regex(/^0x(?:[0-9a-fA-F]{2}){64,16384}$/, 'Expected a signature')),
+  ),
 })
 export type ApproveRequest = z.infer<typeof approveRequest>
 
