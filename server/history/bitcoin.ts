@@ -7,12 +7,12 @@
 import * as z from 'zod'
 import type { TransactionsQuery, TransactionsResponse } from '../../src/protocol/api/index.ts'
 import { defaultTransactionsPageSize } from '../../src/protocol/api/index.ts'
-import { bitcoinNetworkOf } from '../../src/protocol/embedded/bitcoin.ts'
+import { bitcoinNetworkKind } from '../../src/protocol/bitcoinNetworks.ts'
 import { UpstreamError } from '../rpc/forward.ts'
 import { formatBaseUnits } from './transactions.ts'
 
 /** Bitcoin Core's regtest chain: its node is the local bcoin one, whose API is not Esplora's. */
-const isRegtest = (chainId: string) => bitcoinNetworkOf(chainId)?.hrp === 'bcrt'
+const isRegtest = (chainId: string) => bitcoinNetworkKind(chainId) === 'regtest'
 const BTC = { name: 'Bitcoin', symbol: 'BTC', decimals: 8 } as const
 
 /** A confirmed transaction as both APIs give it, reduced to what the history shows. */
