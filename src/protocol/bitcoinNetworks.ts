@@ -78,3 +78,19 @@ export function btcSignerNetwork(kind: BitcoinNetworkKind): {
   const { hrp, pubKeyHash, scriptHash, wif } = BITCOIN_NETWORKS[kind]
   return { bech32: hrp, pubKeyHash, scriptHash, wif }
 }
+
+/**
+ * The `@scure/btc-signer` parameters of the network whose segwit addresses start with `hrp`: its base58
+ * versions too, so a test network's `m…`, `n…` and `2…` addresses read as its own and mainnet's `1…`
+ * and `3…` do not (testnet and signet share both).
+ *
+ * @example
+ * btcSignerNetworkOfHrp('tb') // { bech32: 'tb', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef }
+ */
+export function btcSignerNetworkOfHrp(
+  hrp: BitcoinNetworkParameters['hrp'],
+): ReturnType<typeof btcSignerNetwork> {
+  return btcSignerNetwork(
+    BITCOIN_NETWORK_KINDS.find((kind) => BITCOIN_NETWORKS[kind].hrp === hrp) ?? 'mainnet',
+  )
+}
