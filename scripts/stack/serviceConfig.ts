@@ -3,6 +3,7 @@ import { parseTokenLists } from '../../server/blockchain/tokenLists.ts'
 import type { ServiceConfig } from '../../server/config.ts'
 import type { LocalMarket, marketTokenList } from '../../server/dev/chain/market.ts'
 import { devAppleKey, socialProviderNames, standInClient } from '../../server/dev/oidc/index.ts'
+import { LOCAL_BITCOIN_NETWORK_ID } from '../../src/chains/bip122/networks.ts'
 import { LOCAL_SOLANA_NETWORK_ID } from '../../src/chains/solana/networks.ts'
 import { HOST } from './options.ts'
 
@@ -94,7 +95,7 @@ export function stackServiceConfig({
       },
       // The embedded wallet's Bitcoin account on the local regtest node.
       bitcoinNodes: bitcoinUrl
-        ? { ...base.embedded.bitcoinNodes, 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328': bitcoinUrl }
+        ? { ...base.embedded.bitcoinNodes, [LOCAL_BITCOIN_NETWORK_ID]: bitcoinUrl }
         : base.embedded.bitcoinNodes,
     },
     host: HOST,

@@ -7,11 +7,9 @@
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { base64, bech32, bech32m, createBase58check } from '@scure/base'
-import { bitcoinNetworkOf, hash160 } from '../../src/protocol/embedded/bitcoin.ts'
+import { BITCOIN_NETWORKS, bitcoinNetworkKind } from '../../src/protocol/bitcoinNetworks.ts'
+import { hash160 } from '../../src/protocol/embedded/bitcoin.ts'
 import { bip322MessageHash, bitcoinMessageHash } from '../../src/protocol/embedded/bitcoinSigner.ts'
-
-/** The base58 version bytes of P2PKH and P2SH addresses: mainnet's, and every test network's. */
-const base58Versions = { mainnet: { p2pkh: 0x00, p2sh: 0x05 }, test: { p2pkh: 0x6f, p2sh: 0xc4 } } as const
 
 /** What an address pays to: a key hash, a script hash, or a witness program of a version. */
 export type BitcoinDestination =
@@ -29,10 +27,10 @@ const base58check = createBase58check(sha256)
  * // { type: 'p2wpkh', program: Uint8Array(20) }
  */
 export function decodeBitcoinAddress(reference: string, address: string): BitcoinDestination | undefined {
-  const network = bitcoinNetworkOf(`bip122:${reference}`)
-  if (network === undefined) return undefined
+  const kind = bitcoinNetworkKind(`bip122:${reference}`)
+  if (kind === undefined) return undefined
+  const network = BITCOIN_NETWORKS[kind]
   if (address.toLowerCase().startsWith(`${network.hrp}1`)) return decodeSegwit(network.hrp, address)
-  const format = base58Versions[network.hrp === 'bc' ? 'mainnet' : 'test']
   let payload: Uint8Array
   try {
     payload = base58check.decode(address)
@@ -41,8 +39,8 @@ export function decodeBitcoinAddress(reference: string, address: string): Bitcoi
   }
   if (payload.length !== 21) return undefined
   const hash = payload.slice(1)
-  if (payload[0] === format.p2pkh) return { type: 'p2pkh', hash }
-  if (payload[0] === format.p2sh) return { type: 'p2sh', hash }
+  if (payload[0] === network.pubKeyHash) return { type: 'p2pkh', hash }
+  if (payload[0] === network.scriptHash) return { type: 'p2sh', hash }
   return undefined
 }
 

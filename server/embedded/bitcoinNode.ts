@@ -1,5 +1,10 @@
 // The embedded wallet's reads and broadcasts on a Bitcoin node (bcoin's HTTP API, the local regtest node's).
-import * as z from 'zod'
+import {
+  BcoinBroadcastSchema,
+  BcoinCoinsSchema,
+  BcoinFeeSchema,
+  bcoinApi,
+} from '../../src/protocol/bitcoinNode.ts'
 import { EmbeddedError } from './errors.ts'
 
 /** An unspent output of an address. */
@@ -12,17 +17,6 @@ export interface BitcoinCoin {
   /** Its block height; -1 while in the mempool. */
   height: number
 }
-
-const coins = z.array(
-  z.object({
-    hash: z.string().regex(/^[0-9a-f]{64}$/),
-    index: z.number().int().nonnegative(),
-    value: z.number().int().nonnegative(),
-    height: z.number().int(),
-  }),
-)
-const feeAnswer = z.object({ rate: z.number().nonnegative() })
-const broadcastAnswer = z.object({ success: z.literal(true) })
 
 /** The node of a network is down, or answered something else. */
 const nodeFailed = () =>
@@ -87,31 +81,25 @@ export function createBitcoinNodes(
     networks: () => Object.keys(urls),
 
     async coins(chainId, address) {
-      const parsed = coins.safeParse(await call(chainId, `/coin/address/${encodeURIComponent(address)}`))
+      const parsed = BcoinCoinsSchema.safeParse(await call(chainId, bcoinApi.coins(address)))
       if (!parsed.success) throw nodeFailed()
       return parsed.data.map((coin) => ({
-        txid: coin.hash,
-        index: coin.index,
-        value: BigInt(coin.value),
+        txid: coin.txid,
+        index: coin.vout,
+        value: coin.value,
         height: coin.height,
       }))
     },
 
     async feeRate(chainId, blocks) {
-      const parsed = feeAnswer.safeParse(await call(chainId, `/fee?blocks=${blocks}`))
+      const parsed = BcoinFeeSchema.safeParse(await call(chainId, bcoinApi.fee(blocks)))
       if (!parsed.success) throw nodeFailed()
-      // bcoin answers satoshis per 1,000 virtual bytes.
-      return Math.max(1, Math.ceil(parsed.data.rate / 1000))
+      return parsed.data
     },
 
     async broadcast(chainId, hex) {
-      const parsed = broadcastAnswer.safeParse(
-        await call(chainId, '/broadcast', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ tx: hex }),
-        }),
-      )
+      const { path, init } = bcoinApi.broadcast(hex)
+      const parsed = BcoinBroadcastSchema.safeParse(await call(chainId, path, init))
       if (!parsed.success) throw nodeFailed()
     },
   }

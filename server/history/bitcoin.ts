@@ -7,12 +7,13 @@
 import * as z from 'zod'
 import type { TransactionsQuery, TransactionsResponse } from '../../src/protocol/api/index.ts'
 import { defaultTransactionsPageSize } from '../../src/protocol/api/index.ts'
-import { bitcoinNetworkOf } from '../../src/protocol/embedded/bitcoin.ts'
+import { bitcoinNetworkKind } from '../../src/protocol/bitcoinNetworks.ts'
+import { bcoinApi, esploraApi } from '../../src/protocol/bitcoinNode.ts'
 import { UpstreamError } from '../rpc/forward.ts'
 import { formatBaseUnits } from './transactions.ts'
 
 /** Bitcoin Core's regtest chain: its node is the local bcoin one, whose API is not Esplora's. */
-const isRegtest = (chainId: string) => bitcoinNetworkOf(chainId)?.hrp === 'bcrt'
+const isRegtest = (chainId: string) => bitcoinNetworkKind(chainId) === 'regtest'
 const BTC = { name: 'Bitcoin', symbol: 'BTC', decimals: 8 } as const
 
 /** A confirmed transaction as both APIs give it, reduced to what the history shows. */
@@ -81,10 +82,11 @@ async function confirmedTransactions(
   timeoutMs: number,
 ): Promise<NodeTransaction[]> {
   const base = nodeUrl.replace(/\/+$/, '')
-  const address = encodeURIComponent(account)
   let transactions: NodeTransaction[]
   if (isRegtest(chainId)) {
-    const parsed = bcoinTransactions.safeParse(await getJson(`${base}/tx/address/${address}`, timeoutMs))
+    const parsed = bcoinTransactions.safeParse(
+      await getJson(`${base}${bcoinApi.transactions(account)}`, timeoutMs),
+    )
     if (!parsed.success)
       throw new UpstreamError('bad-response', 'The Bitcoin node answered an unexpected transaction list')
     transactions = parsed.data
@@ -101,7 +103,7 @@ async function confirmedTransactions(
       }))
   } else {
     // Esplora pages confirmed transactions 25 at a time after the last one seen.
-    const path = `${base}/address/${address}/txs/chain${cursor ? `/${cursor}` : ''}`
+    const path = `${base}${esploraApi.chainTransactions(account, cursor)}`
     const parsed = esploraTransactions.safeParse(await getJson(path, timeoutMs))
     if (!parsed.success)
       throw new UpstreamError('bad-response', 'The Bitcoin node answered an unexpected transaction list')

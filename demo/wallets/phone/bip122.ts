@@ -8,13 +8,14 @@ import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils'
 import { base64 } from '@scure/base'
 import type { HDKey } from '@scure/bip32'
 import * as btc from '@scure/btc-signer'
+import { BITCOIN_NETWORKS, btcSignerNetwork } from '../../../src/protocol/bitcoinNetworks.ts'
 import { INVALID_PARAMS, UNAUTHORIZED, WalletRpcError } from './errors.ts'
 import { shorten } from './readable.ts'
 import { type NamespaceSigner, paramsObject } from './signer.ts'
 
 /** CAIP-2 id of the local regtest network (its genesis hash, first 32 hex characters). */
-export const REGTEST_CHAIN = 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'
-const REGTEST = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef }
+export const REGTEST_CHAIN = BITCOIN_NETWORKS.regtest.caipNetworkId
+const REGTEST = btcSignerNetwork('regtest')
 export const BIP84_REGTEST_PATH = "m/84'/1'/0'/0/0"
 
 /** BIP-137's message hash: double SHA-256 of the prefixed, length-prefixed message. */

@@ -16,6 +16,7 @@
  */
 import { createRequire } from 'node:module'
 import { bech32m } from '@scure/base'
+import { BITCOIN_NETWORKS } from '../../../src/protocol/bitcoinNetworks.ts'
 import { DEV_ADDRESS_COUNT, type DevKey, devKeys, minerKey } from './keys.ts'
 
 export {
@@ -31,6 +32,9 @@ export {
 
 // bcoin is CommonJS without types: the few parts used here are typed below.
 const require = createRequire(import.meta.url)
+
+/** Bitcoin Core's regtest prefixes, from the protocol's network table. */
+const REGTEST = BITCOIN_NETWORKS.regtest
 
 type BcoinTx = { txid(): string; hash(): Buffer }
 type BcoinCoin = { height: number; value: number; hash: Buffer; index: number }
@@ -94,19 +98,19 @@ function loadBcoin(): Bcoin {
   const regtest = bcoin.networks.regtest
   if (!regtest) throw new Error('bcoin has no regtest network')
   regtest.keyPrefix = {
-    privkey: 0xef,
+    privkey: REGTEST.wif,
     xpubkey: 0x043587cf,
     xprivkey: 0x04358394,
     xpubkey58: 'tpub',
     xprivkey58: 'tprv',
-    coinType: 1,
+    coinType: REGTEST.coinType,
   }
   regtest.addressPrefix = {
-    pubkeyhash: 0x6f,
-    scripthash: 0xc4,
+    pubkeyhash: REGTEST.pubKeyHash,
+    scripthash: REGTEST.scriptHash,
     witnesspubkeyhash: 0x7a,
     witnessscripthash: 0x14,
-    bech32: 'bcrt',
+    bech32: REGTEST.hrp,
   }
   // Bitcoin Core refuses non-standard transactions on regtest too (-acceptnonstdtxn=0).
   regtest.requireStandard = true

@@ -8,7 +8,8 @@ import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { HDKey } from '@scure/bip32'
 import { mnemonicToSeedSync } from '@scure/bip39'
-import { p2wpkh, TEST_NETWORK, WIF } from '@scure/btc-signer'
+import { p2wpkh, WIF } from '@scure/btc-signer'
+import { btcSignerNetwork } from '../../../src/protocol/bitcoinNetworks.ts'
 
 /** The well-known test mnemonic (also the EVM and Solana stand-ins'): never hold real funds with it. */
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -17,10 +18,10 @@ export const DEV_MNEMONIC = 'test test test test test test test test test test t
 export const DEV_ADDRESS_COUNT = 4
 
 /**
- * Bitcoin Core's regtest parameters for `@scure/btc-signer`: bech32 prefix `bcrt`, testnet's base58
- * versions (`m…`/`n…` P2PKH, `2…` P2SH) and WIF version 0xef.
+ * Bitcoin Core's regtest parameters for `@scure/btc-signer` (the protocol's table): bech32 prefix `bcrt`,
+ * testnet's base58 versions (`m…`/`n…` P2PKH, `2…` P2SH) and WIF version 0xef.
  */
-export const REGTEST_NETWORK = { ...TEST_NETWORK, bech32: 'bcrt' } as const
+export const REGTEST_NETWORK = btcSignerNetwork('regtest')
 
 /** A regtest key: its path (empty for the miner), keys, P2WPKH address and WIF private key. */
 export type DevKey = {

@@ -2,8 +2,9 @@
  * `sendTransfer` (bip122): the service builds the PSBT from the person's coins (the network's fee rate,
  * change back to their address), the frame shows it from its bytes, signs, and the service broadcasts.
  */
-import { Address, NETWORK, OutScript, Script, selectUTXO } from '@scure/btc-signer'
+import { Address, OutScript, Script, selectUTXO } from '@scure/btc-signer'
 import * as z from 'zod/mini'
+import { btcSignerNetworkOfHrp } from '../../../src/protocol/bitcoinNetworks.ts'
 import { p2wpkhScript } from '../../../src/protocol/embedded/bitcoin.ts'
 import { accountParam, bitcoinAccountOf, psbtPreview, signedTransaction } from './bitcoinTransactions.ts'
 import { invalidParams } from './params.ts'
@@ -37,7 +38,7 @@ export const bitcoinSendTransfer = approvalMethod({
   params,
   async preview(ctx, { account, recipientAddress, amount, changeAddress, memo }) {
     const own = await bitcoinAccountOf(ctx, account, changeAddress)
-    const network = { ...NETWORK, bech32: own.network.hrp }
+    const network = btcSignerNetworkOfHrp(own.network.hrp)
     let recipient: Uint8Array
     try {
       recipient = OutScript.encode(Address(network).decode(recipientAddress))

@@ -1,12 +1,12 @@
-import { Address, NETWORK, TEST_NETWORK } from '@scure/btc-signer'
-import type { BitcoinNetworkKind } from './networks.ts'
+import { Address, type NETWORK } from '@scure/btc-signer'
+import { type BitcoinNetworkKind, btcSignerNetwork } from '../../protocol/bitcoinNetworks.ts'
 
-/** `@scure/btc-signer`'s network parameters for each Bitcoin network (regtest: Bitcoin Core's `bcrt` prefix). */
+/** `@scure/btc-signer`'s network parameters for each Bitcoin network, from the protocol's table. */
 export const BTC_SIGNER_NETWORKS = {
-  mainnet: NETWORK,
-  testnet: TEST_NETWORK,
-  signet: TEST_NETWORK,
-  regtest: { ...TEST_NETWORK, bech32: 'bcrt' },
+  mainnet: btcSignerNetwork('mainnet'),
+  testnet: btcSignerNetwork('testnet'),
+  signet: btcSignerNetwork('signet'),
+  regtest: btcSignerNetwork('regtest'),
 } as const satisfies Record<BitcoinNetworkKind, typeof NETWORK>
 
 /** The address types a payment may go to. */

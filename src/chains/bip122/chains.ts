@@ -1,5 +1,9 @@
+import {
+  BITCOIN_NETWORK_KINDS,
+  BITCOIN_NETWORKS,
+  type BitcoinNetworkKind,
+} from '../../protocol/bitcoinNetworks.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
-import { BITCOIN_NETWORK_IDS, type BitcoinNetworkKind } from './networks.ts'
 
 /**
  * The networks an address can belong to, from its prefix alone (no checksum here: see
@@ -11,9 +15,10 @@ import { BITCOIN_NETWORK_IDS, type BitcoinNetworkKind } from './networks.ts'
  */
 export function addressNetworks(address: string): BitcoinNetworkKind[] {
   const lower = address.toLowerCase()
-  if (lower.startsWith('bcrt1')) return ['regtest']
-  if (lower.startsWith('bc1') || /^[13]/.test(address)) return ['mainnet']
-  if (lower.startsWith('tb1')) return ['testnet', 'signet']
+  const segwit = BITCOIN_NETWORK_KINDS.filter((kind) => lower.startsWith(`${BITCOIN_NETWORKS[kind].hrp}1`))
+  if (segwit.length > 0) return segwit
+  // Base58 addresses start with what their version byte encodes to: 0x00 `1`, 0x05 `3`, 0x6f `m`/`n`, 0xc4 `2`.
+  if (/^[13]/.test(address)) return ['mainnet']
   if (/^[mn2]/.test(address)) return ['testnet', 'signet', 'regtest']
   return []
 }
@@ -25,16 +30,13 @@ export function addressNetworks(address: string): BitcoinNetworkKind[] {
  * isAddressOnNetwork('bcrt1q…', 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328') // true
  */
 export function isAddressOnNetwork(address: string, caipNetworkId: CaipNetworkId): boolean {
-  return addressNetworks(address).some((kind) => BITCOIN_NETWORK_IDS[kind] === caipNetworkId)
+  return addressNetworks(address).some((kind) => BITCOIN_NETWORKS[kind].caipNetworkId === caipNetworkId)
 }
 
 /** The Wallet Standard's Bitcoin chain names (`bitcoin:mainnet`, …) by CAIP-2 id. */
-const STANDARD_CHAINS: Record<string, string> = {
-  [BITCOIN_NETWORK_IDS.mainnet]: 'bitcoin:mainnet',
-  [BITCOIN_NETWORK_IDS.testnet]: 'bitcoin:testnet',
-  [BITCOIN_NETWORK_IDS.signet]: 'bitcoin:signet',
-  [BITCOIN_NETWORK_IDS.regtest]: 'bitcoin:regtest',
-}
+const STANDARD_CHAINS: Record<string, string> = Object.fromEntries(
+  BITCOIN_NETWORK_KINDS.map((kind) => [BITCOIN_NETWORKS[kind].caipNetworkId, `bitcoin:${kind}`]),
+)
 
 /**
  * The Wallet Standard chain of a Bitcoin network (`bitcoin:regtest`), or undefined.

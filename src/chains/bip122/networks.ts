@@ -1,22 +1,29 @@
+import {
+  BITCOIN_NETWORKS,
+  type BitcoinNetworkKind,
+  bitcoinNetworkKind,
+} from '../../protocol/bitcoinNetworks.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import type { Network } from '../../protocol/entities.ts'
 
 /** Bitcoin's unit: 1 BTC is 100,000,000 satoshis. */
 const btc = { name: 'Bitcoin', symbol: 'BTC', decimals: 8 }
 
-/** CAIP-2 ids of the Bitcoin networks (`bip122:` and the first 32 hex characters of the genesis block hash). */
+/**
+ * CAIP-2 ids of the Bitcoin networks (`bip122:` and the first 32 hex characters of the genesis block
+ * hash), from the protocol's network table.
+ */
 export const BITCOIN_NETWORK_IDS = {
-  mainnet: 'bip122:000000000019d6689c085ae165831e93',
-  testnet: 'bip122:000000000933ea01ad0ee984209779ba',
-  signet: 'bip122:00000008819873e925422c1ff0f99f7c',
-  regtest: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
-} as const satisfies Record<string, CaipNetworkId>
+  mainnet: BITCOIN_NETWORKS.mainnet.caipNetworkId,
+  testnet: BITCOIN_NETWORKS.testnet.caipNetworkId,
+  signet: BITCOIN_NETWORKS.signet.caipNetworkId,
+  regtest: BITCOIN_NETWORKS.regtest.caipNetworkId,
+} as const satisfies Record<BitcoinNetworkKind, CaipNetworkId>
 
 /** CAIP-2 id of the local regtest network that `npm start` runs (Bitcoin Core's regtest genesis, `0f9188f1…2206`). */
 export const LOCAL_BITCOIN_NETWORK_ID = BITCOIN_NETWORK_IDS.regtest
 
-/** Which Bitcoin network a CAIP-2 id names, for its address prefixes. */
-export type BitcoinNetworkKind = keyof typeof BITCOIN_NETWORK_IDS
+export { type BitcoinNetworkKind, bitcoinNetworkKind }
 
 const mempool = (path: string) => ({
   default: { name: 'mempool.space', url: `https://mempool.space${path}` },
@@ -61,15 +68,4 @@ export const bitcoinNetworks: readonly Network[] = [
  */
 export function resolveBitcoinNetwork(caipNetworkId: CaipNetworkId): Network | undefined {
   return bitcoinNetworks.find((candidate) => candidate.caipNetworkId === caipNetworkId)
-}
-
-/**
- * Which Bitcoin network a CAIP-2 id names (mainnet, testnet, signet, regtest), or undefined.
- *
- * @example
- * bitcoinNetworkKind('bip122:0f9188f13cb7b2c71f2a335e3a4fc328') // 'regtest'
- */
-export function bitcoinNetworkKind(caipNetworkId: string): BitcoinNetworkKind | undefined {
-  const entry = Object.entries(BITCOIN_NETWORK_IDS).find(([, id]) => id === caipNetworkId)
-  return entry?.[0] as BitcoinNetworkKind | undefined
 }

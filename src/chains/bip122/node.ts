@@ -1,9 +1,22 @@
 /**
  * Reading a Bitcoin network through its node API (the network's `rpcUrls`, or the page's `rpc-urls`):
  * the local regtest node's (bcoin's REST API, server/dev/bitcoin) or an Esplora API (mempool.space) for
- * the public networks. Balances, unspent outputs, fee rates, broadcasting; every answer zod-checked.
+ * the public networks. Balances, unspent outputs, fee rates, broadcasting; every answer zod-checked
+ * against the APIs' wire formats (src/protocol/bitcoinNode.ts), which the service reads too.
  */
-import * as z from 'zod/mini'
+import type * as z from 'zod/mini'
+import {
+  BcoinBalanceSchema,
+  BcoinCoinsSchema,
+  BcoinFeeSchema,
+  type BroadcastRequest,
+  bcoinApi,
+  EsploraAddressSchema,
+  EsploraFeesSchema,
+  EsploraUtxosSchema,
+  esploraApi,
+  feeRatePerVbyte,
+} from '../../protocol/bitcoinNode.ts'
 import type { BitcoinNetworkKind } from './networks.ts'
 import type { Utxo } from './psbt.ts'
 
@@ -20,27 +33,23 @@ export interface BitcoinBalance {
 export type FeeSpeed = 'slow' | 'normal' | 'fast'
 export const FEE_TARGETS: Record<FeeSpeed, number> = { slow: 6, normal: 3, fast: 1 }
 
-const Sats = z.union([z.int(), z.pipe(z.string().check(z.regex(/^-?\d+$/)), z.transform(Number))])
-const BcoinBalance = z.object({ confirmed: Sats, pending: Sats })
-const BcoinCoins = z.array(
-  z.object({ hash: z.string().check(z.regex(/^[0-9a-f]{64}$/)), index: z.int(), value: Sats }),
-)
-const BcoinFee = z.object({ rate: z.number() })
-const Stats = z.object({ funded_txo_sum: z.int(), spent_txo_sum: z.int() })
-const EsploraAddress = z.object({ chain_stats: Stats, mempool_stats: Stats })
-const EsploraUtxos = z.array(
-  z.object({ txid: z.string().check(z.regex(/^[0-9a-f]{64}$/)), vout: z.int(), value: z.int() }),
-)
-const EsploraFees = z.record(z.string(), z.number())
-
 const isLocal = (network: BitcoinNetworkKind) => network === 'regtest'
 const join = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`
 
 async function getJson<T>(doFetch: Fetch, url: string, schema: z.ZodMiniType<T>): Promise<T> {
   const response = await doFetch(url)
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`)
-  const parsed = schema.safeParse(await response.json())
-  if (!parsed.success) throw new Error(`${url}: ${parsed.error.issues[0]?.message ?? 'malformed answer'}`)
+  const body: unknown = await response.json().catch(() => {
+    throw new Error(`${url}: the node answered something other than JSON`)
+  })
+  const parsed = schema.safeParse(body)
+  if (!parsed.success) {
+    // zod/mini's messages are bare ("Invalid input"): name where the answer went wrong and what was expected.
+    const issue = parsed.error.issues[0]
+    const at = issue?.path.length ? ` at ${issue.path.join('.')}` : ''
+    const expected = issue && 'expected' in issue ? ` (expected ${String(issue.expected)})` : ''
+    throw new Error(`${url}: malformed answer${at}${expected}`)
+  }
   return parsed.data
 }
 
@@ -56,20 +65,9 @@ export async function readBitcoinBalance(
   network: BitcoinNetworkKind,
   address: string,
 ): Promise<BitcoinBalance> {
-  const path = encodeURIComponent(address)
-  if (isLocal(network)) {
-    const balance = await getJson(doFetch, join(url, `/balance/address/${path}`), BcoinBalance)
-    return { confirmed: BigInt(balance.confirmed), pending: BigInt(balance.pending) }
-  }
-  const { chain_stats: chain, mempool_stats: mempool } = await getJson(
-    doFetch,
-    join(url, `/address/${path}`),
-    EsploraAddress,
-  )
-  return {
-    confirmed: BigInt(chain.funded_txo_sum - chain.spent_txo_sum),
-    pending: BigInt(mempool.funded_txo_sum - mempool.spent_txo_sum),
-  }
+  return isLocal(network)
+    ? getJson(doFetch, join(url, bcoinApi.balance(address)), BcoinBalanceSchema)
+    : getJson(doFetch, join(url, esploraApi.address(address)), EsploraAddressSchema)
 }
 
 /**
@@ -84,13 +82,10 @@ export async function readUtxos(
   network: BitcoinNetworkKind,
   address: string,
 ): Promise<Utxo[]> {
-  const path = encodeURIComponent(address)
-  if (isLocal(network)) {
-    const coins = await getJson(doFetch, join(url, `/coin/address/${path}`), BcoinCoins)
-    return coins.map((coin) => ({ txid: coin.hash, vout: coin.index, value: BigInt(coin.value) }))
-  }
-  const utxos = await getJson(doFetch, join(url, `/address/${path}/utxo`), EsploraUtxos)
-  return utxos.map((utxo) => ({ txid: utxo.txid, vout: utxo.vout, value: BigInt(utxo.value) }))
+  const coins = isLocal(network)
+    ? await getJson(doFetch, join(url, bcoinApi.coins(address)), BcoinCoinsSchema)
+    : await getJson(doFetch, join(url, esploraApi.utxos(address)), EsploraUtxosSchema)
+  return coins.map(({ txid, vout, value }) => ({ txid, vout, value }))
 }
 
 /**
@@ -105,20 +100,18 @@ export async function readFeeRates(
   url: string,
   network: BitcoinNetworkKind,
 ): Promise<Record<FeeSpeed, bigint>> {
-  const perVbyte = (rate: number) => BigInt(Math.max(1, Math.ceil(rate)))
   const speeds = Object.keys(FEE_TARGETS) as FeeSpeed[]
-  if (isLocal(network)) {
-    const rates = await Promise.all(
-      speeds.map((speed) => getJson(doFetch, join(url, `/fee?blocks=${FEE_TARGETS[speed]}`), BcoinFee)),
-    )
-    return Object.fromEntries(
-      speeds.map((speed, i) => [speed, perVbyte((rates[i]?.rate ?? 1000) / 1000)]),
-    ) as Record<FeeSpeed, bigint>
-  }
-  const estimates = await getJson(doFetch, join(url, '/fee-estimates'), EsploraFees)
-  return Object.fromEntries(
-    speeds.map((speed) => [speed, perVbyte(estimates[String(FEE_TARGETS[speed])] ?? 1)]),
-  ) as Record<FeeSpeed, bigint>
+  const rates = isLocal(network)
+    ? await Promise.all(
+        speeds.map((speed) => getJson(doFetch, join(url, bcoinApi.fee(FEE_TARGETS[speed])), BcoinFeeSchema)),
+      )
+    : await getJson(doFetch, join(url, esploraApi.feeEstimates()), EsploraFeesSchema).then((estimates) =>
+        speeds.map((speed) => feeRatePerVbyte(estimates[String(FEE_TARGETS[speed])] ?? 1)),
+      )
+  return Object.fromEntries(speeds.map((speed, i) => [speed, BigInt(rates[i] ?? 1)])) as Record<
+    FeeSpeed,
+    bigint
+  >
 }
 
 /**
@@ -134,13 +127,8 @@ export async function broadcastTransaction(
   hex: string,
   txid: string,
 ): Promise<string> {
-  const response = isLocal(network)
-    ? await doFetch(join(url, '/broadcast'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ tx: hex }),
-      })
-    : await doFetch(join(url, '/tx'), { method: 'POST', body: hex })
+  const request: BroadcastRequest = isLocal(network) ? bcoinApi.broadcast(hex) : esploraApi.broadcast(hex)
+  const response = await doFetch(join(url, request.path), request.init)
   if (!response.ok) {
     const text = await response.text().catch(() => '')
     throw new Error(`The node refused the transaction: ${text.slice(0, 300)}`)

@@ -2,6 +2,12 @@
 import { ripemd160 } from '@noble/hashes/legacy.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bech32 } from '@scure/base'
+import {
+  BITCOIN_NETWORK_KINDS,
+  BITCOIN_NETWORKS,
+  type BitcoinNetworkKind,
+  type BitcoinNetworkParameters,
+} from '../bitcoinNetworks.ts'
 
 /** Which of the person's two Bitcoin keys a network uses (BIP-84 coin 0 on mainnet, coin 1 elsewhere). */
 export type BitcoinKeyName = 'bitcoin' | 'bitcoinTest'
@@ -9,26 +15,31 @@ export type BitcoinKeyName = 'bitcoin' | 'bitcoinTest'
 /** A Bitcoin network the embedded wallet signs for. */
 export interface BitcoinNetwork {
   /** The bech32 prefix of its addresses. */
-  readonly hrp: 'bc' | 'tb' | 'bcrt'
+  readonly hrp: BitcoinNetworkParameters['hrp']
   readonly key: BitcoinKeyName
   /** The BIP-84 path of the account's key. */
   readonly path: string
   readonly name: string
 }
 
-const MAINNET = { key: 'bitcoin', path: "m/84'/0'/0'/0/0" } as const
-const TEST = { key: 'bitcoinTest', path: "m/84'/1'/0'/0/0" } as const
+const NAMES: Record<BitcoinNetworkKind, string> = {
+  mainnet: 'Bitcoin',
+  testnet: 'Bitcoin Testnet',
+  signet: 'Bitcoin Signet',
+  regtest: 'Bitcoin Regtest',
+}
 
 /**
- * The bip122 networks (CAIP-2: the first 32 hex digits of the genesis block's hash): mainnet, testnet,
- * signet and a local regtest chain (Bitcoin Core's genesis).
+ * The bip122 networks by CAIP-2 id (the protocol's table: mainnet, testnet, signet and Bitcoin Core's
+ * regtest), each with the key and BIP-84 path the wallet signs with: coin 0 on mainnet, coin 1 elsewhere.
  */
-export const bitcoinNetworks: Readonly<Record<string, BitcoinNetwork>> = {
-  'bip122:000000000019d6689c085ae165831e93': { hrp: 'bc', ...MAINNET, name: 'Bitcoin' },
-  'bip122:000000000933ea01ad0ee984209779ba': { hrp: 'tb', ...TEST, name: 'Bitcoin Testnet' },
-  'bip122:00000008819873e925422c1ff0f99f7c': { hrp: 'tb', ...TEST, name: 'Bitcoin Signet' },
-  'bip122:0f9188f13cb7b2c71f2a335e3a4fc328': { hrp: 'bcrt', ...TEST, name: 'Bitcoin Regtest' },
-}
+export const bitcoinNetworks: Readonly<Record<string, BitcoinNetwork>> = Object.fromEntries(
+  BITCOIN_NETWORK_KINDS.map((kind) => {
+    const { caipNetworkId, hrp, coinType } = BITCOIN_NETWORKS[kind]
+    const key: BitcoinKeyName = coinType === 0 ? 'bitcoin' : 'bitcoinTest'
+    return [caipNetworkId, { hrp, key, path: `m/84'/${coinType}'/0'/0/0`, name: NAMES[kind] }]
+  }),
+)
 
 /**
  * The Bitcoin network of a CAIP-2 id, if the wallet knows it.

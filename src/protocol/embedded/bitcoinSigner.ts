@@ -2,16 +2,8 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js'
-import {
-  Address,
-  NETWORK,
-  OutScript,
-  RawTx,
-  RawWitness,
-  Script,
-  SigHash,
-  Transaction,
-} from '@scure/btc-signer'
+import { Address, OutScript, RawTx, RawWitness, Script, SigHash, Transaction } from '@scure/btc-signer'
+import { btcSignerNetworkOfHrp } from '../bitcoinNetworks.ts'
 import { type BitcoinNetwork, hash160, p2wpkhScript } from './bitcoin.ts'
 import type { SignRequest } from './signing.ts'
 import { base64Bytes, SigningRefusedError } from './signingRules.ts'
@@ -56,8 +48,8 @@ export interface BitcoinPsbtPreview {
 
 const refuse = (message: string) => new SigningRefusedError('bitcoin-psbt', message)
 
-/** The btc-signer network of a bip122 network (its bech32 prefix). */
-const networkOf = (network: Pick<BitcoinNetwork, 'hrp'>) => ({ ...NETWORK, bech32: network.hrp })
+/** The btc-signer network of a bip122 network: its bech32 prefix and base58 versions, from the table. */
+const networkOf = (network: Pick<BitcoinNetwork, 'hrp'>) => btcSignerNetworkOfHrp(network.hrp)
 
 const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i])
 

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
-import { NETWORK, OutScript, p2wpkh, Script, Transaction, WIF } from '@scure/btc-signer'
+import { NETWORK, OutScript, p2pkh, p2sh, p2wpkh, Script, Transaction, WIF } from '@scure/btc-signer'
 import { BITCOIN_PATH, BITCOIN_TEST_PATH, withKeys } from '../../../src/frame/keys/derive.ts'
 import { secretFromKeys, secretFromPhrase } from '../../../src/frame/keys/secret.ts'
+import { btcSignerNetwork } from '../../../src/protocol/bitcoinNetworks.ts'
 import { bitcoinAccountOf, p2wpkhAddress } from '../../../src/protocol/embedded/bitcoin.ts'
 import {
   foreignInputMessage,
@@ -134,6 +135,25 @@ describe('the embedded wallet Bitcoin account: PSBTs read and signed', () => {
     })
     assert.equal(preview.fee, '1000')
     assert.deepEqual(preview.ownInputs, [0, 1])
+  })
+
+  it("behavior: a test network's legacy outputs (P2PKH, P2SH) show as its own m…/n… and 2… addresses, not mainnet's", async () => {
+    const key = await keyOf(HARDHAT)
+    const publicKey = secp256k1.getPublicKey(key, true)
+    const other = secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true)
+    const legacy = p2pkh(other, btcSignerNetwork('regtest'))
+    const wrapped = p2sh(p2wpkh(other), btcSignerNetwork('regtest'))
+    const psbt = psbtOf(key, {
+      outputs: [
+        { script: legacy.script, amount: 40_000n },
+        { script: wrapped.script, amount: 50_000n },
+      ],
+    })
+    const [first, second] = previewPsbt(psbt, publicKey, { hrp: 'bcrt' }).outputs
+    assert.match(first?.address ?? '', /^[mn]/)
+    assert.equal(first?.address, legacy.address)
+    assert.match(second?.address ?? '', /^2/)
+    assert.equal(second?.address, wrapped.address)
   })
 
   it('attack: an output the preview cannot name (OP_RETURN, a bare script) is still listed, as its script, never dropped', async () => {

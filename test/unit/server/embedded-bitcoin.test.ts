@@ -129,7 +129,9 @@ describe('embedded wallet: Bitcoin (bip122) methods on the regtest node', () => 
   it('error: sendTransfer to a bad address, an address of another network, or above the balance is refused with its message', async () => {
     const { ctx } = bitcoinPerson()
     const mainnet = p2wpkhAddress(secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true), 'bc')
-    for (const recipientAddress of ['bcrt1qnotanaddress', mainnet])
+    // Mainnet's legacy P2PKH and P2SH addresses are not regtest's (m…/n…, 2…).
+    const mainnetLegacy = ['1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2', '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy']
+    for (const recipientAddress of ['bcrt1qnotanaddress', mainnet, ...mainnetLegacy])
       await assert.rejects(previewRequest(ctx, 'sendTransfer', { recipientAddress, amount: '1000' }), {
         message: invalidBitcoinAddressMessage,
       })
