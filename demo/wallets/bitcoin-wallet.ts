@@ -16,13 +16,13 @@
  * ECDSA signature with the segwit P2WPKH header, base64). Rejections are `{ code: 4001 }`.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js'
-import { sha256 } from '@noble/hashes/sha2.js'
 import { hex } from '@scure/base'
 import { Address, OutScript, p2wpkh, Transaction } from '@scure/btc-signer'
 import type { IdentifierString, Wallet, WalletAccount } from '@wallet-standard/base'
 import { devKey, REGTEST_NETWORK } from '../../server/dev/bitcoin/keys.ts'
 import { broadcastTransaction, readFeeRates, readUtxos } from '../../src/chains/bip122/node.ts'
 import { buildPaymentPsbt } from '../../src/chains/bip122/psbt.ts'
+import { bitcoinMessageHash } from '../../src/protocol/embedded/bitcoinSigner.ts'
 import { DemoWalletRpcError, ErrorCodes, invalidParams, unauthorized, userRejected } from './errors.ts'
 import { DEMO_WALLET_ICON, DEMO_WALLET_NAME } from './identity.ts'
 import { notifyAll } from './listeners.ts'
@@ -390,28 +390,6 @@ export function registerWbipProvider(win: Window, info: WbipProviderInfo, provid
 
 function toWalletAccount(address: string, publicKey: Uint8Array): WalletAccount {
   return Object.freeze({ address, publicKey, chains: CHAINS, features: ACCOUNT_FEATURES })
-}
-
-const sha256d = (bytes: Uint8Array) => sha256(sha256(bytes))
-
-function varint(n: number): Uint8Array {
-  if (n < 0xfd) return Uint8Array.of(n)
-  if (n <= 0xffff) return Uint8Array.of(0xfd, n & 0xff, n >> 8)
-  return Uint8Array.of(0xfe, n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, n >>> 24)
-}
-
-/**
- * The hash Bitcoin's legacy message signatures sign: sha256d of the "Bitcoin Signed Message" prefix and
- * the message, each length-prefixed.
- */
-export function bitcoinMessageHash(message: Uint8Array): Uint8Array {
-  const prefix = new TextEncoder().encode('\x18Bitcoin Signed Message:\n')
-  const length = varint(message.length)
-  const bytes = new Uint8Array(prefix.length + length.length + message.length)
-  bytes.set(prefix)
-  bytes.set(length, prefix.length)
-  bytes.set(message, prefix.length + length.length)
-  return sha256d(bytes)
 }
 
 /** BIP-137: a 65-byte compact signature whose header (39 + recovery id) marks a P2WPKH address. */

@@ -9,7 +9,8 @@
  * - `account=N`: index of the dev account (default 0)
  *
  * Build-time settings (`import.meta.env`, set by `npm start` and the test stack): `VITE_PROJECT_ID`,
- * `VITE_RELAY_URL`, `VITE_LOCAL_RPC_URL` (chain 31337), `VITE_LOCAL2_RPC_URL` (chain 31338).
+ * `VITE_RELAY_URL`, `VITE_LOCAL_RPC_URL` (chain 31337), `VITE_LOCAL2_RPC_URL` (chain 31338),
+ * `VITE_LOCAL_BITCOIN_URL` (the regtest node).
  *
  * The client keeps pairings, proposals, sessions and unanswered requests in the browser's storage
  * (prefix `demo-phone-wallet`), so they survive a reload.
@@ -24,8 +25,10 @@
  * - Reject: `getSdkError('USER_REJECTED')` (code 5000); other methods: `getSdkError('UNSUPPORTED_METHODS')`
  *
  * Other namespaces, approved when a dapp asks for them (optional namespaces), from the same mnemonic:
- * - `bip122` on the local regtest network (`phone/bip122.ts`: BIP-84 P2WPKH): getAccountAddresses,
- *   signMessage (BIP-137 ECDSA), signPsbt (no broadcast); sendTransfer is not offered
+ * - `bip122` on the local regtest network (`phone/bip122.ts`: BIP-84 P2WPKH, the node's funded dev
+ *   address 0): getAccountAddresses, signMessage (BIP-137 ECDSA), signPsbt (`broadcast: true` finalizes
+ *   and sends it to the node, answering `{ psbt, txid }`), sendTransfer (`phone/bip122-transfer.ts`: the
+ *   payment built from the node's coins, signed and broadcast, answering `{ txid }`)
  * - `polkadot` (`phone/polkadot.ts`): an ed25519 key, not sr25519 (a stand-in: Polkadot accepts ed25519
  *   signatures); polkadot_signMessage signs `<Bytes>…</Bytes>`, polkadot_signTransaction the SCALE payload
  * - `cosmos` (`phone/cosmos.ts`: secp256k1, m/44'/118'/0'/0/0): cosmos_getAccounts, cosmos_signDirect
@@ -93,7 +96,11 @@ async function start(): Promise<void> {
   const wallet = createPhoneWallet({
     client,
     account,
-    signers: [bip122Signer(root), polkadotSigner(seed), cosmosSigner(root)],
+    signers: [
+      bip122Signer(root, { nodeUrl: import.meta.env.VITE_LOCAL_BITCOIN_URL ?? 'http://127.0.0.1:8794' }),
+      polkadotSigner(seed),
+      cosmosSigner(root),
+    ],
     rpcUrls: {
       31337: import.meta.env.VITE_LOCAL_RPC_URL ?? 'http://127.0.0.1:8545',
       31338: import.meta.env.VITE_LOCAL2_RPC_URL ?? 'http://127.0.0.1:8546',

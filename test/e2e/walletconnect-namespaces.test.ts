@@ -8,6 +8,9 @@ import { concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils'
 import { base58, base64, bech32 } from '@scure/base'
 import * as btc from '@scure/btc-signer'
 import type { Browser, Page } from 'playwright-core'
+import { devKey, REGTEST_NETWORK } from '../../server/dev/bitcoin/keys.ts'
+import { readFeeRates, readUtxos } from '../../src/chains/bip122/node.ts'
+import { buildPaymentPsbt } from '../../src/chains/bip122/psbt.ts'
 import {
   launchBrowser,
   newContext,
@@ -21,11 +24,12 @@ import {
  * WalletConnect beyond EVM and Solana (issue 28 items 3 and 7): the demo phone wallet approves the
  * polkadot and cosmos namespaces a site lists, Account shows those accounts, and getProvider passes
  * their methods to the wallet, whose signatures verify here with keys read from the answers; a
- * bip122 session answers getAccountAddresses and signMessage (BIP-137) alike.
+ * bip122 session answers getAccountAddresses and signMessage (BIP-137) alike, and pays on the local
+ * regtest node: a PSBT built here and signed by the wallet, sendTransfer, and a payment it refuses.
  */
 const POLKADOT = 'polkadot:91b171bb158e2d3848fa23a9f1c25182'
 const COSMOS = 'cosmos:cosmoshub-4'
-const REGTEST = 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'
+const REGTEST = 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328' as const
 
 type Caip10 = `${string}:${string}:${string}`
 const addressIn = (accounts: string[], chain: string) =>
@@ -38,7 +42,9 @@ describe('WalletConnect sessions with the polkadot, cosmos and bip122 namespaces
   let browser: Browser
 
   before(async () => {
-    ;[stack, browser] = await Promise.all([startTestStack(), launchBrowser()])
+    // Blocks only on demand (POST /dev/mine), so a payment is seen in the mempool first.
+    process.env.BITCOIN_BLOCK_INTERVAL_MS = '0'
+    ;[stack, browser] = await Promise.all([startTestStack({ bitcoin: true }), launchBrowser()])
   })
   after(async () => {
     await browser?.close()
@@ -187,6 +193,172 @@ describe('WalletConnect sessions with the polkadot, cosmos and bip122 namespaces
       .recoverPublicKey(hash)
       .toRawBytes(true)
     assert.deepEqual(recovered, publicKey, 'the signature recovers the account’s key')
+    await context.close()
+  })
+  /** The regtest node's REST API (bcoin). */
+  const node = async <T>(path: string, init?: RequestInit): Promise<T> => {
+    const response = await fetch(new URL(path, stack.urls.bitcoin), init)
+    assert.ok(response.ok, `${path}: HTTP ${response.status} ${await response.clone().text()}`)
+    return (await response.json()) as T
+  }
+  const balance = (address: string) =>
+    node<{ confirmed: number; pending: number }>(`/balance/address/${address}`)
+  const mine = () =>
+    node('/dev/mine', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ blocks: 1 }),
+    })
+  const freshAddress = () => p2wpkhAddress(secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true))
+  const p2wpkhAddress = (publicKey: Uint8Array) => btc.p2wpkh(publicKey, REGTEST_NETWORK).address as string
+
+  it('bip122: the wallet signs a PSBT built here from its coins; finalized here, the node takes it', async () => {
+    const { context, page, accounts } = await connect(`eip155:31337,${REGTEST}`)
+    const address = addressIn(accounts, REGTEST) ?? ''
+    // The phone wallet's account is the node's dev address 0, funded at start.
+    assert.equal(address, devKey(0).address)
+    const [utxos, rates] = await Promise.all([
+      readUtxos(fetch, stack.urls.bitcoin, 'regtest', address),
+      readFeeRates(fetch, stack.urls.bitcoin, 'regtest'),
+    ])
+    assert.ok(utxos.length > 0, 'the account has coins on the node')
+    const receiver = freshAddress()
+    const built = buildPaymentPsbt({
+      network: 'regtest',
+      from: address,
+      to: receiver,
+      amount: 250_000n,
+      utxos,
+      feeRate: rates.normal,
+    })
+
+    const answer = (await request(page, 'bip122', 'signPsbt', {
+      account: address,
+      psbt: base64.encode(built.psbt),
+      signInputs: built.inputs.map((index) => ({ address, index })),
+    })) as { psbt: string; txid?: string }
+    assert.equal(answer.txid, undefined, 'not broadcast when not asked')
+    const tx = btc.Transaction.fromPSBT(base64.decode(answer.psbt))
+    tx.finalize()
+    await node('/broadcast', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tx: tx.hex }),
+    })
+    assert.ok((await node<string[]>('/mempool')).includes(tx.id), 'the node keeps it in its mempool')
+    assert.equal((await balance(receiver)).pending, 250_000)
+
+    // The same PSBT's input signed for another address is refused, not signed.
+    await assert.rejects(
+      request(page, 'bip122', 'signPsbt', {
+        account: address,
+        psbt: base64.encode(built.psbt),
+        signInputs: [{ address: receiver, index: 0 }],
+      }),
+      /is not this wallet's address/,
+    )
+    await context.close()
+  })
+
+  it('bip122: sendTransfer pays 0.01 BTC from the wallet; the node has it in its mempool, then in a block', async () => {
+    const { context, page, accounts } = await connect(`eip155:31337,${REGTEST}`)
+    const address = addressIn(accounts, REGTEST) ?? ''
+    const receiver = freshAddress()
+    const { txid } = (await request(page, 'bip122', 'sendTransfer', {
+      account: address,
+      recipientAddress: receiver,
+      amount: '1000000',
+    })) as { txid: string }
+    assert.match(txid, /^[0-9a-f]{64}$/)
+    assert.ok((await node<string[]>('/mempool')).includes(txid), 'the payment waits in the mempool')
+    assert.deepEqual(await balance(receiver), {
+      address: receiver,
+      confirmed: 0,
+      pending: 1_000_000,
+      total: 1_000_000,
+    })
+
+    await mine()
+    assert.deepEqual(await balance(receiver), {
+      address: receiver,
+      confirmed: 1_000_000,
+      pending: 0,
+      total: 1_000_000,
+    })
+    assert.ok((await node<{ confirmations: number }>(`/tx/${txid}`)).confirmations >= 1)
+    await context.close()
+  })
+
+  it('bip122: sendTransfer beyond the balance, to a mainnet address or of a non-numeric amount is refused to the page', async () => {
+    const { context, page, accounts } = await connect(`eip155:31337,${REGTEST}`)
+    const address = addressIn(accounts, REGTEST) ?? ''
+    const before = await balance(address)
+    const mempool = await node<string[]>('/mempool')
+    const receiver = freshAddress()
+    const send = (params: Record<string, unknown>) =>
+      request(page, 'bip122', 'sendTransfer', { account: address, recipientAddress: receiver, ...params })
+
+    // 1,000 BTC: far more than the 100 BTC the account was funded with.
+    await assert.rejects(send({ amount: '100000000000' }), /Insufficient balance/)
+    await assert.rejects(
+      send({ recipientAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: '1000' }),
+      /not a Bitcoin regtest address/,
+    )
+    await assert.rejects(send({ amount: '0.01' }), /whole number of satoshis/)
+    // Nothing was sent, and the session still answers.
+    assert.deepEqual(await node<string[]>('/mempool'), mempool)
+    assert.deepEqual(await balance(address), before)
+    const [entry] = (await request(page, 'bip122', 'getAccountAddresses', { account: address })) as {
+      address: string
+    }[]
+    assert.equal(entry?.address, address)
+    await context.close()
+  })
+  it("bip122: the modal's Send BTC pays over the WalletConnect session (signPsbt with broadcast)", async () => {
+    const context = await newContext(browser)
+    const page = await context.newPage()
+    await page.goto(new URL('/?demoWallet=off', stack.urls.demo).href)
+    // The site lists regtest with this run's node; the session's bip122 account comes beside the EVM one.
+    await page.evaluate(
+      ({ id, url }) => {
+        const modal = document.querySelector('wallet-modal')
+        if (!modal) throw new Error('no <wallet-modal>')
+        modal.config = { networks: ['eip155:31337', id], rpcUrls: { [id]: url } }
+      },
+      { id: REGTEST, url: stack.urls.bitcoin },
+    )
+    const uri = await startGenericPairing(page)
+    const phone = await openPhoneWallet(context, stack.urls.demo, uri)
+    await phone.waitForFunction(() => window.phoneWallet !== undefined)
+    await phone.evaluate(() => window.phoneWallet?.autoApprove(true))
+    const modal = page.locator('wallet-modal').getByRole('dialog')
+    await modal.waitFor({ state: 'hidden' })
+    // Local Bitcoin chosen: the Bitcoin account of the same session is shown, with no new pairing.
+    await page.evaluate((id) => document.querySelector('wallet-modal')?.switchNetwork(id), REGTEST)
+    const address = devKey(0).address
+    const account = page
+      .locator('wallet-button')
+      .getByRole('button', { name: /, Account$/ })
+      .filter({ hasText: `${address.slice(0, 6)}…${address.slice(-4)}` })
+    await account.waitFor()
+    assert.equal(await phone.evaluate(() => window.phoneWallet?.sessions().length), 1)
+
+    const receiver = freshAddress()
+    await account.click()
+    await modal.getByRole('button', { name: 'Send' }).click()
+    await modal.getByLabel('Amount').fill('0.01')
+    await modal.getByLabel('Receiver address').fill(receiver)
+    await modal.getByRole('button', { name: 'Send' }).click()
+    await modal
+      .getByRole('status')
+      .getByText(`Sent 0.01 BTC to ${receiver.slice(0, 6)}…${receiver.slice(-4)}`)
+      .waitFor()
+    const txid = await page.evaluate(
+      () => document.querySelector('wallet-modal')?.walletConfig.$send.get().hash,
+    )
+    assert.match(txid ?? '', /^[0-9a-f]{64}$/)
+    assert.ok((await node<string[]>('/mempool')).includes(txid ?? ''), 'the payment waits in the mempool')
+    assert.equal((await balance(receiver)).pending, 1_000_000)
     await context.close()
   })
 })

@@ -11,6 +11,14 @@ export class WalletRpcError extends Error {
 }
 
 export const INVALID_PARAMS = -32602
+/**
+ * EIP-1474's "Invalid input". WalletConnect's JSON-RPC layer replaces the message of a reserved code
+ * (-32700, -32600 to -32603) with the standard one ("Invalid params"), so a refusal whose reason the
+ * dapp should see (a payment the coins do not cover, a wrong network's address) takes this code.
+ */
+export const INVALID_INPUT = -32000
+/** EIP-1474's "Transaction rejected": the node refused what the wallet broadcast. */
+export const TRANSACTION_REJECTED = -32003
 export const INTERNAL_ERROR = -32603
 export const UNAUTHORIZED = 4100
 

@@ -10,8 +10,17 @@ export type NamespaceSigner = {
   readonly methods: readonly string[]
   /** Events it emits. */
   readonly events: readonly string[]
-  /** The request understood, or undefined for a method it does not serve; throws a WalletRpcError to refuse. */
-  actionFor(method: string, params: unknown, chainId: string, id: number): Action | undefined
+  /**
+   * The request understood, or undefined for a method it does not serve; throws (or rejects with) a
+   * WalletRpcError to refuse. A promise when the summary needs the chain first (a payment built from
+   * the node's coins is shown as it will be signed).
+   */
+  actionFor(
+    method: string,
+    params: unknown,
+    chainId: string,
+    id: number,
+  ): Action | undefined | Promise<Action | undefined>
 }
 
 /** The request's params as an object (WalletConnect's non-EVM methods take one object). */

@@ -155,22 +155,27 @@ export function createPhoneWallet({
   }
   const { actionFor } = createRequestActions({ client, account, rpc, activeChain })
 
-  const onRequest = (event: RequestEvent) => {
+  /** Requests whose summary is still being prepared (a bip122 payment reads the node first). */
+  const preparing = new Set<number>()
+  const onRequest = async (event: RequestEvent) => {
     const { topic, id } = event
     // The client emits requests still unanswered again after a reload (and may repeat one).
-    if (requests.some((item) => item.view.id === id)) return
+    if (preparing.has(id) || requests.some((item) => item.view.id === id)) return
     const { request, chainId } = event.params
     const name = dappName(topic)
     let action: Action | undefined
+    preparing.add(id)
     try {
       const signer = signers.find((candidate) => chainId.startsWith(`${candidate.namespace}:`))
       action = signer
-        ? signer.actionFor(request.method, request.params, chainId, id)
+        ? await signer.actionFor(request.method, request.params, chainId, id)
         : actionFor(request.method, request.params, chainId, topic)
     } catch (error) {
       status(`Refused ${request.method} from ${name}: ${errorMessage(error)}`, 'error')
       void respond(topic, id, { error: rpcError(error) }).catch(() => {})
       return
+    } finally {
+      preparing.delete(id)
     }
     if (!action) {
       status(`Refused ${request.method} from ${name}: not supported`, 'error')

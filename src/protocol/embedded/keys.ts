@@ -217,9 +217,7 @@ export type SigningPlanResponse = z.infer<typeof signingPlanResponse>
  * input of a PSBT (up to 256 inputs). Each is checked against its request by the service.
  */
 export const approveRequest = z.object({
-  signatures: z.array(
-    z.string().check(z.regex(/^0x(?:[0-9a-fA-F]{2}){64,16384}$/, 'Expected a signature')),
-  ),
+  signatures: z.array(z.string().check(z.regex(/^0x(?:[0-9a-fA-F]{2}){64,16384}$/, 'Expected a signature'))),
 })
 export type ApproveRequest = z.infer<typeof approveRequest>
 

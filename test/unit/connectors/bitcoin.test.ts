@@ -5,11 +5,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { Transaction } from '@scure/btc-signer'
-import {
-  bitcoinMessageHash,
-  createBitcoinWallet,
-  registerWbipProvider,
-} from '../../../demo/wallets/bitcoin-wallet.ts'
+import { createBitcoinWallet, registerWbipProvider } from '../../../demo/wallets/bitcoin-wallet.ts'
 import { createDemoWallet } from '../../../demo/wallets/demo-wallet.ts'
 import type { PromptRequest } from '../../../demo/wallets/prompt.ts'
 import { devKey } from '../../../server/dev/bitcoin/keys.ts'
@@ -24,6 +20,7 @@ import {
   mergeConnectors,
 } from '../../../src/connectors/walletStandard/index.ts'
 import { toBase64 } from '../../../src/protocol/base64.ts'
+import { bitcoinMessageHash } from '../../../src/protocol/embedded/bitcoinSigner.ts'
 import { demoSolana, eip1193, ICON, ORIGIN } from './walletStandard-helpers.ts'
 
 const REGTEST = BITCOIN_NETWORK_IDS.regtest

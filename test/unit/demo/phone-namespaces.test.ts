@@ -20,7 +20,7 @@ const [bip122, polkadot, cosmos] = [bip122Signer(root), polkadotSigner(seed), co
 const signers = [bip122, polkadot, cosmos]
 /** Runs a request the signer understands; fails the test on one it does not. */
 const run = async (signer: NamespaceSigner, method: string, params: unknown, chain: string) => {
-  const action = signer.actionFor(method, params, chain, 1)
+  const action = await signer.actionFor(method, params, chain, 1)
   if (!action) throw new Error(`${method} is not understood`)
   return (await action.run()) as never
 }
@@ -55,9 +55,14 @@ describe('Demo Phone Wallet: the bip122, polkadot and cosmos namespaces', () => 
       new RegExp(`^${POLKADOT}:1[1-9A-HJ-NP-Za-km-z]{46,47}$`),
     )
     assert.match(namespaces.cosmos?.accounts[0] ?? '', /^cosmos:cosmoshub-4:cosmos1[02-9ac-hj-np-z]{38}$/)
-    // Only regtest (the wallet has no mainnet account), and sendTransfer is not offered.
+    // Only regtest (the wallet has no mainnet account); the four methods, sendTransfer included.
     assert.deepEqual(namespaces.bip122?.chains, [REGTEST_CHAIN])
-    assert.deepEqual(namespaces.bip122?.methods, ['getAccountAddresses', 'signMessage', 'signPsbt'])
+    assert.deepEqual(namespaces.bip122?.methods, [
+      'getAccountAddresses',
+      'signMessage',
+      'signPsbt',
+      'sendTransfer',
+    ])
     assert.deepEqual(namespaces.bip122?.events, ['bip122_addressesChanged'])
   })
 
@@ -143,6 +148,84 @@ describe('Demo Phone Wallet: the bip122, polkadot and cosmos namespaces', () => 
           6,
         ),
       (error: Error & { code?: number }) => error.code === 4100,
+    )
+  })
+
+  it('error: sendTransfer refuses a bad address, amount, change address or memo before reading the node', async () => {
+    const offline = bip122Signer(root, {
+      fetch: async () => {
+        throw new Error('the node is not asked')
+      },
+    })
+    const recipient = 'bcrt1qafv44gvsx8mpcwmgm7lhye6xs64k045vvyly3r'
+    const refused = async (params: Record<string, unknown>, message: RegExp) =>
+      assert.rejects(
+        async () => offline.actionFor('sendTransfer', params, REGTEST_CHAIN, 7),
+        (error: Error & { code?: number }) => error.code === -32000 && message.test(error.message),
+      )
+    // A mainnet address, then text that is no address at all.
+    await refused(
+      { recipientAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: '1000' },
+      /not a Bitcoin regtest address/,
+    )
+    await refused({ recipientAddress: 'nobody', amount: '1000' }, /not a Bitcoin regtest address/)
+    for (const amount of ['0.01', 'ten', '-5', '0', 1000, ''])
+      await refused({ recipientAddress: recipient, amount }, /whole number of satoshis/)
+    await refused(
+      { recipientAddress: recipient, amount: '1000', changeAddress: recipient },
+      /takes its change at/,
+    )
+    await refused({ recipientAddress: recipient, amount: '1000', memo: '6869' }, /memo/)
+  })
+
+  it('error: sendTransfer of more than the coins hold is refused with the balance, before any prompt', async () => {
+    const own = bip122.addressOn(REGTEST_CHAIN) ?? ''
+    const node = bip122Signer(root, {
+      fetch: async (input) => {
+        const url = String(input)
+        if (url.includes(`/coin/address/${own}`))
+          return Response.json([{ hash: 'ab'.repeat(32), index: 0, value: 5_000_000, height: 1 }])
+        if (url.includes('/fee')) return Response.json({ rate: 5000 })
+        return new Response('not found', { status: 404 })
+      },
+    })
+    await assert.rejects(
+      async () =>
+        node.actionFor(
+          'sendTransfer',
+          { account: own, recipientAddress: own, amount: '5000000' },
+          REGTEST_CHAIN,
+          8,
+        ),
+      (error: Error & { code?: number }) =>
+        error.code === -32000 && /Insufficient balance.*5000000 this account holds/.test(error.message),
+    )
+    // Within the balance: the prompt shows the payment, the change and the fee as they will be signed.
+    const action = await node.actionFor(
+      'sendTransfer',
+      { account: own, recipientAddress: 'bcrt1qafv44gvsx8mpcwmgm7lhye6xs64k045vvyly3r', amount: '1000000' },
+      REGTEST_CHAIN,
+      9,
+    )
+    const labels = action?.summary.map((line) => `${line.label}: ${line.value}`) ?? []
+    assert.ok(
+      labels.includes('Pay: 0.01 BTC to bcrt1qafv44gvsx8mpcwmgm7lhye6xs64k045vvyly3r'),
+      labels.join('; '),
+    )
+    assert.ok(
+      labels.some((line) => line.startsWith(`Change: 0.0399`) && line.endsWith(own)),
+      labels.join('; '),
+    )
+    assert.ok(
+      labels.some((line) => /^Fee: 0\.00000\d+ BTC$/.test(line)),
+      labels.join('; '),
+    )
+  })
+
+  it('error: signPsbt refuses text that is not a PSBT', async () => {
+    await assert.rejects(
+      async () => bip122.actionFor('signPsbt', { psbt: 'bm90IGEgcHNidA==' }, REGTEST_CHAIN, 10),
+      /not a valid PSBT/,
     )
   })
 
