@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { p2wpkh, Transaction } from '@scure/btc-signer'
 import type { Browser, Page } from 'playwright-core'
 import { verifyBitcoinSignature } from '../../server/auth/bitcoin.ts'
@@ -8,8 +7,7 @@ import { devKey, REGTEST_NETWORK } from '../../server/dev/bitcoin/keys.ts'
 import { sweep } from './axe.ts'
 import { answerInFrame, connections, signInByEmail, walletFrame } from './embedded-helpers.ts'
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
-
-const REGTEST = 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328' as const
+import { REGTEST, regtestNode } from './regtest-node.ts'
 
 /**
  * Bitcoin beside EVM on the local stack: the Demo Wallet's Bitcoin side (Wallet Standard and WBIP004 under
@@ -31,22 +29,7 @@ describe('Bitcoin end to end', { timeout: 180_000 }, () => {
     await stack?.stop()
   })
 
-  const node = async <T>(path: string, init?: RequestInit): Promise<T> => {
-    const response = await fetch(new URL(path, stack.urls.bitcoin), init)
-    assert.ok(response.ok, `${path}: HTTP ${response.status}`)
-    return (await response.json()) as T
-  }
-  const balance = (address: string) =>
-    node<{ confirmed: number; pending: number }>(`/balance/address/${address}`)
-  const mine = () =>
-    node('/dev/mine', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ blocks: 1 }),
-    })
-  const freshAddress = () =>
-    p2wpkh(secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true), REGTEST_NETWORK)
-      .address as string
+  const { read: node, balance, mine, freshAddress } = regtestNode(() => stack.urls.bitcoin)
 
   /** Pays `satoshis` to `address` from a funded dev key (signed here, checked by the node), and mines it. */
   const pay = async (address: string, satoshis: bigint) => {
@@ -128,8 +111,7 @@ describe('Bitcoin end to end', { timeout: 180_000 }, () => {
       .waitFor()
 
     // Send 0.01 BTC to a fresh address.
-    const receiver = p2wpkh(secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true), REGTEST_NETWORK)
-      .address as string
+    const receiver = freshAddress()
     await modal(page).getByRole('button', { name: 'Send' }).click()
     await modal(page).getByLabel('Amount').fill('0.01')
     await modal(page).getByLabel('Receiver address').fill(receiver)

@@ -19,6 +19,7 @@ import {
   startTestStack,
   type TestStack,
 } from './harness.ts'
+import { REGTEST, regtestNode } from './regtest-node.ts'
 
 /**
  * WalletConnect beyond EVM and Solana (issue 28 items 3 and 7): the demo phone wallet approves the
@@ -29,7 +30,6 @@ import {
  */
 const POLKADOT = 'polkadot:91b171bb158e2d3848fa23a9f1c25182'
 const COSMOS = 'cosmos:cosmoshub-4'
-const REGTEST = 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328' as const
 
 type Caip10 = `${string}:${string}:${string}`
 const addressIn = (accounts: string[], chain: string) =>
@@ -172,8 +172,11 @@ describe('WalletConnect sessions with the polkadot, cosmos and bip122 namespaces
     assert.ok(entry, 'one address entry')
     assert.equal(entry.address, address)
     const publicKey = hexToBytes(entry.publicKey)
-    const regtest = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef }
-    assert.equal(btc.p2wpkh(publicKey, regtest).address, address, 'the address is the public key’s P2WPKH')
+    assert.equal(
+      btc.p2wpkh(publicKey, REGTEST_NETWORK).address,
+      address,
+      'the address is the public key’s P2WPKH',
+    )
 
     const message = 'Hello from wallet-elements'
     const answer = (await request(page, 'bip122', 'signMessage', { account: address, message })) as {
@@ -195,22 +198,7 @@ describe('WalletConnect sessions with the polkadot, cosmos and bip122 namespaces
     assert.deepEqual(recovered, publicKey, 'the signature recovers the account’s key')
     await context.close()
   })
-  /** The regtest node's REST API (bcoin). */
-  const node = async <T>(path: string, init?: RequestInit): Promise<T> => {
-    const response = await fetch(new URL(path, stack.urls.bitcoin), init)
-    assert.ok(response.ok, `${path}: HTTP ${response.status} ${await response.clone().text()}`)
-    return (await response.json()) as T
-  }
-  const balance = (address: string) =>
-    node<{ confirmed: number; pending: number }>(`/balance/address/${address}`)
-  const mine = () =>
-    node('/dev/mine', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ blocks: 1 }),
-    })
-  const freshAddress = () => p2wpkhAddress(secp256k1.getPublicKey(secp256k1.utils.randomPrivateKey(), true))
-  const p2wpkhAddress = (publicKey: Uint8Array) => btc.p2wpkh(publicKey, REGTEST_NETWORK).address as string
+  const { read: node, balance, mine, freshAddress } = regtestNode(() => stack.urls.bitcoin)
 
   it('bip122: the wallet signs a PSBT built here from its coins; finalized here, the node takes it', async () => {
     const { context, page, accounts } = await connect(`eip155:31337,${REGTEST}`)
