@@ -153,6 +153,17 @@ describe('the core journeys and the embedded wallet in Firefox (WebDriver BiDi)'
       const button = await shown?.$('button[data-action="approve"]')
       const text = await shown?.evaluate(() => document.body.textContent ?? '')
       return button && text?.includes(message) ? button : undefined
+    }).catch(async (error: Error) => {
+      // What the frame showed instead, and which pages were open (an approval window left over?).
+      const shown = page.frames().find((candidate: Frame) => candidate.url().startsWith(stack.urls.frame))
+      const text = await shown?.evaluate(() => document.body.textContent ?? '').catch(() => undefined)
+      const urls = (await browser.pages()).map((candidate) => candidate.url())
+      throw new Error(
+        `${error.message}; the frame shows ${JSON.stringify(text?.slice(0, 400))}; pages ${urls.join(', ')}`,
+        {
+          cause: error,
+        },
+      )
     })
 
   it('Demo Wallet: opens the modal, connects, signs, sends, switches network, disconnects', async () => {
