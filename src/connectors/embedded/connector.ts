@@ -95,19 +95,20 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
   }
 
   /**
-   * Selects an EVM network and reads the person's account on it again (a smart account only where the
-   * service has a bundler; deployed or not per network), then tells the listeners: the chain, and the
-   * account when it changed.
+   * Selects a network and, on EVM and Bitcoin, reads the person's account on it again (an EVM smart
+   * account only where the service has a bundler, deployed or not per network; a Bitcoin address per
+   * network: bc1…, tb1…, bcrt1…), then tells the listeners: the chain, and the account when it changed.
    */
-  async function switchEvm(chainId: CaipNetworkId) {
-    await selectNetwork('eip155', chainId)
-    const before = user && stateOf('eip155', user)
-    if (before) user = told(await frame.request('GET_USER', { chainId }))
-    emit({ type: 'chainChanged', namespace: 'eip155', chainId })
-    const after = user && stateOf('eip155', user)
-    if (before && after && after.accounts[0] !== before.accounts[0]) {
-      const { accounts, accountType, smartAccountDeployed } = after
-      emit({ type: 'accountsChanged', namespace: 'eip155', accounts, accountType, smartAccountDeployed })
+  async function switchAndRead(namespace: ChainNamespace, chainId: CaipNetworkId) {
+    await selectNetwork(namespace, chainId)
+    const before = user && accountOf.get(namespace)
+    if (user && (namespace === 'eip155' || namespace === 'bip122'))
+      user = told(await frame.request('GET_USER', { chainId }))
+    emit({ type: 'chainChanged', namespace, chainId })
+    const after = user && accountOf.get(namespace)
+    if (user && before && after && after.address !== before.address) {
+      const { accounts, accountType, smartAccountDeployed } = stateOf(namespace, user)
+      emit({ type: 'accountsChanged', namespace, accounts, accountType, smartAccountDeployed })
     }
   }
 
@@ -137,7 +138,7 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
           if (method === 'eth_chainId') return `0x${Number(chainId.split(':')[1]).toString(16)}`
           if (method === 'wallet_switchEthereumChain') {
             const [{ chainId: hex } = { chainId: '' }] = (params ?? []) as { chainId: string }[]
-            await switchEvm(`eip155:${Number(hex)}` as CaipNetworkId)
+            await switchAndRead('eip155', `eip155:${Number(hex)}` as CaipNetworkId)
             return null
           }
         }
@@ -190,16 +191,7 @@ export function createEmbeddedConnector(parameters: EmbeddedConnectorParameters)
       await signingOut
     },
     async switchNetwork({ namespace, network }) {
-      if (namespace === 'eip155') return switchEvm(network.caipNetworkId)
-      const before = accountOf.get(namespace)?.address
-      await selectNetwork(namespace, network.caipNetworkId)
-      // A Bitcoin address is per network (bc1…, tb1…, bcrt1…): read again.
-      if (namespace === 'bip122' && user)
-        user = told(await frame.request('GET_USER', { chainId: network.caipNetworkId }))
-      emit({ type: 'chainChanged', namespace, chainId: network.caipNetworkId })
-      const after = user && accountOf.get(namespace)
-      if (after && before !== undefined && after.address !== before)
-        emit({ type: 'accountsChanged', namespace, accounts: [after.address], accountType: after.type })
+      await switchAndRead(namespace, network.caipNetworkId)
     },
     getProvider: providerFor,
     subscribe(listener) {
