@@ -37,6 +37,13 @@ export function rpcUrlFor(config: Config, caipNetworkId: CaipNetworkId): string 
   return rpcUrlsFor(config, caipNetworkId)[0]
 }
 
+/**
+ * The transport module, loaded once. Every call of a burst awaits this one promise, so all of them go
+ * on in the same turn and reach viem's batch together; an `import()` each would settle one by one (a
+ * module loader may answer each in its own turn), and a burst would leave as several batches.
+ */
+let transportModule: Promise<typeof import('../services/transport.ts')> | undefined
+
 /** The network's transport, made for its current URLs (a new list replaces the old transport). */
 async function transportFor(config: Config, caipNetworkId: CaipNetworkId): Promise<RpcTransport> {
   const urls = rpcUrlsFor(config, caipNetworkId)
@@ -45,7 +52,12 @@ async function transportFor(config: Config, caipNetworkId: CaipNetworkId): Promi
   const known = config.internal.rpc.get(caipNetworkId)
   if (known?.key === key) return known.transport
   known?.close()
-  const { createRpcTransport } = await import('../services/transport.ts')
+  transportModule ??= import('../services/transport.ts').catch((error: unknown) => {
+    // A chunk that failed to load is asked for again by the next call.
+    transportModule = undefined
+    throw error
+  })
+  const { createRpcTransport } = await transportModule
   const again = config.internal.rpc.get(caipNetworkId)
   if (again?.key === key) return again.transport
   again?.close()
