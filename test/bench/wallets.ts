@@ -267,10 +267,9 @@ export async function benchWallets(
   const server = await serveDist()
   const logger = createLogger('warn')
   const service = await startService({
-    // The wallet frame on a free port: 8788 may be another stack's (suites run side by side).
-    env: { FRAME_PORT: '0' },
     config: {
-      ...loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'warn' }),
+      // The wallet frame on a free port: 8788 may be another stack's (suites run side by side).
+      ...loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'warn', FRAME_PORT: '0' }),
       port: 0,
       databaseUrl: null,
       devProjectId: PROJECT,

@@ -40,8 +40,6 @@ export async function startOwnService() {
   ownDb = await openTestDatabase('e2e_catalogue')
   await cli('create', '--id', 'locked', '--name', 'Locked', '--origin', 'https://example.com')
   return startService({
-    // The wallet frame on a free port: 8788 may be another stack's (suites run side by side).
-    env: { FRAME_PORT: '0' },
     config: { ...ownDb.config(), port: 0, devOrigins: [] },
     database: ownDb.database,
     logger: testLogger,

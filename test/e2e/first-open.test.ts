@@ -33,8 +33,6 @@ describe('the first open of the script-tag build', { timeout: 180_000 }, () => {
     const pages: Record<string, string> = {}
     site = await serveDist(pages)
     service = await startService({
-      // The wallet frame on a free port: 8788 may be another stack's (suites run side by side).
-      env: { FRAME_PORT: '0' },
       config: { ...db.config(), host: '127.0.0.1', port: 0, devOrigins: [new URL(site.url).origin] },
       database: db.database,
       logger: testLogger,

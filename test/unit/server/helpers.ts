@@ -2,8 +2,6 @@ import { createHash, randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
@@ -115,6 +113,10 @@ export async function openTestDatabase(name: string, given?: ServiceDatabase): P
     LOG_LEVEL: 'silent',
     // Read projects and the catalogue on every request, so changes made by a test show at once.
     CACHE_MS: '0',
+    // A service a test starts listens for its wallet frame on a free port (suites run side by side, and
+    // 8788 may be another one's); the frame's public origin stays the one the tests name.
+    FRAME_PORT: '0',
+    FRAME_PUBLIC_URL: 'http://127.0.0.1:8788',
     // Rate limits stay on (every request still takes from its bucket) but far above what tests send;
     // rate-limits.test.ts sets its own.
     RATE_LIMIT_RPC: '1000000',
@@ -148,14 +150,8 @@ export async function openTestDatabase(name: string, given?: ServiceDatabase): P
   }
 }
 
-/** A port nothing listens on (taken from the OS, then released). */
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
+/** A port nothing listens on now (test/support/net.ts). */
+export { freePort } from '../../support/net.ts'
 
 export interface RawResponse {
   status: number

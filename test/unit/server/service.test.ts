@@ -71,8 +71,6 @@ describe('start-up in production', () => {
 describe('startService', () => {
   test('default: listens on 127.0.0.1, serves, and stops cleanly', async () => {
     const service = await startService({
-      // The wallet frame on a free port: 8788 may be another stack's (suites run side by side).
-      env: { FRAME_PORT: '0' },
       config: { ...testDb.config(), port: 0 },
       database: testDb.database,
       logger: testLogger,

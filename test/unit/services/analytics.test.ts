@@ -28,8 +28,6 @@ before(async () => {
     origins: ['http://127.0.0.1:5173'],
   })
   service = await startService({
-    // The wallet frame on a free port: 8788 may be another stack's (suites run side by side).
-    env: { FRAME_PORT: '0' },
     config: { ...testDb.config(), port: 0 },
     database: testDb.database,
     logger: testLogger,

@@ -1,23 +1,8 @@
-import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { type LocalSolana, startSolana } from '../../../server/dev/solana/index.ts'
+import { freePortPair } from '../../support/net.ts'
 
-export async function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer()
-    server.once('error', () => resolve(false))
-    server.listen({ host: '127.0.0.1', port, exclusive: true }, () => server.close(() => resolve(true)))
-  })
-}
-
-/** A free port whose successor is free too (web3.js finds the WebSocket at HTTP port + 1). */
-export async function freePortPair(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 40_000)
-    if ((await canListen(port)) && (await canListen(port + 1))) return port
-  }
-  throw new Error('no free port pair')
-}
+export { canListen, freePortPair } from '../../support/net.ts'
 
 /** Starts the network on a free port pair (retrying if another process takes the ports in between). */
 export async function startOnFreePorts(): Promise<LocalSolana> {
