@@ -429,13 +429,21 @@ export async function deviceSharesIn(page: Page, stack: TestStack): Promise<stri
 export async function loseWalletData(page: Page, stack: TestStack): Promise<void> {
   const frame = page.frames().find((candidate) => candidate.url().startsWith(stack.urls.frame))
   assert.ok(frame, 'the wallet frame is loaded')
-  // The frame's storage is partitioned under the page's site: cleared from inside the frame (the
-  // database goes once the frame's connection closes with the page).
-  await frame.evaluate(() => {
-    localStorage.clear()
-    sessionStorage.clear()
-    indexedDB.deleteDatabase('wallet-frame')
-  })
+  // The frame's storage is partitioned under the page's site: cleared from inside the frame, and the
+  // database deleted before the page leaves. (Asked for and not waited for, the deletion was at times
+  // dropped with the frame's document, the browser kept its share, and "Approve this browser" never
+  // came: the frame closes its connection after each use, so the deletion is blocked a moment at most.)
+  const deleted = await frame.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        localStorage.clear()
+        sessionStorage.clear()
+        const request = indexedDB.deleteDatabase('wallet-frame')
+        request.onsuccess = () => resolve('deleted')
+        request.onerror = () => resolve(`not deleted: ${request.error?.message}`)
+      }),
+  )
+  assert.equal(deleted, 'deleted', "the frame's key store")
   await page.evaluate(() => {
     localStorage.clear()
     sessionStorage.clear()
