@@ -13,6 +13,7 @@ import path from 'node:path'
 import type { Address } from 'viem'
 import { entryPoint08Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
+import { memoryDataDir } from '../server/db/config.ts'
 import type { ServiceDatabase } from '../server/db/database.ts'
 import { startBundler } from '../server/dev/bundler/index.ts'
 import { deployEns, type LocalEns, planEns } from '../server/dev/chain/ens.ts'
@@ -32,6 +33,8 @@ import { registerDevInbox } from '../server/dev/mail/inbox.ts'
 import { type MailSink, startMailSink } from '../server/dev/mail/index.ts'
 import { startOidcStandIn } from '../server/dev/oidc/index.ts'
 import { startRelay } from '../server/dev/relay/index.ts'
+import { createLogger } from '../server/logger.ts'
+import { memoryDatabases } from './stack/database.ts'
 import {
   FRAME_HOST,
   HOST,
@@ -73,6 +76,14 @@ export type Stack = {
   restartBundler(between?: () => Promise<void>): Promise<void>
   /** Moves the Farcaster relay stand-in's clock forward (tests of an expired sign-in channel). */
   advanceFarcasterClock(ms: number): void
+  /**
+   * Puts the stack back as it was once started, for the next test file that shares it: the EVM chains
+   * reverted to their state after the deployments (`evm_revert`), the service and the bundler started
+   * again (the service on a new database), the mail forgotten, the Farcaster clock on the real time.
+   * Only for a service database in memory (`serviceDataDir: 'memory://'`). The local Solana and
+   * Bitcoin networks keep their state: their tests pay from dev keys no other test's balance depends on.
+   */
+  reset(): Promise<void>
   /** Stops every service in reverse order; safe to call twice. */
   stop(): Promise<void>
 }
@@ -126,6 +137,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const solanaPort = options.solanaPort ?? portFromEnv('SOLANA_PORT', 8899)
   const bitcoinPort = options.bitcoinPort ?? portFromEnv('BITCOIN_PORT', 8794)
   const serviceDataDir = options.serviceDataDir ?? (process.env.SERVICE_DATA_DIR || '.data/service')
+  const inMemory = serviceDataDir === memoryDataDir
   const serviceUrl = `http://${HOST}:${servicePort}`
   const relayUrl = `ws://${HOST}:${relayPort}`
   const projectId = process.env.DEV_PROJECT_ID || 'dev-project'
@@ -145,7 +157,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const tokenList = marketTokenList(market)
   const ens = planEns()
   const { loadConfig } = await import('../server/config.ts')
-  const base = loadConfig({ ...process.env, LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn' })
+  const base = loadConfig({
+    ...process.env,
+    LOG_LEVEL: options.logLevel === 'info' ? 'info' : 'warn',
+    ...(options.walletKek ? { WALLET_KEK: options.walletKek } : {}),
+  })
   // The names' gateway key: made for this run (the resolver deployed below trusts its address).
   const nameGatewayKey = base.nameGatewayKey ?? generatePrivateKey()
   // The paymaster's signing key: made for this run (the paymaster deployed below trusts its address).
@@ -247,46 +263,65 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         // The frame app is built for this run (a few seconds), unless a built one is named.
         const frame = options.frameDir || process.env.FRAME_DIR ? undefined : await buildFrame()
         const sink = mailSink
-        const launch = () =>
-          startService({
-            ...(sink ? { extraRoutes: async (scope) => registerDevInbox(scope, sink) } : {}),
-            config: stackServiceConfig({
-              base,
-              nameGatewayKey,
-              paymaster: { signerKey: paymasterSignerKey, address: paymaster.address },
-              frame: { port: framePort, url: frameUrl, dir: options.frameDir ?? frame?.dir },
-              smtpUrl: mailSink?.url,
-              oidcPort,
-              farcasterPorts,
-              servicePort,
-              serviceDataDir,
-              projectId,
-              demoPort,
-              siteOrigins: options.siteOrigins ?? [],
-              market,
-              tokenList,
-              onramp: {
-                url: onrampUrl,
-                apiKey: onrampApiKey,
-                webhookSecret: onrampWebhookSecret,
-                sender: onrampSender.address,
+        const config = stackServiceConfig({
+          base,
+          nameGatewayKey,
+          paymaster: { signerKey: paymasterSignerKey, address: paymaster.address },
+          frame: { port: framePort, url: frameUrl, dir: options.frameDir ?? frame?.dir },
+          smtpUrl: mailSink?.url,
+          oidcPort,
+          farcasterPorts,
+          servicePort,
+          serviceDataDir,
+          projectId,
+          demoPort,
+          siteOrigins: options.siteOrigins ?? [],
+          market,
+          tokenList,
+          onramp: {
+            url: onrampUrl,
+            apiKey: onrampApiKey,
+            webhookSecret: onrampWebhookSecret,
+            sender: onrampSender.address,
+          },
+          upstreams: { chainUrl, chain2Url, solanaUrl, bundlerUrl },
+          bitcoinUrl: options.bitcoin === false ? undefined : `http://${HOST}:${bitcoinPort}`,
+        })
+        // In memory, each start of the service gets a new database (as a new process would), loaded
+        // from an image of the migrated one instead of migrating again.
+        const databases = inMemory ? memoryDatabases(config, createLogger(config.logLevel)) : undefined
+        const launch = async () => {
+          const database = await databases?.open()
+          try {
+            const started = await startService({
+              ...(sink ? { extraRoutes: async (scope) => registerDevInbox(scope, sink) } : {}),
+              ...(database ? { database } : {}),
+              config,
+            })
+            return {
+              started,
+              stop: async () => {
+                await started.stop()
+                await database?.close()
               },
-              upstreams: { chainUrl, chain2Url, solanaUrl, bundlerUrl },
-              bitcoinUrl: options.bitcoin === false ? undefined : `http://${HOST}:${bitcoinPort}`,
-            }),
-          })
+            }
+          } catch (error) {
+            await database?.close()
+            throw error
+          }
+        }
         let service = await launch()
-        serviceDatabase = service.app.database
+        serviceDatabase = service.started.app.database
         // Stops the service and starts it again on the same port and data folder (tests of restarts).
         restartService = async (between) => {
           await service.stop()
           await between?.()
           service = await launch()
-          serviceDatabase = service.app.database
+          serviceDatabase = service.started.app.database
         }
         return {
-          url: service.url,
-          detail: `project ${projectId}, wallet frame ${service.frameUrl === null ? 'off' : frameUrl}`,
+          url: service.started.url,
+          detail: `project ${projectId}, wallet frame ${service.started.frameUrl === null ? 'off' : frameUrl}`,
           stop: async () => {
             await service.stop()
             await frame?.remove()
@@ -347,7 +382,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             name: 'bitcoin',
             start: async () => {
               const { startBitcoinNode } = await import('../server/dev/bitcoin/index.ts')
-              const blockIntervalMs = Number(process.env.BITCOIN_BLOCK_INTERVAL_MS ?? 5000)
+              const blockIntervalMs =
+                options.bitcoinBlockIntervalMs ?? Number(process.env.BITCOIN_BLOCK_INTERVAL_MS ?? 5000)
               const node = await startBitcoinNode({ host: HOST, port: bitcoinPort, blockIntervalMs })
               return {
                 url: node.url,
@@ -384,6 +420,46 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const running = await startServices(services)
   const url = (name: string) => running.find((service) => service.name === name)?.url ?? ''
+  // The EVM chains as the deployments left them, for reset(): each revert uses up its snapshot, so a
+  // new one is taken at once.
+  const chainUrls = [url('chain'), url('chain2'), farcasterStandIns?.chainUrl ?? ''].filter(Boolean)
+  const snapshots = new Map<string, string>()
+  const takeSnapshots = async () => {
+    for (const chain of chainUrls) snapshots.set(chain, await chainRpc<string>(chain, 'evm_snapshot'))
+  }
+  if (inMemory)
+    await takeSnapshots().catch(async (error: unknown) => {
+      await running.stop()
+      throw error
+    })
+  let resetting: Promise<void> | undefined
+  const reset = async () => {
+    if (!inMemory)
+      throw new Error('stack: reset() needs the service database in memory (serviceDataDir memory://)')
+    // Nothing writes while the chains go back: the service and the bundler stop first.
+    await restartService(() =>
+      restartBundler(async () => {
+        for (const chain of chainUrls) {
+          const reverted = await chainRpc<boolean>(chain, 'evm_revert', [snapshots.get(chain)])
+          if (!reverted) throw new Error(`stack: ${chain} did not revert to its snapshot`)
+          // The node's clock after a revert runs ahead by the time the snapshot was kept, and a file's
+          // blocks would carry tomorrow's dates after a few files (a paymaster's or a session's window
+          // then opens in the future for the bundler, which reads the real time). A block now puts the
+          // chain's time back on the real one (or just after the snapshot's block, when that is later).
+          const latest = await chainRpc<{ timestamp: string }>(chain, 'eth_getBlockByNumber', [
+            'latest',
+            false,
+          ])
+          const now = Math.floor(Date.now() / 1000)
+          await chainRpc(chain, 'evm_setNextBlockTimestamp', [Math.max(now, Number(latest.timestamp) + 1)])
+          await chainRpc(chain, 'evm_mine')
+        }
+        await takeSnapshots()
+      }),
+    )
+    mailSink?.clear()
+    farcasterStandIns?.resetClock()
+  }
   return {
     market,
     ens,
@@ -413,6 +489,25 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     restartService: (between) => restartService(between),
     restartBundler: (between) => restartBundler(between),
+    reset: () => {
+      // One reset at a time; a second caller waits for the one running and then starts its own.
+      const next = (resetting ?? Promise.resolve()).catch(() => {}).then(reset)
+      resetting = next
+      return next
+    },
     stop: running.stop,
   }
+}
+
+/** One JSON-RPC call to a local chain (the test chain's own methods, such as `evm_snapshot`). */
+async function chainRpc<Result>(url: string, method: string, params: unknown[] = []): Promise<Result> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  const body = (await response.json()) as { result?: Result; error?: { message: string } }
+  if (body.error || body.result === undefined)
+    throw new Error(`stack: ${method} on ${url} failed: ${body.error?.message ?? `HTTP ${response.status}`}`)
+  return body.result
 }

@@ -86,6 +86,16 @@ export type StackOptions = {
   solana?: boolean
   /** Run the local Bitcoin regtest node (default true; end-to-end tests turn it off unless they ask for it). */
   bitcoin?: boolean
+  /**
+   * How often the regtest node mines a block, in milliseconds; 0 mines only on demand (`POST /dev/mine`).
+   * Default `BITCOIN_BLOCK_INTERVAL_MS` or 5000.
+   */
+  bitcoinBlockIntervalMs?: number
+  /**
+   * The embedded wallet's key-encryption key (32 bytes, base64), instead of `WALLET_KEK` or the development
+   * key: tests that open a person's keys from the database as the operator could name it.
+   */
+  walletKek?: string
   /** The service's PGlite data folder; default `SERVICE_DATA_DIR` or `.data/service` (`memory://` in tests). */
   serviceDataDir?: string
   /**

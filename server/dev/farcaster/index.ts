@@ -26,6 +26,8 @@ export interface FarcasterStandIns {
   appUrl: string
   /** Moves the relay's clock forward (tests of an expired channel). */
   advanceClock(ms: number): void
+  /** Puts the relay's clock back on the real time. */
+  resetClock(): void
   stop(): Promise<void>
 }
 
@@ -73,6 +75,9 @@ export async function startFarcasterStandIns(options: FarcasterStandInOptions): 
       appUrl: app.url,
       advanceClock: (ms) => {
         offset += ms
+      },
+      resetClock: () => {
+        offset = 0
       },
       stop,
     }

@@ -26,6 +26,8 @@ export interface MailSink {
   messages(): readonly CaughtMail[]
   /** Calls `listener` for each new message; returns the unsubscribe function. */
   subscribe(listener: (mail: CaughtMail) => void): () => void
+  /** Forgets every message caught so far (a shared test stack handed to its next test file). */
+  clear(): void
   stop(): Promise<void>
 }
 
@@ -88,6 +90,9 @@ export async function startMailSink(options: { host?: string; port?: number } = 
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
+    },
+    clear: () => {
+      caught.length = 0
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
