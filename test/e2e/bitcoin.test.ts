@@ -20,8 +20,6 @@ describe('Bitcoin end to end', { timeout: 180_000 }, () => {
   const sender = devKey(0).address
 
   before(async () => {
-    // Blocks only on demand (POST /dev/mine), so the payment is seen in the mempool first.
-    process.env.BITCOIN_BLOCK_INTERVAL_MS = '0'
     ;[stack, browser] = await Promise.all([startTestStack({ bitcoin: true }), launchBrowser()])
   })
   after(async () => {

@@ -37,12 +37,9 @@ describe('embedded wallet: security', { timeout: 180_000 }, () => {
   let context: BrowserContext
   let page: Page
   const email = `target.${Date.now()}@example.com`
-  const kek = randomBytes(32).toString('base64')
   const exposedNonce = randomBytes(16).toString('base64url')
 
   before(async () => {
-    // A KEK the test knows, so it can open the user's keys from the database as the operator could.
-    process.env.WALLET_KEK = kek
     const evilPort = await freePort()
     evil = createAttackerSite()
     await new Promise<void>((resolve) => evil.listen(evilPort, '127.0.0.1', resolve))
@@ -51,7 +48,6 @@ describe('embedded wallet: security', { timeout: 180_000 }, () => {
       startTestStack({ solana: true }),
       launchBrowser([`--host-resolver-rules=MAP ${EVIL_HOST} 127.0.0.1`]),
     ])
-    delete process.env.WALLET_KEK
 
     // The person signs in on the site first; everything below attacks that session.
     context = await newContext(browser)
@@ -231,7 +227,11 @@ describe('embedded wallet: security', { timeout: 180_000 }, () => {
     // service's auth share: together they are the keys.
     const shares = await deviceSharesIn(page, stack)
     assert.ok(shares.length > 0, 'the frame keeps a device share')
-    const custody = createCustody(database.db, kekRing([Buffer.from(kek, 'base64')], 'WALLET_KEK'))
+    // The stack's KEK, as the operator holds it beside the database.
+    const custody = createCustody(
+      database.db,
+      kekRing([Buffer.from(stack.walletKek, 'base64')], 'WALLET_KEK'),
+    )
     const shareSets = createShareSets(database.db, custody)
     const set = await shareSets.current(user.id)
     assert.ok(set, 'the service keeps a share set')

@@ -3,8 +3,8 @@
  * stack on free loopback ports.
  */
 import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
 import { createRequire } from 'node:module'
-import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { staleReason } from '../../scripts/ensure-built.ts'
@@ -12,6 +12,7 @@ import { type StackOptions, type StackUrls, startStack } from '../../scripts/sta
 import type { ServiceDatabase } from '../../server/db/database.ts'
 import type { LocalEns } from '../../server/dev/chain/ens.ts'
 import type { LocalMarket } from '../../server/dev/chain/market.ts'
+import { freePort, freePortPair } from '../support/net.ts'
 
 /**
  * playwright-core 1.65.1's own `--disable-features` list (its chromiumSwitches.ts) without
@@ -90,30 +91,15 @@ export async function newContext(browser: Browser): Promise<BrowserContext> {
   return context
 }
 
-/**
- * A free TCP port on 127.0.0.1, found by listening on port 0. (Another process could take it before
- * it is used; the services listen with strictPort and fail loudly if so.)
- *
- * @example
- * const port = await freePort()
- */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.unref()
-    server.once('error', reject)
-    server.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const address = server.address()
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port)
-        else reject(new Error('freePort: no address'))
-      })
-    })
-  })
-}
+export { freePort } from '../support/net.ts'
 
 export type TestStack = {
   urls: StackUrls
+  /**
+   * The embedded wallet's key-encryption key this stack's service uses (base64): tests open a person's
+   * keys from the database with it, as an operator with the database and the KEK could.
+   */
+  walletKek: string
   market: LocalMarket
   /** ENS on the first chain (its universal resolver finds the service's names). */
   ens: LocalEns
@@ -125,23 +111,105 @@ export type TestStack = {
   restartBundler(between?: () => Promise<void>): Promise<void>
   /** Moves the Farcaster relay stand-in's clock forward (an expired sign-in channel). */
   advanceFarcasterClock(ms: number): void
+  /** Puts the stack back as it was once started (scripts/stack.ts `reset()`). */
+  reset(): Promise<void>
   stop(): Promise<void>
 }
 
+/** What a shared stack can serve: the parts it runs. Anything else (ports, folders, a frame, sites) is a file's own. */
+type SharedParts = Pick<StackOptions, 'solana' | 'bitcoin' | 'farcaster'>
+const PARTS = ['solana', 'bitcoin', 'farcaster'] as const
+
 /**
- * Starts the whole local stack on free ports, quietly.
+ * The local stack for a test file, on free ports, quietly.
+ *
+ * Test files that ask only for parts (`solana`, `bitcoin`, `farcaster`) share one stack per process:
+ * the first starts it, each later one gets it back as it was once started (`reset()`: the chains
+ * reverted, a new service database, the mail forgotten). The end-to-end runner (test/e2e/lane.ts) runs
+ * several files in one process and names the parts its files need in `E2E_STACK_PARTS`, so that the first
+ * start runs them all. A file that asks for anything else (its own ports, data folder, frame build or
+ * sites) gets a stack of its own, stopped by its `stop()`.
  *
  * @example
- * const stack = await startTestStack()
+ * const stack = await startTestStack({ solana: true })
  * await page.goto(new URL('wallets/harness.html', stack.urls.demo).href)
  * await stack.stop()
  */
 export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {}): Promise<TestStack> {
+  const own = Object.keys(options).some((key) => !(PARTS as readonly string[]).includes(key))
+  if (own || process.env.E2E_SHARED_STACK === 'off') return ownStack(options)
+  const wanted = { ...partsFromEnv(), ...options }
+  if (shared && PARTS.some((part) => wanted[part] && !shared?.parts[part])) {
+    // The shared stack lacks a part this file needs: it has its own.
+    return ownStack(options)
+  }
+  if (!shared) {
+    const parts = Object.fromEntries(PARTS.map((part) => [part, wanted[part] === true])) as SharedParts
+    const started = ownStack(parts)
+    shared = { parts, stack: started, users: 0, fresh: true }
+    // A stack that failed to start fails this file; the next file tries a new one.
+    const entry = shared
+    started.catch(() => {
+      if (shared === entry) shared = undefined
+    })
+  }
+  const entry = shared
+  const stack = await entry.stack
+  if (!entry.fresh) {
+    try {
+      await stack.reset()
+    } catch (error) {
+      // A stack that cannot be put back (a part died with the last file) is replaced by a new one.
+      console.error(`The shared stack could not be reset, starting a new one: ${(error as Error).message}`)
+      if (shared === entry) shared = undefined
+      await stack.stop().catch(() => {})
+      return startTestStack(options)
+    }
+  }
+  entry.fresh = false
+  entry.users++
+  return {
+    urls: stack.urls,
+    walletKek: stack.walletKek,
+    market: stack.market,
+    ens: stack.ens,
+    get serviceDatabase() {
+      return stack.serviceDatabase
+    },
+    restartService: stack.restartService,
+    restartBundler: stack.restartBundler,
+    advanceFarcasterClock: stack.advanceFarcasterClock,
+    reset: stack.reset,
+    // The shared stack outlives the file; a process that runs one file alone stops it with that file.
+    stop: async () => {
+      entry.users--
+      if (entry.users === 0 && process.env.E2E_LANE === undefined) await stopSharedStack()
+    },
+  }
+}
+
+/** Stops the stack the files of this process share (test/e2e/lane.ts, once its files are done). */
+export async function stopSharedStack(): Promise<void> {
+  const entry = shared
+  shared = undefined
+  if (entry) await (await entry.stack).stop()
+}
+
+let shared: { parts: SharedParts; stack: Promise<TestStack>; users: number; fresh: boolean } | undefined
+
+/** The parts named in `E2E_STACK_PARTS` (comma-separated), which a shared stack starts with. */
+function partsFromEnv(): SharedParts {
+  const named = (process.env.E2E_STACK_PARTS ?? '').split(',').map((part) => part.trim())
+  return Object.fromEntries(PARTS.filter((part) => named.includes(part)).map((part) => [part, true]))
+}
+
+async function ownStack(options: Omit<StackOptions, 'logLevel'>): Promise<TestStack> {
   // Ports are found free and then bound: another process (a test file of another suite, say) may take one
   // in between. The stack stops what it started and is tried again on other ports, unless the caller
   // chose ports itself (then the refusal is what it tests).
   const chosen = Object.keys(options).some((key) => key.endsWith('Port'))
   let stack: Awaited<ReturnType<typeof startStack>>
+  const walletKek = options.walletKek ?? randomBytes(32).toString('base64')
   for (let attempt = 1; ; attempt++) {
     const ports = await distinctFreePorts([
       'chainPort',
@@ -166,6 +234,9 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
         solana: false,
         bitcoin: false,
         farcaster: false,
+        // Bitcoin blocks only on demand (POST /dev/mine), so a payment is seen in the mempool first.
+        bitcoinBlockIntervalMs: 0,
+        walletKek,
         logLevel: 'warn',
         ...(options.solana ? { solanaPort: await freePortPair() } : {}),
         ...(options.bitcoin ? { bitcoinPort: await freePort() } : {}),
@@ -183,6 +254,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
   }
   return {
     urls: stack.urls,
+    walletKek,
     market: stack.market,
     ens: stack.ens,
     get serviceDatabase() {
@@ -191,6 +263,7 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
     restartService: stack.restartService,
     restartBundler: stack.restartBundler,
     advanceFarcasterClock: stack.advanceFarcasterClock,
+    reset: stack.reset,
     stop: stack.stop,
   }
 }
@@ -204,19 +277,6 @@ function builtFrame(): Pick<StackOptions, 'frameDir'> {
   return staleReason() === undefined
     ? { frameDir: fileURLToPath(new URL('../../dist-frame', import.meta.url)) }
     : {}
-}
-
-/** A free port whose next port is free too (the local Solana's HTTP and WebSocket). */
-async function freePortPair(): Promise<number> {
-  for (;;) {
-    const port = await freePort()
-    const free = await new Promise<boolean>((resolve) => {
-      const server = net.createServer()
-      server.once('error', () => resolve(false))
-      server.listen(port + 1, '127.0.0.1', () => server.close(() => resolve(true)))
-    })
-    if (free && port < 65_535) return port
-  }
 }
 
 /** A different free port for each name. */

@@ -42,8 +42,6 @@ describe('WalletConnect sessions with the polkadot, cosmos and bip122 namespaces
   let browser: Browser
 
   before(async () => {
-    // Blocks only on demand (POST /dev/mine), so a payment is seen in the mempool first.
-    process.env.BITCOIN_BLOCK_INTERVAL_MS = '0'
     ;[stack, browser] = await Promise.all([startTestStack({ bitcoin: true }), launchBrowser()])
   })
   after(async () => {
