@@ -1,8 +1,10 @@
 // Browser tests: Debian's chromium (or CHROME_PATH) through puppeteer-core; never a downloaded browser.
 import net from 'node:net'
 import path from 'node:path'
+import { defaultReporter } from '@web/test-runner'
 import { chromeLauncher } from '@web/test-runner-chrome'
 import { build } from 'esbuild'
+import { summaryReporter } from './test/support/wtr-summary-reporter.js'
 
 // @web/dev-server binds every interface even when told 127.0.0.1; keep it on loopback.
 const listen = net.Server.prototype.listen
@@ -49,6 +51,8 @@ export default {
   testsFinishTimeout: 120_000,
   testFramework: { config: { timeout: 10_000 } },
   plugins: [bundleTests],
+  // The counts for `npm test`'s table go to TEST_SUMMARY_FILE beside the usual report.
+  reporters: [defaultReporter(), summaryReporter()],
   browsers: [
     chromeLauncher({
       // Each test file gets its own browser context, so files running side by side never share
