@@ -160,22 +160,39 @@ export function createRpcForwarder(options: RpcForwarderOptions = {}): RpcForwar
           resolve({ status: response.statusCode ?? 502, body: text })
         })
       }
-      const request = (secure ? httpsRequest : httpRequest)(
-        url,
-        {
-          method: 'POST',
-          agent: secure ? httpsAgent : httpAgent,
-          signal: controller.signal,
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json',
-            'content-length': Buffer.byteLength(parameters.body),
+      // A kept-alive connection can be closed by the upstream (its idle timeout) just as a request is
+      // written on it: the request then fails with ECONNRESET (or EPIPE) before the upstream read it.
+      // Sent once more on a new connection; a failure on a new connection is the upstream's.
+      const send = (retried: boolean) => {
+        let responded = false
+        const request = (secure ? httpsRequest : httpRequest)(
+          url,
+          {
+            method: 'POST',
+            agent: secure ? httpsAgent : httpAgent,
+            signal: controller.signal,
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json',
+              'content-length': Buffer.byteLength(parameters.body),
+            },
           },
-        },
-        onResponse,
-      )
-      request.on('error', fail)
-      request.end(parameters.body)
+          (response) => {
+            responded = true
+            onResponse(response)
+          },
+        )
+        request.on('error', (error: NodeJS.ErrnoException) => {
+          const closedIdle = error.code === 'ECONNRESET' || error.code === 'EPIPE'
+          if (closedIdle && request.reusedSocket && !responded && !retried && !controller.signal.aborted) {
+            send(true)
+            return
+          }
+          fail(error)
+        })
+        request.end(parameters.body)
+      }
+      send(false)
     })
   }
 
