@@ -139,6 +139,8 @@ describe('the core journeys and the embedded wallet in Firefox (WebDriver BiDi)'
         },
         (error: { code?: number; message?: string }) => {
           record.outcome = { state: 'failed', code: String(error.code ?? error.message) }
+          // For a failure's message: what the site was told.
+          ;(record as { said?: string | undefined }).said = error.message
         },
       )
     }, message)
@@ -156,10 +158,25 @@ describe('the core journeys and the embedded wallet in Firefox (WebDriver BiDi)'
     }).catch(async (error: Error) => {
       // What the frame showed instead, and which pages were open (an approval window left over?).
       const shown = page.frames().find((candidate: Frame) => candidate.url().startsWith(stack.urls.frame))
-      const text = await shown?.evaluate(() => document.body.textContent ?? '').catch(() => undefined)
+      const text = await shown
+        ?.evaluate(
+          () =>
+            `${document.body.textContent ?? ''} (loaded ${Math.round(Date.now() - performance.timeOrigin)} ms ago)`,
+        )
+        .catch(() => undefined)
       const urls = (await browser.pages()).map((candidate) => candidate.url())
+      const site = await page
+        .evaluate(() => {
+          const modal = document.querySelector('wallet-modal')?.walletConfig.$modal.get()
+          return {
+            open: modal?.open,
+            view: modal?.router.view,
+            outcome: (window as unknown as { outcome?: unknown }).outcome,
+          }
+        })
+        .catch(() => undefined)
       throw new Error(
-        `${error.message}; the frame shows ${JSON.stringify(text?.slice(0, 400))}; pages ${urls.join(', ')}`,
+        `${error.message}; the frame shows ${JSON.stringify(text?.slice(0, 400))}; pages ${urls.join(', ')}; the page ${JSON.stringify(site)}`,
         {
           cause: error,
         },

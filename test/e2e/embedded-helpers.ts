@@ -202,7 +202,24 @@ export async function signInNewBrowser(stack: TestStack, page: Page, email: stri
   await modal(page)
     .getByLabel('Code')
     .fill(codeOf(await nextMail(stack, email, seen)))
-  await modal(page).getByRole('heading', { name: 'Approve this browser' }).waitFor()
+  await modal(page)
+    .getByRole('heading', { name: 'Approve this browser' })
+    .waitFor()
+    .catch(async (error: Error) => {
+      // What the person saw instead, and the mails, for the failure's message.
+      const shown = await modal(page)
+        .textContent({ timeout: 1_000 })
+        .catch(() => 'no modal')
+      const frameText = await walletFrame(page)
+        .locator('body')
+        .textContent({ timeout: 1_000 })
+        .catch(() => 'no frame')
+      const mails = (await inbox(stack, email)).map((mail) => mail.subject)
+      throw new Error(
+        `${error.message}\nthe modal shows ${JSON.stringify(shown)}\nthe frame shows ${JSON.stringify(frameText)}\nmails (newest first, ${seen} before): ${JSON.stringify(mails)}`,
+        { cause: error },
+      )
+    })
   const compare = ((await modal(page).locator('.compare-code strong').textContent()) ?? '').trim()
   const mail = await nextMail(stack, email, seen + 1)
   const link = deviceLinkOf(stack, mail)
