@@ -168,24 +168,16 @@ export async function startTestStack(options: Omit<StackOptions, 'logLevel'> = {
   }
   entry.fresh = false
   entry.users++
-  return {
-    urls: stack.urls,
-    walletKek: stack.walletKek,
-    market: stack.market,
-    ens: stack.ens,
-    get serviceDatabase() {
-      return stack.serviceDatabase
+  // The shared stack outlives the file; a process that runs one file alone stops it with that file. The
+  // lease is the stack with its own stop (the stack as prototype, so `serviceDatabase` stays current).
+  return Object.create(stack, {
+    stop: {
+      value: async () => {
+        entry.users--
+        if (entry.users === 0 && process.env.E2E_LANE === undefined) await stopSharedStack()
+      },
     },
-    restartService: stack.restartService,
-    restartBundler: stack.restartBundler,
-    advanceFarcasterClock: stack.advanceFarcasterClock,
-    reset: stack.reset,
-    // The shared stack outlives the file; a process that runs one file alone stops it with that file.
-    stop: async () => {
-      entry.users--
-      if (entry.users === 0 && process.env.E2E_LANE === undefined) await stopSharedStack()
-    },
-  }
+  }) as TestStack
 }
 
 /** Stops the stack the files of this process share (test/e2e/lane.ts, once its files are done). */
