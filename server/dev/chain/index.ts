@@ -17,6 +17,12 @@ export const DEV_ACCOUNT_COUNT = 10
 
 export const DEFAULT_CHAIN_ID = 31337
 
+/**
+ * How long a script waits for one answer of a local node (viem's `timeout`; its default is 10 s). A
+ * machine starting several stacks at once (the test lanes) answers slowly for a while: slow is not down.
+ */
+export const LOCAL_NODE_TIMEOUT_MS = 60_000
+
 const READY_TIMEOUT_MS = 30_000
 const STOP_GRACE_MS = 3_000
 const STDERR_TAIL_BYTES = 4_000

@@ -16,7 +16,7 @@ import {
 } from 'viem'
 import { entryPoint08Address } from 'viem/account-abstraction'
 import { compileContracts } from './compile.ts'
-import { DEV_ACCOUNT_COUNT, devAccount } from './index.ts'
+import { DEV_ACCOUNT_COUNT, devAccount, LOCAL_NODE_TIMEOUT_MS } from './index.ts'
 
 /** The dev account that deploys, owns and funds the paymaster. */
 export const PAYMASTER_OWNER_INDEX = DEV_ACCOUNT_COUNT + 2
@@ -88,7 +88,7 @@ export async function deployPaymaster({
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [url] } },
   } satisfies Chain
-  const transport = http(url, { retryCount: 0 })
+  const transport = http(url, { retryCount: 0, timeout: LOCAL_NODE_TIMEOUT_MS })
   const client = createPublicClient({ chain, transport })
   const owner = devAccount(PAYMASTER_OWNER_INDEX)
   const wallet = createWalletClient({ chain, transport, account: owner })

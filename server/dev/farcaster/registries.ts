@@ -6,7 +6,7 @@
  */
 import { type Address, createTestClient, createWalletClient, type Hex, http, publicActions } from 'viem'
 import { compileContracts } from '../chain/compile.ts'
-import { devAccount } from '../chain/index.ts'
+import { devAccount, LOCAL_NODE_TIMEOUT_MS } from '../chain/index.ts'
 
 /** The registries' addresses on OP mainnet (facts of the Farcaster protocol). */
 export const ID_REGISTRY_ADDRESS: Address = '0x00000000Fc6c5F01Fc30151999387Bb99A9f489b'
@@ -31,13 +31,14 @@ export interface FarcasterRegistries {
  * await registries.register(custody.address, 1234n)
  */
 export async function installFarcasterRegistries(url: string): Promise<FarcasterRegistries> {
-  const client = createWalletClient({ account: devAccount(0), transport: http(url) }).extend(publicActions)
+  const transport = http(url, { timeout: LOCAL_NODE_TIMEOUT_MS })
+  const client = createWalletClient({ account: devAccount(0), transport }).extend(publicActions)
   const chainId = await client.getChainId()
   if (chainId !== FARCASTER_CHAIN_ID)
     throw new Error(`installFarcasterRegistries: chain id ${chainId}, Farcaster needs ${FARCASTER_CHAIN_ID}`)
   const { DevIdRegistry, DevKeyRegistry } = await compileContracts()
   if (!DevIdRegistry || !DevKeyRegistry) throw new Error('installFarcasterRegistries: contracts missing')
-  const hardhat = createTestClient({ mode: 'hardhat', transport: http(url) })
+  const hardhat = createTestClient({ mode: 'hardhat', transport })
   await hardhat.setCode({ address: ID_REGISTRY_ADDRESS, bytecode: DevIdRegistry.deployedBytecode })
   await hardhat.setCode({ address: KEY_REGISTRY_ADDRESS, bytecode: DevKeyRegistry.deployedBytecode })
   const chain = { id: FARCASTER_CHAIN_ID } as Parameters<typeof client.writeContract>[0]['chain']
