@@ -99,7 +99,9 @@ describe('Bitcoin end to end', { timeout: 180_000 }, () => {
       .waitFor({ timeout: 10_000 })
     assert.deepEqual(await connection(page), { status: 'connected', accounts: [sender], chainId: REGTEST })
     const start = await balance(sender)
-    const shown = ((start.confirmed + start.pending) / 1e8).toFixed(3)
+    // Three decimals, rounded down (SPEC 9): whatever the address held before this test.
+    const sats = BigInt(start.confirmed + start.pending)
+    const shown = `${sats / 100_000_000n}.${((sats % 100_000_000n) / 100_000n).toString().padStart(3, '0')}`
     await page.locator('wallet-button').getByText(`${shown} BTC`).waitFor()
 
     // Account: the network and the address.
