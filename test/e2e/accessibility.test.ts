@@ -243,12 +243,27 @@ describe('keyboard, screen reader and languages on the local stack', { timeout: 
         .map((entry) => new URL(entry.name).pathname)
     })
     assert.deepEqual(catalogues(beforeWords), [])
-    // From the switch to Arabic on, Arabic alone is fetched.
-    const beforeSwitch = english.requests.length
-    await english.page.evaluate(() => document.querySelector('wallet-modal')?.setAttribute('locale', 'ar'))
+    // From the switch to Arabic on, Arabic alone is fetched: read from the page's own resource timings,
+    // from the moment of the switch (a request the page started just before it, the idle English one,
+    // can reach this process's request log after it).
+    const switchedAt = await english.page.evaluate(() => {
+      performance.clearResourceTimings()
+      performance.setResourceTimingBufferSize(1_000)
+      const now = performance.now()
+      document.querySelector('wallet-modal')?.setAttribute('locale', 'ar')
+      return now
+    })
     await walletButton(english.page).getByText('ربط المحفظة').click()
     await modal(english.page).getByRole('heading', { name: 'ربط المحفظة' }).waitFor()
-    assert.deepEqual(catalogues(english.requests.slice(beforeSwitch)), ['ar'])
+    const afterSwitch = await english.page.evaluate(
+      (since) =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.startTime >= since)
+          .map((entry) => new URL(entry.name).pathname),
+      switchedAt,
+    )
+    assert.deepEqual(catalogues(afterSwitch), ['ar'])
     await english.context.close()
 
     const { page, context } = await openDemo()
