@@ -122,7 +122,17 @@ export class WebDriverSession {
         },
       ],
     })
-    await this.command('DELETE', '/actions')
+    await this.releaseActions()
+  }
+
+  /**
+   * Releases the pointer and keys after an input: the input may have closed the window it landed in
+   * (an approval window closes once it has the person's answer), and then nothing is left to release.
+   */
+  private async releaseActions(): Promise<void> {
+    await this.command('DELETE', '/actions').catch((error: unknown) => {
+      if (!(error instanceof WebDriverError && error.error === 'no such window')) throw error
+    })
   }
 
   /** Keys typed into whatever has focus. */
@@ -139,7 +149,7 @@ export class WebDriverSession {
         },
       ],
     })
-    await this.command('DELETE', '/actions')
+    await this.releaseActions()
   }
 
   /** Into the iframe `frame` (an element reference, in a shadow root or not); `null` for the top. */
