@@ -80,8 +80,8 @@ export type Stack = {
    * Puts the stack back as it was once started, for the next test file that shares it: the EVM chains
    * reverted to their state after the deployments (`evm_revert`), the service and the bundler started
    * again (the service on a new database), the mail forgotten, the Farcaster clock on the real time.
-   * Only for a service database in memory (`serviceDataDir: 'memory://'`). The local Solana and
-   * Bitcoin networks keep their state: their tests pay from dev keys no other test's balance depends on.
+   * The local Solana and Bitcoin nodes, which have no snapshots, are started again on their ports from
+   * the same genesis. Only for a service database in memory (`serviceDataDir: 'memory://'`).
    */
   reset(): Promise<void>
   /** Stops every service in reverse order; safe to call twice. */
@@ -131,6 +131,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   let restartService: Stack['restartService'] = async () => {
     throw new Error('stack: the service did not start')
   }
+  // The local Solana and Bitcoin nodes keep no snapshot: a reset starts each again, empty, on the same
+  // ports. Their genesis is the same each time (fixed dev keys, the test token's fixed mint), so a reset
+  // node holds what the stack started with.
+  const freshNodes: (() => Promise<void>)[] = []
   let restartBundler: Stack['restartBundler'] = async () => {
     throw new Error('stack: the bundler did not start')
   }
@@ -366,11 +370,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             name: 'solana',
             start: async () => {
               const { startSolana } = await import('../server/dev/solana/index.ts')
-              const solana = await startSolana({ host: HOST, port: solanaPort })
+              let solana = await startSolana({ host: HOST, port: solanaPort })
+              freshNodes.push(async () => {
+                await solana.stop()
+                solana = await startSolana({ host: HOST, port: solanaPort })
+              })
               return {
                 url: solana.url,
                 detail: `WebSocket ${solana.wsUrl}, test token ${solana.mint.address.toBase58()}`,
-                stop: solana.stop,
+                stop: () => solana.stop(),
               }
             },
           } satisfies StackService,
@@ -384,11 +392,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
               const { startBitcoinNode } = await import('../server/dev/bitcoin/index.ts')
               const blockIntervalMs =
                 options.bitcoinBlockIntervalMs ?? Number(process.env.BITCOIN_BLOCK_INTERVAL_MS ?? 5000)
-              const node = await startBitcoinNode({ host: HOST, port: bitcoinPort, blockIntervalMs })
+              let node = await startBitcoinNode({ host: HOST, port: bitcoinPort, blockIntervalMs })
+              freshNodes.push(async () => {
+                await node.stop()
+                node = await startBitcoinNode({ host: HOST, port: bitcoinPort, blockIntervalMs })
+              })
               return {
                 url: node.url,
                 detail: `regtest, dev address ${node.devKeys[0]?.address} (100 BTC)`,
-                stop: node.stop,
+                stop: () => node.stop(),
               }
             },
           } satisfies StackService,
@@ -455,6 +467,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           await chainRpc(chain, 'evm_mine')
         }
         await takeSnapshots()
+        for (const fresh of freshNodes) await fresh()
       }),
     )
     mailSink?.clear()
