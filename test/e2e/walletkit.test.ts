@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import { WalletKit } from '@reown/walletkit'
 import { Core } from '@walletconnect/core'
@@ -27,7 +28,9 @@ describe('WalletConnect interop with @reown/walletkit', { timeout: 180_000 }, ()
       projectId: 'dev-project',
       relayUrl: stack.urls.relay,
       storage: memoryStorage(),
-      customStoragePrefix: 'walletkit-test',
+      // WalletConnect's Core keeps one instance per prefix in the process: a new one each time the
+      // file runs (the end-to-end lanes may run a file again in the same process).
+      customStoragePrefix: `walletkit-test-${randomUUID()}`,
       logger: 'silent',
       telemetryEnabled: false,
     } as ConstructorParameters<typeof Core>[0])
