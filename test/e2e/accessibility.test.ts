@@ -243,9 +243,20 @@ describe('keyboard, screen reader and languages on the local stack', { timeout: 
         .map((entry) => new URL(entry.name).pathname)
     })
     assert.deepEqual(catalogues(beforeWords), [])
-    // From the switch to Arabic on, Arabic alone is fetched: read from the page's own resource timings,
-    // from the moment of the switch (a request the page started just before it, the idle English one,
-    // can reach this process's request log after it).
+    // The idle work first: the site's wallet announced under its name in English (its catalogue read
+    // then). Then, from the switch to Arabic on, Arabic alone is fetched: read from the page's own
+    // resource timings from the moment of the switch.
+    await english.page.waitForFunction(() => {
+      let announced = false
+      const listen = (event: Event) => {
+        const rdns = (event as CustomEvent<{ info?: { rdns?: string } }>).detail?.info?.rdns
+        if (rdns === 'org.wallet-elements.embedded') announced = true
+      }
+      window.addEventListener('eip6963:announceProvider', listen)
+      window.dispatchEvent(new Event('eip6963:requestProvider'))
+      window.removeEventListener('eip6963:announceProvider', listen)
+      return announced
+    })
     const switchedAt = await english.page.evaluate(() => {
       performance.clearResourceTimings()
       performance.setResourceTimingBufferSize(1_000)
