@@ -63,6 +63,9 @@ function Rows({ config }: { config: Config }) {
     const target = more.current
     if (!hasMore || !target || typeof IntersectionObserver === 'undefined') return
     const observer = new IntersectionObserver((entries) => {
+      // Reached by keyboard, "Show more" waits for Enter: reading the next page as the focus scrolls it
+      // into view would take the button, and the focus, away from under the person.
+      if ((target.getRootNode() as Document | ShadowRoot).activeElement === target) return
       if (entries.some((entry) => entry.isIntersecting)) void fetchTransactions(config, { more: true })
     })
     observer.observe(target)
