@@ -1,8 +1,8 @@
 /** `signMessage` (bip122): the page's text signed with the network's BIP-84 key, by BIP-137 or BIP-322 "simple". */
 import * as z from 'zod/mini'
 import { bitcoinMessageHash, messageSignatureBase64 } from '../../../src/protocol/embedded/bitcoinSigner.ts'
+import { messagePreview } from '../../../src/protocol/embedded/preview/messages.ts'
 import { accountParam, bitcoinAccountOf } from './bitcoinTransactions.ts'
-import { messagePreview } from './messages.ts'
 import { verifiedSignature } from './plan.ts'
 import { approvalMethod } from './types.ts'
 

@@ -17,8 +17,8 @@ import {
   revokedKey,
   type SessionGrant,
 } from '../../../src/protocol/embedded/permissions.ts'
+import { readTokenInfo } from '../../../src/protocol/embedded/preview/evmCalls.ts'
 import { EmbeddedError } from '../errors.ts'
-import { readTokenInfo } from '../preview/evmCalls.ts'
 import { walletAccountSessionAbi } from '../walletAccount.ts'
 import {
   mustBeOwn,

@@ -1,9 +1,9 @@
 /** `personal_sign`: an EIP-191 message, signed by the EOA, or by the smart account when the page names it. */
 import { bytesToHex, hexToBytes, isAddress, isHex } from 'viem'
 import * as z from 'zod/mini'
+import { messagePreview } from '../../../src/protocol/embedded/preview/messages.ts'
 import type { SignRequest } from '../../../src/protocol/embedded/signing.ts'
 import { evmSigner, viaSmartAccount } from './accountChecks.ts'
-import { messagePreview } from './messages.ts'
 import { evmChainId } from './params.ts'
 import { verifiedSignature } from './plan.ts'
 import { approvalMethod } from './types.ts'

@@ -1,11 +1,11 @@
 /** `solana_signMessage`: raw ed25519 over the message bytes, never over bytes a transaction could carry. */
 import { hexToBytes } from 'viem'
 import * as z from 'zod/mini'
+import { messagePreview } from '../../../src/protocol/embedded/preview/messages.ts'
 import { transactionAsMessageMessage } from '../../../src/protocol/embedded/signingRules.ts'
 import { isSolanaTransactionShaped } from '../../../src/protocol/embedded/solanaWire.ts'
 import { decodeBase58, encodeBase58 } from '../../../src/protocol/siwx/base58.ts'
 import { foreignAccount } from './accountChecks.ts'
-import { messagePreview } from './messages.ts'
 import { base58, invalidParams } from './params.ts'
 import { verifiedSignature } from './plan.ts'
 import { approvalMethod } from './types.ts'

@@ -1,13 +1,13 @@
 /** What `solana_signTransaction` and `solana_signAndSendTransaction` share: reading, previewing and signing a transaction. */
 import { hexToBytes } from 'viem'
 import * as z from 'zod/mini'
+import { solanaInstructionsPreview } from '../../../src/protocol/embedded/preview/solanaInstructions.ts'
 import {
   readSolanaTransaction,
   type SolanaTransaction,
   writeSolanaTransaction,
 } from '../../../src/protocol/embedded/solanaWire.ts'
 import { actionNotAllowed } from '../errors.ts'
-import { solanaInstructionsPreview } from '../preview/solanaInstructions.ts'
 import { base64, invalidParams } from './params.ts'
 import { type Planned, verifiedSignature } from './plan.ts'
 import type { Built, MethodContext } from './types.ts'

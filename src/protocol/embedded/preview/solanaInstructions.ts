@@ -6,9 +6,10 @@
  * (Assign, Approve, SetAuthority, CloseAccount); programs this wallet cannot read are listed apart and
  * the frame warns of them.
  */
-import type { ApprovalPreview, PreviewAction } from '../../../src/protocol/embedded/index.ts'
-import type { SolanaTransaction } from '../../../src/protocol/embedded/solanaWire.ts'
-import { encodeBase58 } from '../../../src/protocol/siwx/base58.ts'
+
+import { encodeBase58 } from '../../siwx/base58.ts'
+import type { ApprovalPreview, PreviewAction } from '../index.ts'
+import type { SolanaTransaction } from '../solanaWire.ts'
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111'
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'

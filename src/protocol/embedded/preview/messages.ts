@@ -1,6 +1,6 @@
 /** A message to sign as the preview shows it: its text when readable, else its bytes in hex. */
 import { bytesToHex } from 'viem'
-import type { ApprovalPreview } from '../../../src/protocol/embedded/index.ts'
+import type { ApprovalPreview } from '../index.ts'
 
 /** Text when the bytes are readable UTF-8 without control characters, else undefined. */
 function readable(bytes: Uint8Array): string | undefined {

@@ -16,7 +16,7 @@ import {
   hexToString,
   parseAbi,
 } from 'viem'
-import type { PreviewAction } from '../../../src/protocol/embedded/index.ts'
+import type { PreviewAction } from '../index.ts'
 
 /** Approvals of this much or more are shown as unlimited (max uint256 and its usual stand-ins). */
 export const UNLIMITED_EVM = 2n ** 255n
