@@ -316,6 +316,14 @@ export function createKeyring(
     bitcoinReady,
 
     /**
+     * The addresses of the person's own keys (set up first when they are not yet), as the frame checks
+     * a plan against the page's request before the person is asked.
+     */
+    addresses(): Promise<WalletAddresses> {
+      return session.withSession(async (token) => expectedOf(await readyState(token)))
+    },
+
+    /**
      * The person's Bitcoin address on a bip122 network (native segwit, BIP-84), from the frame's own keys;
      * undefined on a network the wallet does not know.
      */

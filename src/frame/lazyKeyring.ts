@@ -35,6 +35,7 @@ export function lazyKeyring(
     signedIn: async (answer) => (await keyring()).signedIn(answer),
     sign: async (method, signing) => (await keyring()).sign(method, signing),
     bitcoinReady: async () => (await keyring()).bitcoinReady(),
+    addresses: async () => (await keyring()).addresses(),
     bitcoinAddress: async (chainId) => (await keyring()).bitcoinAddress(chainId),
     exportKeys: async (answer) => (await keyring()).exportKeys(answer),
     pendingRecoveryShare: async (userId) => (await keyring()).pendingRecoveryShare(userId),

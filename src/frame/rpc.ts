@@ -1,4 +1,5 @@
 // An RPC request of the page in the frame: answered here, forwarded, approved, or refused (SPEC 6).
+import { getAddress } from 'viem'
 import type { CaipNetworkId } from '../protocol/caip.ts'
 import type { ApprovalMethod, ApprovalResponse, SigningPlanResponse } from '../protocol/embedded/index.ts'
 import {
@@ -7,10 +8,13 @@ import {
   signingPlanResponse,
   walletRpcResponse,
 } from '../protocol/embedded/index.ts'
+import { cachedReader } from '../protocol/embedded/preview/calls.ts'
 import type { FrameAccounts } from './account.ts'
 import { FrameFailure, notAvailable, rpcNotAllowed } from './failure.ts'
 import { checkedFinalSigning, hasEoaTransactions } from './finalPlan.ts'
+import { framePreview } from './framePreview.ts'
 import type { Keyring } from './keyring.ts'
+import { checkPlanOfPage, type OwnAccounts } from './pageRequest.ts'
 import type { FramePermissions, PermissionSteps } from './permissions.ts'
 import type { FrameSession } from './session.ts'
 import type { FrameWalletDependencies } from './walletTypes.ts'
@@ -27,7 +31,7 @@ export function createFrameRpc(
   session: FrameSession,
   accounts: Pick<FrameAccounts, 'frameUserOf'>,
   deps: Pick<FrameWalletDependencies, 'api' | 'approvals'>,
-  keyring: Pick<Keyring, 'sign' | 'bitcoinReady'>,
+  keyring: Pick<Keyring, 'sign' | 'bitcoinReady' | 'addresses'>,
   permissions: Pick<FramePermissions, 'grant' | 'revoke' | 'sendWithSession' | 'usesPermission'>,
 ) {
   const { api } = deps
@@ -55,6 +59,35 @@ export function createFrameRpc(
   }
 
   /**
+   * The person's own accounts for checking a plan: the EOA and Solana account of the frame's own keys,
+   * the smart accounts the plan names as the key's, and on a Bitcoin network the frame's Bitcoin keys.
+   */
+  async function ownAccounts(chainId: CaipNetworkId, smartAccounts: readonly string[]): Promise<OwnAccounts> {
+    const addresses = await keyring.addresses()
+    return {
+      evm: getAddress(addresses.eip155),
+      smartAccounts: smartAccounts.map((account) => getAddress(account)),
+      solana: addresses.solana,
+      bitcoin: chainId.startsWith('bip122:') ? await keyring.bitcoinReady() : undefined,
+    }
+  }
+
+  /** Reads a contract on the request's network (token names for the preview), through the service. */
+  const contractReader = (chainId: CaipNetworkId) =>
+    cachedReader(async (to, data) => {
+      const answer = await session.withSession((current) =>
+        api.request(
+          'POST',
+          'rpc',
+          walletRpcResponse,
+          { chainId, method: 'eth_call', params: [{ to, data }, 'latest'] },
+          current,
+        ),
+      )
+      return answer.result
+    })
+
+  /**
    * What to sign once the person approved: the previewed plan, or where it holds EOA transactions the
    * service's final plan (numbered from the nonces free now), refused unless only the nonces moved.
    */
@@ -78,10 +111,22 @@ export function createFrameRpc(
     const created = await session.withSession((current) =>
       api.request('POST', 'requests', approvalResponse, steps?.body ?? body, current),
     )
-    // A permission request's plan is checked against the page's request before anything is shown.
+    // The plan is checked against the page's request before anything is shown, and the preview is
+    // built here from that plan (a permission request's by its own steps).
     let preview = created.preview
     try {
       if (steps) preview = steps.check(created)
+      else {
+        const own = await ownAccounts(body.chainId, created.signing.ownAccounts)
+        checkPlanOfPage(body, created.signing.plan, own)
+        preview = await framePreview(
+          body,
+          created.signing.plan,
+          created.preview,
+          own,
+          contractReader(body.chainId),
+        )
+      }
     } catch (error) {
       await session
         .withSession((current) =>

@@ -1,0 +1,164 @@
+/**
+ * The preview the person reads, built in the frame from exactly what it will sign (the plan, once
+ * checked against the page's request: pageRequest.ts). The service's own preview lends only words the
+ * frame cannot read from the bytes: the network's name and currency (for the network the page asked),
+ * and the fee's value in dollars when its fee is the one the frame computed. Token symbols and decimals
+ * are read from the token contracts through the service's RPC, as any wallet reads them from its node.
+ */
+import { type Hex, hexToBytes } from 'viem'
+import type * as z from 'zod/mini'
+import { fromBase64 } from '../protocol/base64.ts'
+import { bitcoinAccountOf, bitcoinNetworkOf } from '../protocol/embedded/bitcoin.ts'
+import { previewPsbt } from '../protocol/embedded/bitcoinSigner.ts'
+import type { ApprovalMethod } from '../protocol/embedded/methods.ts'
+import { callsPreview, type PreviewedCall } from '../protocol/embedded/preview/calls.ts'
+import type { ContractReader } from '../protocol/embedded/preview/evmCalls.ts'
+import { messagePreview } from '../protocol/embedded/preview/messages.ts'
+import { solanaInstructionsPreview } from '../protocol/embedded/preview/solanaInstructions.ts'
+import { TypedDataRefusedError, typedDataRows } from '../protocol/embedded/preview/typedData.ts'
+import type { ApprovalPreview } from '../protocol/embedded/preview.ts'
+import type { SignPlan, SignRequest, signUserOperationShape } from '../protocol/embedded/signing.ts'
+import { readSolanaTransactionMessage } from '../protocol/embedded/solanaWire.ts'
+import { FrameFailure } from './failure.ts'
+import { type OwnAccounts, requestChanged, walletAccountCalls } from './pageRequest.ts'
+
+type UserOperation = z.infer<typeof signUserOperationShape>
+
+/**
+ * The most a UserOperation can cost its account: every gas limit at the highest fee per gas; nothing
+ * when a paymaster pays.
+ */
+export function userOperationMaxCost(op: UserOperation): bigint {
+  const gas =
+    BigInt(op.callGasLimit) +
+    BigInt(op.verificationGasLimit) +
+    BigInt(op.preVerificationGas) +
+    BigInt(op.paymasterVerificationGasLimit ?? 0) +
+    BigInt(op.paymasterPostOpGasLimit ?? 0)
+  return gas * BigInt(op.maxFeePerGas)
+}
+
+/** The most an EOA transaction can cost in fees: its gas at its highest fee per gas. */
+const transactionMaxFee = (request: Extract<SignRequest, { kind: 'evm-transaction' }>) =>
+  BigInt(request.transaction.gas) *
+  BigInt(
+    request.transaction.type === 'legacy' ? request.transaction.gasPrice : request.transaction.maxFeePerGas,
+  )
+
+/** Typed data the frame cannot show whole is never signed: the service's own words for why. */
+function typedDataPreview(
+  typedData: Parameters<typeof typedDataRows>[0],
+  chainId: number,
+  own: OwnAccounts,
+): ApprovalPreview['typedData'] {
+  try {
+    return typedDataRows(typedData, { chainId, ownAccounts: own.smartAccounts })
+  } catch (error) {
+    if (error instanceof TypedDataRefusedError)
+      throw new FrameFailure({ message: error.message, code: error.reserved ? 4100 : -32602 })
+    throw error
+  }
+}
+
+/** The parts of the preview an EVM plan describes: who signs, the message, typed data or calls, the fee. */
+async function evmParts(
+  plan: SignPlan,
+  chainId: string,
+  own: OwnAccounts,
+  read: ContractReader,
+): Promise<Omit<ApprovalPreview, 'method' | 'network'>> {
+  const chain = Number(chainId.split(':')[1])
+  const [first] = plan
+  switch (first?.kind) {
+    case 'evm-message':
+      return { from: own.evm, message: messagePreview(hexToBytes(first.message as Hex)) }
+    case 'evm-account-message':
+      return { from: first.account, message: messagePreview(hexToBytes(first.message as Hex)) }
+    case 'evm-typed-data':
+      return { from: own.evm, typedData: typedDataPreview(first.typedData, chain, own) }
+    case 'evm-account-typed-data':
+      return { from: first.account, typedData: typedDataPreview(first.typedData, chain, own) }
+    case 'evm-user-operation': {
+      const op = first.userOperation
+      const calls: PreviewedCall[] = walletAccountCalls(op.callData as Hex) ?? [
+        { to: op.sender, value: 0n, data: op.callData },
+      ]
+      return {
+        from: op.sender,
+        transfers: await callsPreview(read, calls),
+        ...(op.paymaster ? { sponsored: true as const } : { fee: userOperationMaxCost(op).toString() }),
+      }
+    }
+    case 'evm-transaction': {
+      const transactions = plan.filter(
+        (request): request is Extract<SignRequest, { kind: 'evm-transaction' }> =>
+          request.kind === 'evm-transaction',
+      )
+      return {
+        from: own.evm,
+        transfers: await callsPreview(
+          read,
+          transactions.map(({ transaction }) => ({
+            to: transaction.to,
+            value: BigInt(transaction.value),
+            data: transaction.data,
+          })),
+        ),
+        fee: transactions.reduce((sum, request) => sum + transactionMaxFee(request), 0n).toString(),
+      }
+    }
+  }
+  throw requestChanged('nothing the frame can show')
+}
+
+/**
+ * The approval's preview, from the plan the frame will sign (already checked against the page's
+ * request) and the page's own request; `served` is the service's preview, whose network and fee value
+ * are used only where they agree with the request and the plan.
+ *
+ * @example
+ * const preview = await framePreview({ chainId, method }, created.signing.plan, created.preview, own, read)
+ */
+export async function framePreview(
+  page: { chainId: string; method: ApprovalMethod },
+  plan: SignPlan,
+  served: ApprovalPreview,
+  own: OwnAccounts,
+  read: ContractReader,
+): Promise<ApprovalPreview> {
+  if (served.network.caipNetworkId !== page.chainId) throw requestChanged('another network')
+  const head = { method: page.method, network: served.network }
+  const [first] = plan
+  let parts: Omit<ApprovalPreview, 'method' | 'network'>
+  if (first?.kind === 'solana-message')
+    parts = { from: own.solana, message: messagePreview(fromBase64(first.message)) }
+  else if (first?.kind === 'solana-transaction') {
+    const message = readSolanaTransactionMessage(fromBase64(first.message))
+    // The network fee of a Solana transaction is the network's answer (the service's estimate).
+    parts = {
+      from: own.solana,
+      ...solanaInstructionsPreview(message),
+      ...(served.fee === undefined ? {} : { fee: served.fee }),
+    }
+  } else if (first?.kind === 'bip122-message' || first?.kind === 'bip122-psbt') {
+    const network = bitcoinNetworkOf(page.chainId)
+    const account = own.bitcoin && bitcoinAccountOf(own.bitcoin, page.chainId)
+    if (!network || !account) throw requestChanged('not this wallet’s Bitcoin network')
+    if (first.kind === 'bip122-message')
+      parts = { from: account.address, message: messagePreview(fromBase64(first.message)) }
+    else {
+      const read = previewPsbt(first.psbt, hexToBytes(`0x${account.publicKey}`), network)
+      parts = {
+        from: account.address,
+        bitcoin: { inputs: read.inputs, outputs: read.outputs },
+        fee: read.fee,
+      }
+    }
+  } else parts = await evmParts(plan, page.chainId, own, read)
+  // The dollar value is the service's; kept only for the very fee the frame shows.
+  const feeUsd =
+    parts.fee !== undefined && served.fee === parts.fee && served.feeUsd !== undefined
+      ? { feeUsd: served.feeUsd }
+      : {}
+  return { ...head, ...parts, ...feeUsd }
+}
