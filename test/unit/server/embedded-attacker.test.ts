@@ -42,7 +42,6 @@ describe('the attacker who has everything the service has', () => {
   test('behavior: user custody: the tables, the KEK, every log line and a heap snapshot give no signature', async () => {
     const { t, address } = await personWhoSigned('attacked-user', 'user')
     try {
-      const started = Date.now()
       const loot = await takeEverything(
         testDb.database.db,
         t.wallet.keks.all.map((kek) => kek.key),
@@ -51,7 +50,6 @@ describe('the attacker who has everything the service has', () => {
       assert.ok((loot.tables.wallet_share_sets ?? []).length >= 1, 'the share set is in the dump')
       assert.ok(loot.logs.length > 0 && loot.heapStrings.length > 1000, 'logs and heap were taken')
       assert.equal(await tryToSign(loot, address), undefined)
-      assert.ok(Date.now() - started < 60_000, 'the scan is bounded')
     } finally {
       await t.close()
     }
