@@ -247,7 +247,7 @@ describe('permissions (ERC-7715)', { timeout: 180_000 }, () => {
     const weth = world.market.tokens.WETH.address
     const deposit = parseAbi(['function deposit() payable'])
     const { session, account, key, context } = await world.grantedUser('native', (params) => {
-      params[0]?.permissions.push(
+      ;(params[0]?.permissions as unknown[] | undefined)?.push(
         { type: 'native-token-transfer', data: { allowance: '0x3e8' } },
         { type: 'contract-call', data: { address: weth, calls: ['deposit()'] } },
       )
