@@ -36,7 +36,12 @@ import type { Custody } from './custody.ts'
 import { EmbeddedError, isEmbeddedError } from './errors.ts'
 import type { Upstream } from './upstream.ts'
 import type { PageUserOperation } from './userOperations.ts'
-import { toWalletAccount, WALLET_ACCOUNT_FACTORY, walletAccountAbi } from './walletAccount.ts'
+import {
+  encodeSessionCalls,
+  toWalletAccount,
+  WALLET_ACCOUNT_FACTORY,
+  walletAccountAbi,
+} from './walletAccount.ts'
 
 /** SPEC 4: the preference could not be honoured, so the wallet stays on (or falls back to) the EOA. */
 export const smartAccountsUnsupportedMessage = 'This application might not support Smart Accounts'
@@ -256,7 +261,8 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
 
     /**
      * Prepares one UserOperation with all `calls` (atomic: WalletAccount's `executeBatch` reverts as a
-     * whole), as the plan's signing request; `session.stubSignature`: estimated as a session key's op.
+     * whole), as the plan's signing request; `session.stubSignature`: a session key's op, in the form the
+     * account meters (`executeUserOp`, {@link encodeSessionCalls}) and estimated with the session's stub.
      */
     prepareCalls: (
       userId: string,
@@ -265,7 +271,13 @@ export function createSmartAccounts(deps: SmartAccountDependencies) {
       sponsor?: Sponsorship,
       session?: { stubSignature: Hex },
     ): Promise<SignRequest> =>
-      prepare(userId, chainId, { calls: [...calls] }, sponsor, session?.stubSignature),
+      prepare(
+        userId,
+        chainId,
+        session ? { callData: encodeSessionCalls(calls) } : { calls: [...calls] },
+        sponsor,
+        session?.stubSignature,
+      ),
 
     /** Whether the project's paymaster sponsors gas on the network (its policy and the service's contracts). */
     async sponsors(projectId: string, chainId: string): Promise<boolean> {

@@ -46,7 +46,7 @@ import { encodeWalletAccountCalls } from '../../src/protocol/embedded/walletAcco
  * WalletAccountFactory's address on every network that has it: CREATE2 through Arachnid's deployer with
  * salt zero, so it follows from the compiled contract (server/dev/chain/erc4337.ts checks it at start).
  */
-export const WALLET_ACCOUNT_FACTORY: Address = '0xCBE9bE0B4fa67fE472Bc0Dc82acbe67Fc8aC8b3D'
+export const WALLET_ACCOUNT_FACTORY: Address = '0xeA947AD6EFf40173b735640Bd3e4a8DCb5DC0704'
 
 /** The factory's and the account's functions used here. */
 export const walletAccountAbi = [
@@ -103,6 +103,8 @@ export const walletAccountAbi = [
 // The sessions' ABI, policy and signature live in the protocol: the frame checks grants against them.
 export {
   type EncodedSessionPolicy,
+  EXECUTE_USER_OP_SELECTOR,
+  encodeSessionCalls,
   encodeWalletAccountCalls,
   grantSessionData,
   isSessionSignature,

@@ -17,6 +17,7 @@ import {
 import { evmAddressOf, evmDigestOf, signHash } from '../protocol/embedded/signer.ts'
 import type { SignRequest } from '../protocol/embedded/signing.ts'
 import {
+  encodeSessionCalls,
   encodeWalletAccountCalls,
   walletAccountSessionAbi,
 } from '../protocol/embedded/walletAccountSessions.ts'
@@ -197,7 +198,8 @@ export function createFramePermissions(
         deps.api.request('POST', 'requests', approvalResponse, body, current),
       )
       const { request } = onlyOperation(created, getAddress(entry.account))
-      const expected = encodeWalletAccountCalls(
+      // A session op runs through the account's `executeUserOp`, which measures what leaves the account.
+      const expected = encodeSessionCalls(
         calls.data.map((call) => ({
           to: getAddress(call.to),
           value: call.value === undefined ? 0n : BigInt(call.value),

@@ -5,10 +5,20 @@ import {
   encodeFunctionData,
   type Hex,
   type PublicClient,
+  parseAbi,
   parseEther,
 } from 'viem'
-import { entryPoint08Address, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
-import { isSessionSignature, SESSION_KEY_STUB } from '../../embedded/walletAccount.ts'
+import {
+  entryPoint08Address,
+  getUserOperationHash,
+  toPackedUserOperation,
+  type UserOperation,
+} from 'viem/account-abstraction'
+import {
+  EXECUTE_USER_OP_SELECTOR,
+  isSessionSignature,
+  SESSION_KEY_STUB,
+} from '../../embedded/walletAccount.ts'
 import { entryPointSimulationsCode } from '../chain/erc4337.ts'
 import { simulationsAbi } from './abi.ts'
 import { BundlerRpcError, bundlerErrorCodes, entryPointFailure, revertReason } from './errors.ts'
@@ -20,6 +30,11 @@ export const MAX_BUNDLE_GAS = 16_000_000n
 const PENALTY_THRESHOLD = 40_000n
 const ESTIMATE_VERIFICATION_GAS = 1_500_000n
 const ESTIMATE_CALL_GAS = 5_000_000n
+/** ERC-4337's IAccountExecute: what the EntryPoint calls when a callData starts with its selector. */
+const accountExecuteAbi = parseAbi([
+  'struct PackedUserOperation { address sender; uint256 nonce; bytes initCode; bytes callData; bytes32 accountGasLimits; uint256 preVerificationGas; bytes32 gasFees; bytes paymasterAndData; bytes signature; }',
+  'function executeUserOp(PackedUserOperation userOp, bytes32 userOpHash)',
+])
 
 /**
  * Runs UserOperations through EntryPointSimulations' `simulateHandleOp` with `eth_call` and a state
@@ -87,6 +102,25 @@ export function createSimulator(publicClient: PublicClient) {
       )
   }
 
+  /**
+   * The call the EntryPoint makes to the account to run `operation`'s calls: its callData as it is, or,
+   * when that starts with `executeUserOp`'s selector, `executeUserOp(operation, userOpHash)`.
+   */
+  const executionCall = async (operation: UserOperation<'0.8'>): Promise<Hex> => {
+    if (!operation.callData.toLowerCase().startsWith(EXECUTE_USER_OP_SELECTOR)) return operation.callData
+    const userOpHash = getUserOperationHash({
+      chainId: await publicClient.getChainId(),
+      entryPointAddress: entryPoint08Address,
+      entryPointVersion: '0.8',
+      userOperation: operation,
+    })
+    return encodeFunctionData({
+      abi: accountExecuteAbi,
+      functionName: 'executeUserOp',
+      args: [toPackedUserOperation(operation), userOpHash],
+    })
+  }
+
   const estimate = async (checked: CheckedUserOperation) => {
     const draft = toOperation(checked, {
       callGasLimit: ESTIMATE_CALL_GAS,
@@ -101,7 +135,9 @@ export function createSimulator(publicClient: PublicClient) {
     // 1. Do the calls succeed? Run them from the EntryPoint after an operation without calls (which
     //    still deploys the account when it has a factory).
     //    A session key's signature (WalletAccount's `0x01 ‖ key ‖ period ‖ sig`) is checked against the
-    //    calls it signs, which this run leaves out: it runs with a plain stub signature instead.
+    //    calls it signs, which this run leaves out: it runs with a plain stub signature instead. A session
+    //    op's calls run as the EntryPoint runs them, through `executeUserOp` with the op as it is (the
+    //    account measures what leaves it there, so an op over its limits reverts here).
     const withoutCalls = await simulate(
       {
         ...draft,
@@ -110,7 +146,7 @@ export function createSimulator(publicClient: PublicClient) {
       },
       {
         target: draft.sender,
-        targetCallData: draft.callData,
+        targetCallData: await executionCall(draft),
         sender: { balance },
       },
     )

@@ -2,7 +2,9 @@
  * `wallet_sendCalls` with the `permissions` capability (ERC-7715, issue 27): the calls go in one
  * UserOperation signed by the session key the frame keeps, without a prompt. The service prepares it
  * with a session stub signature, so the chain's own policy check runs at the estimate: a call outside the
- * permission is refused there, with the account's reason in words, and nothing is sent.
+ * permission is refused there, with the account's reason in words, and nothing is sent. That includes the
+ * account's measure of what leaves it as the calls run (a router pulling more than the day's allowance
+ * under an earlier approval reverts the estimate's run of the calls with `SessionAllowanceExceeded`).
  */
 import { type Address, BaseError, decodeErrorResult, type Hex, isAddressEqual, recoverAddress } from 'viem'
 import { entryPoint08Abi } from 'viem/account-abstraction'
@@ -32,6 +34,7 @@ const reasons: Readonly<Record<string, string>> = {
   SessionCallNotAllowed: 'This permission does not allow one of these calls',
   SessionSelfCall: 'A permission cannot call the wallet’s own account',
   SessionValueOverCap: 'One of these calls sends more than the permission allows per call',
+  SessionNativeOverCap: 'These calls would send more than the permission allows per action',
   SessionGasCostOverCap: 'The network fee is over what this permission allows',
   SessionNotACall: 'This permission does not allow one of these calls',
   SessionPeriodOutOfRange: 'This permission does not allow one of these calls',

@@ -32,6 +32,10 @@ export const walletAccountSessionAbi = parseAbi([
   'error SessionAllowanceExceeded(address token, uint48 period, uint256 spent, uint256 allowance)',
   'error SessionGasCostOverCap(uint256 cost, uint256 cap)',
   'error SessionPeriodOutOfRange(address token, uint48 period)',
+  'error SessionNativeOverCap(uint256 sent, uint256 cap)',
+  'error NotASessionOp()',
+  'error SessionReentered()',
+  'error ExecuteError(uint256 index, bytes result)',
 ])
 
 const UINT48_MAX = 2n ** 48n - 1n
@@ -50,13 +54,16 @@ const sessionPolicySchema = z
     validUntil: uint(UINT48_MAX),
     /** At most this many calls in all (0: no limit). */
     callLimit: z._default(z.number().check(z.int(), z.gte(0), z.lte(2 ** 32 - 1)), 0),
-    /** At most this much wei per call. */
+    /** At most this much wei per call, and leaving the account in one op (measured as the op runs). */
     valueCap: z._default(uint(2n ** 256n - 1n), 0n),
     /** At most this much wei of gas per op (gas limits × maxFeePerGas) when the account pays. */
     maxGasCost: uint(2n ** 256n - 1n),
     /** The (target, selector) pairs it may call; selector `0x00000000` is a call with no data. */
     permissions: z.array(z.object({ target: address, selector })),
-    /** What it may move of each ERC-20 per period of `period` seconds. */
+    /**
+     * What may leave the account of each ERC-20 per period of `period` seconds, whichever contract moves
+     * it (measured as each op runs), approvals the session gives included.
+     */
     allowances: z._default(
       z.array(z.object({ token: address, amount: uint(2n ** 256n - 1n), period: uint(UINT48_MAX) })),
       [],
@@ -164,8 +171,8 @@ const walletAccountCallAbi = parseAbi([
 ])
 
 /**
- * A WalletAccount's `callData` for `calls`: `execute` for one, `executeBatch` for more (the frame
- * compares a session op's callData with this of the calls the page asked for).
+ * A WalletAccount's `callData` for `calls`: `execute` for one, `executeBatch` for more (an owner's op;
+ * a session's op wraps it: {@link encodeSessionCalls}).
  *
  * @example
  * encodeWalletAccountCalls([{ to: bob, value: 1n }]) // execute(bob, 1, 0x)
@@ -185,4 +192,22 @@ export function encodeWalletAccountCalls(
     functionName: 'executeBatch',
     args: [calls.map((call) => ({ target: call.to, value: call.value ?? 0n, data: call.data ?? '0x' }))],
   })
+}
+
+/** `executeUserOp(PackedUserOperation,bytes32)` (ERC-4337's IAccountExecute): the EntryPoint hands it the whole op. */
+export const EXECUTE_USER_OP_SELECTOR: Hex = '0x8dd7712f'
+
+/**
+ * A session op's `callData` for `calls`: `executeUserOp`'s selector, then {@link encodeWalletAccountCalls}.
+ * The EntryPoint then runs the op through the account's `executeUserOp`, which measures what leaves the
+ * account against the session's limits; the account refuses a session op in any other form. The frame
+ * compares a session op's callData with this of the calls the page asked for.
+ *
+ * @example
+ * encodeSessionCalls([{ to: router, data: swap }]) // 0x8dd7712f ‖ execute(router, 0, swap)
+ */
+export function encodeSessionCalls(
+  calls: readonly { to: Address; value?: bigint | undefined; data?: Hex | undefined }[],
+): Hex {
+  return concat([EXECUTE_USER_OP_SELECTOR, encodeWalletAccountCalls(calls)])
 }

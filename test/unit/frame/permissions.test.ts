@@ -28,6 +28,7 @@ import {
 } from '../../../src/protocol/embedded/permissions.ts'
 import { evmDigestOf } from '../../../src/protocol/embedded/signer.ts'
 import {
+  encodeSessionCalls,
   encodeWalletAccountCalls,
   walletAccountSessionAbi,
 } from '../../../src/protocol/embedded/walletAccountSessions.ts'
@@ -223,7 +224,7 @@ describe('permissions in the frame', () => {
     }
     const frame = frameWith(site, (path, body) => {
       if (path === 'requests')
-        return answerOf(plan(encodeWalletAccountCalls([approve, swap])), { method: 'wallet_sendCalls' })
+        return answerOf(plan(encodeSessionCalls([approve, swap])), { method: 'wallet_sendCalls' })
       approved = body as { signatures: string[] }
       return { result: { id: '0xbatch' } }
     })
@@ -283,7 +284,7 @@ describe('permissions in the frame', () => {
     })
   })
 
-  it('attack: a service answering other calls (a transfer added) or a factory gets no session signature', async () => {
+  it('attack: a service answering other calls (a transfer added), a factory or the unmetered form gets no session signature', async () => {
     const stranger: Address = '0x4444444444444444444444444444444444444444'
     const drain = {
       to: USDC,
@@ -294,8 +295,10 @@ describe('permissions in the frame', () => {
       }),
     }
     for (const plan of [
-      () => [operation(encodeWalletAccountCalls([drain]))],
+      () => [operation(encodeSessionCalls([drain]))],
       (callData: Hex) => [operation(callData, { factory: ROUTER, factoryData: '0x' })],
+      // The page's own calls, but as the owner's `execute` (not run through the account's measure).
+      (callData: Hex) => [operation(`0x${callData.slice(10)}` as Hex)],
     ]) {
       const frame = await withGrantedKey(SITE, plan)
       await assert.rejects(frame.permissions.sendWithSession(frame.request), {

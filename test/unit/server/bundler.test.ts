@@ -118,7 +118,7 @@ describe('ERC-4337 v0.8 on the local chain', { timeout: 120_000 }, () => {
       entryPoint: entryPoint08Address,
       simpleAccountFactory: '0x13E9ed32155810FDbd067D4522C492D6f68E5944',
       simple7702Account: '0xe6Cae83BdE06E4c305530e199D7217f42808555B',
-      walletAccountFactory: '0xCBE9bE0B4fa67fE472Bc0Dc82acbe67Fc8aC8b3D',
+      walletAccountFactory: '0xeA947AD6EFf40173b735640Bd3e4a8DCb5DC0704',
     })
     const client = createPublicClient({ chain: localChain(), transport: http(chain.url) })
     for (const address of Object.values(contracts)) {

@@ -4,11 +4,13 @@
  * site granted 10 USDC a day to the market's router swaps three times with the session key and no
  * approval; the fourth swap, over the day's allowance, is refused by the account's own policy with words a
  * site can show, and nothing moves; after the revocation the next swap fails on chain. Each refusal is
- * written as the attack it stops.
+ * written as the attack it stops: among them, a router the person approved earlier swapping more than the
+ * day's allowance away, refused at the estimate as the account measures what leaves it.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { encodeFunctionData, erc20Abi, parseUnits } from 'viem'
+import { type Address, encodeFunctionData, erc20Abi, maxUint256, parseAbi, parseUnits, toHex } from 'viem'
+import { entryPoint08Abi, entryPoint08Address } from 'viem/account-abstraction'
 import { generatePrivateKey } from 'viem/accounts'
 import { devAccount } from '../../../server/dev/chain/index.ts'
 import { walletAccountSessionAbi } from '../../../server/embedded/walletAccount.ts'
@@ -26,7 +28,17 @@ before(
 )
 after(() => world?.stop())
 
+const routerAbi = parseAbi([`function ${SWAP}`])
 const refusal = (answer: { status: number; body: unknown }) => embeddedErrorBody.parse(answer.body).error
+
+/** The account's EntryPoint nonce: it moves with every operation sent, even one whose calls revert. */
+const nonceOf = (account: Address) =>
+  world.client().readContract({
+    address: entryPoint08Address,
+    abi: entryPoint08Abi,
+    functionName: 'getNonce',
+    args: [account, 0n],
+  })
 
 describe('permissions (ERC-7715)', { timeout: 180_000 }, () => {
   test('default: 10 USDC a day to the router: three swaps with no prompt, the fourth refused, then revoked', async () => {
@@ -146,6 +158,113 @@ describe('permissions (ERC-7715)', { timeout: 180_000 }, () => {
     // The next day, or the expiry when that comes first.
     const nextPeriod = (Math.floor(Number(block.timestamp) / 86_400) + 1) * 86_400
     assert.equal(stopped?.resetsAt, Math.min(nextPeriod, params[0]?.expiry ?? 0))
+  })
+
+  test('attack: a router approved earlier swaps 50 USDC to a stranger where 1 USDC a day is allowed: refused at the estimate, nothing sent', async () => {
+    const { session, account } = await world.smartUser('approved-router')
+    const router = world.market.uniswapV2.router
+    // Earlier, the person approved the router for their USDC, as any swap does (their own approval).
+    const earlier = await createAndApprove(world.t, session, {
+      chainId: EVM,
+      method: 'wallet_sendCalls',
+      params: [
+        {
+          version: '2.0.0',
+          chainId: '0x7a69',
+          calls: [
+            {
+              to: world.usdc(),
+              data: encodeFunctionData({
+                abi: erc20Abi,
+                functionName: 'approve',
+                args: [router, maxUint256],
+              }),
+            },
+          ],
+        },
+      ],
+    })
+    assert.equal(earlier.answer.status, 200, JSON.stringify(earlier.answer.body))
+    const earlierId = (earlier.answer.body.result as { id: string }).id
+    assert.equal(await world.finalStatus(session, earlierId), 200)
+    // "Spend 1 USDC a day" and "Call router: swapExactTokensForTokens".
+    const key = world.sessionKey()
+    const params = world.grantParams(key.address)
+    ;(params[0]?.permissions[0]?.data as Record<string, unknown>).periodAmount = toHex(parseUnits('1', 6))
+    const { answer } = await createAndApprove(world.t, session, {
+      chainId: EVM,
+      method: 'wallet_grantPermissions',
+      params,
+    })
+    assert.equal(answer.status, 200, JSON.stringify(answer.body))
+    const { permissionsContext } = answer.body.result as { permissionsContext: string }
+    const stranger = devAccount(6).address
+    /** The router's swap of `amount` USDC for WETH, paid to the stranger, under the earlier approval. */
+    const swapTo = (amount: bigint) => ({
+      to: router,
+      data: encodeFunctionData({
+        abi: routerAbi,
+        functionName: 'swapExactTokensForTokens',
+        args: [
+          amount,
+          0n,
+          [world.usdc(), world.market.tokens.WETH.address],
+          stranger,
+          BigInt(Math.floor(Date.now() / 1000) + 600),
+        ],
+      }),
+    })
+    const before = { usdc: await world.usdcOf(account), nonce: await nonceOf(account) }
+    const drained = await world.sendWithPermission(
+      session,
+      permissionsContext,
+      [swapTo(parseUnits('50', 6))],
+      key.secret,
+    )
+    assert.equal(drained.status, 403, JSON.stringify(drained.body))
+    assert.equal(refusal(drained).rpcCode, 4100)
+    assert.equal(
+      refusal(drained).message,
+      "These calls would spend more than the permission's allowance for this period",
+    )
+    assert.equal(await world.usdcOf(account), before.usdc, 'nothing moved')
+    assert.equal(await nonceOf(account), before.nonce, 'nothing was sent to the bundler')
+    // Within the day's 1 USDC, the same router call goes through, and is what the permission used.
+    const within = await world.sendWithPermission(
+      session,
+      permissionsContext,
+      [swapTo(parseUnits('1', 6))],
+      key.secret,
+    )
+    assert.equal(within.status, 200, JSON.stringify(within.body))
+    assert.equal(await world.finalStatus(session, (within.body as { result: { id: string } }).result.id), 200)
+    assert.equal(before.usdc - (await world.usdcOf(account)), parseUnits('1', 6))
+    const [listed] = await world.listPermissions(session)
+    assert.deepEqual(listed?.used.tokens, [{ address: world.usdc(), spent: '1000000' }])
+  })
+
+  test('attack: ether moved into another contract (two WETH deposits) beyond the per-action cap: refused at the estimate, nothing sent', async () => {
+    const weth = world.market.tokens.WETH.address
+    const deposit = parseAbi(['function deposit() payable'])
+    const { session, account, key, context } = await world.grantedUser('native', (params) => {
+      ;(params[0]?.permissions as unknown[] | undefined)?.push(
+        { type: 'native-token-transfer', data: { allowance: '0x3e8' } },
+        { type: 'contract-call', data: { address: weth, calls: ['deposit()'] } },
+      )
+    })
+    const call = {
+      to: weth,
+      value: '0x3e8',
+      data: encodeFunctionData({ abi: deposit, functionName: 'deposit' }),
+    }
+    const nonce = await nonceOf(account)
+    // Each call within the 1,000 wei per action, two in one action: 2,000 wei would leave.
+    const twice = await world.sendWithPermission(session, context, [call, call], key.secret)
+    assert.equal(twice.status, 403, JSON.stringify(twice.body))
+    assert.equal(refusal(twice).message, 'These calls would send more than the permission allows per action')
+    assert.equal(await nonceOf(account), nonce, 'nothing was sent to the bundler')
+    const once = await world.sendWithPermission(session, context, [call], key.secret)
+    assert.equal(once.status, 200, JSON.stringify(once.body))
   })
 
   test('error: calls outside the permission (another token) are refused by the account, nothing moves', async () => {

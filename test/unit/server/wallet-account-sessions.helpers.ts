@@ -3,13 +3,17 @@
  * WalletAccountFactory and two test tokens; WalletAccounts created by a stranger and funded; UserOperations
  * built, signed and handed to the real EntryPoint's `handleOps` by a dev account acting as the bundler, so a
  * refusal shows as the EntryPoint reports it (`AA23 reverted: <the account's error>`, `AA22 expired or not
- * due`, `AA24 signature error`, `AA25 invalid account nonce`).
+ * due`, `AA24 signature error`, `AA25 invalid account nonce`). A session key's op has the form the account
+ * meters (`executeUserOp ‖ execute/executeBatch`, as the service builds it); an op whose calls revert in
+ * execution reads `included, but its calls reverted: <the account's error>`.
  */
 import assert from 'node:assert/strict'
 import {
+  type Abi,
   type Address,
   BaseError,
   ContractFunctionRevertedError,
+  concat,
   createPublicClient,
   createWalletClient,
   decodeErrorResult,
@@ -38,6 +42,7 @@ import { compileContracts } from '../../../server/dev/chain/compile.ts'
 import { deployErc4337 } from '../../../server/dev/chain/erc4337.ts'
 import { devAccount, type LocalChain, startChain } from '../../../server/dev/chain/index.ts'
 import {
+  EXECUTE_USER_OP_SELECTOR,
   encodeWalletAccountCalls,
   grantSessionData,
   type SessionPolicy,
@@ -170,20 +175,30 @@ export async function startBench() {
     signature: await owner.sign({ hash: hashOf(operation) }),
   })
 
-  /** `operation` signed by session `key` for allowance period `period` (and `chainId`). */
+  /**
+   * `operation` signed by session `key` for allowance period `period` (and `chainId`), its callData in the
+   * session form (`executeUserOp`'s selector first) unless `plain` keeps the owner's form.
+   */
   const byKey = async (
     key: PrivateKeyAccount,
     operation: UserOperation<'0.8'>,
     period = 0n,
     chainId = CHAIN_ID,
-  ) => ({
-    ...operation,
-    signature: sessionSignature({
-      key: key.address,
-      period,
-      signature: await key.sign({ hash: hashOf(operation, chainId) }),
-    }),
-  })
+    { plain = false } = {},
+  ) => {
+    const session =
+      plain || operation.callData.startsWith(EXECUTE_USER_OP_SELECTOR)
+        ? operation
+        : { ...operation, callData: concat([EXECUTE_USER_OP_SELECTOR, operation.callData]) }
+    return {
+      ...session,
+      signature: sessionSignature({
+        key: key.address,
+        period,
+        signature: await key.sign({ hash: hashOf(session, chainId) }),
+      }),
+    }
+  }
 
   /**
    * Hands `operation` to the EntryPoint: resolves to 'ok' when it was included and its calls ran, or to
@@ -215,7 +230,7 @@ export async function startBench() {
       logs: receipt.logs,
       eventName: 'UserOperationRevertReason',
     })
-    return `included, but its calls reverted: ${reason?.args.revertReason ?? 'no reason'}`
+    return `included, but its calls reverted: ${accountError(reason?.args.revertReason)}`
   }
 
   /** The owner's op making the account call itself (grant, revoke); asserts it went through. */
@@ -236,6 +251,17 @@ export async function startBench() {
   const balanceOf = (tokenAddress: Address, holder: Address) =>
     client.readContract({ address: tokenAddress, abi: erc20Abi, functionName: 'balanceOf', args: [holder] })
 
+  /** Deploys a test contract (server/dev/chain/contracts) from dev account 0. */
+  const deploy = async (name: string, args: readonly unknown[] = []): Promise<Address> => {
+    const compiled = (await compileContracts())[name]
+    if (!compiled) throw new Error(`${name} did not compile`)
+    const { contractAddress } = await mined(
+      await deployer.deployContract({ abi: compiled.abi as Abi, bytecode: compiled.bytecode, args }),
+    )
+    assert.ok(contractAddress)
+    return contractAddress
+  }
+
   return {
     client,
     tokens,
@@ -249,7 +275,18 @@ export async function startBench() {
     asOwner,
     grant,
     balanceOf,
+    deploy,
     stop: () => chain.stop(),
+  }
+}
+
+/** A revert's data as the account's error name when it is one, else as it is. */
+function accountError(data: Hex | undefined): string {
+  if (!data || data === '0x') return 'no reason'
+  try {
+    return decodeErrorResult({ abi: walletAccountSessionAbi, data }).errorName
+  } catch {
+    return data
   }
 }
 

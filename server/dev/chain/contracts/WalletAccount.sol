@@ -29,8 +29,9 @@ struct PackedUserOperation {
 ///   account's address and the chain id, so one signature of the owner never verifies for another of
 ///   their accounts nor on another chain.
 /// - Sessions: the account itself (a call the owner signed) grants a session key a {Policy}; a
-///   UserOperation signed by that key is validated against the policy here, on chain
-///   (docs/EMBEDDED-WALLET.md, "Smart sessions: the contract").
+///   UserOperation signed by that key is validated against the policy here, on chain, and runs through
+///   {executeUserOp}, which measures what leaves the account (docs/EMBEDDED-WALLET.md, "Smart sessions:
+///   the contract").
 contract WalletAccount {
     /// @notice ExecuteError's signature is that of eth-infinitism's SimpleAccount, so tools read it alike.
     error ExecuteError(uint256 index, bytes error);
@@ -42,7 +43,7 @@ contract WalletAccount {
     error SessionUnknown(address key);
     error SessionIsRevoked(address key);
     error SessionCallLimitReached(address key, uint32 callLimit);
-    /// @notice A session op's callData is not `execute` nor `executeBatch`.
+    /// @notice A session op's callData is not `executeUserOp` followed by `execute` or `executeBatch`.
     error SessionNotACall(bytes4 selector);
     error SessionCallNotAllowed(uint256 index, address target, bytes4 selector);
     /// @notice A session may never call the account itself (it would grant itself more).
@@ -51,6 +52,12 @@ contract WalletAccount {
     error SessionAllowanceExceeded(address token, uint48 period, uint256 spent, uint256 allowance);
     error SessionGasCostOverCap(uint256 cost, uint256 cap);
     error SessionPeriodOutOfRange(address token, uint48 period);
+    /// @notice A session op's calls took more native value out of the account than the session's cap.
+    error SessionNativeOverCap(uint256 sent, uint256 cap);
+    /// @notice `executeUserOp` runs session ops only (the owner's ops call `execute` or `executeBatch`).
+    error NotASessionOp();
+    /// @notice A session op's calls reached `executeUserOp` again before it finished.
+    error SessionReentered();
 
     /// @notice A session key was granted `policy` (replacing any earlier grant to the key).
     event SessionGranted(address indexed key, uint256 indexed grant, Policy policy);
@@ -68,8 +75,9 @@ contract WalletAccount {
         bytes4 selector;
     }
 
-    /// @notice How much of `token` a session may move (`transfer`, `approve`, `transferFrom` amounts)
-    /// in each period of `period` seconds; period n is [n * period, (n + 1) * period).
+    /// @notice How much of `token` may leave the account through a session in each period of `period`
+    /// seconds (period n is [n * period, (n + 1) * period)): what its ops' calls take out of the account's
+    /// balance, whichever contract takes it, plus what their approvals still let others take afterwards.
     struct Allowance {
         address token;
         uint256 amount;
@@ -77,9 +85,9 @@ contract WalletAccount {
     }
 
     /// @notice What a session key may do: within [validAfter, validUntil), at most `callLimit` calls
-    /// (0: no limit), each with at most `valueCap` wei, only the `permissions`, ERC-20 amounts within
-    /// the `allowances`, and ops whose gas limits × maxFeePerGas stay within `maxGasCost` wei when the
-    /// account pays its own gas.
+    /// (0: no limit), each with at most `valueCap` wei and at most `valueCap` wei leaving the account in
+    /// one op, only the `permissions`, ERC-20 amounts within the `allowances`, and ops whose gas limits ×
+    /// maxFeePerGas stay within `maxGasCost` wei when the account pays its own gas.
     struct Policy {
         uint48 validAfter;
         uint48 validUntil;
@@ -115,6 +123,17 @@ contract WalletAccount {
     bytes4 private constant ERC20_TRANSFER = 0xa9059cbb;
     bytes4 private constant ERC20_APPROVE = 0x095ea7b3;
     bytes4 private constant ERC20_TRANSFER_FROM = 0x23b872dd;
+    bytes4 private constant ERC20_BALANCE_OF = 0x70a08231;
+    bytes4 private constant ERC20_ALLOWANCE = 0xdd62ed3e;
+    /// @dev Transient: set while a session op's calls run (see {executeUserOp}).
+    bytes32 private constant METERING_SLOT = keccak256("WalletAccount.metering");
+
+    /// @dev An approval a session op makes: its token, its spender and the allowance before the calls.
+    struct Approval {
+        address token;
+        address spender;
+        uint256 before;
+    }
 
     address public immutable entryPoint;
 
@@ -147,7 +166,7 @@ contract WalletAccount {
         uint256 missingAccountFunds
     ) external returns (uint256 validationData) {
         if (msg.sender != entryPoint) revert NotAllowed(msg.sender);
-        if (userOp.signature.length == SESSION_SIGNATURE_LENGTH && userOp.signature[0] == SESSION_SIGNATURE) {
+        if (_isSessionSignature(userOp.signature)) {
             validationData = _validateSession(userOp, userOpHash);
         } else {
             validationData = _signedByOwner(userOpHash, userOp.signature) ? 0 : 1;
@@ -178,6 +197,54 @@ contract WalletAccount {
             );
             if (!ok) revert ExecuteError(index, result);
         }
+    }
+
+    /// @notice Runs a session op: the EntryPoint calls this with the whole op when its callData starts with
+    /// this function's selector (ERC-4337's IAccountExecute), which validation demands of every session op;
+    /// the calls follow the selector as `execute` or `executeBatch` encodes them.
+    ///
+    /// What leaves the account is measured here, in execution (validation may read only the account's own
+    /// storage, and the gas prefund is paid before this and refunded to the deposit after it): the balance
+    /// of each token with an allowance and the native balance before the calls and after them. Each
+    /// token's decrease, plus what the op's `approve` calls on it still let their spenders take afterwards
+    /// (the allowance's increase, so an approval spent within the op is not charged twice), is charged to
+    /// the allowance of the period of this block's time; the native decrease may be at most `valueCap`.
+    /// Whichever contract moved the funds (a router under an earlier approval, a third contract's
+    /// `transferFrom`, ether forwarded on), they count; funds that come back within the op are netted.
+    /// Over a limit, the whole op reverts. A called contract cannot enter this function again (only the
+    /// EntryPoint may call it, and a transient lock refuses a nested run) nor `execute`/`executeBatch`
+    /// (the EntryPoint's or the owner's); whatever else happens between the two readings is counted.
+    function executeUserOp(PackedUserOperation calldata userOp, bytes32) external {
+        if (msg.sender != entryPoint) revert NotAllowed(msg.sender);
+        if (!_isSessionSignature(userOp.signature)) revert NotASessionOp();
+        _lockMetering();
+        address key = address(bytes20(userOp.signature[1:21]));
+        Call[] memory calls = _sessionCalls(userOp.callData);
+        Allowance[] storage allowances = _allowances[key];
+        uint256 grant = _sessions[key].grant;
+        uint256[] memory balances = new uint256[](allowances.length);
+        for (uint256 index = 0; index < allowances.length; index++) {
+            balances[index] = _tokenRead(
+                allowances[index].token,
+                abi.encodeWithSelector(ERC20_BALANCE_OF, address(this))
+            );
+        }
+        Approval[] memory approvals = _approvals(grant, calls);
+        uint256 nativeBefore = address(this).balance;
+
+        for (uint256 index = 0; index < calls.length; index++) {
+            (bool ok, bytes memory result) = calls[index].target.call{value: calls[index].value}(calls[index].data);
+            if (!ok) revert ExecuteError(index, result);
+        }
+
+        uint256 nativeAfter = address(this).balance;
+        uint256 cap = _sessions[key].valueCap;
+        if (nativeAfter < nativeBefore && nativeBefore - nativeAfter > cap)
+            revert SessionNativeOverCap(nativeBefore - nativeAfter, cap);
+        for (uint256 index = 0; index < allowances.length; index++) {
+            _charge(grant, allowances[index], balances[index], approvals);
+        }
+        _unlockMetering();
     }
 
     /// @notice Grants `key` a session under `policy`, replacing any earlier grant to it (its use starts
@@ -279,8 +346,8 @@ contract WalletAccount {
         return keccak256(abi.encodePacked("\x19\x01", domain, keccak256(abi.encode(MESSAGE_TYPEHASH, hash))));
     }
 
-    /// @dev A session op: checks the policy (reverting with the reason), counts its calls and spending,
-    /// then answers 1 if the key did not sign, else the time window the EntryPoint enforces. The policy
+    /// @dev A session op: checks the policy (reverting with the reason), counts its calls, then answers 1
+    /// if the key did not sign, else the time window the EntryPoint enforces. The policy
     /// comes before the signature so that a bundler can estimate with a stub signature.
     function _validateSession(PackedUserOperation calldata userOp, bytes32 userOpHash) private returns (uint256) {
         address key = address(bytes20(userOp.signature[1:21]));
@@ -295,8 +362,9 @@ contract WalletAccount {
         Call[] memory calls = _sessionCalls(userOp.callData);
         uint256 start = stored.validAfter;
         uint256 end = stored.validUntil;
+        uint256[] memory declared = new uint256[](_allowances[key].length);
         for (uint256 index = 0; index < calls.length; index++) {
-            (uint256 periodStart, uint256 periodEnd) = _checkCall(key, stored, index, calls[index], period);
+            (uint256 periodStart, uint256 periodEnd) = _checkCall(key, stored, index, calls[index], period, declared);
             if (periodStart > start) start = periodStart;
             if (periodEnd < end) end = periodEnd;
         }
@@ -317,18 +385,23 @@ contract WalletAccount {
     }
 
     /// @dev One call of a session op against the policy; answers the period of the token it spends
-    /// (or the whole range when it spends none).
+    /// (or the whole range when it spends none). The `transfer`, `approve` and `transferFrom` amounts it
+    /// names on a token with an allowance are added to `declared` and checked against what is left of the
+    /// named period's allowance, so a plain overspend is refused before anything runs; they are charged
+    /// in execution, as measured ({executeUserOp}), not here.
     function _checkCall(
         address key,
         Session storage stored,
         uint256 index,
         Call memory call,
-        uint48 period
-    ) private returns (uint256 periodStart, uint256 periodEnd) {
+        uint48 period,
+        uint256[] memory declared
+    ) private view returns (uint256 periodStart, uint256 periodEnd) {
         if (call.target == address(this)) revert SessionSelfCall(index);
         if (call.data.length != 0 && call.data.length < 4) revert SessionCallNotAllowed(index, call.target, 0);
         bytes4 selector = bytes4(call.data);
-        if (!_allowed[keccak256(abi.encode(stored.grant, call.target, selector))])
+        // The EntryPoint holds the account's deposit (`withdrawTo` would send it anywhere, unmeasured).
+        if (call.target == entryPoint || !_allowed[keccak256(abi.encode(stored.grant, call.target, selector))])
             revert SessionCallNotAllowed(index, call.target, selector);
         if (call.value > stored.valueCap) revert SessionValueOverCap(index, call.value, stored.valueCap);
         periodEnd = type(uint256).max;
@@ -340,10 +413,104 @@ contract WalletAccount {
         if (periodStart > type(uint48).max) revert SessionPeriodOutOfRange(call.target, period);
         uint256 amount = _erc20Amount(selector, call.data);
         if (amount == 0) return (periodStart, periodEnd);
-        bytes32 spentSlot = keccak256(abi.encode(stored.grant, call.target, period));
-        uint256 spent = _spent[spentSlot] + amount;
+        declared[slot - 1] = _add(declared[slot - 1], amount);
+        uint256 spent = _add(_spent[keccak256(abi.encode(stored.grant, call.target, period))], declared[slot - 1]);
         if (spent > allowance.amount) revert SessionAllowanceExceeded(call.target, period, spent, allowance.amount);
+    }
+
+    /// @dev The op's `approve` calls on tokens with an allowance (one entry per token and spender), with
+    /// each spender's allowance before the calls.
+    function _approvals(uint256 grant, Call[] memory calls) private view returns (Approval[] memory approvals) {
+        approvals = new Approval[](calls.length);
+        uint256 count = 0;
+        for (uint256 index = 0; index < calls.length; index++) {
+            Call memory call = calls[index];
+            if (call.data.length < 68 || bytes4(call.data) != ERC20_APPROVE) continue;
+            if (_allowanceSlot[keccak256(abi.encode(grant, call.target))] == 0) continue;
+            bytes memory data = call.data;
+            address spender;
+            assembly {
+                spender := and(mload(add(data, 36)), 0xffffffffffffffffffffffffffffffffffffffff)
+            }
+            bool seen = false;
+            for (uint256 other = 0; other < count; other++) {
+                if (approvals[other].token == call.target && approvals[other].spender == spender) seen = true;
+            }
+            if (seen) continue;
+            approvals[count++] = Approval({
+                token: call.target,
+                spender: spender,
+                before: _tokenRead(call.target, abi.encodeWithSelector(ERC20_ALLOWANCE, address(this), spender))
+            });
+        }
+        assembly {
+            mstore(approvals, count)
+        }
+    }
+
+    /// @dev Charges what left the account of `allowance.token` during a session op's calls (the balance's
+    /// decrease, and the increase of the allowances its approvals gave) to this block's period.
+    function _charge(
+        uint256 grant,
+        Allowance storage allowance,
+        uint256 balanceBefore,
+        Approval[] memory approvals
+    ) private {
+        address token = allowance.token;
+        uint256 balanceAfter = _tokenRead(token, abi.encodeWithSelector(ERC20_BALANCE_OF, address(this)));
+        uint256 out = balanceBefore > balanceAfter ? balanceBefore - balanceAfter : 0;
+        for (uint256 index = 0; index < approvals.length; index++) {
+            if (approvals[index].token != token) continue;
+            uint256 allowed = _tokenRead(
+                token,
+                abi.encodeWithSelector(ERC20_ALLOWANCE, address(this), approvals[index].spender)
+            );
+            if (allowed > approvals[index].before) out = _add(out, allowed - approvals[index].before);
+        }
+        if (out == 0) return;
+        uint48 period = uint48(block.timestamp / allowance.period);
+        bytes32 spentSlot = keccak256(abi.encode(grant, token, period));
+        uint256 spent = _add(_spent[spentSlot], out);
+        if (spent > allowance.amount) revert SessionAllowanceExceeded(token, period, spent, allowance.amount);
         _spent[spentSlot] = spent;
+    }
+
+    /// @dev A token's `balanceOf`/`allowance` answer; a token that reverts or answers no word fails the op.
+    function _tokenRead(address token, bytes memory data) private view returns (uint256) {
+        (bool ok, bytes memory result) = token.staticcall(data);
+        if (!ok || result.length < 32) revert ExecuteError(type(uint256).max, result);
+        return abi.decode(result, (uint256));
+    }
+
+    /// @dev a + b, at most uint256's largest (an unlimited approval reads as over any allowance).
+    function _add(uint256 a, uint256 b) private pure returns (uint256) {
+        unchecked {
+            uint256 sum = a + b;
+            return sum < a ? type(uint256).max : sum;
+        }
+    }
+
+    function _isSessionSignature(bytes calldata signature) private pure returns (bool) {
+        return signature.length == SESSION_SIGNATURE_LENGTH && signature[0] == SESSION_SIGNATURE;
+    }
+
+    function _lockMetering() private {
+        bytes32 slot = METERING_SLOT;
+        uint256 locked;
+        assembly {
+            locked := tload(slot)
+        }
+        if (locked != 0) revert SessionReentered();
+        assembly {
+            tstore(slot, 1)
+        }
+    }
+
+    function _unlockMetering() private {
+        bytes32 slot = METERING_SLOT;
+        assembly {
+            tstore(slot, 0)
+        }
     }
 
     /// @dev The amount an ERC-20 `transfer`, `approve` or `transferFrom` moves or allows (0 otherwise).
@@ -361,8 +528,13 @@ contract WalletAccount {
         }
     }
 
-    /// @dev The calls of an `execute` or `executeBatch` callData, decoded as those functions decode them.
-    function _sessionCalls(bytes calldata callData) private pure returns (Call[] memory calls) {
+    /// @dev The calls of a session op's callData: `executeUserOp`'s selector, then an `execute` or
+    /// `executeBatch` call, decoded as those functions decode it. A session op without the selector would
+    /// run through `execute` unmeasured: refused.
+    function _sessionCalls(bytes calldata userOpCallData) private pure returns (Call[] memory calls) {
+        bytes4 outer = userOpCallData.length >= 4 ? bytes4(userOpCallData[:4]) : bytes4(0);
+        if (outer != this.executeUserOp.selector) revert SessionNotACall(outer);
+        bytes calldata callData = userOpCallData[4:];
         bytes4 selector = callData.length >= 4 ? bytes4(callData[:4]) : bytes4(0);
         if (selector == this.execute.selector) {
             calls = new Call[](1);
