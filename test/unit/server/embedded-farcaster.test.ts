@@ -230,6 +230,24 @@ describe('the service signs in with Farcaster through the relay', () => {
     )
   })
 
+  test('attack, still open: the attacker starts a channel in its own browser and the victim approves that code in their Farcaster app; the attacker’s finish should get no session and make no wallet for the fid', {
+    todo: 'Sign In With Farcaster brings nothing back to the approving person’s browser: the starter’s finish is the genuine one (docs/EMBEDDED-WALLET.md, "Farcaster codes started by someone else")',
+  }, async () => {
+    const person = privateKeyToAccount(generatePrivateKey())
+    const personFid = 5252
+    await registries.register(person.address, BigInt(personFid))
+    // The attacker's own frame starts (so it holds the binding); the victim approves its code.
+    const attacker = await start()
+    await approveChannel(attacker.request, approval({ custody: person, fid: personFid, username: 'victim' }))
+    const taken = await finish(attacker.loginId, attacker.deviceId)
+    assert.equal(taken.status, 403, `the attacker got ${JSON.stringify(Object.keys(taken.body))}`)
+    const made = await testDb.database.db
+      .select()
+      .from(walletIdentities)
+      .where(and(eq(walletIdentities.provider, 'farcaster'), eq(walletIdentities.subject, String(personFid))))
+    assert.deepEqual(made, [], 'no wallet made for the fid')
+  })
+
   test('as an attacker: a forged id, someone else’s channel, a smuggled channel token, oversized input', async () => {
     const victim = await start()
     const attacker = await start()
