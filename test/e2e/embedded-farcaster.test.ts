@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { APIResponse, Browser, BrowserContext, Page } from 'playwright-core'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import { focused, sweep } from './axe.ts'
 import {
@@ -163,7 +163,11 @@ describe('embedded wallet (farcaster)', { timeout: 180_000 }, () => {
     const link = await openFarcaster()
     // All that left the victim's frame when it started, and the link it shows: the attacker has it all.
     const start = await started
-    const { deviceId, origin, bindingHash } = JSON.parse(start.request().postData() ?? '{}')
+    const { deviceId, origin, bindingHash } = JSON.parse(start.request().postData() ?? '{}') as {
+      deviceId: string
+      origin: string
+      bindingHash: string
+    }
     const { loginId } = (await start.json()) as { loginId: string }
     const { channelToken, nonce } = Object.fromEntries(new URL(link).searchParams)
     assert.ok(loginId && deviceId && origin && bindingHash && channelToken && nonce)
@@ -176,7 +180,7 @@ describe('embedded wallet (farcaster)', { timeout: 180_000 }, () => {
     const finishUrl = start.url().replace('/farcaster/start?', '/farcaster/finish?')
     const attack = async () => {
       for (const binding of [bindingHash, randomBytes(32).toString('base64url')]) {
-        const answer = await attacker.request.post(finishUrl, {
+        const answer: APIResponse = await attacker.request.post(finishUrl, {
           headers: {
             origin: new URL(stack.urls.frame).origin,
             'x-wallet-site': origin,
