@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { APIResponse, Browser, BrowserContext, Page } from 'playwright-core'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import { focused, sweep } from './axe.ts'
 import {
@@ -142,5 +143,68 @@ describe('embedded wallet (farcaster)', { timeout: 180_000 }, () => {
     await answerInApp(fresh, 'Approve')
     await closedAfterSignIn(page)
     assert.equal((await connections(page)).eip155?.status, 'connected')
+  })
+
+  it('attack: whoever learnt the channel the victim’s browser shows (the link’s channel token and nonce, the sign-in’s ids, the site, the binding hash) finishes nothing from their own browser, before or after the approval; the victim’s browser then signs in', async () => {
+    await context?.close()
+    context = await newContext(browser)
+    page = await context.newPage()
+    // The victim's frame asks to finish only once the attacker has tried (its asks are held until
+    // then), so the approval is surely there, unspent, when the attacker asks.
+    let release = () => {}
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await context.route('**/embedded/v1/farcaster/finish?*', async (route) => {
+      await released
+      await route.continue()
+    })
+    const started = page.waitForResponse((answer) => answer.url().includes('/embedded/v1/farcaster/start?'))
+    const link = await openFarcaster()
+    // All that left the victim's frame when it started, and the link it shows: the attacker has it all.
+    const start = await started
+    const { deviceId, origin, bindingHash } = JSON.parse(start.request().postData() ?? '{}') as {
+      deviceId: string
+      origin: string
+      bindingHash: string
+    }
+    const { loginId } = (await start.json()) as { loginId: string }
+    const { channelToken, nonce } = Object.fromEntries(new URL(link).searchParams)
+    assert.ok(loginId && deviceId && origin && bindingHash && channelToken && nonce)
+
+    // The attacker's own browser, with its own session key, sending what the frame would send.
+    const attacker = await newContext(browser)
+    const attackerKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .publicKey.export({ format: 'der', type: 'spki' })
+      .toString('base64url')
+    const finishUrl = start.url().replace('/farcaster/start?', '/farcaster/finish?')
+    const attack = async () => {
+      for (const binding of [bindingHash, randomBytes(32).toString('base64url')]) {
+        const answer: APIResponse = await attacker.request.post(finishUrl, {
+          headers: {
+            origin: new URL(stack.urls.frame).origin,
+            'x-wallet-site': origin,
+            'x-wallet-key': attackerKey,
+          },
+          data: { loginId, deviceId, binding, channelToken, nonce },
+        })
+        const body = (await answer.json()) as { token?: string; error?: { code: string; message: string } }
+        assert.equal(answer.status(), 403, JSON.stringify(body))
+        assert.deepEqual(body.error, { code: 'FORBIDDEN', message: 'Action not allowed' })
+        assert.equal(body.token, undefined, 'no session')
+      }
+    }
+    await attack()
+    await answerInApp(link, 'Approve')
+    await attack()
+
+    release()
+    await closedAfterSignIn(page)
+    await connectedOnBoth(page)
+    assert.equal(await keptUsername(page), JSON.stringify('devcaster'))
+    // Replayed once the victim is in: still nothing.
+    await attack()
+    await context.unrouteAll()
+    await attacker.close()
   })
 })
