@@ -2,10 +2,11 @@
 // styles: approvals named first, and every approval view opening at its top.
 import { setViewport } from '@web/test-runner-commands'
 import axe from 'axe-core'
+import { createApprovalUi } from '../../src/frame/approval.ts'
 import { approvalContent } from '../../src/frame/approvalContent.ts'
 import { loadStrings } from '../../src/frame/strings.ts'
-import type { ApprovalPreview } from '../../src/protocol/embedded/index.ts'
-import { assert, equal } from './helpers.ts'
+import type { ApprovalPreview, FrameNotice } from '../../src/protocol/embedded/index.ts'
+import { assert, equal, frames, waitFor } from './helpers.ts'
 
 const SITE = 'https://game.example'
 const PERSON = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -35,6 +36,27 @@ const wrappedApprove: ApprovalPreview = {
   ],
   transfers: [{ to: USDC, value: '0', dataBytes: 260, unreadable: false }],
   fee: '21000000000000',
+}
+
+/** A permission to grant with many contracts: taller than a phone's screen. */
+const longPermission: ApprovalPreview = {
+  method: 'wallet_grantPermissions',
+  network,
+  from: PERSON,
+  permissions: {
+    action: 'grant',
+    expiry: 1_900_000_000,
+    tokens: [
+      { address: USDC, symbol: 'USDC', decimals: 6, amount: '10000000', period: 86_400, total: false },
+    ],
+    contracts: Array.from({ length: 8 }, (_, index) => ({
+      address: `0x${String(index + 1).repeat(40)}`,
+      functions: ['swap(uint256,address)', 'addLiquidity(uint256,uint256)', 'removeLiquidity(uint256)'],
+    })),
+    valueCap: '1000000000000000',
+    callLimit: 20,
+    maxGasCost: '10000000000000000',
+  },
 }
 
 let css: string | undefined
@@ -115,7 +137,8 @@ describe('the approval view: approvals named first', () => {
       strings,
       SITE,
     )
-    assert(group?.matches('section.approval'), 'the approval first')
+    assert(group, 'a section after the site')
+    assert(group.matches('section.approval'), 'the approval first')
     equal(rowValue(group, 'Token'), USDC, 'no symbol: the address')
     equal(rowValue(group, 'Amount'), '2.5')
     assert(rowValue(group, 'Expires')?.includes('2030'), 'the expiry as a date')
@@ -143,5 +166,69 @@ describe('the approval view: approvals named first', () => {
       warnings.some((text) => text.includes('could not be read')),
       'the generic warning stays',
     )
+  })
+})
+
+describe('the approval view opens at its top', () => {
+  let frame: HTMLIFrameElement | undefined
+  afterEach(() => frame?.remove())
+
+  it('behavior: at 375 px, a long permission request opens with the site, the heading and the first row in view, focused without scrolling them away', async () => {
+    await setViewport({ width: 375, height: 667 })
+    // The wallet frame as the modal keeps it until APPROVAL_SHOW: 1 px wide and high (useFrameOverlay).
+    frame = document.createElement('iframe')
+    frame.title = 'wallet'
+    Object.assign(frame.style, {
+      position: 'fixed',
+      top: '0',
+      left: '0',
+      width: '1px',
+      height: '1px',
+      border: '0',
+    })
+    document.body.append(frame)
+    const doc = frame.contentDocument
+    assert(doc, 'the frame’s document')
+    const style = doc.createElement('style')
+    style.textContent = await frameCss()
+    doc.head.append(style)
+    const root = doc.createElement('div')
+    root.id = 'app'
+    doc.body.append(root)
+
+    const notices: FrameNotice[] = []
+    const approvals = createApprovalUi({
+      root,
+      notify: (notice) => {
+        notices.push(notice)
+        // The modal hears of it by postMessage and lays the frame over its view a moment later: the
+        // phone's width, less height than the request needs.
+        if (notice.type === 'APPROVAL_SHOW')
+          setTimeout(() => frame && Object.assign(frame.style, { width: '375px', height: '480px' }), 50)
+      },
+      strings: () => loadStrings('en'),
+      site: () => SITE,
+    })
+    const shown = approvals.show(longPermission, () => Promise.resolve('0x'))
+    shown.catch(() => {})
+    const title = await waitFor(() => doc.getElementById('approval-title'), 'the approval view')
+    await waitFor(() => frame?.style.height === '480px', 'the modal laying the frame out')
+    await frames()
+    await frames()
+
+    const panel = doc.querySelector<HTMLElement>('main.panel')
+    assert(panel, 'the panel')
+    assert(panel.getBoundingClientRect().height > 480, 'the request is taller than the frame (it scrolls)')
+    equal(doc.activeElement, title, 'the heading has focus')
+    equal(doc.scrollingElement?.scrollTop, 0, 'the frame is at its top')
+    const inView = (element: Element | null, what: string) => {
+      assert(element, what)
+      const { top, bottom } = element.getBoundingClientRect()
+      assert(top >= 0 && bottom <= 480, `${what} in view (top ${top}, bottom ${bottom})`)
+    }
+    inView(title, 'the heading')
+    inView(doc.querySelector('.site'), 'the site')
+    inView(doc.querySelector('.row'), 'the first row')
+    approvals.cancel()
   })
 })
