@@ -134,6 +134,9 @@ const at = <K extends 'expiration' | 'deadline'>(key: K, value: bigint) => {
   return (time === undefined ? {} : { [key]: time }) as { [P in K]?: number }
 }
 
+/** DAI's permit: an expiry of 0 never lapses. */
+const daiExpiry = (expiry: bigint) => (expiry === 0n ? {} : at('deadline', expiry))
+
 const isPermit2 = (contract: Address) => isAddressEqual(contract, PERMIT2_ADDRESS)
 
 /** One Permit2 allowance (`PermitDetails`) as an approval. */
@@ -162,8 +165,9 @@ function read(
   out: CallApprovals,
   budget: { calls: number },
 ) {
-  const unread = () => out.unread.push({ to: call.to, data: call.data, via })
-  if (budget.calls <= 0) return unread()
+  const unread = () => {
+    out.unread.push({ to: call.to, data: call.data, via })
+  }
   budget.calls -= 1
   let decoded: ReturnType<typeof decodeFunctionData<typeof abi>>
   try {
@@ -178,6 +182,8 @@ function read(
     const path = [...via, decoded.functionName]
     for (const next of inner) {
       if (next.data === '0x') continue
+      // Out of budget: the rest of this wrapper is unread, once.
+      if (budget.calls <= 0) return unread()
       read(next, path, out, budget)
     }
   }
@@ -248,7 +254,7 @@ function read(
             owner,
             amount: 2n ** 256n - 1n,
             unlimited: true,
-            ...at('deadline', expiry),
+            ...daiExpiry(expiry),
           })
         return
       }
@@ -413,7 +419,7 @@ function typedApprovals({ domain, types, primaryType, message }: TypedDataApprov
           owner: address(message.holder),
           amount: 2n ** 256n - 1n,
           unlimited: true,
-          ...at('deadline', uint(message.expiry)),
+          ...daiExpiry(uint(message.expiry)),
           via,
         },
       ]

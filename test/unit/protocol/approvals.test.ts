@@ -146,13 +146,13 @@ describe('approvalsInCall: the approvals themselves', () => {
     })
   })
 
-  it('behavior: DAI permit(allowed: true) is unlimited; allowed: false takes the rights back and names nothing', () => {
-    const dai = (allowed: boolean) =>
+  it('behavior: DAI permit(allowed: true) is unlimited (an expiry of 0 never lapses); allowed: false takes the rights back and names nothing', () => {
+    const dai = (allowed: boolean, expiry = 0n) =>
       call('0x8fcbaf0c', 'address, address, uint256, uint256, bool, uint8, bytes32, bytes32', [
         PERSON,
         DRAINER,
         0n,
-        0n,
+        expiry,
         allowed,
         27,
         R,
@@ -161,7 +161,8 @@ describe('approvalsInCall: the approvals themselves', () => {
     const granted = only(approvalsInCall({ to: DAI, data: dai(true) }))
     assert.equal(granted.standard, 'DAI permit')
     assert.equal(granted.unlimited, true)
-    assert.equal(granted.deadline, 0)
+    assert.equal(granted.deadline, undefined, 'DAI: an expiry of 0 never lapses')
+    assert.equal(only(approvalsInCall({ to: DAI, data: dai(true, 1_900_000_000n) })).deadline, 1_900_000_000)
     assert.deepEqual(approvalsInCall({ to: DAI, data: dai(false) }), { approvals: [], unread: [] })
   })
 
@@ -397,6 +398,7 @@ describe('approvalsInCall: malformed data', () => {
     assert.ok(performance.now() - started < 2_000, 'bounded time')
     assert.ok(result.approvals.length < APPROVAL_MAX_CALLS)
     assert.ok(result.unread.length > 0, 'the rest is unread, so the preview warns')
+    assert.ok(result.unread.length <= APPROVAL_MAX_DEPTH + 1, 'each wrapper cut short is reported once')
   })
 })
 
@@ -480,6 +482,7 @@ describe('approvalsInTypedData', () => {
     assert.equal(found?.token, DAI)
     assert.equal(found?.owner, PERSON)
     assert.equal(found?.unlimited, true)
+    assert.equal(found?.deadline, undefined, 'an expiry of 0 never lapses')
     assert.deepEqual(
       approvalsInTypedData({ domain: domain(DAI), types, primaryType: 'Permit', message: message(false) }),
       [],
