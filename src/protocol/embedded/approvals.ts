@@ -176,7 +176,9 @@ function read(
     return unread()
   }
   const { to } = call
-  const approval = (found: Omit<NamedApproval, 'via'>) => out.approvals.push({ ...found, via })
+  const approval = (found: Omit<NamedApproval, 'via'>) => {
+    out.approvals.push({ ...found, via })
+  }
   const open = (inner: readonly { to: Address; data: Hex }[]) => {
     if (via.length >= APPROVAL_MAX_DEPTH) return unread()
     const path = [...via, decoded.functionName]
