@@ -1,7 +1,7 @@
 import type { ApprovalPreview, FrameNotice } from '../protocol/embedded/index.ts'
 import { approvalContent } from './approvalContent.ts'
 import { type ApprovalWindow, openApprovalWindow } from './approvalWindow.ts'
-import { h } from './dom.ts'
+import { focusAtTop, h } from './dom.ts'
 import { userRejected } from './failure.ts'
 import type { Strings } from './strings.ts'
 import { tracksVisibility, watchVisibility } from './visibility.ts'
@@ -186,7 +186,7 @@ export function createApprovalUi(options: {
         options.notify({ type: 'APPROVAL_RESIZE', payload: { height: height() } }),
       )
       observer.observe(panel)
-      title.focus()
+      focusAtTop(title)
     })
   }
 

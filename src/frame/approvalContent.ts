@@ -4,6 +4,7 @@ import type {
   BitcoinPreview,
   PermissionsPreview,
   PreviewAction,
+  PreviewApproval,
   PreviewFieldLabel,
   PreviewWarning,
 } from '../protocol/embedded/index.ts'
@@ -158,6 +159,74 @@ function permissionDetails(preview: ApprovalPreview, permissions: PermissionsPre
   ].filter((element): element is HTMLElement => element instanceof HTMLElement)
 }
 
+/** A time (unix seconds) in the person's words; the number itself when no date can show it. */
+function dateText(seconds: number, locale: string): string {
+  const date = new Date(seconds * 1000)
+  if (!Number.isFinite(date.getTime())) return String(seconds)
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date)
+}
+
+/**
+ * One approval, shown before anything else: who gets rights (spender or operator, in full), over which
+ * token (its symbol where the chain answered one, and its address), how much ("Unlimited" with its
+ * warning), until when, and where it was found (the call and the wrappers around it).
+ */
+function approvalGroup(approval: PreviewApproval, preview: ApprovalPreview, strings: Strings): HTMLElement {
+  const { t, locale } = strings
+  const row = (name: string, value: Child, className = '') =>
+    h('div', { class: `row ${className}`.trim() }, h('dt', {}, name), h('dd', {}, value))
+  const mono = (text: string) => h('bdi', { class: 'mono wrap' }, text)
+  const { symbol, decimals } = approval
+  const amountText = (value: string) => {
+    const shown = decimals === undefined ? value : formatExact(BigInt(value), decimals, locale)
+    return `${shown}${symbol ? ` ${symbol}` : ''}`
+  }
+  const amount: Child = approval.unlimited
+    ? h('strong', { 'data-unlimited': '' }, t('frameUnlimited'))
+    : approval.amount !== undefined
+      ? h('strong', {}, h('bdi', {}, amountText(approval.amount)))
+      : undefined
+  const where = [
+    ...((preview.transfers?.length ?? 0) > 1 && approval.call !== undefined
+      ? [t('frameCall', { index: approval.call + 1 })]
+      : []),
+    ...approval.via,
+  ]
+  const otherOwner =
+    approval.owner !== undefined && approval.owner.toLowerCase() !== preview.from.toLowerCase()
+  const notPermit2 = approval.standard === 'Permit2' && approval.canonicalPermit2 === false
+  return h(
+    'section',
+    { class: 'approval', 'data-approval': approval.name },
+    h('h2', {}, h('bdi', {}, t('frameApprovalTitle', { standard: approval.standard }))),
+    approval.unlimited
+      ? warning(t('frameWarnUnlimitedApproval'))
+      : approval.all
+        ? warning(t('frameWarnApprovalForAll'))
+        : h('p', { class: 'muted' }, t('frameApprovalIntro')),
+    notPermit2 && warning(t('frameWarnPermit2Contract')),
+    h(
+      'dl',
+      { class: 'rows' },
+      row(t(approval.all ? 'frameFieldOperator' : 'frameFieldSpender'), mono(approval.spender), 'spender'),
+      row(
+        t('frameFieldToken'),
+        symbol
+          ? h('div', {}, h('strong', {}, h('bdi', {}, symbol)), h('div', {}, mono(approval.token)))
+          : mono(approval.token),
+      ),
+      approval.tokenId !== undefined && row(t('frameFieldTokenId'), mono(approval.tokenId)),
+      amount && row(t(approval.increase ? 'frameApprovalIncrease' : 'frameAmount'), amount, 'amount'),
+      otherOwner && row(t('frameFieldOwner'), mono(approval.owner as string)),
+      approval.expiration !== undefined &&
+        row(t('frameApprovalExpires'), dateText(approval.expiration, locale)),
+      approval.deadline !== undefined &&
+        row(t('frameApprovalSignatureDeadline'), dateText(approval.deadline, locale)),
+      where.length > 0 && row(t('frameApprovalVia'), mono(where.join(' › '))),
+    ),
+  )
+}
+
 /**
  * A Bitcoin transaction (PSBT) as the service read it from its bytes: every coin it spends (the
  * person's, which this approval signs, and others', which it does not) and every output, each with its
@@ -242,6 +311,7 @@ export function details(preview: ApprovalPreview, strings: Strings): HTMLElement
     ]
   }
   const sections: HTMLElement[] = [
+    ...(preview.approvals ?? []).map((approval) => approvalGroup(approval, preview, strings)),
     h(
       'dl',
       { class: 'rows' },
@@ -258,11 +328,12 @@ export function details(preview: ApprovalPreview, strings: Strings): HTMLElement
       row(t('frameAmount'), h('strong', {}, h('bdi', {}, amount(transfer.value))), 'amount'),
       transfer.dataBytes > 0 && row(t('frameData'), t('frameDataBytes', { count: transfer.dataBytes })),
     )
-    const decoded = transfer.action
-      ? action(transfer.action, false)
-      : transfer.dataBytes > 0
-        ? [warning(t('frameWarnUndecoded'))]
-        : []
+    // Data read in part only (a wrapper around a call nothing reads) keeps the warning beside what was read.
+    const unreadable = transfer.unreadable ?? (transfer.dataBytes > 0 && !transfer.action)
+    const decoded = [
+      ...(transfer.action ? action(transfer.action, false) : []),
+      ...(unreadable ? [warning(t('frameWarnUndecoded'))] : []),
+    ]
     sections.push(
       transfers.length > 1
         ? h('section', {}, h('h2', {}, t('frameCall', { index: index + 1 })), rows, ...decoded)

@@ -15,7 +15,7 @@ import {
 } from '../protocol/embedded/approvalWindow.ts'
 import { APPROVAL_ARM_MS } from './approval.ts'
 import { approvalContent } from './approvalContent.ts'
-import { h } from './dom.ts'
+import { focusAtTop, h } from './dom.ts'
 import { loadStrings } from './strings.ts'
 
 const root = document.getElementById('app') ?? document.body
@@ -94,7 +94,7 @@ async function show(request: ApproveWindowRequest, port: MessagePort): Promise<v
   for (const type of ['focus', 'blur']) window.addEventListener(type, update)
   document.addEventListener('visibilitychange', update)
   update()
-  title.focus()
+  focusAtTop(title)
 }
 
 function start(): void {

@@ -19,3 +19,19 @@ export function hostOf(site: string): string {
     return site
   }
 }
+
+/**
+ * Focuses a view's heading without scrolling and shows the view from its top: the site, the heading and
+ * the first row in view. The frame is 1 px wide and high until the modal lays it out, so a plain
+ * `focus()` there scrolls the heading's middle into that pixel, and a long view (a permission) then
+ * opens scrolled past its title.
+ *
+ * @example
+ * root.replaceChildren(panel)
+ * focusAtTop(title)
+ */
+export function focusAtTop(heading: HTMLElement): void {
+  heading.focus({ preventScroll: true })
+  for (let element = heading.parentElement; element; element = element.parentElement) element.scrollTop = 0
+  heading.ownerDocument.scrollingElement?.scrollTo(0, 0)
+}

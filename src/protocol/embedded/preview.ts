@@ -80,6 +80,47 @@ export const previewAction = z.object({
 })
 export type PreviewAction = z.infer<typeof previewAction>
 
+/**
+ * An approval a request gives (read by ./approvals.ts from what is signed, with the token's symbol and
+ * decimals read from the chain): who gets rights over which asset, how much, until when, and the
+ * wrappers it was found in. The frame shows these first, before everything else.
+ */
+export const previewApproval = z.object({
+  /** `ERC-20`, `ERC-721`, `EIP-2612`, `DAI permit`, `Permit2`, `ERC-721 / ERC-1155`, … (never translated). */
+  standard: z.string(),
+  /** The function or the typed data's primary type (`approve`, `PermitSingle`, …). */
+  name: z.string(),
+  /** The asset's contract (for Permit2, the token inside). */
+  token: z.string(),
+  symbol: z.optional(z.string()),
+  decimals: z.optional(z.number()),
+  /** Who gets the rights (the operator, for `all`). */
+  spender: z.string(),
+  /** Whose assets, where a permit names them (shown when it is not the person). */
+  owner: z.optional(z.string()),
+  /** Base units of the token (`decimals` when known). */
+  amount: z.optional(baseUnits),
+  /** 2^255 or more (2^159 or more for a Permit2 allowance): shown as "Unlimited", with its warning. */
+  unlimited: z.optional(z.boolean()),
+  /** `amount` is added to what the spender may already take (`increaseAllowance`). */
+  increase: z.optional(z.boolean()),
+  /** An ERC-721 `approve`: this one token. */
+  tokenId: z.optional(baseUnits),
+  /** `setApprovalForAll(operator, true)`: every token of the collection. */
+  all: z.optional(z.boolean()),
+  /** Unix seconds: when the rights end; absent when they do not. */
+  expiration: z.optional(z.number()),
+  /** Unix seconds: until when the signature can be used (a permit's deadline). */
+  deadline: z.optional(z.number()),
+  /** A Permit2 approval: whether it is for the canonical Permit2 contract (the frame warns when not). */
+  canonicalPermit2: z.optional(z.boolean()),
+  /** The index in `transfers` of the call it is in; absent for typed data. */
+  call: z.optional(z.number()),
+  /** The wrappers it was found in, outermost first (`executeBatch`, `multicall`). */
+  via: z.array(z.string()),
+})
+export type PreviewApproval = z.infer<typeof previewApproval>
+
 /** One input or output of a Bitcoin transaction: its address (or `script:<hex>`), satoshis, and whether it is the person's. */
 const bitcoinEntry = z.object({ address: z.string(), amount: baseUnits, own: z.boolean() })
 
@@ -128,6 +169,8 @@ export const approvalPreview = z.object({
   method: z.string(),
   network: previewNetwork,
   from: z.string(),
+  /** What the request gives rights to, wherever it was found (calls, wrappers, typed data): shown first. */
+  approvals: z.optional(z.array(previewApproval)),
   /** A message to sign: its text when it is readable, else its bytes in hex. */
   message: z.optional(z.object({ text: z.optional(z.string()), hex: z.optional(z.string()) })),
   /** Typed data (EIP-712): the domain's fields, the primary type and the message's fields. */
@@ -144,6 +187,12 @@ export const approvalPreview = z.object({
         dataBytes: z.number(),
         /** The call data decoded; absent when it could not be (the frame then warns). */
         action: z.optional(previewAction),
+        /**
+         * Whether some of the call data could not be read, so the frame warns of it: `false` when all of
+         * it was (an approval inside a `multicall`, named in `approvals`), `true` when part was not (a
+         * wrapper with a call nothing reads). Absent: the frame warns when there is data and no `action`.
+         */
+        unreadable: z.optional(z.boolean()),
       }),
     ),
   ),

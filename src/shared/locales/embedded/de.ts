@@ -116,6 +116,16 @@ const de: EmbeddedMessages = {
   frameWarnSetAuthority:
     'Damit geht die Kontrolle über ein Konto oder einen Mint an einen anderen Schlüssel.',
   frameWarnCloseAccount: 'Damit wird ein Token-Konto geschlossen; was darin bleibt, geht an das Ziel.',
+  frameApprovalTitle: 'Freigabe ({standard})',
+  frameApprovalIntro:
+    'Der Berechtigte kann diese Werte von deinem Konto bewegen, ohne dich noch einmal zu fragen.',
+  frameFieldToken: 'Token',
+  frameApprovalIncrease: 'Zur Freigabe hinzugefügt',
+  frameApprovalExpires: 'Läuft ab',
+  frameApprovalSignatureDeadline: 'Signatur nutzbar bis',
+  frameApprovalVia: 'Gefunden in',
+  frameWarnPermit2Contract:
+    'Diese Permit2-Freigabe gilt für einen Vertrag, der nicht Permit2 ist: Bestätige nur, wenn du ihm vertraust.',
   deviceIntro: '{email} meldet sich bei {site} mit {browser} an.',
   deviceWarning:
     'Bestätige nur, wenn du dich gerade selbst anmeldest. Wen du bestätigst, kann deine Wallet auf dieser Website nutzen.',

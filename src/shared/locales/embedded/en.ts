@@ -113,6 +113,15 @@ const embedded = {
   frameWarnDelegate: 'The delegate can move tokens from this account.',
   frameWarnSetAuthority: 'This hands control of an account or a mint to another key.',
   frameWarnCloseAccount: 'This closes a token account; what is left in it goes to the destination.',
+  frameApprovalTitle: 'Approval ({standard})',
+  frameApprovalIntro: 'The spender can move these assets from your account without asking you again.',
+  frameFieldToken: 'Token',
+  frameApprovalIncrease: 'Added to the allowance',
+  frameApprovalExpires: 'Expires',
+  frameApprovalSignatureDeadline: 'Signature usable until',
+  frameApprovalVia: 'Found inside',
+  frameWarnPermit2Contract:
+    'This Permit2 approval is for a contract that is not Permit2: approve only if you trust it.',
   deviceIntro: '{email} is signing in to {site} from {browser}.',
   deviceWarning:
     'Approve only if you are signing in right now. Anyone you approve can use your wallet on that site.',

@@ -112,6 +112,15 @@ const es: EmbeddedMessages = {
   frameWarnDelegate: 'El delegado puede mover tokens de esta cuenta.',
   frameWarnSetAuthority: 'Esto entrega el control de una cuenta o un mint a otra clave.',
   frameWarnCloseAccount: 'Esto cierra una cuenta de tokens; lo que quede en ella va al destino.',
+  frameApprovalTitle: 'Aprobación ({standard})',
+  frameApprovalIntro: 'El autorizado puede mover estos activos de tu cuenta sin volver a preguntarte.',
+  frameFieldToken: 'Token',
+  frameApprovalIncrease: 'Se suma a lo autorizado',
+  frameApprovalExpires: 'Caduca',
+  frameApprovalSignatureDeadline: 'Firma utilizable hasta',
+  frameApprovalVia: 'Encontrada dentro de',
+  frameWarnPermit2Contract:
+    'Esta aprobación de Permit2 es para un contrato que no es Permit2: aprueba solo si confías en él.',
   deviceIntro: '{email} está iniciando sesión en {site} desde {browser}.',
   deviceWarning:
     'Aprueba solo si estás iniciando sesión ahora mismo. Quien apruebes podrá usar tu billetera en ese sitio.',

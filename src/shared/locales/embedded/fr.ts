@@ -115,6 +115,15 @@ const fr: EmbeddedMessages = {
   frameWarnDelegate: 'Le délégué peut déplacer des jetons de ce compte.',
   frameWarnSetAuthority: 'Ceci donne le contrôle d’un compte ou d’un mint à une autre clé.',
   frameWarnCloseAccount: 'Ceci ferme un compte de jetons ; ce qui y reste va à la destination.',
+  frameApprovalTitle: 'Autorisation ({standard})',
+  frameApprovalIntro: 'Le bénéficiaire peut déplacer ces actifs depuis votre compte sans vous redemander.',
+  frameFieldToken: 'Jeton',
+  frameApprovalIncrease: 'Ajouté à l’autorisation',
+  frameApprovalExpires: 'Expire',
+  frameApprovalSignatureDeadline: 'Signature utilisable jusqu’au',
+  frameApprovalVia: 'Trouvée dans',
+  frameWarnPermit2Contract:
+    'Cette autorisation Permit2 vise un contrat qui n’est pas Permit2 : n’approuvez que si vous lui faites confiance.',
   deviceIntro: '{email} se connecte à {site} depuis {browser}.',
   deviceWarning:
     'N’approuvez que si vous êtes en train de vous connecter. Toute personne que vous approuvez pourra utiliser votre portefeuille sur ce site.',

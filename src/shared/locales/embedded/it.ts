@@ -112,6 +112,15 @@ const it: EmbeddedMessages = {
   frameWarnDelegate: 'Il delegato può spostare token da questo conto.',
   frameWarnSetAuthority: 'Questo cede il controllo di un conto o di un mint a un’altra chiave.',
   frameWarnCloseAccount: 'Questo chiude un conto token; ciò che resta va alla destinazione.',
+  frameApprovalTitle: 'Approvazione ({standard})',
+  frameApprovalIntro: 'L’autorizzato può spostare questi asset dal tuo conto senza chiedertelo di nuovo.',
+  frameFieldToken: 'Token',
+  frameApprovalIncrease: 'Aggiunto all’importo autorizzato',
+  frameApprovalExpires: 'Scade',
+  frameApprovalSignatureDeadline: 'Firma utilizzabile fino al',
+  frameApprovalVia: 'Trovata in',
+  frameWarnPermit2Contract:
+    'Questa approvazione Permit2 è per un contratto che non è Permit2: approva solo se ti fidi.',
   deviceIntro: '{email} sta accedendo a {site} da {browser}.',
   deviceWarning:
     'Approva solo se stai accedendo in questo momento. Chiunque approvi potrà usare il tuo wallet su quel sito.',

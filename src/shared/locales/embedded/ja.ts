@@ -112,6 +112,16 @@ const ja: EmbeddedMessages = {
   frameWarnDelegate: '委任先はこのアカウントからトークンを移動できます。',
   frameWarnSetAuthority: 'アカウントまたはミントの管理を別の鍵に渡します。',
   frameWarnCloseAccount: 'トークンアカウントを閉じます。残りは送付先に送られます。',
+  frameApprovalTitle: '承認（{standard}）',
+  frameApprovalIntro:
+    '使用者は、あなたに再確認することなく、これらの資産をあなたのアカウントから移動できます。',
+  frameFieldToken: 'トークン',
+  frameApprovalIncrease: '承認額への追加',
+  frameApprovalExpires: '有効期限',
+  frameApprovalSignatureDeadline: '署名の使用期限',
+  frameApprovalVia: '含まれている呼び出し',
+  frameWarnPermit2Contract:
+    'この Permit2 の承認は Permit2 ではないコントラクト宛てです。信頼できる場合にのみ承認してください。',
   deviceIntro: '{email} が {browser} から {site} にサインインしようとしています。',
   deviceWarning:
     '今まさにご自身でサインインしている場合にのみ承認してください。承認した相手は、そのサイトであなたのウォレットを使えるようになります。',

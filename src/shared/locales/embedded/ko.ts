@@ -111,6 +111,15 @@ const ko: EmbeddedMessages = {
   frameWarnDelegate: '위임자가 이 계정에서 토큰을 옮길 수 있습니다.',
   frameWarnSetAuthority: '계정 또는 민트의 제어권을 다른 키에 넘깁니다.',
   frameWarnCloseAccount: '토큰 계정을 닫습니다. 남은 것은 받는 곳으로 갑니다.',
+  frameApprovalTitle: '승인 ({standard})',
+  frameApprovalIntro: '사용자는 다시 묻지 않고 이 자산을 계정에서 옮길 수 있습니다.',
+  frameFieldToken: '토큰',
+  frameApprovalIncrease: '승인 한도에 추가',
+  frameApprovalExpires: '만료',
+  frameApprovalSignatureDeadline: '서명 사용 기한',
+  frameApprovalVia: '포함된 호출',
+  frameWarnPermit2Contract:
+    '이 Permit2 승인은 Permit2가 아닌 컨트랙트를 위한 것입니다. 신뢰하는 경우에만 승인하세요.',
   deviceIntro: '{email}이(가) {browser}에서 {site}에 로그인하려고 합니다.',
   deviceWarning:
     '지금 직접 로그인하는 중일 때만 승인하세요. 승인한 사람은 해당 사이트에서 내 지갑을 사용할 수 있습니다.',

@@ -112,6 +112,15 @@ const ptBR: EmbeddedMessages = {
   frameWarnDelegate: 'O delegado pode mover tokens desta conta.',
   frameWarnSetAuthority: 'Isto entrega o controle de uma conta ou de um mint a outra chave.',
   frameWarnCloseAccount: 'Isto fecha uma conta de tokens; o que restar vai para o destino.',
+  frameApprovalTitle: 'Aprovação ({standard})',
+  frameApprovalIntro: 'O autorizado pode mover estes ativos da sua conta sem pedir de novo.',
+  frameFieldToken: 'Token',
+  frameApprovalIncrease: 'Somado ao valor autorizado',
+  frameApprovalExpires: 'Expira',
+  frameApprovalSignatureDeadline: 'Assinatura utilizável até',
+  frameApprovalVia: 'Encontrada em',
+  frameWarnPermit2Contract:
+    'Esta aprovação do Permit2 é para um contrato que não é o Permit2: aprove só se confiar nele.',
   deviceIntro: '{email} está entrando em {site} pelo {browser}.',
   deviceWarning:
     'Aprove apenas se você estiver entrando agora. Quem você aprovar poderá usar sua carteira nesse site.',

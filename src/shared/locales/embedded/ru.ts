@@ -116,6 +116,16 @@ const ru: EmbeddedMessages = {
   frameWarnDelegate: 'Делегат может перемещать токены с этого счёта.',
   frameWarnSetAuthority: 'Это передаёт управление счётом или минтом другому ключу.',
   frameWarnCloseAccount: 'Это закрывает токен-счёт; остаток уходит на счёт назначения.',
+  frameApprovalTitle: 'Разрешение ({standard})',
+  frameApprovalIntro:
+    'Получатель разрешения может переводить эти активы с вашего счёта, не спрашивая вас снова.',
+  frameFieldToken: 'Токен',
+  frameApprovalIncrease: 'Добавляется к разрешённой сумме',
+  frameApprovalExpires: 'Истекает',
+  frameApprovalSignatureDeadline: 'Подпись действует до',
+  frameApprovalVia: 'Найдено внутри',
+  frameWarnPermit2Contract:
+    'Это разрешение Permit2 выдаётся контракту, который не является Permit2: подтверждайте, только если доверяете ему.',
   deviceIntro: '{email} входит на {site} из браузера {browser}.',
   deviceWarning:
     'Подтверждайте, только если вы входите прямо сейчас. Тот, кого вы подтвердите, сможет пользоваться вашим кошельком на этом сайте.',

@@ -114,6 +114,15 @@ const tr: EmbeddedMessages = {
   frameWarnDelegate: 'Temsilci bu hesaptan token taşıyabilir.',
   frameWarnSetAuthority: 'Bu, bir hesabın ya da mintin denetimini başka bir anahtara verir.',
   frameWarnCloseAccount: 'Bu bir token hesabını kapatır; içinde kalan hedefe gider.',
+  frameApprovalTitle: 'Onay ({standard})',
+  frameApprovalIntro: 'Harcayan, size bir daha sormadan bu varlıkları hesabınızdan taşıyabilir.',
+  frameFieldToken: 'Token',
+  frameApprovalIncrease: 'Onaylı tutara eklenen',
+  frameApprovalExpires: 'Sona erer',
+  frameApprovalSignatureDeadline: 'İmzanın geçerli olduğu son tarih',
+  frameApprovalVia: 'İçinde bulunduğu çağrı',
+  frameWarnPermit2Contract:
+    'Bu Permit2 onayı Permit2 olmayan bir sözleşme için: yalnızca ona güveniyorsanız onaylayın.',
   deviceIntro: '{email}, {browser} üzerinden {site} sitesinde oturum açıyor.',
   deviceWarning:
     'Yalnızca şu anda oturum açan sizseniz onaylayın. Onayladığınız kişi o sitede cüzdanınızı kullanabilir.',
