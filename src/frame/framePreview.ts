@@ -8,15 +8,21 @@
 import { type Hex, hexToBytes } from 'viem'
 import type * as z from 'zod/mini'
 import { fromBase64 } from '../protocol/base64.ts'
+import { approvalsInCall, approvalsInTypedData, type NamedApproval } from '../protocol/embedded/approvals.ts'
 import { bitcoinAccountOf, bitcoinNetworkOf } from '../protocol/embedded/bitcoin.ts'
 import { previewPsbt } from '../protocol/embedded/bitcoinSigner.ts'
 import type { ApprovalMethod } from '../protocol/embedded/methods.ts'
 import { callsPreview, type PreviewedCall } from '../protocol/embedded/preview/calls.ts'
-import type { ContractReader } from '../protocol/embedded/preview/evmCalls.ts'
+import {
+  type ContractReader,
+  decodeEvmCall,
+  isErc721,
+  readTokenInfo,
+} from '../protocol/embedded/preview/evmCalls.ts'
 import { messagePreview } from '../protocol/embedded/preview/messages.ts'
 import { solanaInstructionsPreview } from '../protocol/embedded/preview/solanaInstructions.ts'
 import { TypedDataRefusedError, typedDataRows } from '../protocol/embedded/preview/typedData.ts'
-import type { ApprovalPreview } from '../protocol/embedded/preview.ts'
+import type { ApprovalPreview, PreviewApproval } from '../protocol/embedded/preview.ts'
 import type { SignPlan, SignRequest, signUserOperationShape } from '../protocol/embedded/signing.ts'
 import { readSolanaTransactionMessage } from '../protocol/embedded/solanaWire.ts'
 import { FrameFailure } from './failure.ts'
@@ -44,6 +50,90 @@ const transactionMaxFee = (request: Extract<SignRequest, { kind: 'evm-transactio
   BigInt(
     request.transaction.type === 'legacy' ? request.transaction.gasPrice : request.transaction.maxFeePerGas,
   )
+
+/**
+ * An approval as the preview names it, with its token's symbol and decimals read from the chain. An
+ * `approve` of a contract that has no decimals and says it is ERC-721 gives one token (its id), any
+ * other an amount of an ERC-20.
+ */
+async function namedApproval(
+  read: ContractReader,
+  approval: NamedApproval,
+  call?: number,
+): Promise<PreviewApproval> {
+  const { amount, unlimited, increase, all, expiration, deadline, owner, canonicalPermit2 } = approval
+  const info = await readTokenInfo(read, approval.token)
+  const nft =
+    approval.name === 'approve' &&
+    approval.standard.includes('ERC-721') &&
+    info.decimals === undefined &&
+    (await isErc721(read, approval.token))
+  const standard =
+    approval.name === 'approve' && approval.standard.includes('ERC-721')
+      ? nft
+        ? 'ERC-721'
+        : 'ERC-20'
+      : approval.standard
+  return {
+    standard,
+    name: approval.name,
+    token: approval.token,
+    ...(info.symbol === undefined ? {} : { symbol: info.symbol }),
+    ...(info.decimals === undefined ? {} : { decimals: info.decimals }),
+    spender: approval.spender,
+    ...(owner === undefined ? {} : { owner }),
+    ...(nft
+      ? { tokenId: (amount ?? 0n).toString() }
+      : {
+          ...(amount === undefined ? {} : { amount: amount.toString() }),
+          ...(unlimited ? { unlimited: true } : {}),
+        }),
+    ...(increase ? { increase: true } : {}),
+    ...(all ? { all: true } : {}),
+    ...(expiration === undefined ? {} : { expiration }),
+    ...(deadline === undefined ? {} : { deadline }),
+    ...(canonicalPermit2 === undefined ? {} : { canonicalPermit2 }),
+    ...(call === undefined ? {} : { call }),
+    via: approval.via,
+  }
+}
+
+/**
+ * The calls' rows and the approvals they hold, wherever they hide (a token's `multicall`, Multicall3,
+ * the smart account's `executeBatch`): an approval is named, and a call's data is warned of as
+ * unreadable only when some call inside it is neither an approval, a wrapper, nor a call the decoder
+ * reads. A call that is itself an approval is shown once, as the approval.
+ */
+async function callsWithApprovals(
+  read: ContractReader,
+  calls: readonly PreviewedCall[],
+): Promise<Pick<ApprovalPreview, 'transfers' | 'approvals'>> {
+  const transfers = await callsPreview(read, calls)
+  const approvals: PreviewApproval[] = []
+  for (const [index, call] of calls.entries()) {
+    if (!call.to || !call.data) continue
+    const found = approvalsInCall({ to: call.to as `0x${string}`, data: call.data as Hex })
+    const row = transfers[index]
+    if (!row || (found.approvals.length === 0 && found.unread.length <= 1)) continue
+    for (const approval of found.approvals) approvals.push(await namedApproval(read, approval, index))
+    const readable = await Promise.all(
+      found.unread.map(async (inner) => (await decodeEvmCall(read, inner.to, inner.data)) !== undefined),
+    )
+    row.unreadable = readable.includes(false)
+    if (found.approvals.some((approval) => approval.via.length === 0)) delete row.action
+  }
+  return { transfers, ...(approvals.length ? { approvals } : {}) }
+}
+
+/** The approvals typed data gives (EIP-2612 and DAI permits, Permit2's), named like a call's. */
+async function typedDataApprovals(
+  read: ContractReader,
+  typedData: Parameters<typeof approvalsInTypedData>[0],
+): Promise<Pick<ApprovalPreview, 'approvals'>> {
+  const found = approvalsInTypedData(typedData)
+  if (found.length === 0) return {}
+  return { approvals: await Promise.all(found.map((approval) => namedApproval(read, approval))) }
+}
 
 /** Typed data the frame cannot show whole is never signed: the service's own words for why. */
 function typedDataPreview(
@@ -75,9 +165,17 @@ async function evmParts(
     case 'evm-account-message':
       return { from: first.account, message: messagePreview(hexToBytes(first.message as Hex)) }
     case 'evm-typed-data':
-      return { from: own.evm, typedData: typedDataPreview(first.typedData, chain, own) }
+      return {
+        from: own.evm,
+        typedData: typedDataPreview(first.typedData, chain, own),
+        ...(await typedDataApprovals(read, first.typedData)),
+      }
     case 'evm-account-typed-data':
-      return { from: first.account, typedData: typedDataPreview(first.typedData, chain, own) }
+      return {
+        from: first.account,
+        typedData: typedDataPreview(first.typedData, chain, own),
+        ...(await typedDataApprovals(read, first.typedData)),
+      }
     case 'evm-user-operation': {
       const op = first.userOperation
       const calls: PreviewedCall[] = walletAccountCalls(op.callData as Hex) ?? [
@@ -85,7 +183,7 @@ async function evmParts(
       ]
       return {
         from: op.sender,
-        transfers: await callsPreview(read, calls),
+        ...(await callsWithApprovals(read, calls)),
         ...(op.paymaster ? { sponsored: true as const } : { fee: userOperationMaxCost(op).toString() }),
       }
     }
@@ -96,14 +194,14 @@ async function evmParts(
       )
       return {
         from: own.evm,
-        transfers: await callsPreview(
+        ...(await callsWithApprovals(
           read,
           transactions.map(({ transaction }) => ({
             to: transaction.to,
             value: BigInt(transaction.value),
             data: transaction.data,
           })),
-        ),
+        )),
         fee: transactions.reduce((sum, request) => sum + transactionMaxFee(request), 0n).toString(),
       }
     }

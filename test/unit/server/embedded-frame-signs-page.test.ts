@@ -206,6 +206,59 @@ describe('the frame signs only what the page asked', () => {
     assertRefused(answer, person, 'other Solana bytes')
   })
 
+  test('attack: approvals that hide (an approve inside the token’s multicall, increaseAllowance, Permit2’s approve) are shown as approvals naming the spender', async () => {
+    const abi = parseAbi([
+      'function approve(address spender, uint256 value)',
+      'function increaseAllowance(address spender, uint256 added)',
+      'function multicall(bytes[] data)',
+      'function approve(address token, address spender, uint160 amount, uint48 expiration)',
+    ])
+    const max = 2n ** 256n - 1n
+    const token = devAccount(9).address
+    const permit2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
+    const approve = encodeFunctionData({ abi, functionName: 'approve', args: [attacker, max] })
+    const hidden = [
+      {
+        what: 'multicall',
+        to: token,
+        data: encodeFunctionData({ abi, functionName: 'multicall', args: [[approve]] }),
+        via: ['multicall'],
+      },
+      {
+        what: 'increaseAllowance',
+        to: token,
+        data: encodeFunctionData({ abi, functionName: 'increaseAllowance', args: [attacker, max] }),
+        via: [],
+      },
+      {
+        what: 'Permit2 approve',
+        to: permit2,
+        data: encodeFunctionData({
+          abi,
+          functionName: 'approve',
+          args: [token, attacker, 2n ** 160n - 1n, 2 ** 40],
+        }),
+        via: [],
+      },
+    ]
+    for (const { what, to, data, via } of hidden) {
+      const person = await personBehind(undefined, 'reject')
+      await fund(person.evm, '1')
+      await person.frame.ask('RPC_REQUEST', {
+        chainId: EVM,
+        method: 'eth_sendTransaction',
+        params: [{ from: person.evm, to, data }],
+      })
+      const [preview] = person.shown
+      const [approval] = preview?.approvals ?? []
+      assert.equal(approval?.spender.toLowerCase(), attacker.toLowerCase(), `${what}: the spender is named`)
+      assert.equal(approval?.token.toLowerCase(), token.toLowerCase(), `${what}: the token is named`)
+      assert.equal(approval?.unlimited, true, `${what}: unlimited`)
+      assert.deepEqual(approval?.via, via, what)
+      assert.equal(preview?.transfers?.[0]?.unreadable, false, `${what}: not warned of as unreadable data`)
+    }
+  })
+
   test('behavior: an honest service: the preview is the frame’s own, of the page’s message, and the signature is answered', async () => {
     const person = await personBehind(undefined)
     const answer = await person.frame.ask('RPC_REQUEST', {

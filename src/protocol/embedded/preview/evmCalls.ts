@@ -83,7 +83,7 @@ export async function readTokenInfo(read: ContractReader, token: Address): Promi
  * Whether a contract that answers no `decimals()` says it is ERC-721; `approve` and `transferFrom`
  * are read as ERC-20 unless it does (an unlimited ERC-20 approval is never shown as a token id).
  */
-async function isErc721(read: ContractReader, token: Address): Promise<boolean> {
+export async function isErc721(read: ContractReader, token: Address): Promise<boolean> {
   const answer = await read(token, IS_ERC721)
   return answer !== undefined && answer.length === 66 && BigInt(answer) === 1n
 }
