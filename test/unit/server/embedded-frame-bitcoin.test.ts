@@ -2,6 +2,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
+import * as btc from '@scure/btc-signer'
+import { requestChangedMessage } from '../../../src/frame/pageRequest.ts'
+import type { ApprovalResponse } from '../../../src/protocol/embedded/index.ts'
 import { codeIn, type EmbeddedTestApp, frameWallet, startEmbeddedTestApp } from './embedded-helpers.ts'
 import { openTestDatabase, type TestDatabase } from './helpers.ts'
 
@@ -100,5 +103,70 @@ describe('the embedded wallet’s Bitcoin account, as the frame tells the page',
     // Nor does a request on the network go through.
     const request = await frame.ask('RPC_REQUEST', { chainId: REGTEST, method: 'getAccountAddresses' })
     assert.equal(request.type, 'RPC_REQUEST_ERROR')
+  })
+
+  test('attack: the service plans another Bitcoin message, or another PSBT, than the page asked: nothing is signed', async () => {
+    const regtestNetwork = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef }
+    /** A PSBT paying `amount` satoshis from `from`'s coin (a made-up previous output) to `to`. */
+    const psbtOf = (from: string, to: string, amount: bigint) => {
+      const tx = new btc.Transaction()
+      tx.addInput({
+        txid: new Uint8Array(32).fill(7),
+        index: 0,
+        witnessUtxo: {
+          script: btc.OutScript.encode(btc.Address(regtestNetwork).decode(from)),
+          amount: 100_000n,
+        },
+      })
+      tx.addOutputAddress(to, amount, regtestNetwork)
+      return Buffer.from(tx.toPSBT()).toString('base64')
+    }
+    const stranger = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080'
+    let plan: ((created: ApprovalResponse, own: string) => void) | undefined
+    let own = ''
+    const asked: string[] = []
+    const frame = await signedIn({
+      fetch: async (url, init) => {
+        asked.push(String(url))
+        const response = await fetch(url, init)
+        if (!plan || !/\/embedded\/v1\/requests\?/.test(String(url)) || response.status !== 200)
+          return response
+        const body = (await response.json()) as ApprovalResponse
+        plan(body, own)
+        return new Response(JSON.stringify(body), { status: 200, headers: response.headers })
+      },
+    })
+    own = ((await frame.ask('GET_USER', { chainId: REGTEST })).payload as User).address
+    const attacks: [string, string, unknown, (created: ApprovalResponse, own: string) => void][] = [
+      [
+        'another message',
+        'signMessage',
+        { address: own, message: 'Sign in to example.com' },
+        (created) => {
+          ;(created.signing.plan[0] as { message: string }).message =
+            Buffer.from('Pay the attacker').toString('base64')
+        },
+      ],
+      [
+        'another PSBT',
+        'signPsbt',
+        { psbt: psbtOf(own, own, 90_000n), signInputs: [{ address: own, index: 0 }] },
+        (created, mine) => {
+          ;(created.signing.plan[0] as { psbt: string }).psbt = psbtOf(mine, stranger, 90_000n)
+        },
+      ],
+    ]
+    for (const [what, method, params, tamper] of attacks) {
+      plan = tamper
+      asked.length = 0
+      const answer = await frame.ask('RPC_REQUEST', { chainId: REGTEST, method, params })
+      assert.equal(answer.type, 'RPC_REQUEST_ERROR', what)
+      assert.equal((answer.payload as { message: string }).message, requestChangedMessage, what)
+      assert.ok(!asked.some((url) => /\/approve\?/.test(url)), `${what}: nothing was sent to approve`)
+      assert.ok(
+        asked.some((url) => /\/reject\?/.test(url)),
+        `${what}: the request is rejected on the service`,
+      )
+    }
   })
 })
