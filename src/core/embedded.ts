@@ -44,7 +44,11 @@ function followApprovals(config: Config, connector: EmbeddedConnector): void {
   })
   connector.frame.notices((notice) => {
     if (notice.type === 'APPROVAL_SHOW' || notice.type === 'APPROVAL_RESIZE') {
-      embeddedState(config).setKey('approval', { height: notice.payload.height })
+      const shown = embeddedState(config).get().approval?.shown ?? 0
+      embeddedState(config).setKey('approval', {
+        height: notice.payload.height,
+        shown: notice.type === 'APPROVAL_SHOW' ? shown + 1 : shown,
+      })
       if (notice.type === 'APPROVAL_RESIZE') return
       const modal = config.$modal.get()
       if (!modal.open) {
