@@ -153,10 +153,18 @@ describe('embedded wallet: a project leaves operator custody', { timeout: 300_00
     // The next visit (the session restored): the frame asks, in words that say why.
     await page.reload()
     const frame = walletFrame(page)
-    await opensAtItsTop(page, frame, 'Protect your wallet', 'the set-up after the switch')
-    await frame
-      .getByText('This site could recover your wallet until now, and so could sign for it.', { exact: false })
-      .waitFor()
+    const why = frame.getByText('This site could recover your wallet until now, and so could sign for it.', {
+      exact: false,
+    })
+    await opensAtItsTop(page, frame, 'Protect your wallet', 'the set-up on the next visit')
+    await why.waitFor()
+    // Later: Account says the site can still recover the wallet, and offers the set-up again.
+    await closedAfterSignIn(page)
+    await page.locator('wallet-button').getByRole('button').click()
+    await frame.getByText('This site can recover your wallet (and could sign for it)').waitFor()
+    await modal(page).getByRole('button', { name: 'Set up recovery' }).click()
+    await opensAtItsTop(page, frame, 'Protect your wallet', 'the set-up from Account after the switch')
+    await why.waitFor()
     await frame.getByLabel('Recovery password').fill(PASSWORD)
     await frame.getByLabel('Repeat the password').fill(PASSWORD)
     const setUp = frame.getByRole('button', { name: 'Set up recovery', exact: true })
@@ -164,7 +172,11 @@ describe('embedded wallet: a project leaves operator custody', { timeout: 300_00
       await setUp.click().catch(() => {})
       await page.waitForTimeout(300)
     }
-    await modal(page).waitFor({ state: 'detached', timeout: 60_000 })
+    // Back on Account: only the person can use the keys now.
+    await frame.getByText("Only you can use this wallet's keys").waitFor({ timeout: 60_000 })
+    assert.equal(await modal(page).getByRole('button', { name: 'Set up recovery' }).count(), 0)
+    await modal(page).getByRole('button', { name: 'Close' }).click()
+    await modal(page).waitFor({ state: 'detached' })
 
     // The operator's stored recovery share is gone; a new set replaced the one it held.
     const afterSetUp = await operatorShares(email)
