@@ -162,6 +162,11 @@ describe('embedded wallet: a project leaves operator custody', { timeout: 300_00
     await closedAfterSignIn(page)
     await page.locator('wallet-button').getByRole('button').click()
     await frame.getByText('This site can recover your wallet (and could sign for it)').waitFor()
+    await modal(page)
+      .getByText(
+        'This site can still recover this wallet, and so could sign for it: set up your own recovery.',
+      )
+      .waitFor()
     await modal(page).getByRole('button', { name: 'Set up recovery' }).click()
     await opensAtItsTop(page, frame, 'Protect your wallet', 'the set-up from Account after the switch')
     await why.waitFor()
