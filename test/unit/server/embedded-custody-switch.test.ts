@@ -1,7 +1,7 @@
 // A project switched from operator to user custody: whom the operator can still recover, and how each
 // person leaves its custody (a new share set with their own recovery; the operator's copy deleted).
 import assert from 'node:assert/strict'
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { eq } from 'drizzle-orm'
 import { type Address, stringToHex } from 'viem'
@@ -20,6 +20,7 @@ import { type EmbeddedTestApp, startEmbeddedTestApp } from './embedded-helpers.t
 import {
   createAndApprove,
   frameKeysOf,
+  insertLegacyUser,
   type SessionWithKeys,
   setupBody,
   shareBytes,
@@ -143,6 +144,17 @@ describe('a switch from operator to user custody', () => {
     assert.equal(await custodyStatus(), '')
     const again = await cli('set', '--id', PROJECT, '--custody', 'user')
     assert.match(again.out, /custody user: the operator can recover nobody of this project/)
+
+    // Keys the service made before keys were split count too, until the frame moves them.
+    await insertLegacyUser(testDb.database.db, t.wallet.custody, {
+      id: randomUUID(),
+      projectId: PROJECT,
+      email: fresh('legacy'),
+    })
+    assert.match(
+      (await cli('list')).out,
+      /the operator can still recover 1 person of this project \(1 with keys it made and still keeps\)/,
+    )
   })
 
   test("behavior: the person's own recovery comes with a new share set: the operator's recovery share is deleted, the old set retired", async () => {
