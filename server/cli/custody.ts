@@ -3,13 +3,17 @@ import type { ServiceDatabase } from '../db/database.ts'
 import type { EmbeddedConfig } from '../embedded/config.ts'
 import { createCustody } from '../embedded/custody.ts'
 import { KekError, kekRing, loadKekRing, newKekText, parseKek, writeKekFile } from '../embedded/kek.ts'
+import { operatorRecoverable } from '../embedded/shareSets.ts'
+import { listProjects } from '../projects/store.ts'
+import { operatorRecoverableLine } from './project.ts'
 import { isMainModule, runCliShell } from './shell.ts'
 
 export const custodyCliUsage = `Key custody of the embedded wallet (the key-encryption key, KEK).
 
 Usage: npm run custody -- <command>
 
-  status       How many data keys each KEK wraps, and which KEKs are configured.
+  status       How many data keys each KEK wraps, and which KEKs are configured; for each project in
+               custody user, how many people the operator can still recover (none: not listed).
   new-kek      Print a new random KEK (base64) to put in WALLET_KEK.
   rotate-kek   Re-wrap every data key under the current KEK. Wallet keys and accounts do not change.
                Production: set WALLET_KEK to the new key and WALLET_KEK_PREVIOUS to the old one(s),
@@ -47,6 +51,12 @@ export async function runCustodyCli(argv: readonly string[], io: CustodyCliIo): 
           Boolean,
         )
         io.out(`${entry.kekId}  ${entry.dataKeys} data keys${marks.length ? `  (${marks.join(', ')})` : ''}`)
+      }
+      // People a switch to user custody has not covered yet (operator projects can recover everyone).
+      const recoverable = await operatorRecoverable(io.database.db)
+      for (const project of await listProjects(io.database.db)) {
+        const counts = recoverable.get(project.id)
+        if (project.custody === 'user' && counts) io.out(`${project.id}  ${operatorRecoverableLine(counts)}`)
       }
       return 0
     }

@@ -5,6 +5,7 @@ import type { CustodyMode } from '../../src/protocol/embedded/keys.ts'
 import { rotateSessionKey } from '../auth/keys.ts'
 import { addWallet, CatalogueError, removeWallet } from '../catalogue/customWallets.ts'
 import type { ServiceDatabase } from '../db/database.ts'
+import { type OperatorRecoverable, operatorRecoverable } from '../embedded/shareSets.ts'
 import {
   getPaymasterPolicy,
   type PaymasterPolicy,
@@ -39,7 +40,9 @@ Usage: npm run project -- <command> [options]
   set --id ID [--name NAME] [--analytics on|off] [--custody user|operator]
                        Rename a project, switch its analytics or its wallet custody. Custody user:
                        only the person can recover their wallet; operator: the service can, and so
-                       can sign for every user.
+                       can sign for every user. A switch to user says how many people the operator
+                       can still recover: each is asked to set up their own recovery at their next
+                       visit, and the operator's copy is deleted when they do (list shows the count).
   add-wallet --name NAME [--id WALLET_ID] [--image FILE] [--rdns RDNS] [--mobile-link URL]
              [--desktop-link URL] [--webapp-link URL] [--homepage URL] [--chain CAIP2]... [--certified]
                        Add (or update) a catalogue wallet. Without --id the id is derived from the name.
@@ -99,11 +102,27 @@ function custodyOf(value: string | undefined): CustodyMode | undefined {
 export const operatorCustodyWarning =
   'custody operator: the operator can sign for every user of this project (it holds two shares of each key)'
 
-function describe(project: Project): string[] {
+/**
+ * What a `custody: user` project still owes its earlier people: how many the operator can still
+ * recover (and so sign for), until each sets up their own recovery at their next visit.
+ */
+export function operatorRecoverableLine(counts: OperatorRecoverable | undefined): string {
+  const people = (counts?.recoveryShares ?? 0) + (counts?.legacyKeys ?? 0)
+  if (people === 0) return 'custody user: the operator can recover nobody of this project'
+  const parts = [
+    counts?.recoveryShares ? `${counts.recoveryShares} with a recovery share it holds` : '',
+    counts?.legacyKeys ? `${counts.legacyKeys} with keys it made and still keeps` : '',
+  ].filter(Boolean)
+  return `custody user: the operator can still recover ${people} ${people === 1 ? 'person' : 'people'} of this project (${parts.join(', ')}); each is asked to set up their own recovery at their next visit`
+}
+
+function describe(project: Project, recoverable?: OperatorRecoverable): string[] {
   const lines = [
     `${project.id}  ${project.name}  (analytics ${project.analyticsEnabled ? 'on' : 'off'})  custody ${project.custody}`,
   ]
   if (project.custody === 'operator') lines.push(`  ${operatorCustodyWarning}`)
+  // Shown until nobody is left: a switch from operator custody is finished only then.
+  else if (recoverable) lines.push(`  ${operatorRecoverableLine(recoverable)}`)
   if (project.origins.length === 0) lines.push('  no allowed origins (only requests without Origin pass)')
   for (const origin of project.origins) lines.push(`  ${origin}`)
   return lines
@@ -197,7 +216,9 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
         } else if (projects.length === 0) {
           io.out('No projects.')
         } else {
-          for (const project of projects) for (const line of describe(project)) io.out(line)
+          const recoverable = await operatorRecoverable(db)
+          for (const project of projects)
+            for (const line of describe(project, recoverable.get(project.id))) io.out(line)
         }
         return 0
       }
@@ -224,6 +245,11 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
         })
         io.out(`Updated project ${project.id}`)
         for (const line of describe(project)) io.out(line)
+        // A switch to user custody says whom it does not cover yet, nobody included.
+        if (custody === 'user') {
+          const recoverable = await operatorRecoverable(db, [project.id])
+          io.out(`  ${operatorRecoverableLine(recoverable.get(project.id))}`)
+        }
         return 0
       }
       case 'add-wallet': {

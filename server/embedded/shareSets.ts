@@ -1,5 +1,5 @@
 // The share sets the service keeps (issue 25): sealed at rest under the user's data key, read back once.
-import { and, eq } from 'drizzle-orm'
+import { and, countDistinct, eq, inArray } from 'drizzle-orm'
 import type {
   CustodyMode,
   RecoveryMethod,
@@ -7,7 +7,7 @@ import type {
   WalletKeyState,
 } from '../../src/protocol/embedded/keys.ts'
 import type { Db } from '../db/database.ts'
-import { projects, walletKeys, walletShareSets } from '../db/schema.ts'
+import { projects, walletKeys, walletShareSets, walletUsers } from '../db/schema.ts'
 import { type Custody, open, seal } from './custody.ts'
 
 /** What the service keeps of one share set, as the frame sent it (shares as bytes). */
@@ -160,3 +160,51 @@ function recoveryColumns(
 }
 
 export type ShareSets = ReturnType<typeof createShareSets>
+
+/** Of a project's people, those the operator can still recover (and so sign for) without them. */
+export interface OperatorRecoverable {
+  /** Their current share set's recovery share is the operator's (made in `custody: operator`). */
+  recoveryShares: number
+  /** Their keys are still the ones the service made before keys were split (moved at their next visit). */
+  legacyKeys: number
+}
+
+/**
+ * How many people of each project the operator can still recover: a recovery share it holds, or keys
+ * it made and still keeps. After a switch to `custody: user` these are the people who have not set up
+ * their own recovery yet (the frame asks them at their next visit). Projects with nobody are left out.
+ *
+ * @example
+ * const counts = await operatorRecoverable(db, ['shop'])
+ * counts.get('shop') // { recoveryShares: 3, legacyKeys: 0 }
+ */
+export async function operatorRecoverable(
+  db: Db,
+  projectIds?: readonly string[],
+): Promise<Map<string, OperatorRecoverable>> {
+  if (projectIds?.length === 0) return new Map()
+  const inProjects = projectIds ? inArray(walletUsers.projectId, [...projectIds]) : undefined
+  const [shares, legacy] = await Promise.all([
+    db
+      .select({ projectId: walletUsers.projectId, people: countDistinct(walletShareSets.userId) })
+      .from(walletShareSets)
+      .innerJoin(walletUsers, eq(walletUsers.id, walletShareSets.userId))
+      .where(and(eq(walletShareSets.recoveryMethod, 'operator'), inProjects))
+      .groupBy(walletUsers.projectId),
+    db
+      .select({ projectId: walletUsers.projectId, people: countDistinct(walletKeys.userId) })
+      .from(walletKeys)
+      .innerJoin(walletUsers, eq(walletUsers.id, walletKeys.userId))
+      .where(inProjects)
+      .groupBy(walletUsers.projectId),
+  ])
+  const counts = new Map<string, OperatorRecoverable>()
+  const entry = (projectId: string) => {
+    const found = counts.get(projectId) ?? { recoveryShares: 0, legacyKeys: 0 }
+    counts.set(projectId, found)
+    return found
+  }
+  for (const row of shares) entry(row.projectId).recoveryShares = Number(row.people)
+  for (const row of legacy) entry(row.projectId).legacyKeys = Number(row.people)
+  return counts
+}

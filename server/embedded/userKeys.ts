@@ -49,6 +49,8 @@ export const keysMessages = {
   noRecovery: 'This wallet has no recovery method: it cannot be recovered on a new device',
   recoveryInOperatorCustody: 'In operator custody the service keeps the recovery share',
   foreignPasskey: "This passkey is not one of this wallet's passkeys: link it to the wallet first",
+  operatorHoldsRecovery:
+    "The operator holds this share set's recovery share: send your recovery with a new share set (keys/reshare)",
 } as const
 
 const conflict = (message: string) => new EmbeddedError(409, 'NOT_AVAILABLE', message)
@@ -187,7 +189,13 @@ export function createUserKeys(deps: UserKeysDependencies) {
         throw new EmbeddedError(403, 'FORBIDDEN', keysMessages.addressesChanged, { field: 'addresses' })
       if (!(await sets.replace(session.userId, body.previousSetId, set)))
         throw conflict(keysMessages.staleSet)
-      logger?.info({ projectId: session.projectId }, 'Embedded-wallet keys reshared')
+      // A set whose recovery the operator held (made in operator custody), replaced in user custody:
+      // the operator's copy went with the old set (logged so an operator sees people leave its custody).
+      const leftOperator = current.recoveryMethod === 'operator' && set.recoveryShare === undefined
+      logger?.info(
+        { projectId: session.projectId, ...(leftOperator ? { operatorRecoveryDeleted: true } : {}) },
+        'Embedded-wallet keys reshared',
+      )
       return answer(session)
     },
 
@@ -235,6 +243,9 @@ export function createUserKeys(deps: UserKeysDependencies) {
       if ((await sets.custodyOf(session.projectId)) === 'operator')
         throw conflict(keysMessages.recoveryInOperatorCustody)
       const set = await readySet(session.userId)
+      // Sealing the operator's share anew would leave the operator two shares of a set that still
+      // opens the key (its copy and the auth share): only a new set (a reshare) retires them.
+      if (set.recoveryMethod === 'operator') throw conflict(keysMessages.operatorHoldsRecovery)
       await checkRecoveryPasskey(session.userId, body.recovery)
       if (set.setId !== body.setId || !(await sets.setRecovery(session.userId, body.setId, body.recovery)))
         throw conflict(keysMessages.staleSet)

@@ -1,6 +1,7 @@
 import type { EmbeddedConnector } from '../connectors/embedded/connector.ts'
 import { EmailLoginDependencyError } from '../errors/embedded.ts'
 import type { CaipNetworkId } from '../protocol/caip.ts'
+import type { FrameUser } from '../protocol/embedded/frame.ts'
 import { StorageKey } from '../protocol/storage.ts'
 import { close } from './actions/close.ts'
 import { loadNetworks } from './actions/loadNetworks.ts'
@@ -43,7 +44,11 @@ function followApprovals(config: Config, connector: EmbeddedConnector): void {
   })
   connector.frame.notices((notice) => {
     if (notice.type === 'APPROVAL_SHOW' || notice.type === 'APPROVAL_RESIZE') {
-      embeddedState(config).setKey('approval', { height: notice.payload.height })
+      const shown = embeddedState(config).get().approval?.shown ?? 0
+      embeddedState(config).setKey('approval', {
+        height: notice.payload.height,
+        shown: notice.type === 'APPROVAL_SHOW' ? shown + 1 : shown,
+      })
       if (notice.type === 'APPROVAL_RESIZE') return
       const modal = config.$modal.get()
       if (!modal.open) {
@@ -99,6 +104,30 @@ function syncFrame(config: Config, connector: EmbeddedConnector): void {
 }
 
 /**
+ * A restored session whose recovery share the operator still holds after the project left operator
+ * custody: once a page load, the frame asks the person to set up their own recovery (its set-up view
+ * opens the modal). A sign-in asks through its own SECURE_WALLET (`completeEmbeddedLogin`), so a user
+ * told during one is not asked again.
+ */
+function custodySwitchAsk(config: Config, frame: EmbeddedConnector['frame']): (user: FrameUser) => void {
+  let asked = false
+  return (user) => {
+    const state = embeddedState(config)
+    if (asked || state.get().securing) {
+      asked = true
+      return
+    }
+    const recovery = user.recovery
+    if (recovery?.custody !== 'user' || !recovery.methods.includes('operator')) return
+    asked = true
+    void frame.request('SECURE_WALLET', { reason: 'visit' }).then(
+      (answer) => state.setKey('recovery', answer.recovery),
+      () => {},
+    )
+  }
+}
+
+/**
  * The config's embedded-wallet connector, created on first use: its code and the frame load only
  * when someone uses the e-mail sign-in (or a stored embedded connection is restored). A chunk that
  * cannot be loaded fails with `Unable to load email login dependency`.
@@ -139,12 +168,16 @@ export function embeddedConnector(config: Config): Promise<EmbeddedConnector> {
         config.events.emit('error', { code: error.code, message: error.shortMessage })
       },
     })
+    const askAfterSwitch = custodySwitchAsk(config, frame)
     const connector = module.createEmbeddedConnector({
       frame,
       namespaces,
       preferredAccountType: options.defaultAccountType,
-      // Whether this person exported their keys, as the service remembers it (a reload keeps "Delete wallet").
-      onUser: (user) => embeddedState(config).setKey('exported', user.exported === true),
+      onUser: (user) => {
+        // Whether this person exported their keys, as the service remembers it (a reload keeps "Delete wallet").
+        embeddedState(config).setKey('exported', user.exported === true)
+        askAfterSwitch(user)
+      },
       read: (chainId, method, params) => networkRpc(config, chainId)(method, params as readonly unknown[]),
     })
     followApprovals(config, connector)

@@ -17,7 +17,9 @@ export const keyMessages = {
  * holds (undefined: none, or unreadable):
  * - `setup` / `migrate`: a new set (from a new secret, or from the keys custody held);
  * - `ready`: the device share belongs to the current set;
- * - `recover`: operator custody: the recovery share and the auth share make a fresh set here;
+ * - `recover`: the operator holds the recovery share (operator custody, or a set made before the
+ *   project left it): that share and the auth share make a fresh set here (in user custody without
+ *   the operator's copy: the person is then asked to set up their own recovery);
  * - `lost`: user custody without this browser's share: the message says what is lost.
  *
  * @example
@@ -30,8 +32,8 @@ export function keyStepOf(
   if (state.state === 'none') return { step: 'setup' }
   if (state.state === 'legacy') return { step: 'migrate' }
   if (deviceSetId === state.setId) return { step: 'ready' }
-  if (state.custody === 'operator') return { step: 'recover' }
-  const recoverable = state.recovery.some((method) => method !== 'operator')
+  if (state.custody === 'operator' || state.recovery.includes('operator')) return { step: 'recover' }
+  const recoverable = state.recovery.length > 0
   return { step: 'lost', message: recoverable ? keyMessages.recover : keyMessages.lost }
 }
 

@@ -379,23 +379,26 @@ export function createKeyring(
 
     /**
      * Seals the recovery share with the person's key (a recovery password, or a passkey's PRF output),
-     * stores it (`keys/recovery`) and forgets it. Without one in memory (skipped at sign-in, then reloaded) a fresh set from this
-     * browser's share and the auth share makes one first.
+     * stores it (`keys/recovery`) and forgets it. Without one in memory (skipped at sign-in, then
+     * reloaded; or a set whose recovery share the operator holds, made before its project left
+     * operator custody) a fresh set from this browser's share and the auth share goes to the service
+     * with its recovery share sealed, in one reshare: the old set, and the operator's copy, retire.
      */
     setUpRecovery(key: RecoveryKey): Promise<void> {
       return session.withSession(async (token) => {
-        let state = await readyState(token)
+        const state = await readyState(token)
         if (recoveryShare?.userId !== state.userId || recoveryShare.setId !== state.setId) {
-          const before = state
-          state = await withOwnKeys(token, async (keys, secret) => {
-            const set = await newKeySet({ secret, keys, projectId: api.projectId, custody: before.custody })
-            try {
-              return await storeSet(token, before, set, before)
-            } finally {
-              zeroShares(set.shares)
-            }
-          })
-          session.setKeys(state)
+          // The secret is zeroed before the seal's KDF runs (seconds for a password).
+          const set = await withOwnKeys(token, (keys, secret) =>
+            newKeySet({ secret, keys, projectId: api.projectId, custody: state.custody }),
+          )
+          try {
+            const sealed = await sealRecovery(key, set.shares.recovery, state.userId)
+            session.setKeys(await storeSet(token, state, set, state, sealed))
+          } finally {
+            zeroShares(set.shares)
+          }
+          return
         }
         const share = recoveryShare?.share
         if (!share) throw keysNotHere(keyMessages.recover)

@@ -4,8 +4,9 @@ import type { FrameNotice } from '../protocol/embedded/index.ts'
 /**
  * The modal shows the frame on APPROVAL_SHOW and takes it away on APPROVAL_HIDE; in between the frame
  * says its height whenever the panel's changes. `draw` shows a panel (the first one of a flow tells the
- * modal to show the frame) and focuses `focus` (else its title); `clear` empties the root and hides
- * the frame.
+ * modal to show the frame) at its top and focuses `focus` (else its title) without scrolling: on a
+ * phone the panel is taller than the modal's room, and a focused field low in it would scroll the
+ * title (and what the view is about) out of sight. `clear` empties the root and hides the frame.
  *
  * @example
  * const host = createPanelHost({ root, notify })
@@ -19,7 +20,7 @@ export function createPanelHost(options: { root: HTMLElement; notify: (notice: F
   // take, so it is asked again when the frame gets focus or its size, while nothing else has it.
   const refocus = () => {
     const active = document.activeElement
-    if (target?.isConnected && (!active || active === document.body)) target.focus()
+    if (target?.isConnected && (!active || active === document.body)) target.focus({ preventScroll: true })
   }
   window.addEventListener('focus', refocus)
   return {
@@ -34,7 +35,8 @@ export function createPanelHost(options: { root: HTMLElement; notify: (notice: F
       })
       observer.observe(panel)
       target = focus ?? panel.querySelector<HTMLElement>('h1') ?? undefined
-      target?.focus()
+      document.scrollingElement?.scrollTo(0, 0)
+      target?.focus({ preventScroll: true })
     },
     clear() {
       observer?.disconnect()

@@ -15,6 +15,8 @@ import type { Strings } from './strings.ts'
 export interface RecoveryMethods {
   password?: ((password: string) => Promise<void>) | undefined
   passkey?: (() => Promise<void>) | undefined
+  /** The set-up of a wallet the operator could recover until its project left operator custody. */
+  custodySwitch?: boolean | undefined
 }
 
 export interface RecoveryUi {
@@ -231,7 +233,7 @@ export function createRecoveryUi(options: {
         return formPanel(strings, {
           id: 'setup',
           title: t('frameRecoverySetupTitle'),
-          intro: t('frameRecoverySetupIntro'),
+          intro: t(methods.custodySwitch ? 'frameRecoverySwitchIntro' : 'frameRecoverySetupIntro'),
           fields: [password, repeated],
           hint: t('frameRecoveryRule'),
           submitLabel: t('frameRecoverySave'),

@@ -34,7 +34,10 @@ export function recoveryOf(keys: WalletKeyState | undefined): WalletRecovery | u
  * password or passkey, the sealed share read once for every try); in user custody without a recovery
  * method, its set-up (a password, or a passkey where the browser has WebAuthn): after a sign-in only
  * for keys made in this session (the share still in memory) and not put off with Later in this load,
- * from Account always. Whatever the person chose (Later too), the answer is the wallet's recovery now.
+ * from Account always. A wallet whose recovery share the operator still holds in user custody (its
+ * project left operator custody) is asked at sign-in and on a restored visit too, in words that say so:
+ * its set-up makes a new share set, which deletes the operator's copy. Whatever the person chose (Later
+ * too), the answer is the wallet's recovery now.
  *
  * @example
  * const { handlers } = createSecureWallet(session, keyring, recoveryUi, passkeys)
@@ -63,6 +66,8 @@ export function createSecureWallet(
       if (!session.token()) throw actionNotAllowed()
       const { keys, onDevice, pending } = await keyring.recoveryState()
       const sealedBy = keys.recovery.filter((method) => method !== 'operator')
+      // The project left operator custody and this person has not set up their own recovery yet.
+      const operatorHolds = keys.custody === 'user' && keys.recovery.includes('operator')
       if (ui && !onDevice && sealedBy.length > 0) {
         // Read once: a wrong password is tried again here, not by asking the service (rate-limited).
         const record = await keyring.sealedRecovery()
@@ -82,7 +87,8 @@ export function createSecureWallet(
               : undefined,
           })
       } else if (ui && onDevice && keys.custody === 'user' && sealedBy.length === 0) {
-        if (reason === 'account' || (pending && !putOff))
+        const asked = reason === 'account' || ((pending || operatorHolds) && !putOff)
+        if (asked && (reason !== 'visit' || operatorHolds))
           putOff = !(await ui.showSetup({
             password: (password) => keyring.setUpRecovery({ method: 'password', password }),
             passkey: passkeys
@@ -94,6 +100,7 @@ export function createSecureWallet(
                   )
                 }
               : undefined,
+            ...(operatorHolds ? { custodySwitch: true } : {}),
           }))
       }
       const recovery = recoveryOf(session.keys ?? keys)

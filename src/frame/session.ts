@@ -1,7 +1,7 @@
 // The frame wallet's state: the session (token, user) and the network requests go to.
 import * as z from 'zod/mini'
 import type { CaipNetworkId } from '../protocol/caip.ts'
-import type { EmbeddedUser, WalletKeyState } from '../protocol/embedded/index.ts'
+import type { CustodyMode, EmbeddedUser, WalletKeyState } from '../protocol/embedded/index.ts'
 import { embeddedNetworksResponse, embeddedUser, walletKeyState } from '../protocol/embedded/index.ts'
 import { actionNotAllowed, FrameFailure, isSessionEnded } from './failure.ts'
 import type { FrameWalletDependencies } from './walletTypes.ts'
@@ -17,6 +17,13 @@ export const meResponse = z.object({ user: z.optional(embeddedUser), keys: z.opt
  * const session = createFrameSession(deps)
  * const user = await session.currentUser()
  */
+/**
+ * Who can use the wallet's keys, for the custody line: the operator too while it holds the recovery
+ * share, in operator custody or after its project left it, until the person sets up their own.
+ */
+const keysUsableBy = (keys: WalletKeyState | undefined): CustodyMode | undefined =>
+  keys?.state === 'ready' && keys.recovery.includes('operator') ? 'operator' : keys?.custody
+
 export function createFrameSession(
   deps: Pick<FrameWalletDependencies, 'api' | 'storage' | 'chainId' | 'onSessionEnded' | 'identity'>,
 ) {
@@ -30,7 +37,7 @@ export function createFrameSession(
 
   const setUser = (next: EmbeddedUser | undefined) => {
     user = next
-    deps.identity?.(next, keys?.custody)
+    deps.identity?.(next, keysUsableBy(keys))
   }
 
   const signedIn = () => {
@@ -92,10 +99,11 @@ export function createFrameSession(
     },
     /** The key state after a key step of the frame (set up, recovered) or as the service says it. */
     setKeys(next: WalletKeyState | undefined) {
-      const custody = keys?.custody
+      const before = keysUsableBy(keys)
       keys = next
       // The custody line is drawn with the user: redrawn when the mode is first known or changes.
-      if (next && next.custody !== custody) deps.identity?.(user, next.custody)
+      const now = keysUsableBy(next)
+      if (next && now !== before) deps.identity?.(user, now)
     },
     withSession,
     /**

@@ -160,10 +160,12 @@ describe('what the frame does with the key state', () => {
     equal(keyStepOf(ready, base.setId).step, 'ready')
   })
 
-  it('behavior: no share of this set: operator custody recovers; user custody says exactly what is lost', () => {
+  it('behavior: no share of this set: the operator’s recovery share recovers (operator custody, or a set made before the project left it); user custody says exactly what is lost', () => {
     const operator: WalletKeyState = { ...base, state: 'ready', custody: 'operator', recovery: ['operator'] }
     equal(keyStepOf(operator, undefined).step, 'recover', 'no share')
     equal(keyStepOf(operator, 'ffffffffffffffff').step, 'recover', 'a retired set’s share')
+    const switched: WalletKeyState = { ...base, state: 'ready', custody: 'user', recovery: ['operator'] }
+    equal(keyStepOf(switched, undefined).step, 'recover', 'the operator still holds the recovery share')
     const lost = keyStepOf({ ...base, state: 'ready', custody: 'user', recovery: [] }, undefined)
     equal(
       'message' in lost && lost.message,
@@ -237,6 +239,50 @@ describe('the key manager on this browser', () => {
       keyring.exportKeys({ setId: other.set.setId, authShare: other.set.request.authShare }),
     )
     equal(error.name, 'ShareMismatchError')
+  })
+
+  it('behavior: a set whose recovery share the operator holds (its project left operator custody): the person’s recovery goes with a new set in one reshare, never sealed onto the old set', async () => {
+    const { set, state: operatorState } = await readyWallet('keyring-switched', 'operator')
+    const state: WalletKeyState = { ...operatorState, custody: 'user' }
+    const sent: { path: string; body: Record<string, unknown> }[] = []
+    const api: FrameApi = {
+      projectId,
+      request: async (method, path, _schema, body) => {
+        sent.push({ path, body: body as Record<string, unknown> })
+        if (path === 'keys/auth-share') return { setId: set.setId, authShare: set.request.authShare } as never
+        if (path === 'keys/reshare') return {} as never
+        throw new Error(`unexpected request ${method} ${path}`)
+      },
+    }
+    const storage = frameStorage(undefined, projectId)
+    storage.setToken('t'.repeat(43))
+    const session = createFrameSession({ api, storage, chainId: 'eip155:1' })
+    session.setKeys(state)
+    const keyring = createKeyring(session, { api, deviceShares: store })
+    const prfOutput = crypto.getRandomValues(new Uint8Array(32))
+    await keyring.setUpRecovery({
+      method: 'passkey',
+      credentialId: 'c'.repeat(22),
+      prfSalt: crypto.getRandomValues(new Uint8Array(32)),
+      prfOutput,
+    })
+    equal(
+      sent.map((request) => request.path).join(),
+      'keys/auth-share,keys/reshare',
+      'one reshare, no keys/recovery',
+    )
+    const reshare = z.parse(keyReshareRequest, sent[1]?.body)
+    equal(reshare.previousSetId, set.setId, 'it replaces the set the operator holds the recovery of')
+    assert(reshare.setId !== set.setId, 'a new set')
+    equal(reshare.recovery?.method, 'passkey', 'sealed by the person')
+    equal('recoveryShare' in reshare, false, 'nothing for the operator')
+    const keys = session.keys
+    equal(keys?.state === 'ready' && keys.recovery.join(), 'passkey')
+    equal(keys?.state === 'ready' && keys.setId, reshare.setId)
+    const device = await store.load('keyring-switched')
+    assert(device, 'this browser keeps a share')
+    equal(setIdOf(device), reshare.setId, 'this browser keeps its share of the new set')
+    device.fill(0)
   })
 
   it('behavior: sign-out keeps this browser’s share; Delete wallet deletes it', async () => {

@@ -6,8 +6,12 @@ import { embeddedState } from '../embeddedState.ts'
 import { reportError } from './reportError.ts'
 
 export interface SecureWalletParameters {
-  /** `sign-in`: right after a sign-in (set-up only for keys made now); `account`: Account's "Set up recovery". */
-  reason: 'sign-in' | 'account'
+  /**
+   * `sign-in`: right after a sign-in (set-up only for keys made now, or a recovery the operator still
+   * holds); `account`: Account's "Set up recovery"; `visit`: a restored session (only a recovery the
+   * operator still holds after its project left operator custody).
+   */
+  reason: 'sign-in' | 'account' | 'visit'
 }
 export type SecureWalletReturnType = { recovery: WalletRecovery }
 export type SecureWalletErrorType = BaseError

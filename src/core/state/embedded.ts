@@ -15,8 +15,11 @@ export interface EmbeddedState {
   social: string | undefined
   /** When another code or link may be mailed (ms since the epoch; SPEC 5: 30 s). */
   resendAt: number
-  /** While the frame shows a request for approval: the height it needs. */
-  approval: { height: number } | undefined
+  /**
+   * While the frame shows a view (a request for approval, the recovery views): the height it needs, and
+   * how many views it has shown since (each new one opens at its top).
+   */
+  approval: { height: number; shown: number } | undefined
   /**
    * A new browser for a known address (VERIFY_DEVICE, after its code was proven): the code this
    * browser shows, which the person types on the mailed link's page to approve it.

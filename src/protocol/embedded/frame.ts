@@ -98,10 +98,12 @@ export const appEventPayloads = {
   /**
    * Issue 25 item 3: the frame shows, on its own origin, what the wallet's recovery needs: on a browser
    * without this wallet's key, "Recover your wallet"; in user custody without a recovery method, its
-   * set-up (`sign-in`: only for keys made in this session; `account`: asked from Account). The answer
-   * says only how the wallet can be recovered now.
+   * set-up (`sign-in`: only for keys made in this session; `account`: asked from Account). A wallet
+   * whose recovery share the operator still holds in user custody (its project left operator custody)
+   * is asked at `sign-in` and on `visit` (a restored session's first connection in a page load). The
+   * answer says only how the wallet can be recovered now.
    */
-  SECURE_WALLET: z.object({ reason: z.enum(['sign-in', 'account']) }),
+  SECURE_WALLET: z.object({ reason: z.enum(['sign-in', 'account', 'visit']) }),
   /**
    * Issue 25 item 6, Connect: the frame shows "Continue with a passkey" and "Create a passkey" on its
    * own origin (WebAuthn needs the person's click in the frame); answers once signed in or closed.

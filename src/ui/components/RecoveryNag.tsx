@@ -10,8 +10,9 @@ import { ErrorMessage } from './Message.tsx'
 /**
  * In user custody without a recovery method, a warning and "Set up recovery", which opens the frame's
  * set-up view (the password never reaches the page), in a `status` region. Stronger, red and in an
- * `alert` region, once the wallet is known to hold funds. Nothing in operator custody, or once a
- * method is set.
+ * `alert` region, once the wallet is known to hold funds. While the operator still holds the recovery
+ * share (the project left operator custody), it says the site can still recover the wallet instead.
+ * Nothing in operator custody, or once a method is set.
  *
  * @example
  * {account.connectorId === 'embedded' ? <RecoveryNag config={config} funded={held} /> : null}
@@ -30,12 +31,23 @@ export function RecoveryNag({ config, funded }: { config: Config; funded: boolea
       .catch(() => {})
   }, [config, recovery])
   const missing = recovery?.custody === 'user' && !recovery.methods.some((method) => method !== 'operator')
+  // The project left operator custody and the operator still holds this wallet's recovery share: a new
+  // browser still recovers (through the site), so it is what the site can do that is said, not a loss.
+  const operatorHolds = missing && recovery.methods.includes('operator')
   return (
     // A warning is a status; with funds at stake it is an alert (red, announced at once).
-    <div role={missing && funded ? 'alert' : 'status'} className="recovery-nag" part="recovery-nag">
+    <div
+      role={missing && funded && !operatorHolds ? 'alert' : 'status'}
+      className="recovery-nag"
+      part="recovery-nag"
+    >
       {missing ? (
         <>
-          {funded ? (
+          {operatorHolds ? (
+            <p className="message" id="recovery-nag">
+              {t('recoveryOperatorHolds')}
+            </p>
+          ) : funded ? (
             <ErrorMessage id="recovery-nag">{t('recoveryMissingFunded')}</ErrorMessage>
           ) : (
             <p className="message" id="recovery-nag">
@@ -44,7 +56,7 @@ export function RecoveryNag({ config, funded }: { config: Config; funded: boolea
           )}
           <button
             type="button"
-            className={funded ? 'primary' : 'secondary'}
+            className={funded && !operatorHolds ? 'primary' : 'secondary'}
             part="set-up-recovery-button"
             aria-describedby="recovery-nag"
             onClick={() => void secureWallet(config, { reason: 'account' }).catch(() => {})}

@@ -1,5 +1,13 @@
 import { type RefObject, useLayoutEffect } from 'react'
 
+/** The nearest ancestor of `area` that scrolls (the modal's body), if any. */
+function scrollerOf(area: HTMLElement): HTMLElement | undefined {
+  for (let node = area.parentElement; node; node = node.parentElement) {
+    if (/auto|scroll/.test(getComputedStyle(node).overflowY)) return node
+  }
+  return undefined
+}
+
 /** The wallet frame's iframe, which lives beside the dialog in the modal's shadow root. */
 const frameOf = (area: Element | null) =>
   (area?.getRootNode() as ShadowRoot | Document | undefined)?.querySelector<HTMLIFrameElement>(
@@ -9,8 +17,10 @@ const frameOf = (area: Element | null) =>
 /**
  * Lays the wallet frame (its own origin) over `area` and keeps it there while the area moves or
  * resizes; hides it again when the view goes. `interactive`: the frame takes clicks and focus (an
- * approval); otherwise it only shows and is read out (who is signed in, on Account). A new `layoutKey`
- * (a frame that loaded later) lays it out again.
+ * approval); otherwise it only shows and is read out (who is signed in, on Account). An interactive
+ * frame's view opens at its top: the room's scroller goes back up (it kept the last view's scroll) and
+ * the frame takes focus without scrolling it. A new `layoutKey` (a frame that loaded later, a new view
+ * the frame shows) lays it out again.
  *
  * @example
  * const area = useRef<HTMLElement>(null)
@@ -46,8 +56,11 @@ export function useFrameOverlay(
     // Read out where it shows (its own document, titled); focused only when the person acts in it.
     frame.removeAttribute('aria-hidden')
     if (interactive) {
+      const scroller = scrollerOf(place)
+      if (scroller) scroller.scrollTop = 0
+      follow()
       frame.tabIndex = 0
-      frame.focus()
+      frame.focus({ preventScroll: true })
     }
     const observer = new ResizeObserver(follow)
     observer.observe(place)

@@ -16,7 +16,8 @@ export default function ApproveTransactionView({ config }: ViewProps) {
   const area = useRef<HTMLElement>(null)
   const height = Math.max(160, state.approval?.height ?? 320)
 
-  useFrameOverlay(area, { interactive: true })
+  // Each view the frame shows (a flow's next step too) opens at its top.
+  useFrameOverlay(area, { interactive: true, layoutKey: state.approval?.shown })
 
   return (
     <section

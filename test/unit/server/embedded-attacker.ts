@@ -19,6 +19,8 @@ export interface Loot {
   logs: string[]
   /** The strings of a heap snapshot of the service's process (V8 snapshots hold strings, not buffers). */
   heapStrings: string[]
+  /** Shares the attacker opened and kept earlier (the operator's copy of a recovery share, say). */
+  kept?: Uint8Array[]
 }
 
 /**
@@ -121,7 +123,7 @@ export async function tryToSign(loot: Loot, target: Address): Promise<{ how: str
   const opened = openEverything(loot)
   const texts = [...loot.logs, ...loot.heapStrings, JSON.stringify(Object.values(loot.tables), bigints)]
   const tokens = tokensOf(texts)
-  const shares = [...opened]
+  const shares = [...opened, ...(loot.kept ?? []).map((share) => Buffer.from(share))]
   const keys: Buffer[] = opened.filter((plain) => plain.length === 32)
   for (const token of tokens) {
     if (/^(0x)?[0-9a-fA-F]{64}$/.test(token)) keys.push(Buffer.from(token.replace(/^0x/, ''), 'hex'))

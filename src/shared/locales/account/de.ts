@@ -57,6 +57,8 @@ const de: AccountMessages = {
     'Keine Wiederherstellung eingerichtet: Verlieren Sie diesen Browser, verlieren Sie diese Wallet.',
   recoveryMissingFunded:
     'Diese Wallet enthält Guthaben und hat keine Wiederherstellung: Verlieren Sie diesen Browser, ist es verloren. Richten Sie jetzt die Wiederherstellung ein.',
+  recoveryOperatorHolds:
+    'Diese Website kann diese Wallet noch wiederherstellen und damit auch für Sie signieren: Richten Sie Ihre eigene Wiederherstellung ein.',
   setUpRecovery: 'Wiederherstellung einrichten',
   permissionsTitle: 'Berechtigungen',
   permissionsHint: 'Was diese Seite ohne Nachfrage für dich tun darf',

@@ -57,6 +57,8 @@ const account = {
   recoveryMissing: 'No recovery set up: if you lose this browser, you lose this wallet.',
   recoveryMissingFunded:
     'This wallet holds funds and has no recovery: if you lose this browser, they are lost. Set up recovery now.',
+  recoveryOperatorHolds:
+    'This site can still recover this wallet, and so could sign for it: set up your own recovery.',
   setUpRecovery: 'Set up recovery',
   permissionsTitle: 'Permissions',
   permissionsHint: 'What this site may do for you without asking',

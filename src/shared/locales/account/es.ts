@@ -56,6 +56,8 @@ const es: AccountMessages = {
   recoveryMissing: 'No hay recuperación configurada: si pierdes este navegador, pierdes esta billetera.',
   recoveryMissingFunded:
     'Esta billetera tiene fondos y no tiene recuperación: si pierdes este navegador, se pierden. Configura la recuperación ahora.',
+  recoveryOperatorHolds:
+    'Este sitio aún puede recuperar esta billetera y, por tanto, firmar por ti: configura tu propia recuperación.',
   setUpRecovery: 'Configurar la recuperación',
   permissionsTitle: 'Permisos',
   permissionsHint: 'Lo que este sitio puede hacer por ti sin preguntar',

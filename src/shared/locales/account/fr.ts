@@ -57,6 +57,8 @@ const fr: AccountMessages = {
     'Aucune récupération configurée : si vous perdez ce navigateur, vous perdez ce portefeuille.',
   recoveryMissingFunded:
     "Ce portefeuille contient des fonds et n'a pas de récupération : si vous perdez ce navigateur, ils sont perdus. Configurez la récupération maintenant.",
+  recoveryOperatorHolds:
+    'Ce site peut encore récupérer ce portefeuille, et donc signer à votre place : configurez votre propre récupération.',
   setUpRecovery: 'Configurer la récupération',
   permissionsTitle: 'Autorisations',
   permissionsHint: 'Ce que ce site peut faire pour vous sans vous demander',

@@ -56,6 +56,8 @@ const it: AccountMessages = {
   recoveryMissing: 'Nessun recupero configurato: se perdi questo browser, perdi questo wallet.',
   recoveryMissingFunded:
     'Questo wallet contiene fondi e non ha un recupero: se perdi questo browser, sono persi. Configura il recupero ora.',
+  recoveryOperatorHolds:
+    'Questo sito può ancora recuperare questo wallet, e quindi firmare al tuo posto: configura il tuo recupero.',
   setUpRecovery: 'Configura il recupero',
   permissionsTitle: 'Autorizzazioni',
   permissionsHint: 'Cosa può fare questo sito per te senza chiedere',

@@ -56,6 +56,8 @@ const ja: AccountMessages = {
   recoveryMissing: 'リカバリーが未設定です。このブラウザを失うと、このウォレットも失われます。',
   recoveryMissingFunded:
     'このウォレットには資金がありますが、リカバリーが未設定です。このブラウザを失うと資金も失われます。今すぐリカバリーを設定してください。',
+  recoveryOperatorHolds:
+    'このサイトはまだこのウォレットを復元でき、代わりに署名することもできます。ご自身のリカバリーを設定してください。',
   setUpRecovery: 'リカバリーを設定',
   permissionsTitle: '権限',
   permissionsHint: 'このサイトが確認なしであなたの代わりに行えること',

@@ -55,6 +55,8 @@ const ko: AccountMessages = {
   recoveryMissing: '복구가 설정되지 않았습니다. 이 브라우저를 잃어버리면 이 지갑도 잃게 됩니다.',
   recoveryMissingFunded:
     '이 지갑에 자금이 있지만 복구가 설정되지 않았습니다. 이 브라우저를 잃어버리면 자금도 잃게 됩니다. 지금 복구를 설정하세요.',
+  recoveryOperatorHolds:
+    '이 사이트는 아직 이 지갑을 복구할 수 있고, 따라서 대신 서명할 수도 있습니다. 직접 복구 방법을 설정하세요.',
   setUpRecovery: '복구 설정',
   permissionsTitle: '권한',
   permissionsHint: '이 사이트가 묻지 않고 대신할 수 있는 일',

@@ -55,6 +55,8 @@ const ptBR: AccountMessages = {
   recoveryMissing: 'Nenhuma recuperação configurada: se perder este navegador, você perde esta carteira.',
   recoveryMissingFunded:
     'Esta carteira tem fundos e não tem recuperação: se perder este navegador, eles se perdem. Configure a recuperação agora.',
+  recoveryOperatorHolds:
+    'Este site ainda pode recuperar esta carteira e, portanto, assinar por você: configure sua própria recuperação.',
   setUpRecovery: 'Configurar recuperação',
   permissionsTitle: 'Permissões',
   permissionsHint: 'O que este site pode fazer por você sem perguntar',

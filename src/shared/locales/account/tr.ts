@@ -55,6 +55,8 @@ const tr: AccountMessages = {
   recoveryMissing: 'Kurtarma ayarlanmadı: bu tarayıcıyı kaybederseniz bu cüzdanı kaybedersiniz.',
   recoveryMissingFunded:
     'Bu cüzdanda varlık var ve kurtarması yok: bu tarayıcıyı kaybederseniz kaybolurlar. Kurtarmayı şimdi ayarlayın.',
+  recoveryOperatorHolds:
+    'Bu site bu cüzdanı hâlâ kurtarabilir, dolayısıyla sizin adınıza imza da atabilir: kendi kurtarma yönteminizi kurun.',
   setUpRecovery: 'Kurtarmayı ayarla',
   permissionsTitle: 'İzinler',
   permissionsHint: 'Bu sitenin size sormadan sizin için yapabilecekleri',

@@ -53,6 +53,7 @@ const zhCN: AccountMessages = {
   deleteWallet: '删除钱包',
   recoveryMissing: '尚未设置恢复：如果丢失这个浏览器，你将失去这个钱包。',
   recoveryMissingFunded: '这个钱包有资金但没有设置恢复：如果丢失这个浏览器，资金将丢失。请立即设置恢复。',
+  recoveryOperatorHolds: '本网站仍可恢复此钱包，因此也能代你签名：请设置你自己的恢复方式。',
   setUpRecovery: '设置恢复',
   permissionsTitle: '权限',
   permissionsHint: '此网站无需询问即可为你执行的操作',

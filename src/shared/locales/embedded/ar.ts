@@ -229,6 +229,8 @@ const ar: EmbeddedMessages = {
   frameRecoverySetupTitle: 'احمِ محفظتك',
   frameRecoverySetupIntro:
     'أنت وحدك تملك مفتاح محفظتك. إذا فقدت هذا المتصفح، تفتح كلمة مرور الاسترداد محفظتك في متصفح آخر. لا يستطيع أحد إعادة تعيينها لك: احفظها في مكان آمن.',
+  frameRecoverySwitchIntro:
+    'حتى الآن كان بإمكان هذا الموقع استرداد محفظتك، وبالتالي التوقيع نيابةً عنك. أصبحت المحفظة الآن في عهدتك: أعدّ طريقة الاسترداد الخاصة بك، وستُحذف نسخة الموقع.',
   frameRecoveryPassword: 'كلمة مرور الاسترداد',
   frameRecoveryRepeat: 'أعد كتابة كلمة المرور',
   frameRecoveryRule:

@@ -241,6 +241,8 @@ const de: EmbeddedMessages = {
   frameRecoverySetupTitle: 'Wallet schützen',
   frameRecoverySetupIntro:
     'Nur Sie haben den Schlüssel Ihrer Wallet. Verlieren Sie diesen Browser, öffnet ein Wiederherstellungspasswort Ihre Wallet in einem anderen. Niemand kann es für Sie zurücksetzen: Bewahren Sie es sicher auf.',
+  frameRecoverySwitchIntro:
+    'Diese Website konnte Ihre Wallet bisher wiederherstellen und damit auch für Sie signieren. Jetzt überlässt sie Ihre Wallet Ihnen: Richten Sie Ihre eigene Wiederherstellung ein, dann wird die Kopie der Website gelöscht.',
   frameRecoveryPassword: 'Wiederherstellungspasswort',
   frameRecoveryRepeat: 'Passwort wiederholen',
   frameRecoveryRule:

@@ -231,6 +231,8 @@ const embedded = {
   frameRecoverySetupTitle: 'Protect your wallet',
   frameRecoverySetupIntro:
     "Only you hold your wallet's key. If you lose this browser, a recovery password opens your wallet in another one. No one can reset it for you: keep it somewhere safe.",
+  frameRecoverySwitchIntro:
+    "This site could recover your wallet until now, and so could sign for it. It now leaves your wallet to you: set up your own recovery, and the site's copy is deleted.",
   frameRecoveryPassword: 'Recovery password',
   frameRecoveryRepeat: 'Repeat the password',
   frameRecoveryRule:

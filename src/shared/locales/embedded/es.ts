@@ -233,6 +233,8 @@ const es: EmbeddedMessages = {
   frameRecoverySetupTitle: 'Protege tu billetera',
   frameRecoverySetupIntro:
     'Solo tú tienes la clave de tu billetera. Si pierdes este navegador, una contraseña de recuperación abre tu billetera en otro. Nadie puede restablecerla por ti: guárdala en un lugar seguro.',
+  frameRecoverySwitchIntro:
+    'Hasta ahora este sitio podía recuperar tu billetera y, por tanto, firmar por ti. Ahora te la deja a ti: configura tu propia recuperación y la copia del sitio se eliminará.',
   frameRecoveryPassword: 'Contraseña de recuperación',
   frameRecoveryRepeat: 'Repite la contraseña',
   frameRecoveryRule:

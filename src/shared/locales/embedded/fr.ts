@@ -237,6 +237,8 @@ const fr: EmbeddedMessages = {
   frameRecoverySetupTitle: 'Protégez votre portefeuille',
   frameRecoverySetupIntro:
     'Vous seul détenez la clé de votre portefeuille. Si vous perdez ce navigateur, un mot de passe de récupération ouvre votre portefeuille dans un autre. Personne ne peut le réinitialiser pour vous : gardez-le en lieu sûr.',
+  frameRecoverySwitchIntro:
+    "Jusqu'ici, ce site pouvait récupérer votre portefeuille, et donc signer à votre place. Il vous le confie désormais : configurez votre propre récupération et la copie du site sera supprimée.",
   frameRecoveryPassword: 'Mot de passe de récupération',
   frameRecoveryRepeat: 'Répétez le mot de passe',
   frameRecoveryRule:

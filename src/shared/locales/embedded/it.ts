@@ -234,6 +234,8 @@ const it: EmbeddedMessages = {
   frameRecoverySetupTitle: 'Proteggi il tuo wallet',
   frameRecoverySetupIntro:
     'Solo tu hai la chiave del tuo wallet. Se perdi questo browser, una password di recupero apre il tuo wallet in un altro. Nessuno può reimpostarla per te: conservala in un posto sicuro.',
+  frameRecoverySwitchIntro:
+    'Finora questo sito poteva recuperare il tuo wallet, e quindi firmare al tuo posto. Ora lo lascia a te: configura il tuo recupero e la copia del sito verrà eliminata.',
   frameRecoveryPassword: 'Password di recupero',
   frameRecoveryRepeat: 'Ripeti la password',
   frameRecoveryRule:

@@ -236,6 +236,8 @@ const ja: EmbeddedMessages = {
   frameRecoverySetupTitle: 'ウォレットを保護',
   frameRecoverySetupIntro:
     'ウォレットの鍵を持っているのはあなただけです。このブラウザを失っても、リカバリーパスワードがあれば別のブラウザでウォレットを開けます。誰もリセットできないので、安全な場所に保管してください。',
+  frameRecoverySwitchIntro:
+    'これまでこのサイトはあなたのウォレットを復元でき、代わりに署名することもできました。今後はあなたに任されます。ご自身のリカバリーを設定すると、サイトのコピーは削除されます。',
   frameRecoveryPassword: 'リカバリーパスワード',
   frameRecoveryRepeat: 'パスワードをもう一度',
   frameRecoveryRule:

@@ -227,6 +227,8 @@ const ko: EmbeddedMessages = {
   frameRecoverySetupTitle: '지갑 보호하기',
   frameRecoverySetupIntro:
     '지갑의 키는 본인만 가지고 있습니다. 이 브라우저를 잃어버리면 복구 비밀번호로 다른 브라우저에서 지갑을 열 수 있습니다. 아무도 대신 재설정할 수 없으니 안전한 곳에 보관하세요.',
+  frameRecoverySwitchIntro:
+    '지금까지 이 사이트는 지갑을 복구할 수 있었고, 따라서 대신 서명할 수도 있었습니다. 이제 지갑은 본인에게 맡겨집니다. 직접 복구 방법을 설정하면 사이트의 사본은 삭제됩니다.',
   frameRecoveryPassword: '복구 비밀번호',
   frameRecoveryRepeat: '비밀번호 다시 입력',
   frameRecoveryRule:

@@ -233,6 +233,8 @@ const ptBR: EmbeddedMessages = {
   frameRecoverySetupTitle: 'Proteja sua carteira',
   frameRecoverySetupIntro:
     'Só você tem a chave da sua carteira. Se perder este navegador, uma senha de recuperação abre sua carteira em outro. Ninguém pode redefini-la para você: guarde-a em um lugar seguro.',
+  frameRecoverySwitchIntro:
+    'Até agora este site podia recuperar sua carteira e, portanto, assinar por você. Agora ele a deixa com você: configure sua própria recuperação e a cópia do site será excluída.',
   frameRecoveryPassword: 'Senha de recuperação',
   frameRecoveryRepeat: 'Repita a senha',
   frameRecoveryRule:

@@ -235,6 +235,8 @@ const tr: EmbeddedMessages = {
   frameRecoverySetupTitle: 'Cüzdanınızı koruyun',
   frameRecoverySetupIntro:
     'Cüzdanınızın anahtarı yalnızca sizde. Bu tarayıcıyı kaybederseniz bir kurtarma parolası cüzdanınızı başka bir tarayıcıda açar. Kimse onu sizin için sıfırlayamaz: güvenli bir yerde saklayın.',
+  frameRecoverySwitchIntro:
+    'Bu site şimdiye kadar cüzdanınızı kurtarabiliyordu, dolayısıyla sizin adınıza imza da atabiliyordu. Artık cüzdanınızı size bırakıyor: kendi kurtarma yönteminizi kurun, sitenin kopyası silinir.',
   frameRecoveryPassword: 'Kurtarma parolası',
   frameRecoveryRepeat: 'Parolayı tekrarlayın',
   frameRecoveryRule:

@@ -214,6 +214,8 @@ const zhCN: EmbeddedMessages = {
   frameRecoverySetupTitle: '保护你的钱包',
   frameRecoverySetupIntro:
     '只有你持有钱包的密钥。如果丢失了这个浏览器，恢复密码可以在另一个浏览器中打开你的钱包。没有人能替你重置它：请妥善保管。',
+  frameRecoverySwitchIntro:
+    '此前本网站可以恢复你的钱包，因此也能代你签名。现在钱包交由你自己掌管：设置你自己的恢复方式后，网站保存的副本将被删除。',
   frameRecoveryPassword: '恢复密码',
   frameRecoveryRepeat: '再次输入密码',
   frameRecoveryRule: '至少 12 个字符，并混合字母、数字、其他字符中的至少两种。用空格分隔的几个单词也很好。',
