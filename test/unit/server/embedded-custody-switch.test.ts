@@ -2,6 +2,9 @@
 // person leaves its custody (a new share set with their own recovery; the operator's copy deleted).
 import assert from 'node:assert/strict'
 import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { eq } from 'drizzle-orm'
 import { type Address, stringToHex } from 'viem'
@@ -71,6 +74,10 @@ const storedSet = async (userId: string) => {
   return row
 }
 
+/** A folder of this file's own for the dev KEK file the custody CLI makes when it finds none. */
+const kekFolder = mkdtempSync(join(tmpdir(), 'wallet-elements-custody-switch-'))
+after(() => rmSync(kekFolder, { recursive: true, force: true }))
+
 /** The `npm run custody -- status` lines (the test's KEKs: the data keys' lines do not matter here). */
 async function custodyStatus() {
   const lines: string[] = []
@@ -80,7 +87,7 @@ async function custodyStatus() {
       ...testDb.config().embedded,
       kek: null,
       kekPrevious: [],
-      kekFile: '/nonexistent',
+      kekFile: join(kekFolder, 'kek'),
       production: false,
     },
     out: (line) => lines.push(line),
