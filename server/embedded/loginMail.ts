@@ -70,7 +70,12 @@ export function createLoginMail(deps: LoginMailDependencies) {
         'E-mail sign-in is not configured on this service (SMTP_URL)',
       )
     }
-    const slot = await throttle.take(projectId, throttleKey, now())
+    // A new browser's approval link is sent only once a mailed code was proven, and codes wait 30 s
+    // each: a second wait here would refuse a person signing in on two new browsers within 30 s after
+    // their code was already spent. The link still counts in the address's and the project's hour.
+    const slot = await throttle.take(projectId, throttleKey, now(), {
+      cooldown: kind !== 'device-approval',
+    })
     // The project's budget after the address's: a refused address costs the project nothing.
     let budget: Date | undefined
     try {

@@ -63,13 +63,17 @@ export function createEmailThrottle(db: Db) {
     emailCooldown(((row ? row.windowStart.getTime() + HOUR_MS : time + 1000) - time) / 1000)
 
   return {
-    async take(projectId: string, email: string, time: number): Promise<Date> {
+    /**
+     * Claims one mail for `email` (a row key); `cooldown: false` counts it in the hour without the 30 s
+     * wait (mails that only follow one that had it, such as a new browser's approval link after its code).
+     */
+    async take(projectId: string, email: string, time: number, { cooldown = true } = {}): Promise<Date> {
       const result = await claim(
         projectId,
         email,
         time,
         embeddedLimits.emailsPerHour,
-        embeddedLimits.emailCooldownMs,
+        cooldown ? embeddedLimits.emailCooldownMs : 0,
       )
       if (result.claimed) return new Date(time)
       const { row } = result

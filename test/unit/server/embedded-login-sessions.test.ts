@@ -24,6 +24,38 @@ import {
 startLoginWallet()
 
 describe('e-mail sign-in: a new browser', () => {
+  test('behavior: two new browsers, each code proven in its turn, each get their approval link, however soon the second comes after the first link', async () => {
+    const { email } = await signIn()
+    seconds(31)
+    const links: string[] = []
+    // The first browser's code is typed 10 s after it came; the second browser asks for its code 30 s
+    // after the first code (its wait), and types it at once: 20 s after the first link.
+    for (const [before, typing] of [
+      [0, 10],
+      [20, 0],
+    ] as const) {
+      seconds(before)
+      const browser = newDeviceId()
+      const started = emailConnectResponse.parse((await connect(email, browser)).body)
+      assert.equal(started.action, 'VERIFY_OTP')
+      const code = codeIn(t.mailTo(email)[0])
+      seconds(typing)
+      const verified = await t.call('/embedded/v1/email/verify', {
+        loginId: started.loginId,
+        otp: code,
+        deviceId: browser,
+      })
+      assert.equal(verified.status, 200, JSON.stringify(verified.body))
+      assert.equal((verified.body as { action?: string }).action, 'VERIFY_DEVICE')
+      links.push(t.mailTo(email)[0]?.subject ?? '')
+    }
+    // Each code waited its 30 s; the links need not.
+    assert.deepEqual(links, [
+      'Approve a new browser for shop.example',
+      'Approve a new browser for shop.example',
+    ])
+  })
+
   test('default: a known address on a new browser gets VERIFY_DEVICE once its code is proven; the mailed link on the frame origin approves it with the code that browser shows', async () => {
     const { email } = await signIn()
     seconds(31)
