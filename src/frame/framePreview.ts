@@ -226,6 +226,9 @@ export async function framePreview(
 ): Promise<ApprovalPreview> {
   if (served.network.caipNetworkId !== page.chainId) throw requestChanged('another network')
   const head = { method: page.method, network: served.network }
+  // Nothing will be signed (the service could not prepare the plan): its description is all there is,
+  // and Approve answers its reason.
+  if (plan.length === 0) return { ...served, method: page.method }
   const [first] = plan
   let parts: Omit<ApprovalPreview, 'method' | 'network'>
   if (first?.kind === 'solana-message')

@@ -270,6 +270,9 @@ export function checkPlanOfPage(
   own: OwnAccounts,
 ): void {
   const { chainId, method, params } = page
+  // A plan that signs nothing (the service could not prepare the UserOperation: its bundler is down)
+  // has nothing to check; Approve then hears the service's reason.
+  if (plan.length === 0) return
   switch (method) {
     case 'personal_sign': {
       const message = personalMessage(read(z.tuple([z.string(), z.string()]), params))

@@ -194,8 +194,8 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
           ),
       [evmAddress, token, data] as const,
     )
-    // Not "To: token, 0 ETH, Data: 68 bytes" alone: what the data does, in plain words.
-    await walletFrame(page).getByRole('heading', { name: 'ERC-20: approve' }).waitFor()
+    // Not "To: token, 0 ETH, Data: 68 bytes" alone: what the data does, in plain words, as an approval.
+    await walletFrame(page).getByRole('heading', { name: 'Approval (ERC-20)' }).waitFor()
     await walletFrame(page).getByText('Unlimited', { exact: true }).waitFor()
     await walletFrame(page).getByText(spender).waitFor()
     await walletFrame(page)
