@@ -8,13 +8,11 @@ import {
   signingPlanResponse,
   walletRpcResponse,
 } from '../protocol/embedded/index.ts'
-import { cachedReader } from '../protocol/embedded/preview/calls.ts'
 import type { FrameAccounts } from './account.ts'
 import { FrameFailure, notAvailable, rpcNotAllowed } from './failure.ts'
 import { checkedFinalSigning, hasEoaTransactions } from './finalPlan.ts'
-import { framePreview } from './framePreview.ts'
 import type { Keyring } from './keyring.ts'
-import { checkPlanOfPage, type OwnAccounts } from './pageRequest.ts'
+import type { OwnAccounts } from './pageRequest.ts'
 import type { FramePermissions, PermissionSteps } from './permissions.ts'
 import type { FrameSession } from './session.ts'
 import type { FrameWalletDependencies } from './walletTypes.ts'
@@ -73,19 +71,29 @@ export function createFrameRpc(
   }
 
   /** Reads a contract on the request's network (token names for the preview), through the service. */
-  const contractReader = (chainId: CaipNetworkId) =>
-    cachedReader(async (to, data) => {
-      const answer = await session.withSession((current) =>
-        api.request(
-          'POST',
-          'rpc',
-          walletRpcResponse,
-          { chainId, method: 'eth_call', params: [{ to, data }, 'latest'] },
-          current,
-        ),
-      )
-      return answer.result
-    })
+  const readContract = (chainId: CaipNetworkId) => async (to: string, data: string) => {
+    const answer = await session.withSession((current) =>
+      api.request(
+        'POST',
+        'rpc',
+        walletRpcResponse,
+        { chainId, method: 'eth_call', params: [{ to, data }, 'latest'] },
+        current,
+      ),
+    )
+    return answer.result
+  }
+
+  /**
+   * The plan's check and the preview's decoders (calls, typed data, approvals, Solana instructions,
+   * PSBTs): loaded with the first approval, not with the frame every page opens.
+   */
+  const previewing = () =>
+    Promise.all([
+      import('./pageRequest.ts'),
+      import('./framePreview.ts'),
+      import('../protocol/embedded/preview/calls.ts'),
+    ])
 
   /**
    * What to sign once the person approved: the previewed plan, or where it holds EOA transactions the
@@ -117,6 +125,7 @@ export function createFrameRpc(
     try {
       if (steps) preview = steps.check(created)
       else {
+        const [{ checkPlanOfPage }, { framePreview }, { cachedReader }] = await previewing()
         const own = await ownAccounts(body.chainId, created.signing.ownAccounts)
         checkPlanOfPage(body, created.signing.plan, own)
         preview = await framePreview(
@@ -124,7 +133,7 @@ export function createFrameRpc(
           created.signing.plan,
           created.preview,
           own,
-          contractReader(body.chainId),
+          cachedReader(readContract(body.chainId)),
         )
       }
     } catch (error) {
