@@ -13,8 +13,13 @@ export const planChanged = () => new FrameFailure({ message: planChangedMessage,
 export const hasEoaTransactions = (plan: SignPlan): boolean =>
   plan.some((request) => request.kind === 'evm-transaction')
 
-/** A value as text with every object's keys sorted (the service's database may reorder them). */
-function canonical(value: unknown): string {
+/**
+ * A value as text with every object's keys sorted (key order is not signed, and the service's database
+ * may reorder them), numbers and bigints as decimal text (JSON and viem take both for an integer).
+ */
+export function canonical(value: unknown): string {
+  if (typeof value === 'bigint') return JSON.stringify(value.toString())
+  if (typeof value === 'number') return JSON.stringify(String(value))
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

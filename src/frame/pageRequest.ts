@@ -27,6 +27,7 @@ import type { SignPlan, SignRequest } from '../protocol/embedded/signing.ts'
 import { readSolanaTransaction } from '../protocol/embedded/solanaWire.ts'
 import { decodeBase58 } from '../protocol/siwx/base58.ts'
 import { FrameFailure } from './failure.ts'
+import { canonical } from './finalPlan.ts'
 
 /** Why nothing was signed: the service's plan is not what the page asked. */
 export const requestChangedMessage =
@@ -86,21 +87,6 @@ function personalMessage([first, second]: readonly [string, string]): Hex {
   const message =
     isAddress(first, { strict: false }) && !isAddress(second, { strict: false }) ? second : first
   return (isHex(message) ? message : bytesToHex(new TextEncoder().encode(message))).toLowerCase() as Hex
-}
-
-/** A value as text with every object's keys sorted and bigints as decimal text (key order is not signed). */
-export function canonical(value: unknown): string {
-  if (typeof value === 'bigint') return JSON.stringify(value.toString())
-  if (typeof value === 'number') return JSON.stringify(String(value))
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`
-  }
-  if (typeof value === 'string' && isHex(value)) return JSON.stringify(value.toLowerCase())
-  return JSON.stringify(value)
 }
 
 /** Typed data as viem signs it: without an `EIP712Domain` type (it is derived from the domain). */
