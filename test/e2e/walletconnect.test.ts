@@ -196,7 +196,20 @@ describe('WalletConnect pairing with the demo phone wallet', { timeout: 240_000 
       .getByRole('button', { name: /^Rainbow/ })
       .click()
     const open = modal(page).getByRole('link', { name: 'Open Rainbow' })
-    await open.waitFor()
+    await open.waitFor().catch(async (error: Error) => {
+      // Where the pairing stood instead (creating, failed and why), for the failure's message.
+      const pairing = await page.evaluate(() => {
+        const state = document.querySelector('wallet-modal')?.walletConfig.$pairing.get()
+        return { status: state?.status, uri: Boolean(state?.uri), error: state?.error }
+      })
+      const view = await modal(page)
+        .textContent({ timeout: 1_000 })
+        .catch(() => 'no modal')
+      throw new Error(
+        `${error.message}\nthe pairing: ${JSON.stringify(pairing)}\nthe modal shows ${JSON.stringify(view?.replace(/\s+/g, ' ').slice(-400))}`,
+        { cause: error },
+      )
+    })
     const href = (await open.getAttribute('href')) ?? ''
     const uri = await page.evaluate(
       () => document.querySelector('wallet-modal')?.walletConfig.$pairing.get().uri,
