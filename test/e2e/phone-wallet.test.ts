@@ -4,6 +4,7 @@
  * approved and rejected in the page, a reload, and disconnects from the page.
  */
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { SignClient } from '@walletconnect/sign-client'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -84,6 +85,9 @@ describe('demo phone wallet over WalletConnect', { timeout: 90_000 }, () => {
     dapp = await SignClient.init({
       relayUrl: stack.urls.relay,
       projectId: 'dev-project',
+      // WalletConnect's Core keeps one instance per prefix in the process: a new one each time the file
+      // runs (a lane may run it again in the same process, and the last run's topics are gone).
+      customStoragePrefix: `phone-wallet-test-${randomUUID()}`,
       telemetryEnabled: false,
       logger: 'silent',
       storage: memoryStorage(),
