@@ -24,9 +24,10 @@ import { solanaInstructionsPreview } from '../protocol/embedded/preview/solanaIn
 import { TypedDataRefusedError, typedDataRows } from '../protocol/embedded/preview/typedData.ts'
 import type { ApprovalPreview, PreviewApproval } from '../protocol/embedded/preview.ts'
 import type { SignPlan, SignRequest, signUserOperationShape } from '../protocol/embedded/signing.ts'
+import { walletAccountCalls } from '../protocol/embedded/signingRules.ts'
 import { readSolanaTransactionMessage } from '../protocol/embedded/solanaWire.ts'
 import { FrameFailure } from './failure.ts'
-import { type OwnAccounts, requestChanged, walletAccountCalls } from './pageRequest.ts'
+import { type OwnAccounts, requestChanged } from './pageRequest.ts'
 
 type UserOperation = z.infer<typeof signUserOperationShape>
 

@@ -9,13 +9,11 @@
 import {
   type Address,
   bytesToHex,
-  decodeAbiParameters,
   type Hex,
   hexToBytes,
   isAddress,
   isAddressEqual,
   isHex,
-  slice,
 } from 'viem'
 import { entryPoint08Address } from 'viem/account-abstraction'
 import * as z from 'zod/mini'
@@ -24,6 +22,7 @@ import { type BitcoinPublicKeys, bitcoinAccountOf, bitcoinNetworkOf } from '../p
 import { previewPsbt } from '../protocol/embedded/bitcoinSigner.ts'
 import type { ApprovalMethod } from '../protocol/embedded/methods.ts'
 import type { SignPlan, SignRequest } from '../protocol/embedded/signing.ts'
+import { walletAccountCalls } from '../protocol/embedded/signingRules.ts'
 import { readSolanaTransaction } from '../protocol/embedded/solanaWire.ts'
 import { decodeBase58 } from '../protocol/siwx/base58.ts'
 import { FrameFailure } from './failure.ts'
@@ -115,33 +114,6 @@ function typedDataOf(raw: unknown): unknown {
     primaryType: shape.primaryType,
     message: shape.message,
   }
-}
-
-const EXECUTE = '0xb61d27f6'
-const EXECUTE_BATCH = '0x34fcd5be'
-const CALL_FIELDS = [{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }] as const
-
-/**
- * The calls of a WalletAccount `callData` (`execute` or `executeBatch`), or undefined for anything else.
- *
- * @example
- * walletAccountCalls(op.callData) // [{ to: bob, value: 1n, data: '0x' }]
- */
-export function walletAccountCalls(callData: Hex): AskedCall[] | undefined {
-  try {
-    const selector = callData.slice(0, 10).toLowerCase()
-    if (selector === EXECUTE) {
-      const [to, value, data] = decodeAbiParameters(CALL_FIELDS, slice(callData, 4))
-      return [{ to, value, data: data.toLowerCase() as Hex }]
-    }
-    if (selector === EXECUTE_BATCH) {
-      const [calls] = decodeAbiParameters([{ type: 'tuple[]', components: CALL_FIELDS }], slice(callData, 4))
-      return calls.map(([to, value, data]) => ({ to, value, data: data.toLowerCase() as Hex }))
-    }
-  } catch {
-    // Not a WalletAccount call.
-  }
-  return undefined
 }
 
 const sameCall = (asked: AskedCall, sent: AskedCall) =>

@@ -110,23 +110,33 @@ const EXECUTE_BATCH = '0x34fcd5be'
 /** One call's fields: `execute`'s arguments, and each element of `executeBatch`'s array. */
 const CALL_FIELDS = [{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }] as const
 
-/** The targets of a WalletAccount `callData` (none for another function, or bytes that do not decode). */
-function callTargets(callData: Hex): readonly string[] {
+/**
+ * The calls of a WalletAccount `callData` (`execute` or `executeBatch`), or undefined for another
+ * function or bytes that do not decode.
+ *
+ * @example
+ * walletAccountCalls(op.callData) // [{ to: bob, value: 1n, data: '0x' }]
+ */
+export function walletAccountCalls(callData: Hex): { to: Address; value: bigint; data: Hex }[] | undefined {
   try {
     const selector = callData.slice(0, 10).toLowerCase()
     if (selector === EXECUTE) {
-      const [target] = decodeAbiParameters(CALL_FIELDS, slice(callData, 4))
-      return [target]
+      const [to, value, data] = decodeAbiParameters(CALL_FIELDS, slice(callData, 4))
+      return [{ to, value, data }]
     }
     if (selector === EXECUTE_BATCH) {
       const [calls] = decodeAbiParameters([{ type: 'tuple[]', components: CALL_FIELDS }], slice(callData, 4))
-      return calls.map((call) => call[0])
+      return calls.map(([to, value, data]) => ({ to, value, data }))
     }
   } catch {
     // Not a WalletAccount call: its other rules (and the account) decide.
   }
-  return []
+  return undefined
 }
+
+/** The targets of a WalletAccount `callData` (none for another function, or bytes that do not decode). */
+const callTargets = (callData: Hex): readonly string[] =>
+  walletAccountCalls(callData)?.map((call) => call.to) ?? []
 
 /**
  * Whether a request makes the person's smart account call itself: a UserOperation one of whose calls is

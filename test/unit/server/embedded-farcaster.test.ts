@@ -130,7 +130,7 @@ describe('the service signs in with Farcaster through the relay', () => {
     }
   })
 
-  test('issue 23 item 1, as an attacker: the ids of an approved sign-in (login id, device id, site) are not enough without the starting frame’s binding secret', async () => {
+  test('as an attacker: the ids of an approved sign-in (login id, device id, site) are not enough without the starting frame’s binding secret', async () => {
     const victim = await start()
     await approveChannel(victim.request, approval())
     // Everything but the binding secret: refused, whichever binding is guessed, and with none at all.
