@@ -6,15 +6,7 @@
  * byte that is signed (a message, typed data, a call's receiver, value and data, the chain, a Solana
  * transaction's message, a PSBT) must be the page's own, or nothing is signed.
  */
-import {
-  type Address,
-  bytesToHex,
-  type Hex,
-  hexToBytes,
-  isAddress,
-  isAddressEqual,
-  isHex,
-} from 'viem'
+import { type Address, bytesToHex, type Hex, hexToBytes, isAddress, isAddressEqual, isHex } from 'viem'
 import { entryPoint08Address } from 'viem/account-abstraction'
 import * as z from 'zod/mini'
 import { fromBase64, toBase64 } from '../protocol/base64.ts'
