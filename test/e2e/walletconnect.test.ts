@@ -180,7 +180,7 @@ describe('WalletConnect pairing with the demo phone wallet', { timeout: 240_000 
     await page.close()
   })
 
-  it('on a phone with no browser wallet: opens on AllWallets, and "Open Rainbow" is a deep link carrying the encoded URI', async () => {
+  it('on a phone with no browser wallet: opens on Connect, and "Open Rainbow" is a deep link carrying the encoded URI', async () => {
     const phoneContext = await browser.newContext({
       userAgent:
         'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
@@ -191,6 +191,11 @@ describe('WalletConnect pairing with the demo phone wallet', { timeout: 240_000 
     const page = await phoneContext.newPage()
     await page.goto(new URL('/?demoWallet=off', stack.urls.demo).href)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    // Connect, with every way in (not the bare wallet list), though the phone has no browser wallet.
+    await modal(page).getByRole('heading', { name: 'Connect Wallet' }).waitFor()
+    await modal(page)
+      .getByRole('button', { name: /^All wallets/ })
+      .click()
     await modal(page).getByRole('searchbox', { name: 'Search wallets' }).fill('Rainbow')
     await modal(page)
       .getByRole('button', { name: /^Rainbow/ })

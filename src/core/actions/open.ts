@@ -24,7 +24,7 @@ export async function open(config: Config, parameters: OpenParameters = {}): Pro
     {
       connected: config.$account.get() !== undefined,
       isMobile: config.platform.isMobile(),
-      adapterCount: config.$connectors.get().length,
+      adapterCount: new Set(config.$options.get().networks.map((id) => id.split(':')[0])).size,
       unsupportedChain: config.$account.get() !== undefined && network !== undefined && !network.supported,
     },
     parameters.view ?? (pending ? 'SIWXSignMessage' : undefined),

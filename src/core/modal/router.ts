@@ -31,18 +31,24 @@ export interface RouterState {
 export interface OpeningContext {
   connected: boolean
   isMobile: boolean
-  /** Browser wallets and other adapters found on the page. */
+  /**
+   * Chain adapters the site configured: the chain namespaces of its networks (EVM, Solana, Bitcoin).
+   * Not the browser wallets found, which announce themselves when they like: the first view must not
+   * change with how soon they do.
+   */
   adapterCount: number
   unsupportedChain: boolean
 }
 
 /**
- * The view the modal opens on: Account when an address is connected, otherwise Connect; on mobile
- * with no adapters, AllWallets. A connected wallet on a network the site does not list opens
- * UnsupportedChain. A caller may force a view and its data.
+ * The view the modal opens on: Account when an address is connected, otherwise Connect, which offers
+ * every way in the site turned on (e-mail, socials, Farcaster, browser wallets, WalletConnect wallets),
+ * on a phone as on a computer. Only a phone page with no chain adapter configured opens AllWallets. A
+ * connected wallet on a network the site does not list opens UnsupportedChain. A caller may force a
+ * view and its data.
  *
  * @example
- * initialView({ connected: false, isMobile: true, adapterCount: 0, unsupportedChain: false }) // 'AllWallets'
+ * initialView({ connected: false, isMobile: true, adapterCount: 1, unsupportedChain: false }) // 'Connect'
  */
 export function initialView(context: OpeningContext, forced?: View): View {
   if (forced) return forced

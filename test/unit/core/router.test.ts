@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import type { Connector } from '../../../src/connectors/types.ts'
+import { open } from '../../../src/core/actions/open.ts'
+import { createConfig } from '../../../src/core/createConfig.ts'
 import type { OpeningContext, RouterState } from '../../../src/core/modal/router.ts'
 import {
   back,
@@ -11,6 +14,7 @@ import {
   replace,
   startAt,
 } from '../../../src/core/modal/router.ts'
+import type { Platform } from '../../../src/core/platform.ts'
 
 const desktop: OpeningContext = {
   connected: false,
@@ -128,5 +132,36 @@ describe('embeddedHome (SPEC 2)', () => {
   test('behavior: Account when connected, otherwise Connect', () => {
     assert.equal(embeddedHome(true), 'Account')
     assert.equal(embeddedHome(false), 'Connect')
+  })
+})
+
+describe('open on a phone (SPEC 2: "no adapters" means no chain adapter configured)', () => {
+  const phone: Platform = {
+    window: undefined,
+    storage: undefined,
+    fetch: () => Promise.reject(new Error('offline')),
+    now: () => Date.now(),
+    isMobile: () => true,
+    prefersDark: () => false,
+  }
+  const lateWallet = { id: 'io.example', name: 'Late Wallet', type: 'injected', namespaces: ['eip155'] }
+
+  test('behavior: with no browser wallet, a phone opens on Connect, where e-mail, socials and WalletConnect wallets are', async () => {
+    const config = createConfig({ networks: ['eip155:1', 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'] }, phone)
+    await open(config)
+    assert.equal(config.$modal.get().router.view, 'Connect')
+  })
+
+  test('behavior: the first view is the same whether a browser wallet announced itself before the open or after', async () => {
+    const before = createConfig(
+      { networks: ['eip155:1'], connectors: [lateWallet as unknown as Connector] },
+      phone,
+    )
+    const after = createConfig({ networks: ['eip155:1'] }, phone)
+    await open(before)
+    await open(after)
+    assert.equal(before.$connectors.get().length, 1)
+    assert.equal(after.$connectors.get().length, 0)
+    assert.equal(before.$modal.get().router.view, after.$modal.get().router.view)
   })
 })
