@@ -27,6 +27,14 @@ export async function axeFindings(target: Page | Frame, selector: string): Promi
   return target.evaluate(async (selector) => {
     const axe = (window as unknown as { axe: typeof import('axe-core') }).axe
     const context = document.querySelector(selector) ?? document
+    // A panel still fading in has other colours: wait for the entrance animations (the document's and
+    // the element's shadow root's) to end, so contrast is judged on what the person ends up seeing.
+    const animations = [
+      ...document.getAnimations(),
+      ...((context as Element).shadowRoot?.getAnimations() ?? []),
+    ].filter((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+    await Promise.all(animations.map((animation) => animation.finished.catch(() => undefined)))
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
     const result = await axe.run(context, { iframes: false, resultTypes: ['violations'] })
     return result.violations.map(
       (violation) =>

@@ -56,7 +56,7 @@ export default async function* summaryReporter(source) {
     const failure = () => ({
       name: data.name,
       ...(data.file ? { file: data.file } : {}),
-      message: firstLine((error?.cause ?? error)?.message ?? 'failed'),
+      message: gist((error?.cause ?? error)?.message ?? 'failed'),
     })
     if (error?.failureType === 'cancelledByParent') {
       if (!suite) counts.cancelled++
@@ -84,10 +84,15 @@ export default async function* summaryReporter(source) {
   yield summary()
 }
 
-/** The first line of a message that says something, at most 300 characters. */
-function firstLine(text) {
-  const line = String(text)
+/**
+ * The lines of a message that say something, joined, at most 600 characters: enough for an assertion's
+ * diff ("Expected values to be strictly deep-equal:" alone says nothing of what differed).
+ */
+function gist(text) {
+  return String(text)
     .split('\n')
-    .find((part) => part.trim() !== '')
-  return (line ?? '').trim().slice(0, 300)
+    .map((part) => part.trim())
+    .filter((part) => part !== '' && part !== '...')
+    .join(' ⏎ ')
+    .slice(0, 600)
 }
