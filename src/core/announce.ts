@@ -13,7 +13,7 @@ import type { Config } from './config.ts'
 import { recordOf } from './connection/recordOf.ts'
 
 /**
- * The site's wallet announced to the page (issue 29 item 2): with the embedded wallet on, a dapp
+ * The site's wallet announced to the page: with the embedded wallet on, a dapp
  * that reads EIP-6963 or the Wallet Standard finds it without code of ours. This module is its own
  * chunk, loaded by `<wallet-modal>` when the page is idle and only when the embedded wallet is on.
  */

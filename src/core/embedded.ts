@@ -195,7 +195,7 @@ export function embeddedConnector(config: Config): Promise<EmbeddedConnector> {
  * Finishes an e-mail sign-in: connects every namespace of the site the wallet serves (the one shown
  * last, so its connection closes the modal or asks for sign-in as any wallet's would) and remembers
  * that an e-mail login was used, and `email`, the address the person typed here (the frame never
- * tells it: issue 23 item 4b; none for a social or Farcaster sign-in).
+ * tells the page, since any script of the site could ask it; none for a social or Farcaster sign-in).
  *
  * @example
  * await completeEmbeddedLogin(config, connector, 'ada@example.com')

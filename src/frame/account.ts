@@ -47,12 +47,13 @@ export function createFrameAccounts(
             })
         : undefined
     const eip155 = evm ? { address: evm.account.address, type: evm.account.type } : value.accounts.eip155
-    // On a Bitcoin network, its native segwit account too (from the frame's own keys: issue 28 item 5).
+    // On a Bitcoin network, its native segwit account too (derived from the frame's own keys along BIP-84).
     const bitcoin = namespace === 'bip122' ? await keyring.bitcoinAddress(chain) : undefined
     if (namespace === 'bip122' && !bitcoin) throw notAvailable()
-    // The e-mail stays here (issue 23 item 4b), and so does a username that is an e-mail address
-    // (Apple's always is; Google's is when the account has no name). Other usernames are the social
-    // username SPEC 3 has the page keep; a Farcaster username and picture are its public profile.
+    // The e-mail stays here (any script of the site can open a frame of its own and ask), and so does a
+    // username that is an e-mail address (Apple's always is; Google's is when the account has no name).
+    // Other usernames are the social username SPEC 3 has the page keep; a Farcaster username and picture
+    // are its public profile.
     const name = value.userName
     const emailLike = name !== undefined && (/^[^\s@]+@[^\s@]+$/.test(name) || name === value.email)
     const farcaster = value.identityProvider === 'farcaster'
@@ -84,7 +85,7 @@ export function createFrameAccounts(
   /**
    * A switch of the account type asked by the page (SET_PREFERRED_ACCOUNT, INIT_SMART_ACCOUNT): only
    * after the person approved it in the approval view, which shows the account requests use now and
-   * the one they will use, as the service says (issue 23 item 4b: any script of the site can open its
+   * the one they will use, as the service says (any script of the site can open its
    * own frame and ask). Rejected: 4001, and nothing changes. Already that type: nothing to ask.
    */
   async function switchAccountType(type: 'eoa' | 'smartAccount') {

@@ -63,8 +63,9 @@ const hex = (bytes: ArrayBuffer) =>
  * The frame's client of the embedded-wallet API: same origin (no CORS involved), the project in the
  * query, the site it is embedded in as `X-Wallet-Site`, the session as a bearer token. Every request
  * carries this browser's public session key; a session's requests are signed with its private key
- * (issue 23 item 6), dated by the service's clock (learnt from each answer's `X-Wallet-Time`). Answers
- * are parsed with the shared schemas; a malformed one counts as a failure.
+ * (bound to this browser: a stolen token alone signs nothing), dated by the service's clock (learnt from
+ * each answer's `X-Wallet-Time`). Answers are parsed with the shared schemas; a malformed one counts as a
+ * failure.
  *
  * @example
  * const api = createFrameApi({ projectId, site: () => 'https://shop.example', sessionKey: storage.sessionKey })

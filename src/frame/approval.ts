@@ -9,7 +9,7 @@ import type { AccountTypePreview, ApprovalUi } from './walletTypes.ts'
 
 /**
  * How long the approval must have been in full view before Approve takes a click: a page that
- * uncovers the frame just before a click it provoked gets nothing (clickjacking, issue 23 item 4).
+ * uncovers the frame just before a click it provoked gets nothing (clickjacking).
  */
 export const APPROVAL_ARM_MS = 600
 
@@ -17,7 +17,8 @@ export const APPROVAL_ARM_MS = 600
  * Where the engine cannot say what is drawn (no IOv2: Firefox, Safari): visible while the frame's
  * document is (a background tab is not), so Approve arms only `APPROVAL_ARM_MS` after the view is
  * shown or the tab comes back. This stops a click that lands as the view appears; it cannot see a page
- * that makes the frame transparent (see docs/EMBEDDED-WALLET.md, issue 23 item 4).
+ * that makes the frame transparent (see docs/EMBEDDED-WALLET.md, "Clickjacking, the modal's frame, the
+ * handshake in every engine").
  */
 function watchDocument(onChange: (visible: boolean) => void): () => void {
   const update = () => onChange(document.visibilityState === 'visible')

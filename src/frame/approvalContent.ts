@@ -108,7 +108,7 @@ function allowanceText(token: PermissionsPreview['tokens'][number], { t, locale 
 }
 
 /**
- * A permission to grant or revoke (issue 27): who may act (the site line above), until when, what it may
+ * A permission to grant or revoke (ERC-7715): who may act (the site line above), until when, what it may
  * spend per period, which contracts and functions, what it may send per action, how many actions, the
  * fee per action, and the warning that the site acts without asking.
  */
@@ -395,8 +395,8 @@ export function details(preview: ApprovalPreview, strings: Strings): HTMLElement
 }
 
 /**
- * A switch of the account type (issue 23 item 4b): the network, the account requests use now and the
- * one they will use, in full (the person compares the address the site will see).
+ * A switch of the account type (the person approves it, whichever frame asked): the network, the account
+ * requests use now and the one they will use, in full (the person compares the address the site will see).
  */
 function accountTypeDetails(preview: AccountTypePreview, { t }: Strings): HTMLElement[] {
   const row = (name: string, value: Child) =>

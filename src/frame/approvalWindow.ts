@@ -1,5 +1,5 @@
 /**
- * The frame's side of the approval window (issue 23 item 4a, engines without IntersectionObserver v2:
+ * The frame's side of the approval window (clickjacking in engines without IntersectionObserver v2:
  * Firefox, Safari). There the frame cannot know whether the page has made it transparent over its own
  * "Claim" button, so Approve in the frame only opens a top-level window on the frame's own origin
  * (`/approve`, never framed: `frame-ancestors 'none'`, `X-Frame-Options: DENY`), which no page can

@@ -1,6 +1,6 @@
 /**
  * The approval window (`/approve#nonce=…`, a top-level window on the frame's origin, never framed),
- * opened by the wallet frame in engines without IntersectionObserver v2 (issue 23 item 4a; see
+ * opened by the wallet frame in engines without IntersectionObserver v2 (against clickjacking; see
  * ./approvalWindow.ts). A page can make its iframe transparent over its own button, but it cannot
  * restyle or cover another window: here the person sees the request as the frame shows it, and
  * Approve takes a click only once this window has been visible and focused for `APPROVAL_ARM_MS`.

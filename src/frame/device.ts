@@ -36,7 +36,7 @@ function page(strings: Strings) {
     if (details.status === 'denied') return show(h('p', { role: 'status' }, t('deviceDenied')))
     if (details.status === 'expired') return problem(t('deviceExpired'))
     // The code the signing-in browser shows: without it nothing is approved, so a person who opens a
-    // link someone else caused cannot approve that someone by a click (issue 23 item 1).
+    // link someone else caused cannot approve that someone by a click.
     const input = h('input', {
       id: 'device-code',
       name: 'code',

@@ -1,4 +1,4 @@
-// The frame's Export and Delete views (issue 25 item 5): a fresh code, a warning, the keys, on the frame's origin only.
+// The frame's Export and Delete views: a fresh code, a warning, the keys, on the frame's origin only.
 import type { FrameNotice } from '../protocol/embedded/index.ts'
 import { ApiError } from './api.ts'
 import { h } from './dom.ts'

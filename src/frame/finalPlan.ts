@@ -1,4 +1,4 @@
-// The plan the frame signs at Approve (issue 25): the service's final numbering, checked against what was shown.
+// The plan the frame signs at Approve: the service's final numbering, checked against what was shown.
 import type { SigningPlanResponse } from '../protocol/embedded/keys.ts'
 import type { SignPlan, SignRequest } from '../protocol/embedded/signing.ts'
 import { FrameFailure } from './failure.ts'

@@ -5,10 +5,10 @@ import type { Strings } from './strings.ts'
 /**
  * The frame's identity line: who is signed in (the e-mail, else a sign-in's username), drawn by the
  * frame on its own origin, which the modal lays over its Account view. The e-mail is never answered
- * to the page (any script of the site can open a frame of its own and ask: issue 23 item 4b), so this
- * is how the person still sees it. Below it, once known, who can use the wallet's keys (issue 25 item
- * 4): the person alone (`custody: user`), or the site too (`custody: operator`). Hidden while the
- * approval view shows (see frame.css).
+ * to the page (any script of the site can open a frame of its own and ask), so this
+ * is how the person still sees it. Below it, once known, who can use the wallet's keys (the
+ * custody line): the person alone (`custody: user`), or the site too (`custody: operator`). Hidden while
+ * the approval view shows (see frame.css).
  *
  * @example
  * drawIdentity(document.getElementById('identity'), user, await loadStrings('en'), 'user')

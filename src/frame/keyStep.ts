@@ -1,4 +1,4 @@
-// Where the person's keys stand for this browser (issue 25): the step the keyring takes, and its messages.
+// Where the person's keys stand for this browser: the step the keyring takes, and its messages.
 import type { WalletKeyState } from '../protocol/embedded/index.ts'
 import { FrameFailure } from './failure.ts'
 import { fromWireShare } from './keys/keySet.ts'

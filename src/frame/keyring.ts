@@ -1,4 +1,4 @@
-// The frame's key manager (issue 25): sets the person's keys up, keeps this browser's share, signs plans.
+// The frame's key manager: sets the person's keys up, keeps this browser's share, signs plans.
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { type Address, bytesToHex, getAddress, type Hex, hashMessage } from 'viem'
@@ -363,7 +363,7 @@ export function createKeyring(
     },
 
     /**
-     * Where recovery stands (issue 25 item 3): the key state, whether this browser holds its share,
+     * Where recovery stands: the key state, whether this browser holds its share,
      * and whether a new set's recovery share waits in memory to be sealed.
      */
     recoveryState(): Promise<{ keys: ReadyState; onDevice: boolean; pending: boolean }> {

@@ -1,4 +1,4 @@
-// The frame's Export and Delete handlers (issue 25 item 5): a fresh code from the service, then the view.
+// The frame's Export and Delete handlers: a fresh code from the service, then the view.
 import {
   authShareResponse,
   type ExportCodePurpose,
@@ -14,8 +14,8 @@ import type { FrameHandlers, FrameWalletDependencies } from './walletTypes.ts'
 /**
  * EXPORT_WALLET and DELETE_WALLET: each mails a fresh code (a refusal, such as deleting before an
  * export, is the answer), then shows its view in the frame. The code releases the auth share, which
- * the frame combines with this browser's share (issue 25): the keys exist in the view and nowhere
- * else; the answer to the page says only whether it happened.
+ * the frame combines with this browser's share (the service alone holds no key): the keys exist in the view
+ * and nowhere else; the answer to the page says only whether it happened.
  *
  * @example
  * const leave = createLeave(session, deps, { ui, ended, keyring })

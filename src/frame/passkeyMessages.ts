@@ -1,4 +1,4 @@
-// What the person reads when a passkey ceremony or the service refuses (issue 25 item 6), in their language.
+// What the person reads when a passkey ceremony or the service refuses, in their language.
 import { ApiError } from './api.ts'
 import type { Strings } from './strings.ts'
 

@@ -1,4 +1,4 @@
-// The passkey's side of recovery (issue 25 item 3): the PRF ceremonies that give the key to the recovery share.
+// The passkey's side of recovery: the PRF ceremonies that give the key to the recovery share.
 import * as z from 'zod/mini'
 import { fromBase64, fromBase64Url, toBase64Url } from '../protocol/base64.ts'
 import type { PasskeySummary, RecoveryShareResponse } from '../protocol/embedded/index.ts'

@@ -1,4 +1,4 @@
-// The frame's passkey views (issue 25 item 6): sign in or create one on Connect; the list, Add and Remove on Account.
+// The frame's passkey views: sign in or create one on Connect; the list, Add and Remove on Account.
 import type { FrameNotice, PasskeySummary } from '../protocol/embedded/index.ts'
 import { h } from './dom.ts'
 import { createPanelHost } from './panelHost.ts'

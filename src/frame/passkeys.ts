@@ -1,4 +1,4 @@
-// The frame's passkey handlers (issue 25 item 6): CONNECT_PASSKEY (sign in or register) and MANAGE_PASSKEYS (Account).
+// The frame's passkey handlers: CONNECT_PASSKEY (sign in or register) and MANAGE_PASSKEYS (Account).
 import type { SessionResponse } from '../protocol/embedded/index.ts'
 import {
   passkeyAssertion,

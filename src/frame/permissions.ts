@@ -1,4 +1,4 @@
-// Permissions in the frame (ERC-7715, issue 27): the session key made and kept here, grants and revocations checked before the owner signs, and a permission's calls signed without a prompt.
+// Permissions in the frame (ERC-7715): the session key made and kept here, grants and revocations checked before the owner signs, and a permission's calls signed without a prompt.
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { type Address, encodeFunctionData, getAddress, type Hex, isAddressEqual } from 'viem'
 import type { CaipNetworkId } from '../protocol/caip.ts'

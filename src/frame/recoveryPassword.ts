@@ -1,4 +1,4 @@
-// The recovery password's rules (issue 25 item 3), checked in the frame before scrypt runs.
+// The recovery password's rules, checked in the frame before scrypt runs.
 
 /** The shortest recovery password the frame accepts. */
 export const MIN_PASSWORD_LENGTH = 12

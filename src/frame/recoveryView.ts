@@ -1,4 +1,4 @@
-// The frame's recovery views (issue 25 item 3): set up a recovery password, and recover with it on a new browser.
+// The frame's recovery views: set up a recovery password, and recover with it on a new browser.
 
 import type { FrameNotice } from '../protocol/embedded/index.ts'
 import { ApiError } from './api.ts'

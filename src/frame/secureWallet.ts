@@ -1,4 +1,4 @@
-// SECURE_WALLET (issue 25 item 3): the frame shows what the wallet's recovery needs, then says where it stands.
+// SECURE_WALLET: the frame shows what the wallet's recovery needs, then says where it stands.
 import type { PasskeySummary, WalletKeyState, WalletRecovery } from '../protocol/embedded/index.ts'
 import { actionNotAllowed } from './failure.ts'
 import type { RecoveryKey } from './keys/recoveryKey.ts'

@@ -17,8 +17,9 @@ import { meResponse } from './session.ts'
 import type { FrameHandlers, FrameWalletDependencies } from './walletTypes.ts'
 
 /**
- * A sign-in's binding (issue 23 item 1): a secret this frame keeps in memory and the SHA-256 of it,
- * which is all `start` sends; `finish` needs the secret, so only this frame can finish the flow.
+ * A sign-in's binding (knowing a sign-in's ids is never enough to finish it): a secret this frame keeps in
+ * memory and the SHA-256 of it, which is all `start` sends; `finish` needs the secret, so only this frame
+ * can finish the flow.
  */
 export async function newBinding(): Promise<{ secret: string; hash: string }> {
   const secret = toBase64Url(crypto.getRandomValues(new Uint8Array(32)))
@@ -39,8 +40,9 @@ type SignInEvent =
 /**
  * The handlers of the sign-in events. Each flow in progress (its id and, for social and Farcaster,
  * the binding secret) stays in this closure until it ends in a session or `reset()` (sign-out). A
- * session is kept, and the sign-in answered, only once its keys are set up (issue 25): a new set, the
- * move out of custody, or this browser's share checked (`keyring.signedIn`).
+ * session is kept, and the sign-in answered, only once its keys are set up (they are made and kept in the
+ * frame, not by the service): a new set, the move out of custody, or this browser's share checked
+ * (`keyring.signedIn`).
  *
  * @example
  * const signIn = createSignIn(session, deps, keyring)

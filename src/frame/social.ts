@@ -2,10 +2,10 @@
  * The page a social provider sends the person back to (`/social/callback/<provider>`, on the frame's
  * origin, in the popup the modal opened). The service has already finished the exchange; this page
  * tells the window that opened it, at the exact origin of the site that started the sign-in, that it
- * is done, with the sign-in's handover secret (issue 23 item 1): the modal passes it to its frame, the
- * frame that started the sign-in, which needs it and its own binding secret to take the session. So
- * someone who started the sign-in elsewhere and sent the provider's URL to a victim never gets it:
- * it stays in the victim's browser. Then the page says so in the browser's language.
+ * is done, with the sign-in's handover secret (so that knowing the sign-in's ids is not enough): the modal
+ * passes it to its frame, the frame that started the sign-in, which needs it and its own binding secret to
+ * take the session. So someone who started the sign-in elsewhere and sent the provider's URL to a victim
+ * never gets it: it stays in the victim's browser. Then the page says so in the browser's language.
  */
 import * as z from 'zod/mini'
 import './frame.css'

@@ -7,9 +7,9 @@ export interface FrameStorage {
   token(): string | undefined
   setToken(token: string | undefined): void
   /**
-   * This browser's session key (issue 23 item 6): an ECDSA P-256 pair whose private half is
-   * non-extractable, made once and kept in IndexedDB on the frame's origin. Script can ask it to
-   * sign, but nothing can read it out, so a copied token is useless elsewhere.
+   * This browser's session key (sessions are bound to the browser that earned them): an ECDSA P-256 pair
+   * whose private half is non-extractable, made once and kept in IndexedDB on the frame's origin. Script
+   * can ask it to sign, but nothing can read it out, so a copied token is useless elsewhere.
    */
   sessionKey(): Promise<CryptoKeyPair>
 }

@@ -26,7 +26,7 @@ export type {
  * The frame's wallet: one handler per app event (SPEC section 7), each settling with exactly one
  * success or error answer. It holds the session token and never lets it out: answers carry addresses
  * and signatures. The e-mail and a social username are never answered either (any script of the site
- * can open a frame of its own and ask: issue 23 item 4b); the frame draws them itself (`identity`).
+ * can open a frame of its own and ask); the frame draws them itself (`identity`).
  *
  * @example
  * const wallet = createFrameWallet({ api, storage, approvals, look, chainId, site })

@@ -52,21 +52,22 @@ export interface FrameWalletDependencies {
   api: FrameApi
   storage: FrameStorage
   approvals: ApprovalUi
-  /** The Export and Delete views (issue 25 item 5); without them both answer `Not available`. */
+  /** The Export and Delete views; without them both answer `Not available`. */
   exportUi?: ExportUi
-  /** The recovery views (issue 25 item 3); without them SECURE_WALLET only answers where recovery stands. */
+  /** The recovery views; without them SECURE_WALLET only answers where recovery stands. */
   recoveryUi?: RecoveryUi
   look: FrameLook
-  /** The passkey views (issue 25 item 6); without them, or without `webauthn`, both answer `Not available`. */
+  /** The passkey views; without them, or without `webauthn`, both answer `Not available`. */
   passkeyUi?: PasskeyUi
   /** The browser's passkeys: `options` in their JSON form, the credential answered in its JSON form. */
   webauthn?: WebAuthnCeremonies
   /**
-   * This browser's device shares (IndexedDB on the frame's origin, issue 25). Without it (storage
-   * blocked) no wallet is set up or recovered here: a share kept in memory would die with the page.
+   * This browser's device shares (IndexedDB on the frame's origin: one of the three shares of the person's
+   * keys). Without it (storage blocked) no wallet is set up or recovered here: a share kept in memory would
+   * die with the page.
    */
   deviceShares?: DeviceShareStore
-  /** The permissions' session keys (IndexedDB on the frame's origin, issue 27); without it no permission is granted here. */
+  /** The permissions' session keys (IndexedDB on the frame's origin); without it no permission is granted here. */
   sessionKeys?: SessionKeyStore
   /** The network the frame was loaded on (its URL's `chainId`). */
   chainId: CaipNetworkId
@@ -77,8 +78,8 @@ export interface FrameWalletDependencies {
   onSessionEnded?: () => void
   /**
    * Who is signed in (or nobody), for the frame to draw itself: the e-mail and a social username stay
-   * in the frame (issue 23 item 4b), so Account shows them through it; with the custody mode once the
-   * keys are known (issue 25 item 4).
+   * in the frame (any script of the site could ask a frame of its own), so Account shows them through
+   * it; with the custody mode (who can use the wallet's keys) once the keys are known.
    */
   identity?: (user: EmbeddedUser | undefined, custody?: CustodyMode) => void
 }

@@ -109,8 +109,8 @@ function reasonError(code: string, message: string | undefined, secondsLeft: num
       return new FrameError({ message, reason: code, messageId: 'emailInUse' })
     case 'DEVICE_DENIED':
       return new FrameError({ message, reason: code, messageId: 'deviceDenied' })
-    // The person's keys (issue 25): this browser has no share of the wallet, cannot keep one, or the
-    // keys the service sent open other accounts.
+    // The person's keys (made and kept in the frame): this browser has no share of the wallet, cannot keep
+    // one, or the keys the service sent open other accounts.
     case 'KEYS_NOT_ON_DEVICE':
       return new FrameError({ message, reason: code, messageId: 'keysNotOnDevice' })
     case 'STORAGE_BLOCKED':
@@ -314,8 +314,8 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
         'sandbox',
         'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox',
       )
-      // Passkeys (WebAuthn) run on the frame's origin, and the export view's Copy buttons (issue 25
-      // items 5 and 6) write to the clipboard from it: a cross-origin frame needs the page's permission.
+      // Passkeys (WebAuthn) run on the frame's origin, and the export view's Copy buttons
+      // write to the clipboard from it: a cross-origin frame needs the page's permission.
       frame.setAttribute(
         'allow',
         'publickey-credentials-get *; publickey-credentials-create *; clipboard-write',

@@ -1,4 +1,4 @@
-// Connect's "Continue with a passkey" (issue 25 item 6): the frame runs the ceremony, then the page connects.
+// Connect's "Continue with a passkey": the frame runs the ceremony, then the page connects.
 import type { BaseError } from '../../errors/index.ts'
 import type { Config } from '../config.ts'
 import { completeEmbeddedLogin } from '../embedded.ts'
@@ -8,7 +8,7 @@ export type ConnectPasskeyErrorType = BaseError
 export type ConnectPasskeyReturnType = { connected: boolean }
 
 /**
- * Connect's "Continue with a passkey" (issue 25 item 6): the frame shows, on its own origin, the
+ * Connect's "Continue with a passkey": the frame shows, on its own origin, the
  * buttons that run WebAuthn there (sign in with a passkey, or create one: a new wallet), since a
  * passkey of the frame's host needs the person's click inside the frame. Once the frame has a session,
  * every namespace connects as after any sign-in; closed, nothing changes. What keeps the frame from

@@ -65,7 +65,7 @@ function inWords(error: unknown, provider: SocialProvider): unknown {
 
 /**
  * Waits for the provider's callback page (on the frame's origin, in `popup`) to say it is done, or
- * for the person to close the window; answers the sign-in's handover secret (issue 23 item 1), which
+ * for the person to close the window; answers the sign-in's handover secret, which
  * only the frame can use.
  */
 function callbackOf(win: Window, popup: Window, frameOrigin: string, provider: SocialProvider) {

@@ -8,7 +8,7 @@ export type DeleteWalletErrorType = BaseError
 export type DeleteWalletReturnType = { deleted: boolean }
 
 /**
- * Account's "Delete wallet" (issue 25 item 5), after an export: the frame mails a second fresh code,
+ * Account's "Delete wallet", after an export: the frame mails a second fresh code,
  * then the service deletes the wallet and ends every session of the person; this site disconnects.
  * Before any export the service refuses (`Export your wallet before you delete it…`).
  *

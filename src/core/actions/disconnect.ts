@@ -41,7 +41,8 @@ export async function disconnect(config: Config, parameters: DisconnectParameter
         // The embedded wallet: forget the cached login first, then sign out, 3 s at most (SPEC 4, 9).
         const { clearLoginCache } = await import('../embeddedState.ts')
         clearLoginCache(config)
-        // A revoke the wallet did not confirm is reported (issue 23 item 6), once per connector.
+        // A revoke the wallet did not confirm is reported (a sign-out must not look done when it is not),
+        // once per connector.
         const waiting =
           signingOut.get(connector) ??
           bounded(

@@ -7,7 +7,7 @@ export type ExportWalletErrorType = BaseError
 export type ExportWalletReturnType = { exported: boolean }
 
 /**
- * Account's "Export wallet" (issue 25 item 5): the frame mails a fresh code and shows, on its own
+ * Account's "Export wallet": the frame mails a fresh code and shows, on its own
  * origin, the code form, a warning and the keys. The page hears only whether they were shown; once
  * they were, Account offers "Delete wallet". A refusal is kept for Account (`leaveError`).
  *

@@ -1,4 +1,4 @@
-// Account's "Passkeys" (issue 25 item 6): the list, Add and Remove, shown by the frame on its own origin.
+// Account's "Passkeys": the list, Add and Remove, shown by the frame on its own origin.
 import type { BaseError } from '../../errors/index.ts'
 import type { Config } from '../config.ts'
 import { inPasskeyView } from './passkeyView.ts'
@@ -7,7 +7,7 @@ export type ManagePasskeysErrorType = BaseError
 export type ManagePasskeysReturnType = { passkeys: number }
 
 /**
- * Account's "Passkeys" (issue 25 item 6): the frame lists the person's passkeys on its own origin,
+ * Account's "Passkeys": the frame lists the person's passkeys on its own origin,
  * with "Add a passkey" (a WebAuthn ceremony that needs the click in the frame) and Remove. The page
  * hears only how many there are when the view closes. A refusal to open is kept for Account
  * (`passkeyError`); the service's refusals inside the view are shown there.

@@ -1,4 +1,4 @@
-// The wallet's recovery (issue 25 item 3): the frame recovers it here, or sets a recovery method up.
+// The wallet's recovery: the frame recovers it here, or sets a recovery method up.
 import type { BaseError } from '../../errors/index.ts'
 import type { WalletRecovery } from '../../protocol/embedded/frame.ts'
 import type { Config } from '../config.ts'

@@ -6,7 +6,7 @@ import { reportError } from './reportError.ts'
 export type SignOutEverywhereErrorType = FailedToDisconnectError
 
 /**
- * Signs the embedded wallet's person out of every browser (issue 23 item 6): the frame asks the
+ * Signs the embedded wallet's person out of every browser (against a stolen session): the frame asks the
  * service to end every session of theirs (`SIGN_OUT { everywhere: true }`), then this site
  * disconnects. A revoke the service did not confirm is reported as `Failed to disconnect`.
  *

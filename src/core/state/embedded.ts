@@ -25,7 +25,7 @@ export interface EmbeddedState {
    * browser shows, which the person types on the mailed link's page to approve it.
    */
   compareCode: string | undefined
-  /** The person exported their keys (issue 25 item 5): Account offers "Delete wallet". */
+  /** The person exported their keys: Account offers "Delete wallet". */
   exported: boolean
   /** Why the last export or deletion was refused (shown on Account). */
   leaveError: ErrorSummary | undefined

@@ -2,7 +2,7 @@ import type { ErrorSummary } from '../../errors/base.ts'
 import type { GrantedPermission } from '../../protocol/embedded/grantedPermissions.ts'
 
 /**
- * Account's list of what this site may do for the person without asking (issue 27 item 3): the
+ * Account's list of what this site may do for the person without asking (ERC-7715 permissions): the
  * embedded wallet's permissions granted to this site on the connected network.
  */
 export interface PermissionsState {

@@ -1,4 +1,4 @@
-// The permissions' session keys (issue 27): made in the frame, kept in its origin's IndexedDB under a non-extractable AES-GCM key.
+// The permissions' session keys (ERC-7715): made in the frame, kept in its origin's IndexedDB under a non-extractable AES-GCM key.
 import * as z from 'zod/mini'
 import { keyStore } from '../storage.ts'
 import { buffer, open, seal } from './aead.ts'

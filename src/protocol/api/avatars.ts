@@ -3,8 +3,8 @@ import { caip2NetworkId } from './common.ts'
 import { accountAddress, maxNameMessageBytes } from './names.ts'
 
 /**
- * Profile images (issue 17): the account that holds a name sets its image by a message it signs, like
- * a registration (`POST /names/v1/avatar`). The image is an `https://` URL (no other scheme: no
+ * Profile images of wallet-side names: the account that holds a name sets its image by a message it signs,
+ * like a registration (`POST /names/v1/avatar`). The image is an `https://` URL (no other scheme: no
  * `data:`, `javascript:`, `http:`, nor ENSIP-12 NFT references, which the modal could not show without
  * reading the token), at most {@link AVATAR_MAX_LENGTH} characters, without credentials; null clears it.
  * It is served by `GET /names/v1/profile` and as the ENS `avatar` text record.

@@ -48,7 +48,8 @@ export const embeddedUser = z.object({
   userName: z.optional(z.string()),
   /**
    * Who gave `userName` (`farcaster`, `google`, …): the frame passes a Farcaster username (public) to
-   * the page, never another provider's, which may be the e-mail or a real name (issue 23 item 4b).
+   * the page, never another provider's, which may be the e-mail or a real name (any script of the site can
+   * open a frame of its own and ask).
    */
   identityProvider: z.optional(z.string().check(z.maxLength(32))),
   /** The profile picture a Farcaster sign-in gave (https). */
@@ -58,7 +59,7 @@ export const embeddedUser = z.object({
     solana: z.object({ address: z.string(), type: AccountTypeSchema }),
   }),
   createdAt: z.string(),
-  /** The keys were exported (issue 25 item 5): Account offers to delete the wallet from the service. */
+  /** The keys were exported: Account offers to delete the wallet from the service. */
   exported: z.optional(z.boolean()),
 })
 export type EmbeddedUser = z.infer<typeof embeddedUser>
@@ -135,8 +136,9 @@ export const emailUpdateOtpRequest = z.object({ updateId: opaqueId, otp: otpCode
 export const emailUpdatedResponse = z.object({ email: z.string() })
 
 /**
- * A flow's binding secret (issue 23 item 1): 256 random bits the frame that starts a sign-in makes and
- * keeps in memory; the service keeps only its SHA-256 and finishing the flow needs the secret itself.
+ * A flow's binding secret (knowing a sign-in's ids is never enough to finish it): 256 random bits the frame
+ * that starts a sign-in makes and keeps in memory; the service keeps only its SHA-256 and finishing the
+ * flow needs the secret itself.
  */
 export const bindingSecret = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid binding'))
 /** The SHA-256 of a binding secret (of its text), URL-safe base64: what a start sends. */
@@ -212,7 +214,7 @@ export const accountTypeRequest = z.object({
   type: z.optional(AccountTypeSchema),
   /**
    * Sets nothing: also answers the account `preview` would use on that network (the frame's approval
-   * view shows it before the person approves a switch: issue 23 item 4b). Refused like `type` would be.
+   * view shows it before the person approves a switch). Refused like `type` would be.
    */
   preview: z.optional(AccountTypeSchema),
 })
@@ -261,7 +263,8 @@ export type FarcasterStartRequest = z.infer<typeof farcasterStartRequest>
 /**
  * Answer of `POST /embedded/v1/farcaster/start`: the channel's URL (the QR code and the "open in app"
  * link), the sign-in's id, when the channel expires (ISO 8601), and the domain the sign-in message
- * names (the frame's host: what the person's Farcaster app shows as the site asking, issue 26 item 6).
+ * names (the frame's host: what the person's Farcaster app shows as the site asking, which the view names
+ * beside the page's own).
  */
 export const farcasterStartResponse = z.object({
   loginId: opaqueId,

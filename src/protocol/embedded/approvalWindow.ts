@@ -3,7 +3,7 @@ import { frameNonce } from './frame.ts'
 import { approvalPreview } from './preview.ts'
 
 // Messages between the wallet frame and the approval window it opens (`/approve`, a top-level window
-// on the frame's own origin) in engines without IntersectionObserver v2 (issue 23 item 4a). Both are
+// on the frame's own origin) in engines without IntersectionObserver v2, against clickjacking. Both are
 // the frame's origin: every window message is checked for that exact origin and its source window,
 // and carries the nonce of one opening, so a window left from an earlier request never answers a
 // new one. Both sides parse every message with these schemas; what does not parse is dropped.
@@ -20,8 +20,8 @@ export const approveWindowReady = z.object({ type: z.literal(APPROVE_WINDOW_READ
 export const approveWindowPort = z.object({ type: z.literal(APPROVE_WINDOW_PORT), nonce: frameNonce })
 
 /**
- * A switch of the account type (issue 23 item 4b), built by the frame from the service's answer: the
- * network, the account requests use now and the one they will use.
+ * A switch of the account type (the person approves it, whichever frame asked), built by the frame from the
+ * service's answer: the network, the account requests use now and the one they will use.
  */
 export const accountTypePreview = z.object({
   kind: z.literal('accountType'),

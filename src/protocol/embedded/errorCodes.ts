@@ -46,7 +46,7 @@ export const embeddedErrorCodes = [
   'PASSKEY_TAKEN',
   /** Removing this passkey would leave the person no way in. */
   'PASSKEY_LAST_WAY',
-  /** Deleting a wallet whose keys were never exported (issue 25 item 5): they would be lost. */
+  /** Deleting a wallet whose keys were never exported: they would be lost. */
   'EXPORT_FIRST',
 ] as const
 export type EmbeddedErrorCode = (typeof embeddedErrorCodes)[number]

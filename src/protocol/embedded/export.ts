@@ -1,4 +1,4 @@
-// Wire formats of the wallet's export and deletion (issue 25 item 5): frame <-> service.
+// Wire formats of the wallet's export and deletion: frame <-> service.
 import * as z from 'zod/mini'
 import { opaqueId, otpCode } from './api.ts'
 import { shareSetId, wireShare } from './keys.ts'
@@ -17,7 +17,7 @@ export const exportConfirmRequest = z.object({ codeId: opaqueId, otp: otpCode })
 
 /**
  * Answer of `POST /embedded/v1/export` (to the frame only, `Cache-Control: no-store`): the service's
- * auth share of the current set (issue 25); the frame combines it with its device share and shows the
+ * auth share of the current set; the frame combines it with its device share and shows the
  * recovery phrase and the keys on its own origin. The service never holds the keys.
  */
 export const exportResponse = z.object({ setId: shareSetId, authShare: wireShare })

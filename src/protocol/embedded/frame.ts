@@ -44,7 +44,7 @@ export const appEventPayloads = {
   CONNECT_EMAIL: z.object({ email: embeddedEmail }),
   CONNECT_DEVICE: empty,
   CONNECT_OTP: z.object({ otp: typedCode }),
-  /** `handover`: the callback page's secret for this sign-in (issue 23 item 1), passed on by the modal. */
+  /** `handover`: the callback page's one-time secret for this sign-in, passed on by the modal. */
   CONNECT_SOCIAL: z.object({
     provider: SocialProviderSchema,
     uri: z.optional(z.string()),
@@ -60,7 +60,7 @@ export const appEventPayloads = {
     preferredAccountType: z.optional(AccountTypeSchema),
   }),
   GET_SOCIAL_REDIRECT_URI: z.object({ provider: SocialProviderSchema }),
-  /** `everywhere`: every session of the person ends, in every browser (issue 23 item 6). */
+  /** `everywhere`: every session of the person ends, in every browser. */
   SIGN_OUT: z.object({ everywhere: z.optional(z.boolean()) }),
   IS_CONNECTED: empty,
   GET_CHAIN_ID: empty,
@@ -89,14 +89,14 @@ export const appEventPayloads = {
   /** The modal closed while the frame showed a request: the frame rejects it (4001). */
   CANCEL_APPROVAL: empty,
   /**
-   * Issue 25 item 5: the frame mails a fresh code and shows, on its own origin, the code form, a
+   * Export: the frame mails a fresh code and shows, on its own origin, the code form, a
    * warning and the keys. The answer says only whether the keys were shown; they never leave the frame.
    */
   EXPORT_WALLET: empty,
   /** After an export: a second fresh code, then the service deletes the wallet and every session. */
   DELETE_WALLET: empty,
   /**
-   * Issue 25 item 3: the frame shows, on its own origin, what the wallet's recovery needs: on a browser
+   * Recovery: the frame shows, on its own origin, what the wallet's recovery needs: on a browser
    * without this wallet's key, "Recover your wallet"; in user custody without a recovery method, its
    * set-up (`sign-in`: only for keys made in this session; `account`: asked from Account). A wallet
    * whose recovery share the operator still holds in user custody (its project left operator custody)
@@ -105,7 +105,7 @@ export const appEventPayloads = {
    */
   SECURE_WALLET: z.object({ reason: z.enum(['sign-in', 'account', 'visit']) }),
   /**
-   * Issue 25 item 6, Connect: the frame shows "Continue with a passkey" and "Create a passkey" on its
+   * Passkeys, Connect: the frame shows "Continue with a passkey" and "Create a passkey" on its
    * own origin (WebAuthn needs the person's click in the frame); answers once signed in or closed.
    */
   CONNECT_PASSKEY: empty,
@@ -144,8 +144,8 @@ export const frameAccount = z.object({
 export type FrameAccount = z.infer<typeof frameAccount>
 
 /**
- * How the embedded wallet can be recovered on a new browser (issue 25): who can (`custody`) and the
- * ways its recovery share is sealed (none yet: only this browser opens it). Shared in spirit with
+ * How the embedded wallet can be recovered on a new browser (from its recovery share): who can (`custody`)
+ * and the ways its recovery share is sealed (none yet: only this browser opens it). Shared in spirit with
  * protocol/embedded/keys.ts, kept here so the page's first paint loads no key schemas.
  */
 export const walletRecovery = z.object({
@@ -158,7 +158,7 @@ export type WalletRecovery = z.infer<typeof walletRecovery>
 export const frameUser = z.object({
   ...WalletUserSchema.shape,
   accounts: z.array(frameAccount),
-  /** The person exported their keys (issue 25 item 5): Account offers "Delete wallet", after a reload too. */
+  /** The person exported their keys: Account offers "Delete wallet", after a reload too. */
   exported: z.optional(z.boolean()),
   recovery: z.optional(walletRecovery),
 })
@@ -183,7 +183,7 @@ export const frameSuccessPayloads = {
     z.object({
       url: z.string().check(z.regex(/^https?:\/\//), z.maxLength(2048)),
       expiresAt: z.string().check(z.maxLength(64)),
-      /** The host the sign-in message names: what the Farcaster app shows as the site (issue 26 item 6). */
+      /** The host the sign-in message names: what the Farcaster app shows as the site. */
       domain: z.string().check(z.minLength(1), z.maxLength(255)),
     }),
     empty,

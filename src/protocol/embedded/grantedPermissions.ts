@@ -1,5 +1,5 @@
 /**
- * What `wallet_getGrantedExecutionPermissions` answers (issue 27 item 3): the modal's Account list reads it,
+ * What `wallet_getGrantedExecutionPermissions` answers (ERC-7715): the modal's Account list reads it,
  * so it lives apart from the grant's rules (permissions.ts), which need viem: the page's types and chunks
  * stay free of it.
  */
@@ -21,7 +21,7 @@ export const permissionStates = [
 export type PermissionState = (typeof permissionStates)[number]
 
 /**
- * One permission of `wallet_getGrantedExecutionPermissions` (issue 27 item 3): the site's own
+ * One permission of `wallet_getGrantedExecutionPermissions`: the site's own
  * permissions on this network, read from the chain (what it allows, what it used, whether it can act)
  * with the service's index (which request granted it).
  */

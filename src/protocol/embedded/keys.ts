@@ -1,4 +1,4 @@
-// The person's keys on the wire (issue 25): the frame makes and uses them; the service keeps one share.
+// The person's keys on the wire (user custody): the frame makes and uses them; the service keeps one share.
 import * as z from 'zod/mini'
 import { fromBase64, fromBase64Url } from '../base64.ts'
 import { signRequest } from './signing.ts'
@@ -127,8 +127,9 @@ export type UserRecovery = z.infer<typeof userRecovery>
 /**
  * Where the signed-in person's keys stand (`GET /embedded/v1/keys`, and in every session answer):
  * - `none`: a new user; the frame makes the secret, splits it and sends `POST keys/setup`;
- * - `legacy`: the keys are still under the operator's custody (before issue 25); the frame takes them
- *   once (`POST keys/migrate`), splits them and sends `POST keys/setup`, and the service deletes them;
+ * - `legacy`: the keys are still under the operator's custody (the service made them, before keys moved
+ *   to the frame); the frame takes them once (`POST keys/migrate`), splits them and sends
+ *   `POST keys/setup`, and the service deletes them;
  * - `ready`: a share set exists; the frame needs its device share of `setId`, else it recovers.
  * `userId` names the device share and the recovery share's AAD in the frame; it never reaches the page.
  */

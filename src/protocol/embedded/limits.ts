@@ -43,7 +43,7 @@ export const embeddedLimits = {
   deviceWaitMs: 25_000,
   /** A wallet session (the frame's) lasts at most this long unless signed out. */
   sessionTtlMs: 30 * 24 * 60 * 60_000,
-  /** A session not used for this long has ended (issue 23 item 6). */
+  /** A session not used for this long has ended, whatever its absolute lifetime. */
   sessionIdleMs: 7 * 24 * 60 * 60_000,
   /** A request waiting for approval is forgotten after this long. */
   approvalTtlMs: 10 * 60_000,

@@ -1,4 +1,4 @@
-// Passkey sign-in and linking on the frame's API (issue 25 item 6): WebAuthn ceremonies the frame runs on its own origin.
+// Passkey sign-in and linking on the frame's API: WebAuthn ceremonies the frame runs on its own origin.
 import * as z from 'zod/mini'
 import { bindingHash, bindingSecret, deviceId, opaqueId, siteOrigin } from './api.ts'
 

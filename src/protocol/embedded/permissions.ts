@@ -1,5 +1,5 @@
 /**
- * ERC-7715 permission requests as the embedded wallet serves them (issue 27 item 2): the shapes it
+ * ERC-7715 permission requests as the embedded wallet serves them: the shapes it
  * accepts (`wallet_grantPermissions` and the draft's newer `wallet_requestExecutionPermissions`), the
  * grant they ask for in one normal form, the WalletAccount session policy that grant becomes, and the
  * answers. The service builds the grant's UserOperation from this and the frame checks what it signs

@@ -203,7 +203,7 @@ export const approvalPreview = z.object({
   /** Programs of Solana instructions the service cannot decode (the frame warns). */
   programs: z.optional(z.array(z.string())),
   /**
-   * A permission to grant or revoke (ERC-7715, issue 27): what the session may do without asking, until
+   * A permission to grant or revoke (ERC-7715): what the session may do without asking, until
    * when. The frame draws it from the page's own request and takes only the tokens' names from here.
    */
   permissions: z.optional(permissionsPreview),

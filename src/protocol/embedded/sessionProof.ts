@@ -1,9 +1,9 @@
 import * as z from 'zod/mini'
 
-// Sessions bound to the browser that earned them (issue 23 item 6). The frame keeps an ECDSA P-256
-// key pair made with WebCrypto as non-extractable, in IndexedDB on the frame's origin; the public key
-// travels with the request that opens a session, and every request of that session is signed. A bearer
-// token copied out of the browser is useless without the key, and a signed request is good once.
+// Sessions bound to the browser that earned them, so a stolen token alone signs nothing. The frame keeps an
+// ECDSA P-256 key pair made with WebCrypto as non-extractable, in IndexedDB on the frame's origin; the
+// public key travels with the request that opens a session, and every request of that session is signed. A
+// bearer token copied out of the browser is useless without the key, and a signed request is good once.
 
 /** The frame's public key (SPKI, URL-safe base64), sent with every request; kept when a session opens. */
 export const SESSION_KEY_HEADER = 'x-wallet-key'

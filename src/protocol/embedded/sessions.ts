@@ -16,7 +16,7 @@ export const sessionResponse = z.object({
    * and reads the user from `GET me`. The page never sees a user without accounts.
    */
   user: z.optional(embeddedUser),
-  /** Where the person's keys stand: what the frame does before it answers the sign-in (issue 25). */
+  /** Where the person's keys stand: what the frame does before it answers the sign-in. */
   keys: walletKeyState,
   /** The person's first sign-in (their account was just made): the site's default account type applies. */
   newUser: z.optional(z.boolean()),

@@ -1,7 +1,7 @@
 /**
- * WalletAccount's sessions (issue 27, server/dev/chain/contracts/WalletAccount.sol): the ABI of grant,
- * revoke, the views, the events and the reasons validation refuses; a policy as `grantSession` takes it;
- * a session key's UserOperation signature. The service builds grants with these and the frame checks
+ * WalletAccount's sessions (ERC-7715 permissions, server/dev/chain/contracts/WalletAccount.sol): the ABI of
+ * grant, revoke, the views, the events and the reasons validation refuses; a policy as `grantSession` takes
+ * it; a session key's UserOperation signature. The service builds grants with these and the frame checks
  * what it signs against them, so both read one definition.
  */
 import { type Address, concat, encodeFunctionData, type Hex, isAddress, isHex, parseAbi, toHex } from 'viem'

@@ -1,4 +1,4 @@
-// Account's "Passkeys" (issue 25 item 6): opens the frame's list of the person's passkeys, with Add and Remove.
+// Account's "Passkeys": opens the frame's list of the person's passkeys, with Add and Remove.
 import type { Config } from '../../core/createConfig.ts'
 import { embeddedState } from '../../core/embeddedState.ts'
 import { useStore } from '../hooks/useStore.ts'

@@ -13,7 +13,7 @@ import { ErrorMessage } from './Message.tsx'
 /**
  * The embedded wallet's account type on Account (SPEC 3, 4), on an EVM network: the type, whether the
  * smart account is deployed, and a switch between the EOA and the smart account, which the person
- * approves in the wallet frame's approval view (issue 23 item 4b). A refused switch (a
+ * approves in the wallet frame's approval view (whichever frame of the page asked). A refused switch (a
  * network the service has no bundler for) says `This application might not support Smart Accounts` (red, announced), and the
  * account stays the EOA. Inside `AccountScope`: its words are the account catalogue's.
  */

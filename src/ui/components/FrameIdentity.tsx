@@ -4,9 +4,9 @@ import { useStrings } from '../modal/viewContext.ts'
 
 /**
  * Who is signed in to the embedded wallet, on Account: a line the wallet frame draws on its own origin
- * (the e-mail, or a social sign-in's username) and who can use the wallet's keys (issue 25 item 4),
+ * (the e-mail, or a social sign-in's username) and who can use the wallet's keys (the custody line),
  * laid over this room. The frame never tells the page
- * the e-mail (any script of the site can open a frame of its own and ask: issue 23 item 4b), so the
+ * the e-mail (any script of the site can open a frame of its own and ask), so the
  * modal shows it only through the frame. The frame takes no input here; the ApproveTransaction view
  * lays it out for itself when a request shows.
  */

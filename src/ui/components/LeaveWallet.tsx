@@ -1,4 +1,4 @@
-// Account's "Export wallet" and, after an export, "Delete wallet" (issue 25 item 5); the frame does the rest.
+// Account's "Export wallet" and, after an export, "Delete wallet"; the frame does the rest.
 import { deleteWallet } from '../../core/actions/deleteWallet.ts'
 import { exportWallet } from '../../core/actions/exportWallet.ts'
 import type { Config } from '../../core/config.ts'

@@ -1,4 +1,4 @@
-// Connect's "Continue with a passkey" (issue 25 item 6): opens the frame's passkey view, where the ceremony runs.
+// Connect's "Continue with a passkey": opens the frame's passkey view, where the ceremony runs.
 import type { Config } from '../../core/createConfig.ts'
 import { embeddedState } from '../../core/embeddedState.ts'
 import { useStore } from '../hooks/useStore.ts'

@@ -1,4 +1,4 @@
-// Account's list of what this site may do for the person without asking (issue 27 item 3), with Revoke.
+// Account's list of what this site may do for the person without asking (ERC-7715 permissions), with Revoke.
 import { useEffect } from 'react'
 import { loadPermissions, permissionsState } from '../../core/actions/loadPermissions.ts'
 import { revokePermission } from '../../core/actions/revokePermission.ts'
@@ -154,7 +154,7 @@ function Item({
 }
 
 /**
- * Account's "Permissions" (issue 27 item 3): what this site may do for the person without asking,
+ * Account's "Permissions": what this site may do for the person without asking,
  * as the embedded wallet lists it on the connected EVM network. Each in plain words: what it allows
  * (`10 USDC a day`, contracts shortened), until when, what it used, why it cannot act when it cannot,
  * and Revoke (approved in the wallet frame), busy while it runs. Shown only while loading or when

@@ -1,4 +1,4 @@
-// Account's nag while the embedded wallet has no recovery method (issue 25 item 3); the frame sets it up.
+// Account's nag while the embedded wallet has no recovery method; the frame sets it up.
 import { useEffect } from 'react'
 import { secureWallet } from '../../core/actions/secureWallet.ts'
 import type { Config } from '../../core/config.ts'

@@ -33,14 +33,14 @@ import type { ViewProps } from '../modal/viewProps.ts'
 /** The Activity list: its own chunk with its own catalogue, fetched when Account shows. */
 const loadActivity = () => import('../components/ActivityList.tsx')
 
-/** The site's permissions (issue 27 item 3): its own chunk, fetched when Account shows the embedded wallet on an EVM network. */
+/** The site's permissions (ERC-7715): its own chunk, fetched when Account shows the embedded wallet on an EVM network. */
 const loadPermissionsList = () => import('../components/PermissionsList.tsx')
 
 /**
  * Who is signed in to the embedded wallet on Account, in its words (inside `EmbeddedScope`), and the
  * update's notice. A Farcaster sign-in's username and picture (public) are the page's to show; the
- * e-mail only the wallet frame knows, and draws (with a social username when there is no e-mail:
- * issue 23 item 4b).
+ * e-mail only the wallet frame knows, and draws (with a social username when there is no e-mail,
+ * which the page is never told either).
  */
 function EmailRow({
   name,

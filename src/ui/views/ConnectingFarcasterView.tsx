@@ -52,7 +52,8 @@ function ConnectingFarcaster({ config }: ViewProps) {
   }
   const expired = error?.messageId === 'farcasterExpired'
   // The page the person is on; the Farcaster app names the wallet frame's host instead (the sign-in
-  // message's domain must be the verifier's), so the view says both (issue 26 item 6).
+  // message's domain must be the verifier's), so the view says both, lest the person approve a host they do
+  // not recognise.
   const site = config.platform.window?.location.host
 
   return (
