@@ -1,4 +1,4 @@
-// The person's Bitcoin public keys (issue 28 item 5): sent once by the frame, vouched for by the set's EVM key.
+// The person's Bitcoin public keys (BIP-84): sent once by the frame, vouched for by the set's EVM key.
 import { eq } from 'drizzle-orm'
 import { type Hex, isAddressEqual, recoverMessageAddress } from 'viem'
 import type { BitcoinPublicKeys } from '../../src/protocol/embedded/bitcoin.ts'

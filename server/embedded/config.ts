@@ -111,7 +111,7 @@ export const embeddedEnv = z.object({
     (value) => (typeof value === 'string' ? value : ''),
     z.string().transform(commaItems),
   ),
-  // Not in `.data` (the database's folder): one copy of it must not hold both (issue 23 item 7).
+  // Not in `.data` (the database's folder): one copy of it must not hold both (it would open every wallet).
   WALLET_KEK_FILE: z.preprocess(blankToUndefined, z.string().default('.secrets/wallet-kek')),
   WALLET_MAILS_PER_HOUR: integer('WALLET_MAILS_PER_HOUR', 0, 1_000_000, 1000),
 })

@@ -1,9 +1,10 @@
 /**
- * Custody of the embedded wallet's data keys, and of the keys users had before issue 25. Each user has a
- * data key, AES-256-GCM-wrapped by the key-encryption key (KEK), which stays outside the database; what
- * the service keeps of a person's keys (their auth share, and in operator custody the recovery share:
- * shareSets.ts) is AES-256-GCM ciphertext under that data key, with additional data naming what it is
- * (a ciphertext moved to another row does not open). Rotating the KEK re-wraps the data keys only.
+ * Custody of the embedded wallet's data keys, and of the keys the service itself made for users before the
+ * frame made them (legacy keys). Each user has a data key, AES-256-GCM-wrapped by the key-encryption key
+ * (KEK), which stays outside the database; what the service keeps of a person's keys (their auth share, and
+ * in operator custody the recovery share: shareSets.ts) is AES-256-GCM ciphertext under that data key, with
+ * additional data naming what it is (a ciphertext moved to another row does not open). Rotating the KEK
+ * re-wraps the data keys only.
  *
  * Legacy keys (`wallet_keys`, made here by `createKeys` before the person's keys moved to the frame) are
  * opened once more by `withKey` when the frame takes them over (`POST keys/migrate`), then deleted.
@@ -88,8 +89,8 @@ export const noKeysYet = () =>
 
 export interface Custody {
   /**
-   * Creates a user's data key and both private keys (inside the caller's transaction): the custody of
-   * before issue 25, kept for the tests that write a database as the old code did.
+   * Creates a user's data key and both private keys (inside the caller's transaction): legacy custody,
+   * from before the frame made the keys, kept for the tests that write a database as the old code did.
    */
   createKeys(tx: Db, userId: string): Promise<Record<Curve, PublicAccount>>
   /**

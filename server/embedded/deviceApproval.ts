@@ -1,5 +1,5 @@
 /**
- * Approval of a new browser (issue 23 item 5): once a known address has proven its code on a browser
+ * Approval of a new browser: once a known address has proven its code on a browser
  * it never used, a mailed link's page shows the site, browser and time, and approves only with the
  * short code shown in the browser that is signing in; that browser waits for the decision and then
  * gets its session.

@@ -1,6 +1,6 @@
 /**
  * Changing a wallet's e-mail address: a code to the current address, then one to the new address;
- * the change revokes every other session of the person (issue 23 item 6).
+ * the change revokes every other session of the person, so a thief's session does not outlive it.
  */
 import { and, eq, gt, isNotNull, isNull, ne } from 'drizzle-orm'
 import { embeddedLimits } from '../../src/protocol/embedded/index.ts'
@@ -167,7 +167,7 @@ export function createEmailChange(deps: EmailChangeDependencies) {
             .set({ completedAt: new Date(now()) })
             .where(eq(walletEmailUpdates.id, update.id))
           // Whoever held a session by the old address loses it: only this browser, which proved both
-          // addresses, stays signed in (issue 23 item 6).
+          // addresses, stays signed in.
           await tx
             .update(walletSessions)
             .set({ revokedAt: new Date(now()) })

@@ -1,5 +1,5 @@
 /**
- * Sign-in by an e-mailed code (SPEC 4; issue 23 items 1 and 5): every address gets the same answer, a
+ * Sign-in by an e-mailed code (SPEC 4): every address gets the same answer, a
  * code, whether it has a wallet or not; the code is bound to the browser that asked and checked
  * against it before it is spent; only once the code is proven does a known address on a new browser
  * take the device step (deviceApproval.ts).

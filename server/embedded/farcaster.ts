@@ -1,5 +1,5 @@
 /**
- * Sign In With Farcaster for the embedded wallet (SPEC 1, issue 14 item 5): the EIP-4361 message the
+ * Sign In With Farcaster for the embedded wallet (SPEC 1): the EIP-4361 message the
  * visitor's Farcaster app signed (statement `Farcaster Auth`, `Chain ID: 10`, resource
  * `farcaster://fid/<fid>`) is verified with `@farcaster/auth-client` against our nonce and domain and
  * against the ID and key registries on chain 10 (the RPC in service config; locally, a chain with the

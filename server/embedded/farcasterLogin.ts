@@ -1,11 +1,11 @@
 /**
- * Sign In With Farcaster for the embedded wallet, through an auth relay (SPEC 1, 7; issue 14 item 5).
+ * Sign In With Farcaster for the embedded wallet, through an auth relay (SPEC 1, 7).
  * `start` opens a relay channel with our nonce and our domain (the frame's host) and gives the frame
  * the channel's URL for the QR code; `finish` asks the relay about the channel once: pending, expired,
  * declined, or completed with the visitor's approval, which is verified against the ID and key
  * registries before the fid's user (one embedded wallet per fid) gets a session. A channel is used
  * once, by the frame that opened it: `finish` needs that frame's binding secret, of which `start` got
- * only the hash (issue 23 item 1), so knowing the sign-in's ids is not enough to take its session.
+ * only the hash, so knowing the sign-in's ids is not enough to take its session.
  */
 import { randomBytes } from 'node:crypto'
 import { and, eq, isNull } from 'drizzle-orm'

@@ -1,4 +1,4 @@
-// The person's key routes (issue 25), `/embedded/v1/keys*`: session routes like the others, never cached.
+// The person's key routes, `/embedded/v1/keys*`: session routes like the others, never cached.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import {
   bitcoinKeysRequest,
@@ -70,7 +70,7 @@ export function registerKeyRoutes(app: FastifyInstance, options: KeyRouteOptions
   app.post('/embedded/v1/keys/migrate', { bodyLimit }, async (request) =>
     keys.migrate(await session(request)),
   )
-  // The Bitcoin account's public keys (issue 28 item 5), vouched for by the set's EVM key.
+  // The Bitcoin account's public keys (BIP-84), vouched for by the set's EVM key.
   app.get('/embedded/v1/keys/bitcoin', { config: { walletLimit: 'none' } }, async (request) =>
     wallet.bitcoinKeys.state(await session(request)),
   )

@@ -54,7 +54,7 @@ export function createLoginMail(deps: LoginMailDependencies) {
     kind: LoginMailKind,
   ): Promise<void> {
     // The device link follows a proven code at once: its own cooldown, or the code's would refuse it.
-    // Export and delete codes (asked by a signed-in wallet, issue 25 item 5) have a cooldown each, so
+    // Export and delete codes (asked by a signed-in wallet) have a cooldown each, so
     // the deletion's code can follow an export at once.
     const throttleKey = kind.startsWith('update-')
       ? `update:${address}`

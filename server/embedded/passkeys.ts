@@ -1,5 +1,5 @@
 /**
- * Passkey sign-in and linking for the embedded wallet (issue 25 item 6): WebAuthn ceremonies on the
+ * Passkey sign-in and linking for the embedded wallet: WebAuthn ceremonies on the
  * frame's origin (RP ID: the frame's host), verified with `@simplewebauthn/server`. A ceremony's
  * challenge is used once, within 5 minutes, by the frame that started it: `start` gets only the hash of
  * that frame's binding secret and `finish` needs the secret (as Farcaster and social sign-ins do), so

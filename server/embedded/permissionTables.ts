@@ -1,4 +1,4 @@
-// The permissions the person granted sites (ERC-7715, issue 27): the service's index of the sessions on
+// The permissions the person granted sites (ERC-7715): the service's index of the sessions on
 // their smart accounts. The chain is the authority (what a key may do, what it used, whether it is
 // revoked); this index says which site asked, for what, and where to look.
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'

@@ -2,7 +2,7 @@
  * The embedded wallet's requests (SPEC 6): their lifecycle. Reads go to the RPC upstream; the wallet's own
  * methods (call status, capabilities, assets) are answered here; signing is two steps: the frame stores
  * the request and gets its preview in plain words with the exact signatures to make (the plan), the
- * person approves it in the frame, which signs the plan with the person's keys (issue 25: the service
+ * person approves it in the frame, which signs the plan with the person's keys (the service
  * holds no key); the service checks each signature against what it stored and relays. Each method is its own file in
  * `methods/` (its params, preview and execute), found through a table by its name. Anything else is
  * refused with `Requested RPC call is not allowed`.
@@ -202,7 +202,8 @@ export function createRequestService(deps: RequestDependencies) {
       const ownAccounts = await ctx.ownSmartAccounts()
       checkPlan(approvalHandlers[request.method as keyof typeof approvalHandlers].method, plan, ownAccounts)
       const shown = { method: request.method, network: ctx.network, ...built.shown } as ApprovalPreview
-      // The fee's value in USD where a price is known (issue 26 item 6), from the Account view's source.
+      // The fee's value in USD where a price is known (so the fee's size reads at a glance), from the
+      // Account view's source.
       const feeUsd =
         shown.fee === undefined || !deps.nativeUsdPrice
           ? undefined

@@ -92,8 +92,8 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
   app.decorateRequest('walletProject', null)
   app.decorateRequest('walletRawBody', '')
 
-  // A session's requests are signed over the body's exact text (issue 23 item 6): keep it beside the
-  // parsed body, parsed as Fastify's own JSON parser does (prototype poisoning refused).
+  // A session's requests are signed over the body's exact text (sessions are bound to the browser's key):
+  // keep it beside the parsed body, parsed as Fastify's own JSON parser does (prototype poisoning refused).
   const json = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
@@ -143,7 +143,7 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     // The approval page has no project: its routes count per client only.
     const approvalPage = route.startsWith('/embedded/v1/device/') && !route.endsWith('/wait')
     if (approvalPage) return charge('-')
-    // The project is resolved before any bucket is made (issue 23 item 5): a bucket is named by a
+    // The project is resolved before any bucket is made: a bucket is named by a
     // project that exists, and every id that is none (malformed, or unknown) shares one, so made-up
     // ids cost no memory. The resolver's cache is bounded and only sees well-formed ids.
     const project =
@@ -281,7 +281,7 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     return reply.code(204).send()
   })
 
-  // Issue 23 item 6: every session of the person ends, in every browser (Account's "Sign out everywhere").
+  // Every session of the person ends, in every browser (Account's "Sign out everywhere").
   app.post('/embedded/v1/sign-out-everywhere', {}, async (request) =>
     wallet.login.signOutEverywhere(await session(request)),
   )
@@ -299,7 +299,7 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     return wallet.login.verifySecondary(await session(request), body)
   })
 
-  /** Issue 25 item 6: passkey sign-in (a new person, or one with a passkey) and linking (signed in). */
+  /** Passkey sign-in (a new person, or one with a passkey) and linking (signed in). */
   function registerPasskeyRoutes() {
     const started = (request: FastifyRequest) => {
       const body = parseInput(passkeyStartRequest, request.body, 'body')
@@ -346,7 +346,7 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     })
   }
 
-  // Issue 25 item 5: a fresh code, then the keys (to this session's frame only), then, once exported,
+  // Export and delete: a fresh code, then the keys (to this session's frame only), then, once exported,
   // the wallet's deletion. The keys' answer is never cached (every route here says no-store) nor logged.
   app.post('/embedded/v1/export/code', { bodyLimit }, async (request) => {
     const body = parseInput(exportCodeRequest, request.body, 'body')

@@ -1,5 +1,5 @@
 /**
- * The service's side of browser-bound sessions (issue 23 item 6; the wire format is in
+ * The service's side of browser-bound sessions (the wire format is in
  * src/protocol/embedded/sessionProof.ts): the public key a session is opened with, and the check of
  * each request's signature by that key. The nonce's single use is the login service's (in the
  * database, so it holds across instances).

@@ -54,7 +54,7 @@ export function createSessions(deps: SessionsDependencies) {
 
   /**
    * A new session for this browser: bound to its key (`publicKey`, SPKI), whose signature every request
-   * of the session must carry (issue 23 item 6).
+   * of the session must carry, so a token copied out of the browser is refused.
    */
   async function openSession(
     user: UserRow,

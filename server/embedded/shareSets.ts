@@ -1,4 +1,4 @@
-// The share sets the service keeps (issue 25): sealed at rest under the user's data key, read back once.
+// The share sets the service keeps: sealed at rest under the user's data key, read back once.
 import { and, countDistinct, eq, inArray } from 'drizzle-orm'
 import type {
   CustodyMode,

@@ -1,4 +1,4 @@
-// The person's share sets (issue 25): the service's auth share and the sealed recovery share, per user.
+// The person's share sets: the service's auth share and the sealed recovery share, per user.
 import { jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core'
 import { bytea, createdAt, updatedAt } from '../db/columns.ts'
 import { walletDataKeys, walletUsers } from './tables.ts'

@@ -8,7 +8,7 @@
  * the hand-over; the providers (socialProviders.ts), reaching them (socialConfiguration.ts) and the
  * code exchange (socialExchange.ts) have their own files.
  *
- * Issue 23 item 1: knowing a sign-in's ids is never enough to take its session. `finish` needs two
+ * Knowing a sign-in's ids is never enough to take its session. `finish` needs two
  * secrets: the binding secret of the frame that started the sign-in (only its hash was sent to
  * `start`), and the handover secret the callback page received in the browser the provider sent back,
  * which that page passes only to the wallet frames of the window that opened it, at the frame's own
@@ -209,7 +209,7 @@ export function createSocialService(deps: SocialDependencies) {
 
     /**
      * `POST /social/finish`: the outcome of this frame's sign-in, once; a session if it worked. Needs
-     * the starting frame's binding secret and the callback page's handover secret (issue 23 item 1).
+     * the starting frame's binding secret and the callback page's handover secret.
      */
     async finish(
       project: Project,

@@ -176,7 +176,7 @@ export const walletSessions = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
     /**
      * The browser's own ECDSA P-256 public key (SPKI, URL-safe base64): every request of the session
-     * is signed with its non-extractable private key (issue 23 item 6). Null: an older session, refused.
+     * is signed with its non-extractable private key. Null: an older session, refused.
      */
     publicKey: text('public_key'),
   },
@@ -386,7 +386,7 @@ export const walletCallBatches = pgTable('wallet_call_batches', {
 })
 
 /**
- * That a user's keys were shown to them (issue 25 item 5): when, by which session; never a key. No
+ * That a user's keys were shown to them (an export): when, by which session; never a key. No
  * foreign key on the user: the record outlives the wallet's deletion (`deleted_at`), which it allows.
  */
 export const walletExports = pgTable(

@@ -14,7 +14,7 @@ const PROJECT_KEY = '#project'
  * `take` claims a slot atomically (one upsert whose update only applies when the address may be
  * mailed), or throws `Please try again after N seconds`; `release` gives the slot back when the mail
  * could not be sent. `takeProject` does the same for the project's hourly budget of sign-in mails, all
- * addresses together (issue 23 item 5: many clients mailing many addresses), on a row of the same
+ * addresses together (against many clients mailing many addresses), on a row of the same
  * table whose key is no address.
  *
  * @example

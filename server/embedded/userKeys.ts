@@ -1,5 +1,5 @@
 /**
- * The person's keys on the service (issue 25): the frame makes them, splits them 2 of 3 and sends the
+ * The person's keys on the service: the frame makes them, splits them 2 of 3 and sends the
  * service its share; the service checks, keeps and releases shares to the frame of an authenticated
  * session, and never holds two of a set in user custody. A legacy user's custody keys go to the frame
  * once (`migrate`), and are deleted when the frame stores their set.

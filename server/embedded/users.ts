@@ -1,6 +1,6 @@
 /**
  * The embedded wallet's users: the record of a person on a project (an e-mail, or none for a social
- * sign-in without a verified one), found or created (without keys: the frame makes them, issue 25), and
+ * sign-in without a verified one), found or created (without keys: the frame makes them), and
  * what the frame is told of it once it has accounts.
  */
 import { randomUUID } from 'node:crypto'

@@ -11,9 +11,9 @@
  * the account and the chain ({@link replaySafeTypedData}); viem wraps them in EIP-6492 while the account
  * is not deployed.
  *
- * Sessions (issue 27): the account grants a session key a policy it enforces in its own validation
- * ({@link walletAccountSessionAbi}, {@link sessionPolicy}, {@link sessionSignature}; docs/EMBEDDED-WALLET.md,
- * "Smart sessions: the contract").
+ * Sessions (ERC-7715 permissions): the account grants a session key a policy it enforces in its own
+ * validation ({@link walletAccountSessionAbi}, {@link sessionPolicy}, {@link sessionSignature};
+ * docs/EMBEDDED-WALLET.md, "Smart sessions: the contract").
  */
 import {
   type Abi,

@@ -1,5 +1,5 @@
 /**
- * Export and leave (issue 25 item 5): after a code mailed afresh for it, the service's auth share goes
+ * Export and leave: after a code mailed afresh for it, the service's auth share goes
  * to the frame that asked (never logged, never cached), which combines it with its device share and
  * shows the keys; the export is recorded (the time, no key), and once exported the wallet can be
  * deleted from the service with a second fresh code.

@@ -146,7 +146,7 @@ export async function buildFrameApp(
   )
 
   // The approval window the frame opens where the engine cannot say what is drawn (no IOv2: Firefox,
-  // Safari; issue 23 item 4a): a top-level window no page can restyle or cover, so never inside a frame.
+  // Safari), against clickjacking: a top-level window no page can restyle or cover, so never framed.
   app.get('/approve', async (_request, reply) =>
     readableByAnySite(reply)
       .header('cache-control', 'no-store')

@@ -1,5 +1,5 @@
 /**
- * Upstream history sources (issue 17): for real networks an operator may have the service read an
+ * Upstream history sources: for real networks an operator may have the service read an
  * account's history from a data provider instead of indexing the chain itself (`HISTORY_UPSTREAMS`).
  * A source answers a page in the same shape, with the same spam rule and the same cursor as the
  * indexer's tables ({@link transactionsPage}). One protocol is implemented: the Etherscan-compatible

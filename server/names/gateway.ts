@@ -1,5 +1,5 @@
 /**
- * The EIP-3668 (CCIP-read) gateway of the names' offchain resolver (issue 17): it answers the ENSIP-10
+ * The EIP-3668 (CCIP-read) gateway of the names' offchain resolver: it answers the ENSIP-10
  * call `resolve(bytes name, bytes data)` the resolver contract sends it, from the name registry, as
  * `abi.encode(bytes result, uint64 expires, bytes signature)`, signed by the gateway key over
  * `keccak256(0x1900 ‖ resolver ‖ expires ‖ keccak256(request) ‖ keccak256(result))` as the resolver

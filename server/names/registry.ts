@@ -1,5 +1,5 @@
 /**
- * The name registry (issue 17, SPEC sections 5 and 7): wallet-side names under the service's suffix,
+ * The name registry (SPEC sections 5 and 7): wallet-side names under the service's suffix,
  * registered by a message the account signs (checked by sign-in's {@link SignatureChecker}: EIP-191,
  * EIP-1271, EIP-6492 and ed25519), one label per suffix and one name per address and suffix.
  */

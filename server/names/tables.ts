@@ -5,7 +5,7 @@ import { createdAt, updatedAt } from '../db/columns.ts'
 // Part of the one Drizzle schema (server/db/schema.ts); the SQL is in server/db/migrations.
 
 /**
- * Wallet-side names (issue 17): one label per registry suffix, one name per address and suffix; the
+ * Wallet-side names: one label per registry suffix, one name per address and suffix; the
  * latest registration's `Issued At`, so an older signed message cannot be replayed over a newer one.
  */
 export const names = pgTable(

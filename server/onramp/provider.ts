@@ -1,5 +1,5 @@
 /**
- * The on-ramp provider adapter (issue 17, SPEC sections 3, 4, 7, 9). The service speaks one provider
+ * The on-ramp provider adapter (SPEC sections 3, 4, 7, 9). The service speaks one provider
  * protocol, "checkout API" (docs/SELF-HOSTING.md, "On-ramp"): currencies, quotes and hosted checkout
  * sessions over HTTPS with a bearer key, and a signed webhook when a purchase completes. The dev stand-in
  * (server/dev/onramp) speaks it on the local chain; an operator points `ONRAMP_PROVIDER_URL` at a

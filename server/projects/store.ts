@@ -13,7 +13,7 @@ export interface Project {
   analyticsEnabled: boolean
   features: ProjectFeatures
   /**
-   * Who can recover a wallet without the person (issue 25): `user` (the default: nobody) or `operator`
+   * Who can recover a wallet without the person: `user` (the default: nobody) or `operator`
    * (the service keeps the recovery share under its KEK, and so can sign for every user).
    */
   custody: CustodyMode

@@ -11,7 +11,7 @@ export const projects = pgTable('projects', {
   analyticsEnabled: boolean('analytics_enabled').notNull().default(true),
   /** Partial `ProjectFeatures`; missing keys take the defaults. */
   features: jsonb('features').$type<Record<string, unknown>>().notNull().default({}),
-  /** Who can recover a wallet without the person (issue 25): `user` (nobody) or `operator` (the service). */
+  /** Who can recover a wallet without the person: `user` (nobody) or `operator` (the service). */
   custody: text('custody', { enum: ['user', 'operator'] })
     .notNull()
     .default('user'),

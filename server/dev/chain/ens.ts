@@ -1,5 +1,5 @@
 /**
- * ENS on the local chain (issue 17): a registry, an offchain resolver for the service's name suffix
+ * ENS on the local chain: a registry, an offchain resolver for the service's name suffix
  * whose reads go to the service's EIP-3668 gateway, and the universal resolver viem's `getEnsAddress`
  * and `getEnsName` call (contracts/DevEns.sol, compiled by compile.ts). Deployed from an account of its own (the test
  * mnemonic's index 10, funded and impersonated on the node), so the market's addresses do not move.

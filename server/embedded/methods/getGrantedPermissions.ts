@@ -1,5 +1,5 @@
 /**
- * `wallet_getGrantedExecutionPermissions` (ERC-7715, issue 27 item 3): the permissions the person gave this
+ * `wallet_getGrantedExecutionPermissions` (ERC-7715): the permissions the person gave this
  * site on this network, each read from the chain (what the account stores for its key, the calls made,
  * what it spent this period, whether it is revoked) with the service's index (which site asked, for what).
  * The chain decides the state: a permission stopped by its call limit or this period's allowance says why.

@@ -1,5 +1,5 @@
 /**
- * What the permission methods read alike (issue 27): this site's own permission of a session key, from
+ * What the permission methods read alike (ERC-7715): this site's own permission of a session key, from
  * the index, and the chain's time, which decides a permission's period and state (not the service's clock).
  */
 import type { Address } from 'viem'

@@ -1,6 +1,6 @@
 /**
- * `wallet_grantPermissions`, `wallet_requestExecutionPermissions` (ERC-7715) and `wallet_revokePermissions`
- * (issue 27 item 2): a grant is one UserOperation of the person's smart account to itself,
+ * `wallet_grantPermissions`, `wallet_requestExecutionPermissions` (ERC-7715) and
+ * `wallet_revokePermissions`: a grant is one UserOperation of the person's smart account to itself,
  * `grantSession(key, policy)`, signed by the owner after approval, the key being the frame's own; a
  * revocation is `revokeSession(key)`. These are the only requests that may make the account call itself
  * (signingRules.ts), and the frame checks the call against the page's request before it signs.

@@ -1,5 +1,5 @@
 /**
- * `wallet_sendCalls` with the `permissions` capability (ERC-7715, issue 27): the calls go in one
+ * `wallet_sendCalls` with the `permissions` capability (ERC-7715): the calls go in one
  * UserOperation signed by the session key the frame keeps, without a prompt. The service prepares it
  * with a session stub signature, so the chain's own policy check runs at the estimate: a call outside the
  * permission is refused there, with the account's reason in words, and nothing is sent. That includes the
