@@ -1,4 +1,4 @@
--- Hardening (issue 10): token keys by purpose, with rotation; the index the analytics retention job
+-- Hardening: token keys by purpose, with rotation; the index the analytics retention job
 -- deletes by; counters for rate limits shared by every instance.
 
 -- Nonce tokens get their own key, never published, so no session verifier accepts one; session keys are

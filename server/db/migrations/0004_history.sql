@@ -1,4 +1,4 @@
--- Transaction history (issue 17): the indexer's place per network, with the lease that lets exactly
+-- Transaction history: the indexer's place per network, with the lease that lets exactly
 -- one instance index a network at a time, and the transfers it found.
 
 -- Per network: the next block to index, the hash of the block before it (a different hash there means

@@ -1,4 +1,4 @@
--- Social sign-in to the embedded wallet (issue 14): a user may have no e-mail (an identity whose
+-- Social sign-in to the embedded wallet: a user may have no e-mail (an identity whose
 -- provider gives none, or an unverified one); each provider identity belongs to one user; a sign-in
 -- in progress keeps its state (as SHA-256), nonce and PKCE verifier for 10 minutes, single use.
 ALTER TABLE "wallet_users" ALTER COLUMN "email" DROP NOT NULL;

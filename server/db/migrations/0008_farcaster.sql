@@ -1,4 +1,4 @@
--- Sign In With Farcaster to the embedded wallet (issue 14 item 5): an identity keeps the profile
+-- Sign In With Farcaster to the embedded wallet: an identity keeps the profile
 -- picture its provider gave; a sign-in in progress keeps the relay channel's token and our nonce for
 -- 5 minutes, single use.
 ALTER TABLE "wallet_identities" ADD COLUMN "picture_url" text;

@@ -1,4 +1,4 @@
--- Issue 23 items 1 and 6: a social or Farcaster sign-in is bound to the frame that started it (the
+-- Bound sign-ins and sessions: a social or Farcaster sign-in is bound to the frame that started it (the
 -- SHA-256 of its binding secret) and a social one to the browser the provider sent back (the SHA-256
 -- of the callback page's handover secret); a session is bound to the browser's own key (its public
 -- key, SPKI, URL-safe base64) and ends after a week without use.

@@ -1,4 +1,4 @@
--- Issue 25 item 6: passkeys as a way into a user (WebAuthn on the frame's origin). A credential
+-- Passkeys as a way into a user (WebAuthn on the frame's origin). A credential
 -- belongs to one user (its public key, COSE, and the last signature counter seen); a ceremony in
 -- progress keeps its challenge for 5 minutes, single use, bound to the frame that started it (the
 -- SHA-256 of its binding secret) and, when it links a passkey, to the signed-in user.

@@ -1,4 +1,4 @@
--- Issue 25 item 5: codes mailed afresh to show the keys ('export') or delete the wallet ('delete'), and
+-- Export and delete: codes mailed afresh to show the keys ('export') or delete the wallet ('delete'), and
 -- the record that a user's keys were exported (the time only, never a key). The record names the user
 -- without a foreign key: it outlives the wallet's deletion, which it allows.
 ALTER TABLE "wallet_codes" DROP CONSTRAINT "wallet_codes_purpose_check";

@@ -1,4 +1,4 @@
--- Issue 25: the person's keys. A project's custody mode ('user': nobody but the person can recover,
+-- The person's keys, made in the frame. A project's custody mode ('user': nobody but the person can recover,
 -- 'operator': the service keeps the recovery share under its KEK), existing projects included; and one
 -- share set per user: the service's auth share (sealed under the user's data key, itself under the KEK)
 -- and the recovery share, sealed by the person (JSON) or, in operator custody, under the data key.

@@ -1,4 +1,4 @@
--- Issue 27 item 4: sponsored gas (ERC-7677). A project's paymaster policy (networks, contracts, a daily
+-- Sponsored gas (ERC-7677). A project's paymaster policy (networks, contracts, a daily
 -- budget per sender and in total, in wei of maximum gas cost) and what its paymaster approved each UTC
 -- day (one row per sender, and sender '*' for the project's total).
 CREATE TABLE "paymaster_policies" (

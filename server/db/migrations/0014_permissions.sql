@@ -1,4 +1,4 @@
--- Issue 27 item 2: the permissions (ERC-7715 sessions) a person granted sites, indexed per smart account
+-- The permissions (ERC-7715 sessions) a person granted sites, indexed per smart account
 -- and session key. The chain enforces them; this says which site asked, for what, and where to look.
 CREATE TABLE "wallet_permissions" (
 	"id" text PRIMARY KEY NOT NULL,
