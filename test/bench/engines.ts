@@ -1,7 +1,7 @@
 /**
  * Button visible and click to dialog in each engine, next to the React floor page in the same engine
- * (issue 29 item 5): Chromium (playwright-core), Firefox (puppeteer-core over WebDriver BiDi) and
- * WebKit (WebKitWebDriver and MiniBrowser under Xvfb). The pages are those of the first-open bench
+ * (the core journeys' engines): Chromium (playwright-core), Firefox (puppeteer-core over WebDriver BiDi)
+ * and WebKit (WebKitWebDriver and MiniBrowser under Xvfb). The pages are those of the first-open bench
  * (test/bench/firstOpen.ts: our script-tag page with an in-page EIP-6963 wallet, and `<floor-button>`,
  * React 19 + r2wc with the same dialog DOM and styles), plus the moment the button is painted. Cold
  * loads (a fresh context, or a fresh WebKit session), alternating floor and ours, each page left a

@@ -1,5 +1,5 @@
 /**
- * Permissions (ERC-7715, issue 27) on the local chain, through the service's routes as the frame calls
+ * Permissions (ERC-7715) on the local chain, through the service's routes as the frame calls
  * them: a call with a permission's context (stored, signed by the session key with no prompt, sent) to its
  * receipt's final status, against the same swap approved and signed by the owner, alternating in one run
  * (ms, median of `runs`; the ratio is the figure to compare between machines).

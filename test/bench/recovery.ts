@@ -1,5 +1,5 @@
 /**
- * The embedded wallet in user custody (issue 25), on the local stack with the demo dapp, in headless
+ * The embedded wallet in user custody, on the local stack with the demo dapp, in headless
  * Chromium with a CDP virtual authenticator that has PRF:
  * - sign-in -> usable on a browser that keeps its device share (a returning person: the code filled ->
  *   the modal closed, connected);

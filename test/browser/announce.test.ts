@@ -12,7 +12,7 @@ import { decodeBase58, encodeBase58 } from '../../src/protocol/siwx/base58.ts'
 import type { Mounted } from './helpers.ts'
 import { assert, equal, installWallet, mount, sleep, waitFor } from './helpers.ts'
 
-// The site's wallet announced to the page (issue 29 item 2, core/announce.ts): EIP-6963 and the
+// The site's wallet announced to the page (core/announce.ts): EIP-6963 and the
 // Wallet Standard, with the embedded wallet on. No service runs here, so the connected embedded
 // state is a stand-in connector of type `embedded` (what the real one reports after a sign-in).
 

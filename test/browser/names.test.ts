@@ -15,7 +15,7 @@ import {
 } from './helpers.ts'
 
 /**
- * The name and on-ramp views (issue 17) on their own: focus, the SPEC section 5 rule red and
+ * The name and on-ramp views on their own: focus, the SPEC section 5 rule red and
  * announced, axe in both themes at desktop and 375 px, 200 % zoom, and right to left. The service
  * behind them is end-to-end territory (test/e2e/names-onramp.test.ts).
  */

@@ -8,7 +8,7 @@ import { settled } from './axeSweep.ts'
 import type { Mounted } from './helpers.ts'
 import { assert, equal, mount, waitFor } from './helpers.ts'
 
-// Account's list of the site's permissions (issue 27 item 3). No service or frame runs here, so the
+// Account's list of the site's permissions (ERC-7715). No service or frame runs here, so the
 // signed-in embedded wallet is a stand-in connector of type `embedded` whose provider answers
 // `wallet_getGrantedExecutionPermissions` and records `wallet_revokePermissions`.
 
@@ -122,7 +122,7 @@ const items = (modal: HTMLElement) => [...root(modal).querySelectorAll<HTMLEleme
 const item = (modal: HTMLElement, context: string) =>
   root(modal).querySelector<HTMLElement>(`li[data-permission="${context}"]`) ?? undefined
 
-describe("Account: the site's permissions (issue 27 item 3)", () => {
+describe("Account: the site's permissions", () => {
   it('lists both in words: what each allows, until when, what it used, the stopped one with its reason', async () => {
     const standIn = embeddedStandIn()
     const { modal } = await openAccount(standIn)

@@ -1,4 +1,4 @@
-// What the issue-12 audit tests (views*.test.ts) share: the mounted modal and installed wallets,
+// What the views' audit tests (views*.test.ts) share: the mounted modal and installed wallets,
 // cleaned after each test, and small ways into the modal's shadow root.
 import { setViewport } from '@web/test-runner-commands'
 import type { Mounted } from './helpers.ts'

@@ -16,7 +16,7 @@ import {
 import { cleanUpAfterEach, contrast, inModal, mountModal, openSend, wallet } from './views-helpers.ts'
 
 /**
- * The issue-12 audit (see views.test.ts), layout: 200 % zoom, 375 px, the QR code, long names, focus
+ * The views' audit (see views.test.ts), layout: 200 % zoom, 375 px, the QR code, long names, focus
  * rings, the current network, the page behind the dialog. Each fails on the code before the fix.
  */
 

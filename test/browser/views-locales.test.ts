@@ -20,7 +20,7 @@ import {
 import { cleanUpAfterEach, inModal, mountModal, text, wallet } from './views-helpers.ts'
 
 /**
- * The issue-12 audit (see views.test.ts): locales, amounts in the language, right to left and inline
+ * The views' audit (see views.test.ts): locales, amounts in the language, right to left and inline
  * mode. Each fails on the code before the fix.
  */
 

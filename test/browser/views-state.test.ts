@@ -17,7 +17,7 @@ import {
 } from './helpers.ts'
 
 /**
- * Issue 26: the views keep what the person did (in the stores, not in a view that dies when the
+ * The views keep what the person did (in the stores, not in a view that dies when the
  * wallet's approval replaces it) and open with the person in view. Each fails on the code before.
  */
 
@@ -47,7 +47,7 @@ function type(input: HTMLInputElement, value: string) {
   input.dispatchEvent(new Event('input', { bubbles: true }))
 }
 
-describe('Send keeps what was typed while another view replaces it (item 1)', () => {
+describe('Send keeps what was typed while another view replaces it', () => {
   it('behavior: a send declined while the approval view is shown comes back with the amount, the receiver and the error', async () => {
     const demo = wallet()
     page = mountWithoutChain({ theme: 'light' })
@@ -115,7 +115,7 @@ describe('Send keeps what was typed while another view replaces it (item 1)', ()
   })
 })
 
-describe('Account opens with the person in view (item 2)', () => {
+describe('Account opens with the person in view', () => {
   for (const [label, width, height] of [
     ['a desktop', 800, 600],
     ['375 px', 375, 667],

@@ -23,8 +23,9 @@ import {
 } from './views-helpers.ts'
 
 /**
- * The issue-12 audit, one test per finding: focus and errors here; layout (200 % zoom, 375 px)
- * in views-layout.test.ts; locales, right to left and inline mode in views-locales.test.ts. Each fails on the code before the fix.
+ * The accessibility and usability audit of the modal's views, one test per finding: focus and errors here;
+ * layout (200 % zoom, 375 px) in views-layout.test.ts; locales, right to left and inline mode in
+ * views-locales.test.ts. Each fails on the code before the fix.
  */
 
 cleanUpAfterEach()

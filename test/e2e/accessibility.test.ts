@@ -13,7 +13,7 @@ import {
 
 /**
  * Keyboard, screen reader and languages on the local stack: the whole journey by keyboard with
- * focus checked after every step, the stuck-button steps of issue 12, languages loaded one at a
+ * focus checked after every step, the stuck-button steps of the views' audit, languages loaded one at a
  * time, a real plural, the wheel behind the dialog, and axe on the views only the stack can show
  * (a real QR code, a real balance, a sent transaction).
  */
@@ -91,7 +91,7 @@ describe('keyboard, screen reader and languages on the local stack', { timeout: 
     await page.locator('wallet-button').getByText('10,000.000 ETH').waitFor()
 
     await page.keyboard.press('Enter')
-    // Account opens with the person in view: its heading has focus, nothing scrolled (issue 26, item 2).
+    // Account opens with the person in view: its heading has focus, nothing scrolled.
     await focusIs(page, { inModal: true, tag: 'h2', name: 'Account' }, 'Enter opens Account')
     await modal(page).getByText('10,000.000 ETH').waitFor()
     await axeClean(page, 'Account with a balance from the chain')
@@ -159,7 +159,7 @@ describe('keyboard, screen reader and languages on the local stack', { timeout: 
       await page.evaluate(() => window.demoWallet?.approve())
       await page.waitForTimeout(100)
     }
-    // Back on Account, which opens on its heading (issue 26, item 2); its network is the new one.
+    // Back on Account, which opens on its heading; its network is the new one.
     await focusIs(page, { inModal: true, tag: 'h2', name: 'Account' }, 'switched')
     await tabTo(page, 'network-button', 'Tab to the network')
     await focusIs(

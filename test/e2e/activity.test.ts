@@ -169,7 +169,7 @@ describe('Activity on Account end to end', { timeout: 180_000 }, () => {
     await axeClean(page, 'Account with Activity')
   })
 
-  it('the starting USDC and DEV of dev account 0 (from the market) are receipts, not purchases (issue 26, item 7)', async () => {
+  it('the starting USDC and DEV of dev account 0 (from the market) are receipts, not purchases', async () => {
     await indexed()
     const query = async (extra: Record<string, string>) => {
       const url = new URL('/blockchain/v1/transactions', stack.urls.service)

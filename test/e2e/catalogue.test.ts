@@ -224,7 +224,7 @@ describe('the wallet catalogue in the modal: Connect and AllWallets', { timeout:
     await search.fill('zzzz no such wallet')
     await modal(page).getByText('No wallets found').waitFor()
 
-    // A catalogue wallet that is not installed opens its pairing view (issue 4), which offers to
+    // A catalogue wallet that is not installed opens its pairing view, which offers to
     // get the wallet where the catalogue has a web link for it.
     const web = catalogue.data.find((entry) => !entry.rdns && entry.webapp_link?.startsWith('https://'))
     assert.ok(web, 'the seed has a wallet with a web app')

@@ -18,7 +18,7 @@ declare global {
 }
 
 /**
- * Clickjacking the approval (issue 23, item 4): a page lays the wallet frame over its own "Claim"
+ * Clickjacking the approval: a page lays the wallet frame over its own "Claim"
  * button so that a click meant for the button lands on Approve. In Chromium the frame arms Approve
  * only while IntersectionObserver v2 says it is drawn in full (no opacity, no cover, no transform)
  * and has been for a moment; every click before that is ignored, and no signature is made.

@@ -21,7 +21,7 @@ import {
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
- * Export and leave (issue 25 item 5), as a person does it, with the page's own scripts listening to
+ * Export and leave, as a person does it, with the page's own scripts listening to
  * everything they can (window messages, both ends of every MessagePort, the console, every DOM and
  * shadow root they reach, storage): the keys show in the frame, on its own origin, and nowhere else.
  */
@@ -123,7 +123,7 @@ describe('embedded wallet: export and delete', { timeout: 180_000 }, () => {
     assert.equal(pair?.length, 64, 'the 64-byte form Phantom imports')
     assert.ok(pair)
     assert.equal(encodeBase58(ed25519.getPublicKey(pair.slice(0, 32))), before.solana?.address)
-    // A wallet made in the frame (issue 25) has a recovery phrase: other wallets open the same accounts.
+    // A wallet made in the frame has a recovery phrase: other wallets open the same accounts.
     const phrase = ((await frame.locator('[data-secret="phrase"]').textContent()) ?? '').trim()
     assert.equal(phrase.split(/\s+/).length, 12, 'a 12-word phrase')
     assert.equal(

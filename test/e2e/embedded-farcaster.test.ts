@@ -53,7 +53,7 @@ describe('embedded wallet (farcaster)', { timeout: 180_000 }, () => {
 
   async function channelLink(): Promise<string> {
     await modal(page).getByRole('img', { name: 'QR code to sign in with Farcaster' }).waitFor()
-    // The view is titled for what it does (issue 26, item 6), not "Connect Wallet".
+    // The view is titled for what it does, not "Connect Wallet".
     await modal(page).getByRole('heading', { name: 'Sign in with Farcaster', level: 2 }).waitFor()
     const href = await modal(page).getByRole('link', { name: 'Open Farcaster' }).getAttribute('href')
     assert.ok(href?.startsWith(stack.urls.farcasterApp), `the link opens the Farcaster app: ${href}`)
@@ -84,7 +84,7 @@ describe('embedded wallet (farcaster)', { timeout: 180_000 }, () => {
     context = await newContext(browser)
     page = await context.newPage()
     const link = await openFarcaster()
-    // Issue 26 item 6: Sign In With Farcaster's message must name the host of the frame that verifies
+    // Sign In With Farcaster's message must name the host of the frame that verifies
     // it, so the app will show the wallet's host, not this page's: the view says which site asked and
     // what the app will show instead.
     const site = new URL(stack.urls.demo).host

@@ -37,18 +37,18 @@ const modalText = (page: Page) =>
   )
 
 /**
- * The core journeys in Firefox (issue 29 item 5): the Demo Wallet's journey shared with WebKit
+ * The core journeys in Firefox: the Demo Wallet's journey shared with WebKit
  * (test/e2e/engine-journeys.ts) in a browser context of its own, then the embedded wallet's below, on
  * one stack.
  *
- * The embedded wallet in Firefox (issue 23, item 8): Firefox names the ancestors of our iframe
+ * The embedded wallet in Firefox: Firefox names the ancestors of our iframe
  * (`referrerpolicy="no-referrer"`) as `"null"` in `location.ancestorOrigins`, and the frame used to
  * refuse the handshake, so the e-mail sign-in waited 20 s and showed "Network Error - could not load
  * embedded wallet". Driven over WebDriver BiDi with puppeteer-core: the e-mail sign-in through the
  * frame's handshake, connected, and a message signed with approval in the approval window.
  *
  * Firefox has no IntersectionObserver v2, so the frame cannot see a page that keeps it transparent
- * over its own "Claim" button (issue 23 item 4a): there the frame's Approve only opens a top-level
+ * over its own "Claim" button (clickjacking): there the frame's Approve only opens a top-level
  * window on the frame's origin (`/approve`), and only a click in that window approves. Puppeteer over
  * BiDi sees that window as a new page target (`browser.waitForTarget`, `target.page()`).
  */
@@ -240,7 +240,7 @@ describe('the core journeys and the embedded wallet in Firefox (WebDriver BiDi)'
     // Firefox 153: the parent masked as "null" (the iframe's referrerpolicy), what the check must allow.
     assert.deepEqual(ancestors, ['null'], 'Firefox masks the ancestors of a no-referrer iframe')
     await code.type(codeOf(mail))
-    // A new wallet is offered the recovery set-up in the frame (issue 25 item 3): put off with Later.
+    // A new wallet is offered the recovery set-up in the frame: put off with Later.
     const later = await until('Later in the wallet frame', async () => {
       const shown = page.frames().find((candidate: Frame) => candidate.url().startsWith(stack.urls.frame))
       for (const button of (await shown?.$$('button')) ?? []) {
@@ -258,7 +258,7 @@ describe('the core journeys and the embedded wallet in Firefox (WebDriver BiDi)'
     assert.match(address, /^0x[0-9a-fA-F]{40}$/)
 
     // A signed-in call through the frame: personal_sign. Firefox has no IntersectionObserver v2, so
-    // the frame's Approve opens the approval window (issue 23 item 4a), where the person approves.
+    // the frame's Approve opens the approval window, where the person approves.
     const message = 'Hello from Firefox'
     const signature = page.evaluate((text) => window.dapp.signMessage(text), message)
     const approve = await until('the Approve button in the frame', async () => {
@@ -267,7 +267,7 @@ describe('the core journeys and the embedded wallet in Firefox (WebDriver BiDi)'
       const text = await shown?.evaluate(() => document.body.textContent ?? '')
       return button && text?.includes(message) ? button : undefined
     })
-    // Approve takes a click only once the view has been shown for a moment (clickjacking, item 4).
+    // Approve takes a click only once the view has been shown for a moment (against clickjacking).
     await until('Approve enabled', () => approve.evaluate((button) => !button.hasAttribute('aria-disabled')))
     assert.equal(await approve.evaluate((button) => button.textContent), 'Review in a new window')
     const opened = approvalWindow()

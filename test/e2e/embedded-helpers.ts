@@ -119,8 +119,8 @@ export async function signInByEmail(page: Page, stack: TestStack, email: string)
 }
 
 /**
- * A new wallet in user custody is offered the recovery set-up in the frame right after its sign-in
- * (issue 25 item 3): the person puts it off with Later.
+ * A new wallet in user custody is offered the recovery set-up in the frame right after its sign-in:
+ * the person puts it off with Later.
  *
  * @example
  * await modal(page).getByLabel('Code').fill(code)
@@ -387,7 +387,7 @@ export async function listenAsPageScript(context: BrowserContext): Promise<void>
 }
 
 /**
- * The device shares this browser keeps on the frame's origin (issue 25), opened inside the frame with
+ * The device shares this browser keeps on the frame's origin, opened inside the frame with
  * their non-extractable wrapping keys (as the frame's own code does: src/frame/keys/deviceShare.ts),
  * as hex: what a page script must never see.
  *

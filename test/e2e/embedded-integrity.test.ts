@@ -18,7 +18,7 @@ const LOAD_ERROR = 'Network Error - could not load embedded wallet'
 const sri = (bytes: Uint8Array | string) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`
 
 /**
- * A site pins the wallet frame's build (issue 25 item 7): `<wallet-modal frame-integrity>` holds the
+ * A site pins the wallet frame's build: `<wallet-modal frame-integrity>` holds the
  * `frame` value of the build's integrity.json; the element fetches the frame page and hashes it before
  * it loads the frame. The right pin: the frame loads and e-mail sign-in works. A wrong pin, or a build
  * changed on the server: the person reads why, in red, and no frame of that origin is ever created. A

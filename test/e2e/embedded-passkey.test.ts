@@ -1,4 +1,4 @@
-// Passkeys in the wallet frame (issue 25 item 6): Account's Add, list and Remove; Connect's sign-in, create and cancel.
+// Passkeys in the wallet frame: Account's Add, list and Remove; Connect's sign-in, create and cancel.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, CDPSession, Frame, FrameLocator, Page } from 'playwright-core'

@@ -21,11 +21,11 @@ const SWAP = 'swapExactTokensForTokens(uint256,uint256,address[],address,uint256
 const routerAbi = parseAbi([`function ${SWAP}`])
 
 /**
- * Smart sessions (issue 27): a dapp on the page asks for a permission (10 USDC a day to the local market's
- * router, for an hour); the person approves it once in the frame, in plain words; the dapp swaps three
- * times with no prompt; a fourth swap over the day's allowance is refused with the account's reason and
- * nothing moves; Account lists the permission with what it used; Revoke (approved in the frame): revoked on
- * chain, and the next swap with that context is refused.
+ * Smart sessions (ERC-7715 permissions): a dapp on the page asks for a permission (10 USDC a day to the
+ * local market's router, for an hour); the person approves it once in the frame, in plain words; the dapp
+ * swaps three times with no prompt; a fourth swap over the day's allowance is refused with the account's
+ * reason and nothing moves; Account lists the permission with what it used; Revoke (approved in the frame):
+ * revoked on chain, and the next swap with that context is refused.
  */
 describe('embedded wallet: permissions (ERC-7715)', { timeout: 300_000 }, () => {
   let stack: TestStack

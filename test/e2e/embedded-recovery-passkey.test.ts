@@ -1,4 +1,4 @@
-// Recovery by passkey (issue 25 items 3 and 4): PRF set-up and recovery, the refusal without PRF, the custody line.
+// Recovery by passkey: PRF set-up and recovery, the refusal without PRF, the custody line.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { eq } from 'drizzle-orm'

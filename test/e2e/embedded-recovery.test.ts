@@ -1,4 +1,4 @@
-// Recovery by password (issue 25 item 3): set up at sign-in, recover on a new browser, or later from Account.
+// Recovery by password: set up at sign-in, recover on a new browser, or later from Account.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core'

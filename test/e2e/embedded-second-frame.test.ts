@@ -8,11 +8,11 @@ import { launchBrowser, newContext, startTestStack, type TestStack } from './har
 type Heard = { id?: string; type: string; payload?: { code?: unknown; preferredAccountType?: string } }
 
 /**
- * Issue 23 item 4b: a script of the site opens its own iframe to the wallet frame's URL, handshakes
- * with a nonce of its choice, and, the session being in the frame origin's storage for this site, acts
- * signed in. It asks for the user and for the other account type. The e-mail is in no message it hears,
- * and the account type does not change without the person's click on Approve in a visible frame: the
- * request waits in the script's own (hidden) frame, where no one can see or click it.
+ * What a second frame gets without the person: a script of the site opens its own iframe to the wallet
+ * frame's URL, handshakes with a nonce of its choice, and, the session being in the frame origin's storage
+ * for this site, acts signed in. It asks for the user and for the other account type. The e-mail is in no
+ * message it hears, and the account type does not change without the person's click on Approve in a visible
+ * frame: the request waits in the script's own (hidden) frame, where no one can see or click it.
  */
 describe('embedded wallet: a second frame opened by the page', { timeout: 180_000 }, () => {
   let stack: TestStack

@@ -223,7 +223,7 @@ describe('embedded wallet: security', { timeout: 180_000 }, () => {
     assert.ok(database)
     const [user] = await database.db.select().from(walletUsers).where(eq(walletUsers.email, email))
     assert.ok(user)
-    // This browser's share of the person's keys (issue 25), opened on the frame's origin, and the
+    // This browser's share of the person's keys, opened on the frame's origin, and the
     // service's auth share: together they are the keys.
     const shares = await deviceSharesIn(page, stack)
     assert.ok(shares.length > 0, 'the frame keeps a device share')

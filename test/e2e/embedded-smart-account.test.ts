@@ -31,7 +31,7 @@ import { launchBrowser, newContext, startTestStack, type TestStack } from './har
 type Detail = { address: string; accountType?: string; smartAccountDeployed?: boolean; namespace: string }
 
 /**
- * The embedded wallet's account type on Account (issue 15): an e-mail user switches to a smart account
+ * The embedded wallet's account type on Account: an e-mail user switches to a smart account
  * and back (the local chain has the bundler), with the type and the deployed flag shown and in the
  * `wallet-connect` / `wallet-account-change` details; on the second local chain (no bundler) the
  * switch answers `This application might not support Smart Accounts`, red and announced, and the EOA stays.
@@ -82,7 +82,7 @@ describe('embedded wallet: EOA and smart account on Account', { timeout: 300_000
     await page.locator('wallet-button').getByRole('button').click()
     const type = modal(page).locator('[part="account-type"]')
     await type.getByText('EOA', { exact: true }).waitFor()
-    // The switch is the person's to approve in the wallet frame (issue 23 item 4b): it shows the
+    // The switch is the person's to approve in the wallet frame, whichever frame asked: it shows the
     // account requests use now and the one they will use; rejected, nothing changes.
     await modal(page).getByRole('button', { name: 'Switch to a smart account' }).click()
     const asked = walletFrame(page).locator('[data-account-type-switch="smartAccount"]')

@@ -73,7 +73,7 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
     const address = await connectedOnBoth(page)
     assert.equal(await keptUsername(page), JSON.stringify('grace.google'))
     await page.locator('wallet-button').getByRole('button').click()
-    // The e-mail on Account is drawn by the wallet frame (issue 23 item 4b).
+    // The e-mail on Account is drawn by the wallet frame: the page never has it.
     await walletFrame(page).getByText('grace.google@example.com').waitFor()
     await modal(page).getByRole('button', { name: 'Close' }).click()
     await signWithApproval(page, address, 'Hello from a social login')
@@ -129,7 +129,7 @@ describe('embedded wallet (social)', { timeout: 240_000 }, () => {
       await signInAt(await openProvider(name), user)
       await closedAfterSignIn(page)
       await connectedOnBoth(page, name)
-      // Apple's username is the e-mail: it stays in the wallet frame (issue 23 item 4b).
+      // Apple's username is the e-mail: it stays in the wallet frame.
       if (name === 'Apple') assert.equal(await keptUsername(page), undefined)
       // X gives no e-mail: Account shows the username.
       if (name === 'X') {

@@ -106,7 +106,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     assert.match(solanaAddress, /^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
 
     await page.locator('wallet-button').getByRole('button').click()
-    // The e-mail on Account is drawn by the wallet frame (issue 23 item 4b): the page never has it.
+    // The e-mail on Account is drawn by the wallet frame: the page never has it.
     await walletFrame(page).getByText(email).waitFor()
     await walletFrame(page).getByText('Signed in with').waitFor()
     await modal(page).getByRole('button', { name: 'Close' }).click()
@@ -178,7 +178,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     await page.evaluate(() => document.querySelector('wallet-modal')?.removeAttribute('locale'))
   })
 
-  it('an unlimited token approval is shown decoded in the frame: "Unlimited", the spender and a plain warning (issue 23 item 2)', async () => {
+  it('an unlimited token approval is shown decoded in the frame: "Unlimited", the spender and a plain warning', async () => {
     const spender = devAccount(6).address
     const token = devAccount(7).address
     const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] })
@@ -223,7 +223,7 @@ describe('embedded wallet (e-mail)', { timeout: 300_000 }, () => {
     await fresh.goto(dappUrl())
     const seen = (await inbox(stack, email)).length
     // Another browser, the same address, within 30 s of the last mail: the service holds the cooldown.
-    // Before a code is proven every address gets the same answer: a code (issue 23 item 5).
+    // Before a code is proven every address gets the same answer, a code: none tells whether it has a wallet.
     await submitEmailPastCooldown(fresh, email)
     const codeMail = await nextMail(stack, email, seen)
     assert.match(codeMail.subject, /^\d{6} is your sign-in code$/)

@@ -1,10 +1,10 @@
 /**
- * The core journeys of issue 29 item 5, written once for the engines beyond Chromium: Firefox (over
- * WebDriver BiDi with puppeteer-core, test/e2e/embedded-firefox.test.ts) and WebKit (WebDriver classic
- * with test/e2e/webdriver.ts, test/e2e/webkit.test.ts). Each engine gives an {@link EngineTab}: scripts
- * in the page or in the wallet frame, and a person's click at a point of the viewport (real pointer
- * input: the modal's focus handling, the frame's user activation). Elements are found from a script,
- * through open shadow roots, by selector and text.
+ * The core journeys (the browser wallet's and the e-mail sign-in's), written once for the engines
+ * beyond Chromium: Firefox (over WebDriver BiDi with puppeteer-core, test/e2e/embedded-firefox.test.ts)
+ * and WebKit (WebDriver classic with test/e2e/webdriver.ts, test/e2e/webkit.test.ts). Each engine gives
+ * an {@link EngineTab}: scripts in the page or in the wallet frame, and a person's click at a point of
+ * the viewport (real pointer input: the modal's focus handling, the frame's user activation). Elements
+ * are found from a script, through open shadow roots, by selector and text.
  */
 import assert from 'node:assert/strict'
 import { createPublicClient, type Hex, http, parseEther, verifyMessage } from 'viem'
@@ -337,7 +337,7 @@ export async function emailJourney(
   await press(tab, 'wallet-modal', 'input[autocomplete="one-time-code"]')
   assert.doesNotMatch(await modalText(tab), /could not load embedded wallet/)
   await tab.type(codeOf(mail))
-  // A new wallet is offered the recovery set-up in the frame (issue 25 item 3): put off with Later.
+  // A new wallet is offered the recovery set-up in the frame: put off with Later.
   await pressInFrame(tab, /^Later$/)
   const address = (
     await until(

@@ -8,7 +8,7 @@ import { nameRegistrationMessage } from '../../src/protocol/api/names.ts'
 import { axeClean, focusIs, launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
- * Issue 17, names and the on-ramp, end to end: the Demo Wallet registers a name (a taken one offers
+ * Names and the on-ramp, end to end: the Demo Wallet registers a name (a taken one offers
  * suggestions, `abc` breaks the SPEC rule) and sets its profile image on the success view (a
  * `javascript:` link refused), the button and Account show both, Send takes a receiver by name (and
  * viem's `getEnsAddress`, `getEnsName` and `getEnsText` find them on the local chain), and 50 USD of USDC is bought through the local on-ramp stand-in's checkout and arrives on chain.
@@ -220,7 +220,7 @@ describe('names and on-ramp end to end', { timeout: 240_000 }, () => {
 
     await modal(page).getByLabel('Pay with').selectOption('card')
     await amount.fill('50')
-    // Amounts to 3 decimals as everywhere else in the modal; the fee as money (issue 26, item 5).
+    // Amounts to 3 decimals as everywhere else in the modal; the fee as money.
     await modal(page).getByText('You get about 49.250 USDC (fee $0.75)').waitFor()
     // One "Buy crypto" heading: the dialog's.
     assert.equal(await modal(page).getByRole('heading', { name: 'Buy crypto' }).count(), 1)
@@ -276,7 +276,7 @@ describe('names and on-ramp end to end', { timeout: 240_000 }, () => {
     assert.equal(row?.txHash, txHash)
     const receipt = await chain().getTransactionReceipt({ hash: txHash as `0x${string}` })
     // Delivered from the configured on-ramp sender (the address the history indexer marks as on-ramp):
-    // its own account, not the market's deployer (issue 26, item 7).
+    // its own account, not the market's deployer, so the demo's own funding is not shown as a purchase.
     assert.equal(receipt.from.toLowerCase(), devAccount(ONRAMP_SENDER_INDEX).address.toLowerCase())
     assert.notEqual(ONRAMP_SENDER_INDEX, MARKET_DEPLOYER_INDEX)
 
@@ -301,7 +301,7 @@ describe('names and on-ramp end to end', { timeout: 240_000 }, () => {
     assert.equal(await delivery.getAttribute('data-operation'), 'onramp')
     await context.close()
   })
-  it('changes and releases the account’s name from the modal, each signed in the wallet (issue 26, item 4)', async () => {
+  it('changes and releases the account’s name from the modal, each signed in the wallet', async () => {
     const { page, context } = await connect()
     await page.locator('wallet-button').getByRole('button').click()
     await modal(page).locator('[part="profile-name"]').getByText('demo-user.wallet.test').waitFor()

@@ -8,10 +8,10 @@ import { answerInFrame, connections, fundEth, modal, signInByEmail, walletFrame 
 import { launchBrowser, newContext, startTestStack, type TestStack } from './harness.ts'
 
 /**
- * Issue 26 on the local stack, as a person meets it with the embedded wallet (e-mail) on the demo's
- * first page: the Send view keeps what was typed and shows what happened after the approval view
- * replaced it (items 1), and balances and the smart account's deployed state follow the chain while
- * the views are open (item 3). Each step checks what the person sees, not only the chain.
+ * What the views show, on the local stack, as a person meets it with the embedded wallet (e-mail) on the
+ * demo's first page: the Send view keeps what was typed and shows what happened after the approval view
+ * replaced it, and balances and the smart account's deployed state follow the chain while
+ * the views are open. Each step checks what the person sees, not only the chain.
  */
 describe('the views keep what the person did and show what is true now', { timeout: 300_000 }, () => {
   let stack: TestStack
@@ -41,7 +41,7 @@ describe('the views keep what the person did and show what is true now', { timeo
   const balance = () => modal(page).locator('[part="balance"]')
   const openAccount = () => page.locator('wallet-button').getByRole('button').click()
 
-  it('the demo’s first page offers every way in: the Demo Wallet, WalletConnect, e-mail, social sign-ins and Farcaster (item 7)', async () => {
+  it('the demo’s first page offers every way in: the Demo Wallet, WalletConnect, e-mail, social sign-ins and Farcaster', async () => {
     const other = await (await newContext(browser)).newPage()
     await other.goto(stack.urls.demo)
     await other.getByRole('button', { name: 'Connect Wallet' }).click()
@@ -89,7 +89,7 @@ describe('the views keep what the person did and show what is true now', { timeo
     await modal(page).getByRole('heading', { name: 'Approve request' }).waitFor()
     await walletFrame(page).getByText('0.25 ETH').waitFor()
     // The fee as the modal shows amounts (3 decimals, "<" below that) with its value in dollars, from
-    // the local market's price (issue 26 item 6).
+    // the local market's price, so its size reads at a glance.
     await walletFrame(page)
       .getByText(/^(< )?\d+\.\d{3} ETH \((< )?\$\d+\.\d\d\)$/)
       .waitFor()
@@ -122,7 +122,7 @@ describe('the views keep what the person did and show what is true now', { timeo
     await modal(page).getByRole('button', { name: 'Back' }).click()
   })
 
-  it('Swap approved in the frame: the Swap view comes back with its confirmation, kept in $swap (item 1)', async () => {
+  it('Swap approved in the frame: the Swap view comes back with its confirmation, kept in $swap', async () => {
     await modal(page).getByRole('button', { name: 'Swap', exact: true }).click()
     await modal(page).getByRole('heading', { name: 'Swap' }).waitFor()
     await modal(page).getByLabel('Amount').fill('0.1')
@@ -150,7 +150,7 @@ describe('the views keep what the person did and show what is true now', { timeo
       .waitFor({ timeout: 6_000 })
   })
 
-  it('wallet_sendCalls asked by the page while Send is open: approved in the frame, Send comes back with what was typed (item 1)', async () => {
+  it('wallet_sendCalls asked by the page while Send is open: approved in the frame, Send comes back with what was typed', async () => {
     await modal(page).getByRole('button', { name: 'Send', exact: true }).click()
     const form = modal(page).locator('[part="send-form"]')
     await form.getByLabel('Amount').fill('0.3')
@@ -199,10 +199,10 @@ describe('the views keep what the person did and show what is true now', { timeo
   it('smart account: "Not deployed yet" turns to "Deployed" after its first transaction, without a reload', async () => {
     const type = modal(page).locator('[part="account-type"]')
     await modal(page).getByRole('button', { name: 'Switch to a smart account' }).click()
-    // Approved in the wallet frame (issue 23 item 4b).
+    // Approved in the wallet frame: the switch is the person's to approve.
     await answerInFrame(page, 'Approve')
     await type.getByText('Not deployed yet: your first transaction deploys it').waitFor()
-    // The switch is as wide as Account's other buttons, and apart from the row above it (item 6).
+    // The switch is as wide as Account's other buttons, and apart from the row above it.
     const layout = await type.evaluate((section) => {
       const button = section.querySelector('button') as HTMLElement
       const above = button.previousElementSibling as HTMLElement
@@ -233,7 +233,7 @@ describe('the views keep what the person did and show what is true now', { timeo
       .getByText(await shown())
       .waitFor({ timeout: 6_000 })
   })
-  it('the tab visible again: Account reads the balance at once, not at the next block poll (item 3)', async () => {
+  it('the tab visible again: Account reads the balance at once, not at the next block poll', async () => {
     if (!(await modal(page).isVisible())) await openAccount()
     await balance()
       .getByText(await shown())

@@ -22,7 +22,7 @@ import {
 import { REGTEST, regtestNode } from './regtest-node.ts'
 
 /**
- * WalletConnect beyond EVM and Solana (issue 28 items 3 and 7): the demo phone wallet approves the
+ * WalletConnect beyond EVM and Solana: the demo phone wallet approves the
  * polkadot and cosmos namespaces a site lists, Account shows those accounts, and getProvider passes
  * their methods to the wallet, whose signatures verify here with keys read from the answers; a
  * bip122 session answers getAccountAddresses and signMessage (BIP-137) alike, and pays on the local

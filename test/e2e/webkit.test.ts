@@ -13,7 +13,7 @@ const missing = webkitMissing()
 if (missing && process.env.CI === 'true') throw new Error(`CI needs WebKit: ${missing}`)
 
 /**
- * The core journeys in WebKit (issue 29 item 5): Debian's WebKitWebDriver (WebDriver classic) driving
+ * The core journeys in WebKit: Debian's WebKitWebDriver (WebDriver classic) driving
  * its MiniBrowser under Xvfb, with the small client of test/e2e/webdriver.ts. One stack and one
  * browser session for the file; the journeys are those of the Firefox file (test/e2e/engine-journeys.ts).
  */

@@ -1,4 +1,4 @@
-// EIP-5792 through getProvider('eip155') (issue 27 item 5): a wallet that has it answers; one that lacks it
+// EIP-5792 through getProvider('eip155'): a wallet that has it answers; one that lacks it
 // gets the fallback, one transaction after another on the real local chain, with EIP-5792's refusals.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

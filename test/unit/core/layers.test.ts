@@ -7,7 +7,7 @@ import { checkTree, importsOf } from '../../../scripts/check-layers.ts'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 
-describe('the core: connection lifecycle (issue 24, item 1)', () => {
+describe('the core: connection lifecycle', () => {
   it('default: no import cycle in src/core, lazy or type-only', () => {
     const cycles = checkTree(root).filter((o) => o.rule === 'cycle' && o.from.startsWith('src/core/'))
     assert.deepEqual(
@@ -57,7 +57,7 @@ describe('the core: connection lifecycle (issue 24, item 1)', () => {
   })
 })
 
-describe('the config hub (issue 24, item 2)', () => {
+describe('the config hub', () => {
   it('behavior: no side table keyed by the config: its state is typed members the config can see', () => {
     const files = readdirSync(join(root, 'src/core'), { recursive: true, encoding: 'utf8' }).filter((file) =>
       /\.tsx?$/.test(file),

@@ -33,7 +33,7 @@ function install(env: Record<string, string>) {
 describe('npm test on a fresh machine (scripts/install-browsers.sh)', () => {
   test('default: `npm test` installs Chromium and builds what the suites serve first (its pretest), so the README needs no third command', () => {
     const scripts = JSON.parse(readFileSync('package.json', 'utf8')).scripts
-    // Chromium, then Firefox (issue 23 item 8, for the Firefox end-to-end test), then the build.
+    // Chromium, then Firefox (for the Firefox end-to-end test), then the build.
     assert.equal(scripts.pretest, 'bash scripts/install-browsers.sh && tsx scripts/ensure-built.ts')
   })
 

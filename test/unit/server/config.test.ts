@@ -55,7 +55,7 @@ describe('loadConfig', () => {
         mailFrom: 'wallet-elements <wallet@localhost>',
         kek: null,
         kekPrevious: [],
-        // Not in .data beside the database (issue 23 item 7).
+        // Not in .data beside the database: one copy of .data must not hold both.
         kekFile: '.secrets/wallet-kek',
         mailsPerHour: 1000,
         social: { credentials: {}, apple: null, redirectBase: 'http://localhost:8788', providerUrl: null },

@@ -1,4 +1,4 @@
-// Issue 25's attacker test: with the database, the KEK, the logs and a heap snapshot, no signature in user custody.
+// The attacker test: with the database, the KEK, the logs and a heap snapshot, no signature in user custody.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'

@@ -1,4 +1,4 @@
-// The attacker of issue 25's test: everything the service has (tables, KEKs, logs, heap) -> a signature?
+// The attacker of embedded-attacker.test.ts: everything the service has (tables, KEKs, logs, heap) -> a signature?
 import { createDecipheriv } from 'node:crypto'
 import { getHeapSnapshot } from 'node:v8'
 import { sql } from 'drizzle-orm'

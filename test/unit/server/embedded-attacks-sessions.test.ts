@@ -25,7 +25,7 @@ import { memoryDeviceShares } from './frame-device-shares.ts'
 import { openTestDatabase, type TestDatabase } from './helpers.ts'
 
 /**
- * Issue 23 item 6, written as the attacks: a session is bound to the browser that earned it (its
+ * Browser-bound sessions, written as the attacks: a session is bound to the browser that earned it (its
  * non-extractable key signs every request), ends after a week unused, ends everywhere when the e-mail
  * changes or the person asks, and a sign-out that did not reach the service is an error.
  */
@@ -64,7 +64,7 @@ async function otherBrowser(email: string): Promise<{ session: SessionResponse; 
   return { session, key }
 }
 
-describe('issue 23 item 6: a stolen session token', () => {
+describe('a stolen session token', () => {
   test('replayed without the browser key (none, or the thief’s own): refused like no session', async () => {
     const session = await signInWithKeys(t, freshEmail())
     assert.equal((await me(session.token)).status, 200, 'the browser that earned it')
@@ -124,7 +124,7 @@ describe('issue 23 item 6: a stolen session token', () => {
   })
 })
 
-describe('issue 23 item 6: lifetimes and revocation', () => {
+describe('session lifetimes and revocation', () => {
   test(`a session unused for ${embeddedLimits.sessionIdleMs / days(1)} days has ended; one in use lives on (up to 30 days)`, async () => {
     const idle = await signInByEmail(t, freshEmail())
     const used = await signInByEmail(t, freshEmail())
@@ -182,7 +182,7 @@ describe('issue 23 item 6: lifetimes and revocation', () => {
   })
 })
 
-describe('issue 23 item 6: the frame’s SIGN_OUT', () => {
+describe('the frame’s SIGN_OUT', () => {
   test('a revoke the service did not confirm is an error answer, not a quiet success; SIGN_OUT everywhere reaches every browser', async () => {
     const base = await t.app.listen({ host: '127.0.0.1', port: 0 })
     let down = false

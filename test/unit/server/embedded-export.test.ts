@@ -1,4 +1,4 @@
-// Export and leave (issue 25 item 5): the keys after a fresh code, to the session's browser only, never
+// Export and leave: the keys after a fresh code, to the session's browser only, never
 // logged or cached; the wallet's deletion after an export; every refusal with its message.
 import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'

@@ -22,7 +22,7 @@ after(async () => {
 const sha384 = (text: string) => `sha384-${createHash('sha384').update(text).digest('base64')}`
 
 /**
- * What a site needs to check the frame against the build's published hash (issue 25 item 7): the
+ * What a site needs to check the frame against the build's published hash (a pinned frame build): the
  * frame's HTML pages readable by any site, the page's bytes the build's but for the project's settings,
  * and its CSP allowing the build's import map by hash and no other inline script. The API stays
  * without CORS.

@@ -183,12 +183,12 @@ describe('the frame’s wallet, against the service', () => {
       attemptsLeft: 4,
     })
     assert.deepEqual(byType.GET_CHAIN_ID_SUCCESS, { chainId: 'eip155:31337' })
-    // Issue 25 item 6: a frame without the passkey views (or without WebAuthn) says so.
+    // A frame without the passkey views (or without WebAuthn) says so.
     for (const type of ['CONNECT_PASSKEY', 'MANAGE_PASSKEYS'])
       assert.equal((byType[`${type}_ERROR`] as { code?: number })?.code, 4200, type)
   })
 
-  test('attack (issue 23 item 4b): a frame the page opened itself, signed in from the same storage, never answers the e-mail; the frame draws it', async () => {
+  test('attack: a frame the page opened itself, signed in from the same storage, never answers the e-mail; the frame draws it', async () => {
     const email = freshEmail()
     const drawn: (string | null | undefined)[] = []
     const modalFrame = wallet({ identity: (user) => drawn.push(user?.email) })

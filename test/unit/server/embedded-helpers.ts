@@ -52,7 +52,7 @@ export interface TestSessionKey {
   publicKey: string
 }
 
-/** A new browser key (issue 23 item 6). */
+/** A new browser key, the one a session is bound to. */
 export function newSessionKey(): TestSessionKey {
   const pair = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
   return {
@@ -386,7 +386,7 @@ export async function signInByEmail(
   return sessionResponse.parse(verified.body)
 }
 
-/** A flow's binding as the frame makes one (issue 23 item 1): the secret it keeps, the hash `start` gets. */
+/** A flow's binding as the frame makes one: the secret it keeps, the hash `start` gets. */
 export function newBinding(): { secret: string; hash: string } {
   const secret = randomBytes(32).toString('base64url')
   return { secret, hash: createHash('sha256').update(secret).digest('base64url') }

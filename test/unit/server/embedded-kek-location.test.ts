@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 7 (second half): the development KEK file sat in `.data` beside the database, so one
+ * Where the development KEK lives: the file used to sit in `.data` beside the database, so one
  * copy of `.data` (a backup, a zip attached to a bug report) held both the wrapped wallet keys and the
  * key that opens them. It now lives in `.secrets/` by default, a key file in or beside `DATA_DIR` is
  * refused, and a key made before the move is moved out so existing development wallets still open.
@@ -35,7 +35,7 @@ async function inTempFolder(work: (folder: string) => Promise<void>) {
   }
 }
 
-describe('issue 23 item 7: where the development KEK lives', () => {
+describe('where the development KEK lives', () => {
   test('default: the key file is .secrets/wallet-kek, outside .data where the database is', () => {
     const config = loadConfig({ NODE_ENV: 'development' })
     assert.equal(config.embedded.kekFile, '.secrets/wallet-kek')

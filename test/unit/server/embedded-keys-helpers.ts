@@ -1,4 +1,4 @@
-// The person's keys in service tests, made and used as the frame does (issue 25): secret, shares, proof, signing.
+// The person's keys in service tests, made and used as the frame does: secret, shares, proof, signing.
 import assert from 'node:assert/strict'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { type Hex, hashMessage } from 'viem'
@@ -178,8 +178,8 @@ export async function createAndApprove(
 }
 
 /**
- * A user with keys made the old way (custody's `createKeys`, as before issue 25), for tests of the
- * migration: the database as today's code wrote it.
+ * A user with keys made the old way (custody's `createKeys`, as before the frame made the keys), for tests
+ * of the migration: the database as today's code wrote it.
  *
  * @example
  * const accounts = await insertLegacyKeys(db, custody, userId)

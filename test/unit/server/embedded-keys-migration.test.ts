@@ -1,4 +1,4 @@
-// Issue 25's migration test: a database written by the code before it, migrated; its users move their keys.
+// The legacy-keys migration test: a database written by older code, migrated; its users move their keys.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -41,7 +41,7 @@ let t: EmbeddedTestApp
 let scratch: string
 let legacy: Record<Curve, PublicAccount>
 
-/** The migrations as they were before issue 25's (0000-0011): the schema today's code wrote. */
+/** The migrations as they were before the frame made the keys (0000-0011): the schema that code wrote. */
 async function migrationsBefore25(): Promise<string> {
   const folder = fileURLToPath(new URL('../../../server/db/migrations', import.meta.url))
   const copy = join(scratch, 'migrations')
@@ -84,7 +84,7 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true })
 })
 
-describe('migration of custody keys to the person (issue 25)', () => {
+describe('migration of custody keys to the person', () => {
   test('default: the project gets custody user; the user signs in as legacy with the same accounts, migrates, sets up; the custody keys are gone and DB + KEK sign nothing', async () => {
     const signedIn = await signInByEmail(t, EMAIL, DEVICE)
     assert.equal(signedIn.keys.state, 'legacy')

@@ -1,4 +1,4 @@
-// The person's key routes on the service (issue 25): set-up, shares, reshare, recovery, and every refusal.
+// The person's key routes on the service: set-up, shares, reshare, recovery, and every refusal.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'

@@ -1,7 +1,7 @@
 /**
- * Issue 23 items 1 (the device-approval mail) and 5, written as the attacks were made: with plain HTTP
- * requests against the frame origin's routes, as curl sends them, on a real database and a real mail
- * sink. Each test failed on the code before the fix (noted per test) and passes now.
+ * The device-approval mail, and sign-in codes, mail and rate-limit buckets, written as the attacks were
+ * made: with plain HTTP requests against the frame origin's routes, as curl sends them, on a real database
+ * and a real mail sink. Each test failed on the code before the fix (noted per test) and passes now.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
@@ -66,7 +66,7 @@ async function victim() {
   return { email, deviceId }
 }
 
-describe('issue 23 item 1: the device-approval mail', () => {
+describe('the device-approval mail', () => {
   // Before: `email/connect` answered the attacker VERIFY_DEVICE and mailed the victim a link; one click
   // on Approve and the attacker's `device/wait` returned a session on the victim's wallet.
   test('error: an attacker who asks for a victim address gets no approval mail sent, and the victim clicking what arrives gives the attacker nothing', async () => {
@@ -133,7 +133,7 @@ describe('issue 23 item 1: the device-approval mail', () => {
   })
 })
 
-describe('issue 23 item 5: codes, mail and buckets', () => {
+describe('codes, mail and buckets', () => {
   // Before: a known address on a new browser answered VERIFY_DEVICE (and an approval mail), an unknown
   // one VERIFY_OTP: anyone could tell which addresses have a wallet.
   test('error: known and unknown addresses get the same answer and the same mail before a code is proven', async () => {
@@ -274,7 +274,7 @@ describe('issue 23 item 5: codes, mail and buckets', () => {
   })
 })
 
-describe('issue 23 items 1 and 5: the frame follows', () => {
+describe('device approval after a proven code: the frame follows', () => {
   test('behavior: the frame answers VERIFY_OTP for a known address on a new browser, then VERIFY_DEVICE with the compare code from CONNECT_OTP; CONNECT_DEVICE connects once the code is typed on the link page', async () => {
     const email = freshEmail()
     const home = frameWallet(t, base)

@@ -57,7 +57,7 @@ export async function signIn(email = freshEmail(), deviceId = newDeviceId()) {
 export const chromeOnLinux =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36'
 
-/** The browser key the frame registers with a session it earns (issue 23 item 6). */
+/** The browser key the frame registers with a session it earns (it signs the session's requests). */
 export const browserKey = newSessionKey()
 
 /** A POST as the frame sends it, with a browser's User-Agent. */

@@ -276,7 +276,8 @@ describe('the frame origin', () => {
     const device = await t.app.inject({ url: '/device' })
     assert.match(String(device.headers['content-security-policy']), /frame-ancestors 'none'/)
     assert.equal(device.headers['x-frame-options'], 'DENY')
-    // The approval window (issue 23 item 4a): a page must never frame it, to restyle or cover it.
+    // The approval window (against clickjacking where there is no IOv2): a page must never frame it, to
+    // restyle or cover it.
     const approve = await t.app.inject({ url: '/approve' })
     assert.equal(approve.statusCode, 200)
     assert.match(String(approve.headers['content-security-policy']), /frame-ancestors 'none'/)

@@ -40,7 +40,7 @@ describe('e-mail sign-in: codes', () => {
     })
     const signedIn = sessionResponse.parse(verified.body)
     const { token } = signedIn
-    // A new person: no keys, so no accounts and no user yet; the frame sets the keys up (issue 25).
+    // A new person: no keys, so no accounts and no user yet; the frame sets the keys up.
     assert.equal(signedIn.keys.state, 'none')
     assert.equal(signedIn.user, undefined)
     const { user } = await setupKeysLikeTheFrame(t, signedIn)

@@ -1,4 +1,4 @@
-// Attacks on the smart account's session keys (issue 27): a site asks the person to approve a call that makes
+// Attacks on the smart account's session keys (ERC-7715 permissions): a site asks the person to approve a call that makes
 // their own smart account grant the site a session key, behind what looks like one call. The service refuses
 // it before the person is asked, as a UserOperation and as the owner's transaction, and nothing lands.
 import assert from 'node:assert/strict'

@@ -1,5 +1,5 @@
 /**
- * Permissions in the embedded wallet (ERC-7715, issue 27 item 2), through the service's routes as the
+ * Permissions in the embedded wallet (ERC-7715), through the service's routes as the
  * frame calls them, against a local chain, EntryPoint v0.8, the local market and the local bundler: a
  * site granted 10 USDC a day to the market's router swaps three times with the session key and no
  * approval; the fourth swap, over the day's allowance, is refused by the account's own policy with words a

@@ -1,4 +1,4 @@
-// EOA nonces taken at Approve (issue 25 follow-up): the final plan, and the frame's check of it.
+// EOA nonces taken at Approve: the final plan, and the frame's check of it.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { type Address, createPublicClient, createWalletClient, type Hex, http, parseEther } from 'viem'

@@ -26,7 +26,7 @@ import {
 
 startRequestsWallet()
 
-describe('attacks on what is shown and what is signed (issue 23, items 2 and 3)', () => {
+describe('attacks on what is shown and what is signed', () => {
   const permitTypes = {
     EIP712Domain: [
       { name: 'name', type: 'string' },
@@ -196,7 +196,7 @@ describe('attacks on what is shown and what is signed (issue 23, items 2 and 3)'
   })
 })
 
-describe('previews decoded from what will be signed (issue 23 item 2)', () => {
+describe('previews decoded from what will be signed', () => {
   const create = (chainId: string, method: string, params: unknown) =>
     t.call('/embedded/v1/requests', { chainId, method, params }, { token: session.token })
 
@@ -278,7 +278,7 @@ describe('previews decoded from what will be signed (issue 23 item 2)', () => {
   })
 })
 
-describe('the fee with its value in dollars (issue 26 item 6)', () => {
+describe('the fee with its value in dollars', () => {
   let priced: EmbeddedTestApp
   let prices: Server
   const asked: string[] = []

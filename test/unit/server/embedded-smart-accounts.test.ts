@@ -209,7 +209,7 @@ describe('the embedded wallet with a smart account', { timeout: 120_000 }, () =>
     assert.deepEqual([back.address, back.preferredAccountType], [eoa.address, 'eoa'])
   })
 
-  test('attack (issue 23 item 4b): a second frame of the page asks SET_PREFERRED_ACCOUNT and INIT_SMART_ACCOUNT; the person rejects in the approval view: 4001, and the account stays the EOA', async () => {
+  test('attack: a second frame of the page asks SET_PREFERRED_ACCOUNT and INIT_SMART_ACCOUNT; the person rejects in the approval view: 4001, and the account stays the EOA', async () => {
     const email = `second.${Date.now()}@example.com`
     const modalFrame = frameWallet(t, base)
     await modalFrame.ask('CONNECT_EMAIL', { email })

@@ -205,7 +205,7 @@ describe('social sign-in: refused', () => {
   })
 })
 
-describe('issue 23 item 1: a social sign-in started by an attacker', () => {
+describe('a social sign-in started by an attacker', () => {
   test('the attacker calls start from their machine, the victim signs in at the provider: the attacker’s finish gets no session, before or after the callback', async () => {
     // The attacker's machine: its own frame ids and binding secret, all it learns from start.
     const attacker = { deviceId: newDeviceId() }

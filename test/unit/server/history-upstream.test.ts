@@ -1,6 +1,6 @@
 // History from an Etherscan-compatible upstream, good and hostile.
 /**
- * Upstream history sources (issue 17): a network in `HISTORY_UPSTREAMS` is read from an
+ * Upstream history sources: a network in `HISTORY_UPSTREAMS` is read from an
  * Etherscan-compatible account API (the stand-in of server/dev/etherscan on loopback, real HTTP) and
  * served by `GET /blockchain/v1/transactions` in the indexer's shape, with its spam rule and cursor
  * pages; never indexed; and whatever a bad or hostile upstream answers (garbage, huge, wrong types,

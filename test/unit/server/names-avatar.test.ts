@@ -1,5 +1,5 @@
 /**
- * Profile images (issue 17): the account holding a name sets its image by a signed message
+ * Profile images: the account holding a name sets its image by a signed message
  * (`POST /names/v1/avatar`), served by the profile; and what an attacker with curl would try: no or a
  * forged signature, another account's profile, a replayed message, `javascript:`/`data:`/`http:` or
  * oversized URLs, a message for another image, a foreign domain.

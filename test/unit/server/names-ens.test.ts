@@ -1,6 +1,6 @@
 // ENS resolution, reverse resolution and the EIP-3668 gateway.
 /**
- * Names through standard ENS tooling (issue 17): the service's EIP-3668 gateway behind the offchain
+ * Names through standard ENS tooling: the service's EIP-3668 gateway behind the offchain
  * resolver deployed on a local chain, read by viem's `getEnsAddress` through the universal resolver.
  */
 import assert from 'node:assert/strict'

@@ -284,7 +284,7 @@ describe('name registry, as an attacker', () => {
   })
 })
 
-describe('releasing a name (issue 26, item 4)', () => {
+describe('releasing a name', () => {
   const dave = mnemonicToAccount(mnemonic, { addressIndex: 4 })
   const erin = mnemonicToAccount(mnemonic, { addressIndex: 5 })
 
