@@ -33,11 +33,16 @@ describe('embedded wallet: export and delete', { timeout: 180_000 }, () => {
   const email = `leaver.${Date.now()}@example.com`
   const consoleLines: string[] = []
 
-  /** Clicks a button of the frame until `done` holds (Chromium may drop a click on a frame that just moved). */
+  /**
+   * Clicks a button of the frame until `done` holds (Chromium may drop a click on a frame that just
+   * moved). A click that took (the button gone or busy) is waited for, not repeated: under load the
+   * service's answer can take seconds.
+   */
   async function clickInFrame(frame: FrameLocator, name: string, done: () => Promise<boolean>) {
+    const button = frame.getByRole('button', { name, exact: true })
     for (let attempt = 0; attempt < 5; attempt++) {
-      await frame.getByRole('button', { name, exact: true }).click()
-      for (let poll = 0; poll < 40; poll++) {
+      if ((await button.isVisible()) && (await button.isEnabled())) await button.click()
+      for (let poll = 0; poll < 100; poll++) {
         if (await done()) return
         await page.waitForTimeout(50)
       }

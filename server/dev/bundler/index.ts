@@ -95,8 +95,9 @@ export async function startBundler({
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   } satisfies Chain
-  // Reverts answer -32603 on Hardhat, which viem would retry: never retry here.
-  const transport = http(rpcUrl, { retryCount: 0 })
+  // Reverts answer -32603 on Hardhat, which viem would retry: never retry here, except a request the
+  // chain never read (resetOnce).
+  const transport = http(rpcUrl, { retryCount: 0, fetchFn: resetOnce })
   const publicClient = createPublicClient({ chain, transport })
   const executor = devAccount(EXECUTOR_INDEX)
   const walletClient = createWalletClient({ chain, transport, account: executor })
@@ -263,5 +264,25 @@ export async function startBundler({
       })
       return stopping
     },
+  }
+}
+
+/** The errors of a connection the other side closed before it answered. */
+const CLOSED = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
+
+/**
+ * `fetch`, sent again once when the connection was closed under it before any answer. The local
+ * chain's HTTP server closes a kept-alive connection after 5 s idle; a request written on it just then
+ * is reset before the chain reads it (seen under load as "fetch failed", ECONNRESET, and a UserOperation
+ * refused). The service's own forwarder resends only on a reused socket; `fetch` does not say which, but
+ * the bundler's calls are reads and signed transactions, and a transaction sent twice has one hash.
+ */
+async function resetOnce(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(input, init)
+  } catch (error) {
+    const code = ((error as { cause?: { code?: unknown } }).cause?.code ?? '') as string
+    if (!(error instanceof TypeError) || !CLOSED.has(code) || init?.signal?.aborted) throw error
+    return fetch(input, init)
   }
 }
