@@ -277,7 +277,7 @@ const CLOSED = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
  * refused). The service's own forwarder resends only on a reused socket; `fetch` does not say which, but
  * the bundler's calls are reads and signed transactions, and a transaction sent twice has one hash.
  */
-async function resetOnce(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+export async function resetOnce(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   try {
     return await fetch(input, init)
   } catch (error) {
