@@ -24,17 +24,10 @@ const SIZES = [
 export async function axeFindings(target: Page | Frame, selector: string): Promise<string[]> {
   // Evaluated through the DevTools protocol, so the frame's CSP (no inline script) does not apply.
   if (!(await target.evaluate(() => 'axe' in window))) await target.evaluate(AXE_SOURCE)
+  await settled(target, selector)
   return target.evaluate(async (selector) => {
     const axe = (window as unknown as { axe: typeof import('axe-core') }).axe
     const context = document.querySelector(selector) ?? document
-    // A panel still fading in has other colours: wait for the entrance animations (the document's and
-    // the element's shadow root's) to end, so contrast is judged on what the person ends up seeing.
-    const animations = [
-      ...document.getAnimations(),
-      ...((context as Element).shadowRoot?.getAnimations() ?? []),
-    ].filter((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
-    await Promise.all(animations.map((animation) => animation.finished.catch(() => undefined)))
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
     const result = await axe.run(context, { iframes: false, resultTypes: ['violations'] })
     return result.violations.map(
       (violation) =>
@@ -53,16 +46,20 @@ function contrastChecked(target: Page | Frame, selector: string): Promise<number
   }, selector)
 }
 
-/** Waits until the modal's entrance animations are over (a half-faded panel has other colours). */
-async function settled(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const root = document.querySelector('wallet-modal')?.shadowRoot
-    const running = (root?.getAnimations() ?? []).filter(
+/**
+ * Waits until the entrance animations under `selector` are over, the document's and the element's
+ * shadow root's (a half-faded panel has other colours), so contrast is judged on what the person ends
+ * up seeing.
+ */
+async function settled(target: Page | Frame, selector: string): Promise<void> {
+  await target.evaluate(async (selector) => {
+    const root = document.querySelector(selector)?.shadowRoot
+    const running = [...document.getAnimations(), ...(root?.getAnimations() ?? [])].filter(
       (animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY,
     )
     await Promise.all(running.map((animation) => animation.finished.catch(() => undefined)))
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
-  })
+  }, selector)
 }
 
 /**
@@ -91,7 +88,6 @@ export async function sweep(page: Page, view: string, options: { frame?: Frame }
     )
     for (const size of SIZES) {
       await page.setViewportSize({ width: size.width, height: size.height })
-      await settled(page)
       for (const finding of await axeFindings(page, 'wallet-modal'))
         found.push(`${view}, ${theme}, ${size.name}: ${finding}`)
       if (options.frame)
@@ -109,7 +105,7 @@ export async function sweep(page: Page, view: string, options: { frame?: Frame }
   // 1280 × 720 at 200 %: 640 × 360 CSS pixels. Nothing sticks out sideways; the dialog fits the height
   // and its body scrolls to its last control.
   await page.setViewportSize({ width: 640, height: 360 })
-  await settled(page)
+  await settled(page, 'wallet-modal')
   const zoomed = await page.evaluate(() => {
     const root = document.querySelector('wallet-modal')?.shadowRoot
     const dialog = root?.querySelector('[role="dialog"]')?.getBoundingClientRect()
