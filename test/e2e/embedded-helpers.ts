@@ -1,6 +1,6 @@
 /** Helpers of the embedded wallet's end-to-end tests and bench: the dev inbox, the modal, the frame. */
 import assert from 'node:assert/strict'
-import type { BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, FrameLocator, Page } from 'playwright-core'
 import { createPublicClient, createWalletClient, type Hex, http, parseEther, verifyMessage } from 'viem'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import type { TestStack } from './harness.ts'
@@ -144,9 +144,21 @@ export async function putOffRecovery(page: Page): Promise<void> {
  * await modal(page).getByLabel('Code').fill(code)
  * await closedAfterSignIn(page)
  */
-export async function closedAfterSignIn(page: Page): Promise<void> {
-  const later = walletFrame(page).getByRole('button', { name: 'Later', exact: true })
-  const closed = modal(page).waitFor({ state: 'detached', timeout: 60_000 })
+export async function closedAfterSignIn(root: Page | FrameLocator): Promise<void> {
+  const frame = root.frameLocator('iframe[data-wallet-frame]')
+  const later = frame.getByRole('button', { name: 'Later', exact: true })
+  const closed = root
+    .locator('wallet-modal')
+    .getByRole('dialog')
+    .waitFor({ state: 'detached', timeout: 60_000 })
+    .catch(async (error: Error) => {
+      // What the wallet frame showed instead, for the failure's message.
+      const shown = await frame
+        .locator('body')
+        .textContent({ timeout: 1_000 })
+        .catch(() => 'no frame')
+      throw new Error(`${error.message}\nthe wallet frame shows ${JSON.stringify(shown)}`, { cause: error })
+    })
   for (;;) {
     const step = await Promise.race([
       closed.then(() => 'closed' as const),
