@@ -10,6 +10,7 @@ import {
   startTestStack,
   type TestStack,
 } from './harness.ts'
+import { watchShake } from './shake.ts'
 
 /** Sign in with the wallet, end to end: the Demo Wallet signs, the service verifies and issues a session. */
 describe('sign in with the wallet (SIWX)', { timeout: 240_000 }, () => {
@@ -121,24 +122,9 @@ describe('sign in with the wallet (SIWX)', { timeout: 240_000 }, () => {
     const context = await newContext(browser)
     const page = await context.newPage()
     await connectWith(page, 'required')
-    // The shake lasts 500 ms. Polling for it can miss it on a loaded machine (a frame can come later
-    // than the timer that ends it), so an observer set up before the key records that it happened.
-    await page.evaluate(() => {
-      const root = document.querySelector('wallet-modal')?.shadowRoot
-      if (!root) throw new Error('no modal')
-      const seen = { shook: false }
-      ;(window as unknown as { shakeSeen: typeof seen }).shakeSeen = seen
-      new MutationObserver((records) => {
-        if (records.some((record) => (record.target as Element).matches('[role="dialog"][data-shake]')))
-          seen.shook = true
-      }).observe(root, { subtree: true, attributes: true, attributeFilter: ['data-shake'] })
-    })
+    const shook = await watchShake(page)
     await page.keyboard.press('Escape')
-    await page.waitForFunction(
-      () => (window as unknown as { shakeSeen: { shook: boolean } }).shakeSeen.shook,
-      undefined,
-      { polling: 100, timeout: 10_000 },
-    )
+    await shook()
     assert.equal(await modal(page).count(), 1, 'still open')
     await modal(page).getByRole('button', { name: 'Cancel and disconnect' }).click()
     // In required mode the button says Connect Wallet before the session too, so wait for the
