@@ -207,6 +207,8 @@ export function createDemoWallet(parameters: CreateDemoWalletParameters): {
 
       case 'wallet_switchEthereumChain': {
         const id = parseChainId((list[0] as { chainId?: unknown } | undefined)?.chainId)
+        // The networks added are the browser's, as an extension's are: another tab may have added it.
+        if (!chains.has(id)) for (const [added, chain] of readAddedChains(storage)) chains.set(added, chain)
         if (!chains.has(id)) {
           throw new DemoWalletRpcError(
             ErrorCodes.unrecognizedChain,

@@ -22,6 +22,10 @@ export interface AddWalletParameters {
   mobileLink?: string
   desktopLink?: string
   webappLink?: string
+  /** The wallet's page in Apple's App Store, https. */
+  appStore?: string
+  /** The wallet's page in Google Play, https. */
+  playStore?: string
   homepage?: string
   /** CAIP-2 networks the wallet supports. */
   chains?: readonly string[]
@@ -40,6 +44,16 @@ const linkLabels: Record<WalletLinkKind, string> = {
   mobile_link: 'The mobile link',
   desktop_link: 'The desktop link',
   webapp_link: 'The web app link',
+  app_store: 'The App Store link',
+  play_store: 'The Google Play link',
+}
+
+/** Links that are pages on the web (a web app, a store page): https only. */
+const httpsOnly: readonly WalletLinkKind[] = ['webapp_link', 'app_store', 'play_store']
+const httpsExample: Partial<Record<WalletLinkKind, string>> = {
+  webapp_link: 'https://app.example.com',
+  app_store: 'https://apps.apple.com/app/id123456789',
+  play_store: 'https://play.google.com/store/apps/details?id=com.example.wallet',
 }
 
 /** A catalogue link, or null when none was given; refused unless https or the wallet's own scheme. */
@@ -48,8 +62,8 @@ function checkLink(kind: WalletLinkKind, value: string | undefined): string | nu
   const link = value.trim()
   if (!isSafeWalletLink(kind, link)) {
     throw new CatalogueError(
-      kind === 'webapp_link'
-        ? `${linkLabels[kind]} must be an https:// URL such as https://app.example.com`
+      httpsOnly.includes(kind)
+        ? `${linkLabels[kind]} must be an https:// URL such as ${httpsExample[kind]}`
         : `${linkLabels[kind]} must be https:// or the wallet's own scheme such as example: (never javascript:, data:, vbscript:, file: or http:)`,
     )
   }
@@ -94,6 +108,8 @@ export async function addWallet(db: Db, parameters: AddWalletParameters): Promis
     mobileLink: checkLink('mobile_link', parameters.mobileLink),
     desktopLink: checkLink('desktop_link', parameters.desktopLink),
     webappLink: checkLink('webapp_link', parameters.webappLink),
+    appStore: checkLink('app_store', parameters.appStore),
+    playStore: checkLink('play_store', parameters.playStore),
     homepage: checkHomepage(parameters.homepage),
     rdns,
     badgeType: parameters.badgeType ?? 'none',
@@ -126,6 +142,8 @@ export async function addWallet(db: Db, parameters: AddWalletParameters): Promis
     mobile_link: values.mobileLink,
     desktop_link: values.desktopLink,
     webapp_link: values.webappLink,
+    app_store: values.appStore,
+    play_store: values.playStore,
     rdns,
     badge_type: values.badgeType,
   }

@@ -60,6 +60,8 @@ export async function getWallets(db: Db, parameters: GetWalletsParameters): Prom
       mobile_link: wallets.mobileLink,
       desktop_link: wallets.desktopLink,
       webapp_link: wallets.webappLink,
+      app_store: wallets.appStore,
+      play_store: wallets.playStore,
       rdns: wallets.rdns,
       badge_type: wallets.badgeType,
       total: sql<number>`count(*) over()`.mapWith(Number),

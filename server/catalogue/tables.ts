@@ -16,6 +16,10 @@ export const wallets = pgTable(
     mobileLink: text('mobile_link'),
     desktopLink: text('desktop_link'),
     webappLink: text('webapp_link'),
+    /** The wallet's page in Apple's App Store (https). */
+    appStore: text('app_store'),
+    /** The wallet's page in Google Play (https). */
+    playStore: text('play_store'),
     rdns: text('rdns'),
     homepage: text('homepage'),
     badgeType: text('badge_type', { enum: ['none', 'certified'] })

@@ -44,8 +44,11 @@ Usage: npm run project -- <command> [options]
                        can still recover: each is asked to set up their own recovery at their next
                        visit, and the operator's copy is deleted when they do (list shows the count).
   add-wallet --name NAME [--id WALLET_ID] [--image FILE] [--rdns RDNS] [--mobile-link URL]
-             [--desktop-link URL] [--webapp-link URL] [--homepage URL] [--chain CAIP2]... [--certified]
+             [--desktop-link URL] [--webapp-link URL] [--app-store URL] [--play-store URL]
+             [--homepage URL] [--chain CAIP2]... [--certified]
                        Add (or update) a catalogue wallet. Without --id the id is derived from the name.
+                       --app-store and --play-store are the app's https pages in the App Store and
+                       Google Play, offered to a phone where the app did not open.
   remove-wallet --id WALLET_ID
                        Remove a catalogue wallet.
   sponsor --id ID --network CAIP2 [--network CAIP2]... --contract ADDRESS [--contract ADDRESS]...
@@ -168,6 +171,8 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
         'mobile-link': { type: 'string' },
         'desktop-link': { type: 'string' },
         'webapp-link': { type: 'string' },
+        'app-store': { type: 'string' },
+        'play-store': { type: 'string' },
         homepage: { type: 'string' },
         chain: { type: 'string', multiple: true },
         certified: { type: 'boolean' },
@@ -262,6 +267,8 @@ export async function runProjectCli(argv: readonly string[], io: ProjectCliIo): 
           ...(values['mobile-link'] === undefined ? {} : { mobileLink: values['mobile-link'] }),
           ...(values['desktop-link'] === undefined ? {} : { desktopLink: values['desktop-link'] }),
           ...(values['webapp-link'] === undefined ? {} : { webappLink: values['webapp-link'] }),
+          ...(values['app-store'] === undefined ? {} : { appStore: values['app-store'] }),
+          ...(values['play-store'] === undefined ? {} : { playStore: values['play-store'] }),
           ...(values.homepage === undefined ? {} : { homepage: values.homepage }),
           chains: values.chain ?? [],
           badgeType: values.certified ? 'certified' : 'none',

@@ -62,7 +62,13 @@ const registryWallet = z.object({
   name: z.string().min(1),
   homepage: z.string().default(''),
   chains: z.array(z.string()).default([]),
-  app: z.object({ browser: z.string().default('') }).default({ browser: '' }),
+  app: z
+    .object({
+      browser: z.string().default(''),
+      ios: z.string().default(''),
+      android: z.string().default(''),
+    })
+    .default({ browser: '', ios: '', android: '' }),
   mobile: links.default({ native: '', universal: '' }),
   desktop: links.default({ native: '', universal: '' }),
   metadata: z
@@ -78,8 +84,9 @@ const orNull = (value: string) => (value.trim() === '' ? null : value.trim())
 export type RegistryWallet = z.infer<typeof registryWallet>
 
 /**
- * A registry wallet's catalogue links, each the native one or else the universal one, keeping only those
- * the modal may open (https, or the wallet's own scheme); `dropped` lists the others.
+ * A registry wallet's catalogue links, each the native one or else the universal one, and its store pages
+ * (`app.ios`, `app.android`), keeping only those the modal may open (https, or for the apps' links the
+ * wallet's own scheme); `dropped` lists the others.
  *
  * @example
  * const { links, dropped } = seedLinks(entry)
@@ -99,6 +106,8 @@ export function seedLinks(entry: RegistryWallet) {
       mobileLink: pick('mobile_link', entry.mobile.native, entry.mobile.universal),
       desktopLink: pick('desktop_link', entry.desktop.native, entry.desktop.universal),
       webappLink: pick('webapp_link', entry.app.browser),
+      appStore: pick('app_store', entry.app.ios),
+      playStore: pick('play_store', entry.app.android),
     },
     dropped,
   }
@@ -183,6 +192,8 @@ export async function seedDatabase(db: AnyDb, logger?: ServiceLogger): Promise<v
       mobileLink: null,
       desktopLink: null,
       webappLink: null,
+      appStore: null,
+      playStore: null,
       rdns: demoWallet.rdns,
       homepage: null,
       position: entries.length,

@@ -48,7 +48,7 @@ type FarcasterRefusal =
 const refused = (code: FarcasterRefusal, message: string) => new EmbeddedError(400, code, message)
 
 /**
- * A verifier of Farcaster approvals for one domain.
+ * A verifier of Farcaster approvals for one domain (or, asked so, a site's own: a mini app's).
  *
  * @example
  * const verify = createFarcasterVerifier({ rpcUrl, domain: 'localhost:8788' })
@@ -60,12 +60,17 @@ export function createFarcasterVerifier(config: FarcasterVerifierConfig) {
     message: string
     signature: `0x${string}`
     nonce: string
+    /**
+     * The domain the message must name when it is not ours: a Farcaster host app signs for the mini
+     * app's domain, the site's own host.
+     */
+    domain?: string
   }): Promise<FarcasterSignIn> {
     if (approval.message.length > 4096)
       throw refused('FARCASTER_FAILED', 'This Farcaster approval is too long')
     const result = await verifySignInMessage(client, {
       nonce: approval.nonce,
-      domain: config.domain,
+      domain: approval.domain ?? config.domain,
       message: approval.message,
       signature: approval.signature,
     })

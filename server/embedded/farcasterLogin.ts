@@ -8,10 +8,13 @@
  * only the hash, so knowing the sign-in's ids is not enough to take its session.
  */
 import { randomBytes } from 'node:crypto'
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, isNotNull, isNull } from 'drizzle-orm'
 import * as z from 'zod/mini'
 import type {
   FarcasterFinishRequest,
+  FarcasterMiniAppFinishRequest,
+  FarcasterMiniAppStartRequest,
+  FarcasterMiniAppStartResponse,
   FarcasterStartRequest,
   FarcasterStartResponse,
   SessionResponse,
@@ -130,11 +133,79 @@ export function createFarcasterService(deps: FarcasterDependencies) {
     return protocol === 'https:' || (deps.allowHttp && protocol === 'http:') ? value : null
   }
 
+  /** The sign-in `body` names, of this project, browser and site, with the starting frame's secret, unused. */
+  const loginOf = (project: Project, body: FarcasterFinishRequest, site: string) =>
+    and(
+      eq(walletFarcasterLogins.id, body.loginId),
+      eq(walletFarcasterLogins.projectId, project.id),
+      eq(walletFarcasterLogins.deviceId, body.deviceId),
+      eq(walletFarcasterLogins.site, site),
+      eq(walletFarcasterLogins.bindingHash, secretHash(body.binding)),
+      isNull(walletFarcasterLogins.consumedAt),
+    )
+
+  /** Uses up the sign-in `where` names, if it is still unused: answers it, or nothing (two at once: one wins). */
+  const claim = async (where: ReturnType<typeof loginOf>) => {
+    const [claimed] = await db
+      .update(walletFarcasterLogins)
+      .set({ consumedAt: new Date(now()) })
+      .where(where)
+      .returning()
+    return claimed
+  }
+
+  const farcasterOn = (project: Project) => {
+    if (!project.features.farcaster)
+      throw new EmbeddedError(403, 'FORBIDDEN', 'Farcaster sign-in is off for this project')
+  }
+
+  /** Keeps a sign-in in progress (5 minutes, single use); answers its id and expiry. */
+  async function keep(
+    project: Project,
+    body: FarcasterStartRequest,
+    nonce: string,
+    channelToken: string | null,
+  ): Promise<{ id: string; expiresAt: Date }> {
+    const id = newId()
+    const time = now()
+    const expiresAt = new Date(time + FARCASTER_LOGIN_TTL_MS)
+    await db.insert(walletFarcasterLogins).values({
+      id,
+      projectId: project.id,
+      channelToken,
+      nonce,
+      deviceId: body.deviceId,
+      site: body.origin,
+      bindingHash: Buffer.from(body.bindingHash, 'base64url'),
+      createdAt: new Date(time),
+      expiresAt,
+    })
+    return { id, expiresAt }
+  }
+
+  /** The fid's user (one embedded wallet per fid) and a session for this browser and site. */
+  async function sessionFor(
+    project: Project,
+    signIn: { fid: string },
+    profile: { username?: string | null; pictureUrl?: string | null },
+    deviceId: string,
+    site: string,
+    sessionKey: string,
+  ): Promise<SessionResponse> {
+    const userId = await deps.social.userOf(project.id, 'farcaster', {
+      subject: signIn.fid,
+      email: null,
+      emailVerified: false,
+      ...profile,
+    })
+    deps.logger?.info({ projectId: project.id }, 'Farcaster sign-in')
+    return login.sessions.openSessionFor(userId, project.id, deviceId, site, sessionKey)
+  }
+
   return {
     /** `POST /farcaster/start`: a new relay channel with our nonce and domain. */
     async start(project: Project, body: FarcasterStartRequest): Promise<FarcasterStartResponse> {
-      if (!project.features.farcaster)
-        throw new EmbeddedError(403, 'FORBIDDEN', 'Farcaster sign-in is off for this project')
+      farcasterOn(project)
       const nonce = randomBytes(16).toString('hex')
       const answer = await relay('/v1/channel', {
         method: 'POST',
@@ -146,20 +217,7 @@ export function createFarcasterService(deps: FarcasterDependencies) {
         deps.logger?.warn({ status: answer.status }, 'Farcaster relay did not open a channel')
         throw failed('Farcaster could not start the sign-in: try again', 502)
       }
-      const id = newId()
-      const time = now()
-      const expiresAt = new Date(time + FARCASTER_LOGIN_TTL_MS)
-      await db.insert(walletFarcasterLogins).values({
-        id,
-        projectId: project.id,
-        channelToken: channel.data.channelToken,
-        nonce,
-        deviceId: body.deviceId,
-        site: body.origin,
-        bindingHash: Buffer.from(body.bindingHash, 'base64url'),
-        createdAt: new Date(time),
-        expiresAt,
-      })
+      const { id, expiresAt } = await keep(project, body, nonce, channel.data.channelToken)
       return { loginId: id, url: channel.data.url, expiresAt: expiresAt.toISOString(), domain }
     },
 
@@ -176,21 +234,19 @@ export function createFarcasterService(deps: FarcasterDependencies) {
       gone?: AbortSignal,
     ): Promise<SessionResponse> {
       const mine = and(
-        eq(walletFarcasterLogins.id, body.loginId),
-        eq(walletFarcasterLogins.projectId, project.id),
-        eq(walletFarcasterLogins.deviceId, body.deviceId),
-        eq(walletFarcasterLogins.site, site),
-        eq(walletFarcasterLogins.bindingHash, secretHash(body.binding)),
-        isNull(walletFarcasterLogins.consumedAt),
+        loginOf(project, body, site),
+        // A relay channel's sign-in (a mini app's has none to ask about).
+        isNotNull(walletFarcasterLogins.channelToken),
       )
       const [row] = await db.select().from(walletFarcasterLogins).where(mine).limit(1)
-      if (!row) throw actionNotAllowed()
+      if (!row?.channelToken) throw actionNotAllowed()
+      const { channelToken } = row
       const deadline = Date.now() + (deps.waitMs ?? FINISH_WAIT_MS)
       let status: z.infer<typeof channelStatus>
       for (;;) {
         if (row.expiresAt.getTime() <= now()) throw expired()
         const answer = await relay('/v1/channel/status', {
-          headers: { authorization: `Bearer ${row.channelToken}` },
+          headers: { authorization: `Bearer ${channelToken}` },
         })
         if (answer.status === 401 || answer.status === 404) throw expired()
         const parsed = channelStatus.safeParse(answer.body)
@@ -205,27 +261,59 @@ export function createFarcasterService(deps: FarcasterDependencies) {
         await new Promise((resolve) => setTimeout(resolve, RELAY_POLL_MS))
       }
       // Settled: the channel is used up whatever comes next (two polls at once: one wins).
-      const [claimed] = await db
-        .update(walletFarcasterLogins)
-        .set({ consumedAt: new Date(now()) })
-        .where(mine)
-        .returning()
-      if (!claimed) throw actionNotAllowed()
+      if (!(await claim(mine))) throw actionNotAllowed()
       if (status.state === 'declined')
         throw new EmbeddedError(400, 'FARCASTER_DECLINED', 'The request was declined in the Farcaster app')
       const { message, signature } = status
       if (!message || !signature) throw failed('This Farcaster approval could not be verified')
       const signIn = await verify({ message, signature: signature as `0x${string}`, nonce: row.nonce })
-      const username = status.username?.slice(0, 100) || null
-      const userId = await deps.social.userOf(row.projectId, 'farcaster', {
-        subject: signIn.fid,
-        email: null,
-        emailVerified: false,
-        username,
+      const profile = {
+        username: status.username?.slice(0, 100) || null,
         pictureUrl: pictureOf(status.pfpUrl),
+      }
+      return sessionFor(project, signIn, profile, body.deviceId, site, sessionKey)
+    },
+
+    /**
+     * `POST /farcaster/mini-app/start`: a sign-in through the Farcaster app the page runs in (a mini
+     * app). No relay: the host app signs the message (`sdk.actions.signIn`) with the nonce answered here.
+     */
+    async startMiniApp(
+      project: Project,
+      body: FarcasterMiniAppStartRequest,
+    ): Promise<FarcasterMiniAppStartResponse> {
+      farcasterOn(project)
+      const nonce = randomBytes(16).toString('hex')
+      const { id, expiresAt } = await keep(project, body, nonce, null)
+      return { loginId: id, nonce, expiresAt: expiresAt.toISOString() }
+    },
+
+    /**
+     * `POST /farcaster/mini-app/finish`: the host app's signed message, verified as a relay's approval
+     * (our nonce, the fid's custody or auth address on the ID and key registries) except for the
+     * domain: a host signs for the mini app's domain, which must be this sign-in's site's host. Used
+     * once, whatever the outcome; a verified fid is a session for this browser and site.
+     */
+    async finishMiniApp(
+      project: Project,
+      body: FarcasterMiniAppFinishRequest,
+      site: string,
+      sessionKey: string,
+    ): Promise<SessionResponse> {
+      const claimed = await claim(
+        and(loginOf(project, body, site), isNull(walletFarcasterLogins.channelToken)),
+      )
+      if (!claimed) throw actionNotAllowed()
+      if (claimed.expiresAt.getTime() <= now()) throw expired()
+      const signIn = await verify({
+        message: body.message,
+        signature: body.signature as `0x${string}`,
+        nonce: claimed.nonce,
+        domain: new URL(site).host,
       })
-      deps.logger?.info({ projectId: row.projectId }, 'Farcaster sign-in')
-      return login.sessions.openSessionFor(userId, project.id, body.deviceId, site, sessionKey)
+      // The host's profile of the person (its context) is not signed: none is taken from it, and the name
+      // and picture an earlier relay sign-in of the fid brought stay.
+      return sessionFor(project, signIn, {}, body.deviceId, site, sessionKey)
     },
   }
 }

@@ -16,8 +16,9 @@ export interface SocialIdentity {
   email: string | null
   /** Only a provider's own "verified" flag counts; an e-mail without it never links accounts. */
   emailVerified: boolean
-  username: string | null
-  /** A profile picture (Farcaster's pfpUrl); the OAuth providers' are not kept. */
+  /** Left out: the name kept from an earlier sign-in stays (a sign-in that brings none, a mini app's). */
+  username?: string | null
+  /** A profile picture (Farcaster's pfpUrl); the OAuth providers' are not kept. Left out: kept as it is. */
   pictureUrl?: string | null
 }
 
@@ -57,7 +58,7 @@ export function createIdentities(deps: IdentitiesDependencies) {
       )
       const [known] = await db.select().from(walletIdentities).where(key).limit(1)
       const fields = {
-        username: identity.username,
+        ...(identity.username === undefined ? {} : { username: identity.username }),
         ...(identity.pictureUrl === undefined ? {} : { pictureUrl: identity.pictureUrl }),
         email: identity.email,
         emailVerified: identity.emailVerified,

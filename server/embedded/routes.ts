@@ -21,6 +21,8 @@ import {
   exportCodeRequest,
   exportConfirmRequest,
   farcasterFinishRequest,
+  farcasterMiniAppFinishRequest,
+  farcasterMiniAppStartRequest,
   farcasterStartRequest,
   passkeyLoginFinishRequest,
   passkeyRegisterFinishRequest,
@@ -220,11 +222,16 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
     return wallet.social.finish(projectOf(request), body, siteOf(request), keyOf(request))
   })
 
-  app.post('/embedded/v1/farcaster/start', { bodyLimit }, async (request) => {
-    const body = parseInput(farcasterStartRequest, request.body, 'body')
+  /** A sign-in's start: the body names the site the frame is embedded in, or `Action not allowed`. */
+  const startBody = <T extends z.ZodMiniType<{ origin: string }>>(schema: T, request: FastifyRequest) => {
+    const body = parseInput(schema, request.body, 'body')
     if (siteOf(request) !== body.origin) throw new EmbeddedError(403, 'FORBIDDEN', 'Action not allowed')
-    return wallet.farcaster.start(projectOf(request), body)
-  })
+    return body
+  }
+
+  app.post('/embedded/v1/farcaster/start', { bodyLimit }, async (request) =>
+    wallet.farcaster.start(projectOf(request), startBody(farcasterStartRequest, request)),
+  )
 
   app.post(
     '/embedded/v1/farcaster/finish',
@@ -234,6 +241,19 @@ export function registerEmbeddedRoutes(app: FastifyInstance, options: EmbeddedRo
       const gone = new AbortController()
       reply.raw.once('close', () => gone.abort())
       return wallet.farcaster.finish(projectOf(request), body, siteOf(request), keyOf(request), gone.signal)
+    },
+  )
+
+  app.post('/embedded/v1/farcaster/mini-app/start', { bodyLimit }, async (request) =>
+    wallet.farcaster.startMiniApp(projectOf(request), startBody(farcasterMiniAppStartRequest, request)),
+  )
+
+  app.post(
+    '/embedded/v1/farcaster/mini-app/finish',
+    { bodyLimit },
+    async (request): Promise<SessionResponse> => {
+      const body = parseInput(farcasterMiniAppFinishRequest, request.body, 'body')
+      return wallet.farcaster.finishMiniApp(projectOf(request), body, siteOf(request), keyOf(request))
     },
   )
 

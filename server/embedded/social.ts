@@ -190,7 +190,7 @@ export function createSocialService(deps: SocialDependencies) {
           nonce: row.nonce,
         })
         const userId = await identities.userOf(row.projectId, provider, identity)
-        await settle({ userId, username: identity.username })
+        await settle({ userId, username: identity.username ?? null })
         return { site: row.site, ok: true, handover }
       } catch (cause) {
         // What went wrong is logged by kind only: never a code, a token or the provider's URL.

@@ -275,8 +275,9 @@ export const walletSocialLogins = pgTable(
 )
 
 /**
- * A Farcaster sign-in in progress: the relay channel's token (to ask the relay about it), our nonce the
- * approval must name, the browser and site that opened it; used once.
+ * A Farcaster sign-in in progress: the relay channel's token (to ask the relay about it; none for a
+ * sign-in through the Farcaster app the page runs in, a mini app), our nonce the approval must name,
+ * the browser and site that opened it; used once.
  */
 export const walletFarcasterLogins = pgTable(
   'wallet_farcaster_logins',
@@ -285,7 +286,7 @@ export const walletFarcasterLogins = pgTable(
     projectId: text('project_id')
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
-    channelToken: text('channel_token').notNull(),
+    channelToken: text('channel_token'),
     nonce: text('nonce').notNull(),
     deviceId: text('device_id').notNull(),
     site: text('site').notNull(),

@@ -23,11 +23,12 @@ import type {
   ConnectionOutcome,
   ConnectionRecord,
   NetworkState,
+  TabSync,
 } from './state/connection.ts'
 import type { EmbeddedState } from './state/embedded.ts'
 import type { ModalState } from './state/modal.ts'
 import type { OnrampState } from './state/onramp.ts'
-import type { PairingState } from './state/pairing.ts'
+import type { PairingSession, PairingState } from './state/pairing.ts'
 import type { PermissionsState } from './state/permissions.ts'
 import type { ProfileEntry } from './state/profiles.ts'
 import type { SendState } from './state/send.ts'
@@ -52,7 +53,7 @@ export type {
   NetworkState,
 } from './state/connection.ts'
 export type { ModalState } from './state/modal.ts'
-export type { PairingState } from './state/pairing.ts'
+export type { AppLaunch, PairingState, PairingWallet } from './state/pairing.ts'
 export { IDLE_PAIRING } from './state/pairing.ts'
 export type { ProfileEntry } from './state/profiles.ts'
 export type { SendForm, SendState } from './state/send.ts'
@@ -109,6 +110,14 @@ export interface Config {
   /** Private bookkeeping of actions (wallet subscriptions, in-flight loads). */
   readonly internal: {
     unsubscribe: Map<ChainNamespace, () => void>
+    /**
+     * Above 0 while this tab applies what another tab of the page did (`connection/sync.ts`): the
+     * connection records then write nothing to storage, which that tab wrote already (a stale value
+     * written back from here would move the other tabs again).
+     */
+    fromOtherTab?: number | undefined
+    /** This tab's part in keeping the page's tabs in step (`connection/sync.ts`), once started. */
+    tabSync?: TabSync | undefined
     networksLoad: Promise<readonly Network[]> | undefined
     balanceBlockedUntil: Map<string, number>
     connectorsExtra: WritableAtom<readonly Connector[]>
@@ -118,8 +127,8 @@ export interface Config {
     walletListSeq: number
     /** Sequence of swap quotes; answers to older ones are ignored. */
     swapSeq: number
-    /** Stops the pairing in progress (timers, the connector's pending approval). */
-    stopPairing: (() => void) | undefined
+    /** The WalletConnect pairing in progress (core/pairing/session.ts): at most one. */
+    pairing: PairingSession | undefined
     /** In required sign-in mode, `wallet-connect` waits for the session (SPEC: nothing counts before). */
     pendingConnect: WalletEventMap['connect'] | undefined
     /** The WalletConnect connector, once created. */
@@ -155,6 +164,8 @@ export interface Config {
     permissions?: MapStore<PermissionsState> | undefined
     /** The on-ramp view's state (`onrampState`). */
     onramp?: MapStore<OnrampState> | undefined
+    /** Whether the page runs in a Farcaster mini app, once asked (`inFarcasterMiniApp`). */
+    farcasterMiniApp?: Promise<boolean> | undefined
     /** The on-ramp quote asked last; an answer to an older one changes nothing. */
     onrampQuote?: object | undefined
     /** The latest block or slot while a view listens (`freshBalances`). */

@@ -199,7 +199,7 @@ export function createConfig(
       http: undefined,
       walletListSeq: 0,
       swapSeq: 0,
-      stopPairing: undefined,
+      pairing: undefined,
       walletConnect: undefined,
       pendingConnect: undefined,
       connectAttempts: new Map(),

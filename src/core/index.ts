@@ -49,6 +49,9 @@ export { maxSendAmount } from './actions/maxSendAmount.ts'
 export { navigate } from './actions/navigate.ts'
 export type { OpenParameters } from './actions/open.ts'
 export { open } from './actions/open.ts'
+export type { OpenWalletAppReturnType } from './actions/openWalletApp.ts'
+export { openWalletApp } from './actions/openWalletApp.ts'
+export { makesPairingsAhead, preparePairing } from './actions/preparePairing.ts'
 export type { QuoteSwapParameters } from './actions/quoteSwap.ts'
 export { quoteSwap } from './actions/quoteSwap.ts'
 export { reconnect } from './actions/reconnect.ts'
@@ -67,6 +70,7 @@ export { watchAnalytics } from './analytics/watch.ts'
 export { balanceKey } from './balanceKey.ts'
 export type {
   AccountState,
+  AppLaunch,
   BalanceState,
   CatalogueState,
   Config,
@@ -76,6 +80,7 @@ export type {
   ModalState,
   NetworkState,
   PairingState,
+  PairingWallet,
   SendForm,
   SendState,
   SwapForm,
@@ -89,8 +94,21 @@ export { transition } from './connection/machine.ts'
 export { createConfig } from './createConfig.ts'
 export type { WalletEventMap, WalletEventName } from './events/types.ts'
 export { blockTimeMs, freshBalances } from './freshBalances.ts'
+export type { InAppBrowser, InAppBrowserId, InAppBrowserOs, OpenInBrowser } from './inAppBrowser.ts'
+export { detectInAppBrowser, openInBrowser } from './inAppBrowser.ts'
 export * from './modal/router.ts'
-export { canRetryPairing, isPairingExpired, pairingRefreshAt } from './pairing/rules.ts'
+export type { MobileOs, WalletAppLinks } from './pairing/links.ts'
+export { appLink, mobileOs, storeLink } from './pairing/links.ts'
+export {
+  APP_OPEN_CHECK_MS,
+  canRetryPairing,
+  isPairingExpired,
+  keepsPairing,
+  linkableUri,
+  pairingRefreshAt,
+  preparesPairing,
+  walletConnectConfigured,
+} from './pairing/rules.ts'
 export type { Platform } from './platform.ts'
 export { browserPlatform } from './platform.ts'
 export { recentWallets } from './recentWallets.ts'

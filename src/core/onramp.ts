@@ -116,9 +116,13 @@ const PURCHASE_POLL_MS = 1500
 /**
  * Records the purchase with the service, opens the provider's checkout page for the visitor (a new
  * tab), then follows the purchase until the provider reports it complete, and refreshes the balance.
+ * Call it from the tap itself: the tab opens before anything is awaited (mobile Safari and others
+ * refuse a window opened later), blank, and goes to the checkout once the service has answered. A tab
+ * the browser refused anyway leaves the checkout's URL in the purchase (`blockedCheckout`), for the
+ * view to offer as a link that a new tap opens ({@link openedOnrampCheckout}).
  *
  * @example
- * await buyOnramp(config, selection)
+ * form.onsubmit = () => void buyOnramp(config, selection)
  */
 export async function buyOnramp(config: Config, selection: OnrampSelection): Promise<void> {
   const store = onrampState(config)
@@ -126,7 +130,7 @@ export async function buyOnramp(config: Config, selection: OnrampSelection): Pro
   const win = config.platform.window
   if (!account || !win) throw new ValidationError('Connect a wallet first', { messageId: 'connectFirst' })
   store.set({ ...store.get(), loading: true, error: undefined })
-  // Opened in the click's own task, so no pop-up blocker stops it; pointed at the checkout once known.
+  // Opened in the tap's own task, before the first await; pointed at the checkout once known.
   const tab = win.open('about:blank', '_blank')
   try {
     const answer = await http(config).request(
@@ -135,18 +139,44 @@ export async function buyOnramp(config: Config, selection: OnrampSelection): Pro
       { ...selection, address: account.address },
       onrampUrlResponse,
     )
-    if (!answer) throw new InvalidResponseError({ method: 'POST /onramp/v1/url' })
+    // Only a web page: the blank tab is the site's own origin, where a `javascript:` URL would run.
+    if (!answer || !isWebUrl(answer.url)) throw new InvalidResponseError({ method: 'POST /onramp/v1/url' })
     if (tab) {
       // The provider's page gets no handle on this one.
       tab.opener = null
       tab.location.href = answer.url
-    } else win.open(answer.url, '_blank', 'noopener')
-    store.set({ ...store.get(), loading: false, purchase: { id: answer.purchaseId, status: 'pending' } })
+    }
+    store.set({
+      ...store.get(),
+      loading: false,
+      purchase: {
+        id: answer.purchaseId,
+        status: 'pending',
+        ...(tab ? {} : { blockedCheckout: answer.url }),
+      },
+    })
     void follow(config, answer.purchaseId)
   } catch (error) {
     tab?.close()
     fail(config, error)
   }
+}
+
+const isWebUrl = (url: string) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol)
+
+/**
+ * The person opened the checkout the browser had refused (the view's link, a tap of their own): the
+ * purchase no longer offers it.
+ *
+ * @example
+ * <a href={purchase.blockedCheckout} target="_blank" onClick={() => openedOnrampCheckout(config)}>
+ */
+export function openedOnrampCheckout(config: Config): void {
+  const store = onrampState(config)
+  const purchase = store.get().purchase
+  if (!purchase?.blockedCheckout) return
+  const { blockedCheckout: _opened, ...rest } = purchase
+  store.setKey('purchase', rest)
 }
 
 async function follow(config: Config, id: string): Promise<void> {

@@ -104,8 +104,8 @@ export function createApprovalUi(options: {
         { class: 'panel', 'aria-labelledby': 'approval-title', dir: strings.dir, lang: strings.locale },
         title,
         ...content,
-        inWindow && windowStatus,
-        actions,
+        // A bar that stays in view at the bottom of the frame while a long request scrolls (frame.css).
+        h('div', { class: 'bar' }, inWindow && windowStatus, actions),
       )
       current = { reject: (error) => settle(() => reject(error)) }
       let signing = false

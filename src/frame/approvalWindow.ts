@@ -8,20 +8,34 @@
  *
  * The wire: the window posts `ready` with the nonce of its URL's fragment to `window.opener`; the
  * frame answers only its own window (`event.source`) at its own origin with that nonce, handing it a
- * `MessagePort`; the request and the decision go over that port, each carrying the nonce.
+ * `MessagePort`; the request and the decision go over that port, each carrying the nonce, and the
+ * frame says it `received` the decision, upon which the window closes itself.
+ *
+ * On a phone the window is a tab of its own and the site's tab (with this frame) may be suspended while
+ * the person is in it: the decision then waits in the port until the person goes back, and the window
+ * says they can. A window closed with a decision still on its way is not a rejection: the frame looks
+ * twice, a poll apart, so a decision queued before the close (delivered as the tab resumes, in any
+ * order with the poll's timer) is taken.
  */
 import { randomId } from '../protocol/base64.ts'
 import {
   APPROVE_WINDOW_PORT,
+  type ApproveWindowReceived,
   type ApproveWindowRequest,
   approveWindowDecision,
   approveWindowReady,
 } from '../protocol/embedded/approvalWindow.ts'
 
-/** How often the frame looks whether the person closed the window (closing it rejects). */
-const CLOSED_POLL_MS = 250
+/**
+ * How often the frame looks whether the person closed the window: closed at two looks in a row (no
+ * decision came in between) rejects.
+ */
+export const CLOSED_POLL_MS = 250
 
-/** The window's size: the preview's width, tall enough for a transaction's rows. */
+/**
+ * The window's size: the preview's width, tall enough for a transaction's rows. With a touch screen
+ * (a phone, a tablet) none is asked for: the browser opens a tab, as it would anyway.
+ */
 const WINDOW_FEATURES = 'popup,width=460,height=720'
 
 /** An open approval window. */
@@ -53,7 +67,8 @@ export function openApprovalWindow(
   const url = new URL('/approve', origin)
   url.hash = `nonce=${nonce}`
   // Not `noopener`: the window needs its opener to ask for the request, and the frame its reference.
-  const popup = win.open(url.href, '_blank', WINDOW_FEATURES)
+  const touch = win.matchMedia?.('(pointer: coarse)').matches === true
+  const popup = win.open(url.href, '_blank', touch ? '' : WINDOW_FEATURES)
   if (!popup) return null
   let port: MessagePort | undefined
   let done = false
@@ -82,14 +97,19 @@ export function openApprovalWindow(
     port = channel.port1
     port.onmessage = (message: MessageEvent) => {
       const decision = approveWindowDecision.safeParse(message.data)
-      if (decision.success && decision.data.nonce === nonce) decide(decision.data.approved)
+      if (!decision.success || decision.data.nonce !== nonce || done) return
+      // Posted before the port closes (below), so the window has it: it may close now.
+      port?.postMessage({ type: 'received', nonce } satisfies ApproveWindowReceived)
+      decide(decision.data.approved)
     }
     popup.postMessage({ type: APPROVE_WINDOW_PORT, nonce }, origin, [channel.port2])
     port.postMessage({ type: 'request', nonce, ...request } satisfies ApproveWindowRequest)
   }
   win.addEventListener('message', onMessage)
+  let closedOnce = false
   const polling = setInterval(() => {
-    if (popup.closed) decide(false)
+    if (popup.closed && closedOnce) decide(false)
+    closedOnce = popup.closed
   }, CLOSED_POLL_MS)
   return {
     focus: () => popup.focus(),

@@ -5,17 +5,22 @@
  * restyle or cover another window: here the person sees the request as the frame shows it, and
  * Approve takes a click only once this window has been visible and focused for `APPROVAL_ARM_MS`.
  * The decision goes back to the frame, which signs; this window never holds the session.
+ *
+ * On a phone this window is a tab: once answered it says the person can go back to the site, and it
+ * closes itself as soon as the frame has the decision (at once, or when the person goes back to a
+ * site's tab the browser had suspended), so the site's tab shows again with the result.
  */
 import './frame.css'
 import {
   APPROVE_WINDOW_READY,
   type ApproveWindowRequest,
   approveWindowPort,
+  approveWindowReceived,
   approveWindowRequest,
 } from '../protocol/embedded/approvalWindow.ts'
 import { APPROVAL_ARM_MS } from './approval.ts'
 import { approvalContent } from './approvalContent.ts'
-import { focusAtTop, h } from './dom.ts'
+import { focusAtTop, h, hostOf } from './dom.ts'
 import { loadStrings } from './strings.ts'
 
 const root = document.getElementById('app') ?? document.body
@@ -43,12 +48,15 @@ async function show(request: ApproveWindowRequest, port: MessagePort): Promise<v
     t('frameReject'),
   )
   const actions = h('div', { class: 'actions' }, rejectButton, approve)
+  // Once answered: where to go now (announced; the window may stay open, see below).
+  const status = h('p', { class: 'window-status', role: 'status', 'data-answer-status': '' })
   const panel = h(
     'main',
     { class: 'panel page-panel', 'aria-labelledby': 'approval-title' },
     title,
     ...content,
-    actions,
+    // Stays in view at the bottom of the window while a long request scrolls (frame.css).
+    h('div', { class: 'bar' }, status, actions),
   )
   let answered = false
   let armed = false
@@ -78,7 +86,15 @@ async function show(request: ApproveWindowRequest, port: MessagePort): Promise<v
       approve.textContent = t('frameApproving')
       approve.setAttribute('aria-busy', 'true')
     }
-    // The frame closes this window once it has the answer.
+    // Shown while this window stays open: the site's tab may be suspended until the person goes back
+    // (the decision waits in the port), or the browser may refuse to close a tab.
+    status.textContent = t(approved ? 'frameWindowApproved' : 'frameWindowRejected', {
+      site: hostOf(request.site),
+    })
+    port.onmessage = (message: MessageEvent) => {
+      const received = approveWindowReceived.safeParse(message.data)
+      if (received.success && received.data.nonce === request.nonce) window.close()
+    }
     port.postMessage({ type: 'decision', nonce: request.nonce, approved })
   }
   approve.addEventListener('click', () => {

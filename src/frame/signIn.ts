@@ -1,10 +1,12 @@
 // The frame's sign-in flows: e-mail code, device approval, social provider and Farcaster (SPEC 4).
+import type * as z from 'zod/mini'
 import { toBase64Url } from '../protocol/base64.ts'
 import type { SessionResponse } from '../protocol/embedded/index.ts'
 import {
   deviceWaitResponse,
   emailConnectResponse,
   emailVerifyResponse,
+  farcasterMiniAppStartResponse,
   farcasterStartResponse,
   sessionResponse,
   socialStartResponse,
@@ -57,6 +59,8 @@ export function createSignIn(
   let login: { loginId: string; action: 'VERIFY_OTP' | 'VERIFY_DEVICE' } | undefined
   let social: { loginId: string; provider: string; binding: string } | undefined
   let farcaster: { loginId: string; binding: string } | undefined
+  // A sign-in through the Farcaster app the page runs in (a mini app): its nonce's login.
+  let miniApp: { loginId: string; binding: string } | undefined
 
   /** The user of a session: `GET me` (a new user has one once the keys are set up). */
   const userOf = async (token: string) => {
@@ -72,6 +76,17 @@ export function createSignIn(
     const keys = await keyring.signedIn({ token: answer.token, keys: answer.keys, user: current })
     const user = answer.keys.state === 'ready' && answer.user ? answer.user : await userOf(answer.token)
     session.signedInAs({ token: answer.token, user, keys, newUser: answer.newUser })
+  }
+
+  /** Starts a bound sign-in (Farcaster's): only its binding's hash goes out; answers the secret with the answer. */
+  const startBound = async <T extends z.ZodMiniType>(path: string, schema: T) => {
+    const binding = await newBinding()
+    const answer = await api.request('POST', path, schema, {
+      deviceId: storage.deviceId(),
+      origin: deps.site,
+      bindingHash: binding.hash,
+    })
+    return { answer, binding: binding.secret }
   }
 
   const handlers: FrameHandlers<SignInEvent> = {
@@ -143,15 +158,34 @@ export function createSignIn(
       await signedInAs(answer)
       return {}
     },
-    async CONNECT_FARCASTER({ step }) {
-      if (step === 'start') {
-        const binding = await newBinding()
-        const answer = await api.request('POST', 'farcaster/start', farcasterStartResponse, {
+    async CONNECT_FARCASTER(params) {
+      const { step } = params
+      if (step === 'mini-app-start') {
+        const { answer, binding } = await startBound(
+          'farcaster/mini-app/start',
+          farcasterMiniAppStartResponse,
+        )
+        miniApp = { loginId: answer.loginId, binding }
+        return { nonce: answer.nonce }
+      }
+      if (params.step === 'mini-app-finish') {
+        if (!miniApp) throw actionNotAllowed()
+        const { loginId, binding } = miniApp
+        // One try per nonce, whatever the answer.
+        miniApp = undefined
+        const answer = await api.request('POST', 'farcaster/mini-app/finish', sessionResponse, {
+          loginId,
           deviceId: storage.deviceId(),
-          origin: deps.site,
-          bindingHash: binding.hash,
+          binding,
+          message: params.message,
+          signature: params.signature,
         })
-        farcaster = { loginId: answer.loginId, binding: binding.secret }
+        await signedInAs(answer)
+        return {}
+      }
+      if (step === 'start') {
+        const { answer, binding } = await startBound('farcaster/start', farcasterStartResponse)
+        farcaster = { loginId: answer.loginId, binding }
         return { url: answer.url, expiresAt: answer.expiresAt, domain: answer.domain }
       }
       if (!farcaster) throw actionNotAllowed()
@@ -193,6 +227,7 @@ export function createSignIn(
       login = undefined
       social = undefined
       farcaster = undefined
+      miniApp = undefined
     },
   }
 }

@@ -77,6 +77,8 @@ export const CatalogueEntrySchema = z.object({
   mobile_link: z.optional(z.nullable(z.string())),
   desktop_link: z.optional(z.nullable(z.string())),
   webapp_link: z.optional(z.nullable(z.string())),
+  app_store: z.optional(z.nullable(z.string())),
+  play_store: z.optional(z.nullable(z.string())),
   rdns: z.optional(z.nullable(z.string())),
 })
 export type CatalogueEntry = z.infer<typeof CatalogueEntrySchema>

@@ -1,4 +1,4 @@
-import type { CatalogueEntry, GetWalletsResponse } from '../protocol/api/catalogue.ts'
+import type { CatalogueEntry, GetWalletsResponse, WalletLinkKind } from '../protocol/api/catalogue.ts'
 import { getWalletsResponse, isSafeWalletLink } from '../protocol/api/catalogue.ts'
 import type { HttpClient } from './http.ts'
 
@@ -12,17 +12,22 @@ export interface GetWalletsParameters {
 
 const joined = (ids: readonly string[] | undefined) => (ids && ids.length > 0 ? ids.join(',') : undefined)
 
-/** The entry with every link it may not open (`javascript:`, `data:`, …) taken out, before any is built. */
+/**
+ * The entry with every link it may not open (`javascript:`, `data:`, …) taken out, before any is built;
+ * store links a service left out are `null`.
+ */
 function withSafeLinks(entry: CatalogueEntry): CatalogueEntry {
-  const safe = (kind: 'mobile_link' | 'desktop_link' | 'webapp_link') => {
+  const safe = (kind: WalletLinkKind) => {
     const link = entry[kind]
-    return link !== null && isSafeWalletLink(kind, link) ? link : null
+    return typeof link === 'string' && isSafeWalletLink(kind, link) ? link : null
   }
   return {
     ...entry,
     mobile_link: safe('mobile_link'),
     desktop_link: safe('desktop_link'),
     webapp_link: safe('webapp_link'),
+    app_store: safe('app_store'),
+    play_store: safe('play_store'),
   }
 }
 

@@ -36,10 +36,11 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>bench</tit
   }, true)
 </script></body></html>`
 
-/** Serves dist/ (or `root`) and the bench pages (`/` is the script-tag page) on 127.0.0.1. */
+/** Serves dist/ (or `root`) and the bench pages (`/` is the script-tag page) on 127.0.0.1 (`port`, or a free one). */
 export async function serveDist(
   pages: Record<string, string> = { '/': PAGE },
   root = resolve('dist'),
+  port = 0,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer(async (request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname
@@ -62,9 +63,9 @@ export async function serveDist(
       response.writeHead(404).end()
     }
   })
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((done) => server.close(() => done())) }
+  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
+  const { port: bound } = server.address() as AddressInfo
+  return { url: `http://127.0.0.1:${bound}/`, close: () => new Promise((done) => server.close(() => done())) }
 }
 
 const median = (values: number[]) => {

@@ -92,6 +92,14 @@ if (!quick) {
     const { benchEmbedded, printEmbedded } = await import('./embedded.ts')
     printEmbedded(await benchEmbedded(10))
   })
+  await optional('phones: approve a signature', async () => {
+    const { benchPhoneApprove, printPhoneApprove } = await import('./phoneApprove.ts')
+    printPhoneApprove(await benchPhoneApprove(9))
+  })
+  await optional('phone e-mail sign-in', async () => {
+    const { benchPhone, printPhone } = await import('./phone.ts')
+    printPhone(await benchPhone(7))
+  })
   await optional('social sign-in', async () => {
     const { benchSocial, printSocial } = await import('./social.ts')
     printSocial(await benchSocial(10))

@@ -10,9 +10,12 @@ export const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }
 
-/** A script-tag page with the modal on the stack's service and frame, and `attributes` added. */
+/**
+ * A script-tag page with the modal on the stack's service and frame, and `attributes` added; a phone
+ * lays it out at its own width (the viewport tag; a computer ignores it).
+ */
 export const signInPage = (stack: TestStack, title: string, attributes: string) => `<!doctype html>
-<html><head><meta charset="utf-8">
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title><script type="module" src="/wallet-elements.js"></script></head>
 <body><wallet-button></wallet-button>
 <wallet-modal networks="eip155:31337" project-id="dev-project" api-url="${stack.urls.service}"

@@ -7,7 +7,7 @@
  * are found from a script, through open shadow roots, by selector and text.
  */
 import assert from 'node:assert/strict'
-import { createPublicClient, type Hex, http, parseEther, verifyMessage } from 'viem'
+import { createPublicClient, type Hex, http, parseEther, stringToHex, verifyMessage } from 'viem'
 import { devAccount } from '../../server/dev/chain/index.ts'
 import { codeOf, nextMail } from './embedded-helpers.ts'
 import type { TestStack } from './harness.ts'
@@ -27,6 +27,8 @@ export interface EngineTab {
   waitForWindow(prefix: string): Promise<EngineTab>
   /** Whether a window whose URL starts with `prefix` is open. */
   windowOpen(prefix: string): Promise<boolean>
+  /** A new tab of the same browser (its cookies and storage) at `url`. */
+  openTab(url: string): Promise<EngineTab>
   close(): Promise<void>
 }
 
@@ -132,9 +134,24 @@ export const modalText = (tab: EngineTab) =>
       document.querySelector('wallet-modal')?.shadowRoot?.querySelector('[role="dialog"]')?.textContent ?? '',
   )
 
-/** Waits until the modal's dialog shows `pattern`. */
+/** Waits until the modal's dialog shows `pattern`; a failure says what it showed instead. */
 export const modalShows = (tab: EngineTab, pattern: RegExp) =>
-  until(`the modal to show ${pattern}`, async () => pattern.test(await modalText(tab)))
+  until(`the modal to show ${pattern}`, async () => pattern.test(await modalText(tab))).catch(
+    async (error: Error) => {
+      const shown = await tab
+        .evaluate(() => {
+          const root = document.querySelector('wallet-modal')?.shadowRoot
+          const view = root?.querySelector<HTMLElement>('[part="panel"]')?.dataset.view ?? 'closed'
+          // Its words, not the styles its parts render beside them.
+          const body = root?.querySelector('[part="body"]')?.cloneNode(true) as Element | undefined
+          for (const style of body?.querySelectorAll('style') ?? []) style.remove()
+          const text = body?.textContent?.replace(/\s+/g, ' ').trim() ?? ''
+          return `${view}: ${text.slice(-300)}`
+        })
+        .catch(() => 'unknown')
+      throw new Error(`${error.message}; the modal shows ${shown}`, { cause: error })
+    },
+  )
 
 /** The modal's connection on EVM: status and first account. */
 export const evmConnection = (tab: EngineTab) =>
@@ -254,17 +271,7 @@ export async function browserWalletJourney(
     await modalShows(tab, /Local Chain 2/)
   })
 
-  await step('disconnect', async () => {
-    await press(tab, 'wallet-modal', '[part="disconnect-button"]')
-    await until('disconnected', async () => (await evmConnection(tab)).status === 'disconnected')
-    await until('Connect Wallet again', () =>
-      tab.evaluate(
-        () =>
-          document.querySelector('wallet-button')?.shadowRoot?.querySelector('button')?.textContent ===
-          'Connect Wallet',
-      ),
-    )
-  })
+  await step('disconnect', () => disconnectFromAccount(tab))
 }
 
 /**
@@ -396,4 +403,125 @@ export async function emailJourney(
   if (approvedIn === 'window')
     await until('the approval window closed', async () => !(await tab.windowOpen(approvalUrl)))
   return { address, approvedIn }
+}
+
+/**
+ * A phone's first open (the tab a phone: narrow, touch) on the demo page with no browser wallet: the
+ * Connect view as a bottom sheet (the screen's width, on its bottom edge), offering the e-mail sign-in,
+ * the socials, the catalogue's WalletConnect wallets and the generic WalletConnect entry, and no
+ * browser wallet.
+ */
+export async function phoneOpenJourney(tab: EngineTab, stack: TestStack): Promise<void> {
+  await tab.goto(new URL('/?demoWallet=off', stack.urls.demo).href)
+  await press(tab, 'wallet-button', 'button', /Connect Wallet/)
+  for (const offered of [/Continue with Google/, /Rainbow/, /MetaMask/, /WalletConnect/, /All wallets/])
+    await modalShows(tab, offered)
+  assert.doesNotMatch(await modalText(tab), /Demo Wallet/)
+  const sheet = await tab.evaluate(() => {
+    const root = document.querySelector('wallet-modal')?.shadowRoot
+    const panel = root?.querySelector<HTMLElement>('[part="panel"]')
+    const box = panel?.getBoundingClientRect()
+    return {
+      view: panel?.dataset.view,
+      email: Boolean(root?.querySelector('input[type="email"]')),
+      left: box?.left,
+      right: box && Math.round(box.right),
+      bottom: box && Math.round(box.bottom),
+      width: document.documentElement.clientWidth,
+      height: window.innerHeight,
+    }
+  })
+  assert.equal(sheet.view, 'Connect')
+  assert.equal(sheet.email, true, 'the e-mail field is offered')
+  assert.deepEqual(
+    [sheet.left, sheet.right, sheet.bottom],
+    [0, sheet.width, sheet.height],
+    'a bottom sheet: the whole width, on the bottom edge',
+  )
+}
+
+/** From a connected page: Account from the button, then {@link disconnectFromAccount}. */
+export async function disconnectJourney(tab: EngineTab): Promise<void> {
+  await press(tab, 'wallet-button', 'button', /Account/)
+  await disconnectFromAccount(tab)
+}
+
+/** From the Account view: Disconnect, and the button offers to connect again. */
+async function disconnectFromAccount(tab: EngineTab): Promise<void> {
+  await press(tab, 'wallet-modal', '[part="disconnect-button"]')
+  await until('disconnected', async () => (await evmConnection(tab)).status === 'disconnected')
+  await until('Connect Wallet again', () =>
+    tab.evaluate(
+      () =>
+        document.querySelector('wallet-button')?.shadowRoot?.querySelector('button')?.textContent ===
+        'Connect Wallet',
+    ),
+  )
+}
+
+/**
+ * WalletConnect from the generic entry on the demo page with no browser wallet: the pairing link of
+ * the QR code view pasted into the demo phone wallet in another tab, its proposal approved there;
+ * connected with the wallet's account; a message signed over the session, approved in the wallet and
+ * verified with viem; disconnected from Account, which ends the session in the wallet too.
+ */
+export async function walletConnectJourney(tab: EngineTab, stack: TestStack): Promise<void> {
+  const wallet = devAccount(0).address
+  await tab.goto(new URL('/?demoWallet=off', stack.urls.demo).href)
+  await press(tab, 'wallet-button', 'button', /Connect Wallet/)
+  // Once the view is whole (the catalogue's wallets come in above the entry and move it down).
+  await modalShows(tab, /All wallets/)
+  await press(tab, 'wallet-modal', 'button', /WalletConnect/)
+  await modalShows(tab, /Copy link/)
+  const uri = await until('the pairing link', () =>
+    tab.evaluate(() => document.querySelector('wallet-modal')?.walletConfig.$pairing.get().uri),
+  )
+  assert.match(uri, /^wc:[0-9a-f]{64}@2\?/)
+  // The link pasted into the wallet's pairing field, as a person does with a copied link.
+  const phone = await tab.openTab(new URL('/wallets/phone.html', stack.urls.demo).href)
+  await fill(phone, '', '#uri', uri)
+  await until('Pair enabled', () =>
+    phone.evaluate(() => document.querySelector<HTMLButtonElement>('#pair')?.disabled === false),
+  )
+  await press(phone, '', '#pair')
+  await press(phone, '', '#proposal button.approve')
+  const connected = await until('connected over WalletConnect', async () => {
+    const now = await evmConnection(tab)
+    return now.status === 'connected' ? now : undefined
+  })
+  assert.equal(connected.address.toLowerCase(), wallet.toLowerCase())
+
+  const message = 'Signed over WalletConnect'
+  await tab.evaluate(
+    (text, from) => {
+      const record = window as unknown as { signed?: unknown }
+      record.signed = undefined
+      void document
+        .querySelector('wallet-modal')
+        ?.getProvider('eip155')
+        .request({ method: 'personal_sign', params: [text, from] })
+        .then(
+          (signature) => {
+            record.signed = { signature }
+          },
+          (error: { message?: string }) => {
+            record.signed = { error: error.message }
+          },
+        )
+    },
+    stringToHex(message),
+    wallet,
+  )
+  await press(phone, '', '#requests article button.approve')
+  const signed = await until('the signature', () =>
+    tab.evaluate(() => (window as unknown as { signed?: { signature?: string; error?: string } }).signed),
+  )
+  assert.equal(signed.error, undefined)
+  assert.ok(await verifyMessage({ address: wallet, message, signature: signed.signature as Hex }))
+
+  await disconnectJourney(tab)
+  await until('the session gone from the wallet', () =>
+    phone.evaluate(() => document.getElementById('sessions-empty')?.hidden === false),
+  )
+  await phone.close()
 }

@@ -4,7 +4,13 @@
  */
 import type { Browser, Frame, Page } from 'puppeteer-core'
 import type { EngineTab } from './engine-journeys.ts'
-import { type ElementRef, isElementRef, type WebDriverSession } from './webdriver.ts'
+import {
+  type ElementRef,
+  isElementRef,
+  startWebKitDriver,
+  type WebDriverSession,
+  type WebKitDriverOptions,
+} from './webdriver.ts'
 
 /**
  * The script that runs `fn` with `args` in a page. tsx compiles the tests with esbuild's keepNames,
@@ -54,18 +60,28 @@ export function puppeteerTab(browser: Browser, page: Page, frameUrl: string): En
     async windowOpen(prefix) {
       return (await browser.pages()).some((candidate) => candidate.url().startsWith(prefix))
     },
+    async openTab(url) {
+      const opened = await browser.newPage()
+      await opened.goto(url)
+      return puppeteerTab(browser, opened, frameUrl)
+    },
     close: () => page.close(),
   }
 }
 
 /**
  * A WebDriver window (`handle`) as an {@link EngineTab}: each command first makes it the current
- * window (the session drives one window at a time).
+ * window (the session drives one window at a time). With `touch`, a person's click is a finger's tap
+ * (a phone), in this window and in those it opens.
  *
  * @example
  * const tab = webDriverTab(session, await session.windowHandle())
  */
-export function webDriverTab(session: WebDriverSession, handle: string): EngineTab {
+export function webDriverTab(
+  session: WebDriverSession,
+  handle: string,
+  { touch = false }: { touch?: boolean } = {},
+): EngineTab {
   const here = async () => {
     await session.switchToWindow(handle)
   }
@@ -97,7 +113,8 @@ export function webDriverTab(session: WebDriverSession, handle: string): EngineT
     },
     async clickAt(x, y) {
       await here()
-      await session.clickAt(x, y)
+      if (touch) await session.tapAt(x, y)
+      else await session.clickAt(x, y)
     },
     async type(text) {
       await here()
@@ -110,7 +127,7 @@ export function webDriverTab(session: WebDriverSession, handle: string): EngineT
           if (candidate === handle) continue
           await session.switchToWindow(candidate)
           if ((await session.url().catch(() => '')).startsWith(prefix))
-            return webDriverTab(session, candidate)
+            return webDriverTab(session, candidate, { touch })
         }
         if (Date.now() > deadline) throw new Error(`No window at ${prefix}`)
         await new Promise((resolve) => setTimeout(resolve, 100))
@@ -124,9 +141,51 @@ export function webDriverTab(session: WebDriverSession, handle: string): EngineT
       }
       return false
     },
+    async openTab(url) {
+      const opened = await session.newWindow()
+      await session.switchToWindow(opened)
+      await session.navigate(url)
+      return webDriverTab(session, opened, { touch })
+    },
     async close() {
       await here()
       await session.closeWindow()
     },
+  }
+}
+
+/** A WebKit browser started for a test file: its session, its first window as a tab, and its end. */
+export type WebKitTab = { session: WebDriverSession; tab: EngineTab; stop(): Promise<void> }
+
+/**
+ * Starts WebKit (test/e2e/webdriver.ts: Xvfb, WebKitWebDriver, MiniBrowser) with one session, its
+ * first window an {@link EngineTab}: on a `screen` of that size, with MiniBrowser's `browserArgs`,
+ * and presses as taps with `touch`.
+ *
+ * @example
+ * const webkit = await startWebKitTab({ screen: { width: 390, height: 844 }, touch: true })
+ * await webkit.tab.goto(url)
+ * await webkit.stop()
+ */
+export async function startWebKitTab({
+  screen,
+  browserArgs,
+  touch,
+}: WebKitDriverOptions & { browserArgs?: readonly string[]; touch?: boolean } = {}): Promise<WebKitTab> {
+  const driver = await startWebKitDriver(screen ? { screen } : {})
+  try {
+    const session = await driver.newSession(browserArgs ? { browserArgs } : {})
+    const tab = webDriverTab(session, await session.windowHandle(), { touch: touch ?? false })
+    return {
+      session,
+      tab,
+      async stop() {
+        await session.stop()
+        await driver.stop()
+      },
+    }
+  } catch (error) {
+    await driver.stop()
+    throw error
   }
 }

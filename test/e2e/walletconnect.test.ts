@@ -22,10 +22,10 @@ import {
 } from './harness.ts'
 
 /**
- * WalletConnect end to end on the local stack: the modal shows a QR code and links, the demo phone
- * wallet pairs from the copied link through the dev relay, requests go over the session through
- * `getProvider('eip155')`, the session survives a reload, and a wallet-side disconnect or rejection
- * is followed by the modal.
+ * WalletConnect end to end on the local stack, on a computer: the modal shows a QR code and links, the
+ * demo phone wallet pairs from the copied link through the dev relay, requests go over the session
+ * through `getProvider('eip155')`, the session survives a reload, and a wallet-side disconnect or
+ * rejection is followed by the modal. On a phone: walletconnect-phone.test.ts.
  */
 const dev = (index: number) =>
   mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: index })
@@ -178,51 +178,6 @@ describe('WalletConnect pairing with the demo phone wallet', { timeout: 240_000 
     await page.locator('wallet-button').getByRole('button', { name: 'Connect Wallet' }).waitFor()
     await phone.close()
     await page.close()
-  })
-
-  it('on a phone with no browser wallet: opens on Connect, and "Open Rainbow" is a deep link carrying the encoded URI', async () => {
-    const phoneContext = await browser.newContext({
-      userAgent:
-        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
-      viewport: { width: 390, height: 844 },
-      hasTouch: true,
-    })
-    await phoneContext.addInitScript({ content: 'globalThis.__name ??= (target) => target' })
-    const page = await phoneContext.newPage()
-    await page.goto(new URL('/?demoWallet=off', stack.urls.demo).href)
-    await page.getByRole('button', { name: 'Connect Wallet' }).click()
-    // Connect, with every way in (not the bare wallet list), though the phone has no browser wallet.
-    await modal(page).getByRole('heading', { name: 'Connect Wallet' }).waitFor()
-    await modal(page)
-      .getByRole('button', { name: /^All wallets/ })
-      .click()
-    await modal(page).getByRole('searchbox', { name: 'Search wallets' }).fill('Rainbow')
-    await modal(page)
-      .getByRole('button', { name: /^Rainbow/ })
-      .click()
-    const open = modal(page).getByRole('link', { name: 'Open Rainbow' })
-    await open.waitFor().catch(async (error: Error) => {
-      // Where the pairing stood instead (creating, failed and why), for the failure's message.
-      const pairing = await page.evaluate(() => {
-        const state = document.querySelector('wallet-modal')?.walletConfig.$pairing.get()
-        return { status: state?.status, uri: Boolean(state?.uri), error: state?.error }
-      })
-      const view = await modal(page)
-        .textContent({ timeout: 1_000 })
-        .catch(() => 'no modal')
-      throw new Error(
-        `${error.message}\nthe pairing: ${JSON.stringify(pairing)}\nthe modal shows ${JSON.stringify(view?.replace(/\s+/g, ' ').slice(-400))}`,
-        { cause: error },
-      )
-    })
-    const href = (await open.getAttribute('href')) ?? ''
-    const uri = await page.evaluate(
-      () => document.querySelector('wallet-modal')?.walletConfig.$pairing.get().uri,
-    )
-    assert.ok(uri)
-    assert.equal(href, `rainbow://wc?uri=${encodeURIComponent(uri)}`)
-    assert.equal(await open.getAttribute('target'), '_self')
-    await phoneContext.close()
   })
 
   it('shows the rejection and a retry when the phone wallet declines, and resets the link on close', async () => {

@@ -108,21 +108,70 @@ export class WebDriverSession {
 
   /** A real click (pointer move, down, up) at viewport point (`x`, `y`), as a person's mouse. */
   async clickAt(x: number, y: number): Promise<void> {
+    await this.pointer('mouse', { x, y }, [], 0)
+  }
+
+  /**
+   * A finger's tap at viewport point (`x`, `y`): WebDriver's touch pointer (down and up in place).
+   * WebKitGTK delivers it as a mouse press (see test/e2e/webkit-phone.test.ts).
+   */
+  async tapAt(x: number, y: number): Promise<void> {
+    await this.pointer('touch', { x, y }, [], 0)
+  }
+
+  /**
+   * A finger down at `from`, moved through each of `path` (each move taking `stepMs`), lifted at the
+   * last point.
+   */
+  async touch(from: { x: number; y: number }, path: readonly { x: number; y: number }[], stepMs: number) {
+    await this.pointer('touch', from, path, stepMs)
+  }
+
+  /** A pointer of `type` down at `from`, moved through each of `path` (`stepMs` a move), up at the last. */
+  private async pointer(
+    type: 'mouse' | 'touch',
+    from: { x: number; y: number },
+    path: readonly { x: number; y: number }[],
+    stepMs: number,
+  ): Promise<void> {
+    const at = (point: { x: number; y: number }) => ({ x: Math.round(point.x), y: Math.round(point.y) })
     await this.command('POST', '/actions', {
       actions: [
         {
           type: 'pointer',
-          id: 'mouse',
-          parameters: { pointerType: 'mouse' },
+          id: type === 'mouse' ? 'mouse' : 'finger',
+          parameters: { pointerType: type },
           actions: [
-            { type: 'pointerMove', duration: 0, origin: 'viewport', x: Math.round(x), y: Math.round(y) },
+            { type: 'pointerMove', duration: 0, origin: 'viewport', ...at(from) },
             { type: 'pointerDown', button: 0 },
+            ...path.map((point) => ({
+              type: 'pointerMove',
+              duration: stepMs,
+              origin: 'viewport',
+              ...at(point),
+            })),
             { type: 'pointerUp', button: 0 },
           ],
         },
       ],
     })
     await this.releaseActions()
+  }
+
+  /** The browser's Back (its button, or a phone's back gesture). */
+  back(): Promise<null> {
+    return this.command('POST', '/back')
+  }
+
+  /**
+   * A new top-level window: answers its handle (the current window stays current). A window, not a
+   * tab: MiniBrowser shows one tab of a window, and input to a hidden tab never arrives.
+   */
+  async newWindow(): Promise<string> {
+    const { handle } = await this.command<{ handle: string; type: string }>('POST', '/window/new', {
+      type: 'window',
+    })
+    return handle
   }
 
   /**
@@ -210,20 +259,41 @@ const stopped = (child: ChildProcess) =>
   })
 
 export type WebKitDriver = {
-  /** A new MiniBrowser session (its own ephemeral profile, automation mode). */
-  newSession(): Promise<WebDriverSession>
+  /**
+   * A new MiniBrowser session (its own ephemeral profile, automation mode); `browserArgs` are more of
+   * MiniBrowser's command-line options (its WebKit settings: `--user-agent=…`, say).
+   */
+  newSession(options?: {
+    browserArgs?: readonly string[]
+    /** WebDriver's: when navigating and every command after it wait for the page (default `normal`: its load). */
+    pageLoadStrategy?: 'normal' | 'eager' | 'none'
+  }): Promise<WebDriverSession>
   stop(): Promise<void>
+}
+
+export type WebKitDriverOptions = {
+  /**
+   * The display's size (default 1280 × 1024). The window manager gives each window the whole display,
+   * so a 390 px wide display is a phone's width.
+   */
+  screen?: { width: number; height: number }
 }
 
 /**
  * Starts Xvfb on a free display with a window manager, and WebKitWebDriver on a free loopback port;
  * sessions run MiniBrowser on that display.
  */
-export async function startWebKitDriver(): Promise<WebKitDriver> {
+export async function startWebKitDriver({
+  screen: size = { width: 1280, height: 1024 },
+}: WebKitDriverOptions = {}): Promise<WebKitDriver> {
   const display = freeDisplay()
-  const xvfb = spawn(xvfbPath, [`:${display}`, '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
-    stdio: 'ignore',
-  })
+  const xvfb = spawn(
+    xvfbPath,
+    [`:${display}`, '-screen', '0', `${size.width}x${size.height}x24`, '-nolisten', 'tcp'],
+    {
+      stdio: 'ignore',
+    },
+  )
   const screen = `:${display}`
   // The window manager connects once the display's socket is there.
   for (let wait = 0; wait < 100 && !existsSync(`/tmp/.X11-unix/X${display}`); wait++)
@@ -254,7 +324,7 @@ export async function startWebKitDriver(): Promise<WebKitDriver> {
     throw new Error(`WebKitWebDriver did not start: ${stderr}`, { cause: error })
   }
   return {
-    async newSession() {
+    async newSession({ browserArgs = [], pageLoadStrategy } = {}) {
       const response = await fetch(`${base}/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/json; charset=utf-8' },
@@ -262,7 +332,11 @@ export async function startWebKitDriver(): Promise<WebKitDriver> {
           capabilities: {
             alwaysMatch: {
               browserName: 'MiniBrowser',
-              'webkitgtk:browserOptions': { binary: webkitBrowserPath, args: ['--automation'] },
+              ...(pageLoadStrategy ? { pageLoadStrategy } : {}),
+              'webkitgtk:browserOptions': {
+                binary: webkitBrowserPath,
+                args: ['--automation', ...browserArgs],
+              },
             },
           },
         }),

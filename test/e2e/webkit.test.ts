@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { browserWalletJourney, type EngineTab, emailJourney } from './engine-journeys.ts'
-import { webDriverTab } from './engine-tabs.ts'
+import { browserWalletJourney, emailJourney } from './engine-journeys.ts'
+import { startWebKitTab, type WebKitTab } from './engine-tabs.ts'
 import { startTestStack, type TestStack } from './harness.ts'
-import { startWebKitDriver, type WebDriverSession, type WebKitDriver, webkitMissing } from './webdriver.ts'
+import { webkitMissing } from './webdriver.ts'
 
 /**
  * In CI (CI=true) WebKit is required: scripts/install-browsers.sh installs it there, and a missing
@@ -22,27 +22,22 @@ describe('the core journeys in WebKit (WebKitWebDriver, MiniBrowser)', {
   skip: missing ?? false,
 }, () => {
   let stack: TestStack
-  let driver: WebKitDriver
-  let session: WebDriverSession
-  let tab: EngineTab
+  let webkit: WebKitTab
 
   before(async () => {
-    ;[stack, driver] = await Promise.all([startTestStack({ solana: true }), startWebKitDriver()])
-    session = await driver.newSession()
-    tab = webDriverTab(session, await session.windowHandle())
+    ;[stack, webkit] = await Promise.all([startTestStack({ solana: true }), startWebKitTab()])
   })
   after(async () => {
-    await session?.stop()
-    await driver?.stop()
+    await webkit?.stop()
     await stack?.stop()
   })
 
   it('Demo Wallet: opens the modal, connects, signs, sends, switches network, disconnects', async () => {
-    await browserWalletJourney(tab, stack, (line) => console.log(`  WebKit ${line}`))
+    await browserWalletJourney(webkit.tab, stack, (line) => console.log(`  WebKit ${line}`))
   })
 
   it('e-mail sign-in through the wallet frame, then a message signed with approval', async () => {
-    const { approvedIn } = await emailJourney(tab, stack, `webkit.${Date.now()}@example.com`)
+    const { approvedIn } = await emailJourney(webkit.tab, stack, `webkit.${Date.now()}@example.com`)
     // WebKit has no IntersectionObserver v2 either: the approval happens in the frame's own window.
     assert.equal(approvedIn, 'window')
   })

@@ -42,6 +42,16 @@ export interface WalletConnectConnectorParameters {
   /** RPC URL for reads on a network (the service's proxy or the network's own). */
   rpcUrl: (caipNetworkId: CaipNetworkId) => string | undefined
   fetch: typeof fetch
+  /**
+   * Whether to ask WalletConnect's Verify service to attest the page's origin (its public relay and a
+   * WalletConnect Cloud project); off for another relay.
+   */
+  verify?: boolean | undefined
+  /**
+   * The page, whose return to the front (`visibilitychange` to visible, `pageshow` from the back-forward
+   * cache) restarts the relay socket (see `resume`). Absent outside a browser.
+   */
+  window?: Window | undefined
 }
 
 export interface WalletConnectConnector extends Connector {
@@ -50,8 +60,18 @@ export interface WalletConnectConnector extends Connector {
    * pending `connect()` settles with whichever current pairing the wallet answers.
    */
   pair(): Promise<{ uri: string }>
-  /** Abandons the pairing in progress (the modal closed): the pending `connect()` rejects as aborted. */
+  /**
+   * Abandons the pairing in progress (the modal closed): the pending `connect()` rejects as aborted, and
+   * the pairings no wallet answered are deleted (the client stops listening for them).
+   */
   cancel(): void
+  /**
+   * Reconnects the relay socket when the client listens for something (a pairing, a session): a phone
+   * suspends a page in the background and its socket may die without a word, so whatever the wallet
+   * sent meanwhile (the session's approval) arrives only on a new one. Runs by itself when the page
+   * comes back to the front.
+   */
+  resume(): Promise<void>
 }
 
 /** The namespaces a session may carry (eip155, solana, bip122, polkadot, cosmos). */
@@ -83,6 +103,9 @@ export function createWalletConnectConnector(
   const chains = new Map<ChainNamespace, CaipNetworkId>()
   const listeners = new Set<(event: ConnectorEvent) => void>()
   let pairingSeq = 0
+  /** Topics of the pairings made here that no wallet answered yet. */
+  const unanswered = new Set<string>()
+  let resuming: Promise<void> | undefined
   /** The namespace the pending connect() asked for: the session's first, when the wallet approves it. */
   let asked: ChainNamespace | undefined
   let waiter:
@@ -96,6 +119,8 @@ export function createWalletConnectConnector(
         resolve = res
         reject = rej
       })
+      // A pairing made ahead has no connect() waiting yet: its cancellation is nobody's error.
+      promise.catch(() => {})
       waiter = { promise, resolve, reject }
     }
     return waiter
@@ -143,6 +168,11 @@ export function createWalletConnectConnector(
         telemetryEnabled: false,
         customStoragePrefix: 'wallet-elements',
       })
+      // WalletConnect's Verify attests the page's origin for a WalletConnect Cloud project, before each
+      // proposal and request, through a frame from verify.walletconnect.org that the client waits up to
+      // 5 s for. Another relay's project is not one it knows: the attestation would be empty after that
+      // wait (which is what held every pairing link back for 5 s on the dev relay).
+      if (!parameters.verify) instance.core.verify.register = async () => ''
       const current = () => session
       instance.on('session_event', ({ topic, params }) => {
         if (topic !== current()?.topic) return
@@ -178,9 +208,49 @@ export function createWalletConnectConnector(
       }
       instance.on('session_delete', ended)
       instance.on('session_expire', ended)
+      watchPage()
       return instance
     })
     return client
+  }
+
+  /** Deletes the pairings no wallet answered: the client stops listening for them. */
+  function dropUnanswered(): void {
+    const topics = [...unanswered]
+    unanswered.clear()
+    if (!client || topics.length === 0) return
+    void client.then((instance) => {
+      for (const topic of topics) void instance.core.pairing.disconnect({ topic }).catch(() => {})
+    })
+  }
+
+  async function resume(): Promise<void> {
+    if (!client) return
+    const { relayer } = (await client).core
+    if (!relayer.subscriber.hasAnyTopics) return
+    // One restart at a time: a page coming back fires visibilitychange and, from the cache, pageshow.
+    resuming ??= relayer
+      .restartTransport()
+      .catch(() => {})
+      .finally(() => {
+        resuming = undefined
+      })
+    return resuming
+  }
+
+  /** Restarts the socket whenever the page comes back to the front (hidden, then visible; or restored from the cache). */
+  function watchPage(): void {
+    const win = parameters.window
+    if (!win) return
+    let hidden = win.document.visibilityState === 'hidden'
+    win.document.addEventListener('visibilitychange', () => {
+      const nowHidden = win.document.visibilityState === 'hidden'
+      if (hidden && !nowHidden) void resume()
+      hidden = nowHidden
+    })
+    win.addEventListener('pageshow', (event) => {
+      if (event.persisted) void resume()
+    })
   }
 
   async function sessionRequest(
@@ -264,11 +334,16 @@ export function createWalletConnectConnector(
       const seq = ++pairingSeq
       const { uri, approval } = await instance.connect({ optionalNamespaces: parameters.namespaces() })
       if (!uri) throw toBaseError({ code: ERROR_CODES.default, message: 'No pairing URI' })
+      const topic = /^wc:([^@]+)@/.exec(uri)?.[1]
+      if (topic) unanswered.add(topic)
       waiting()
       // At once: approval()'s promise misses a session that settles before it is called
       // (@walletconnect/utils createDelayedPromise) and would wait for the proposal to expire.
       approval().then(
         (value) => {
+          if (topic) unanswered.delete(topic)
+          // The session is made: the pairings made before this one (replaced as they neared expiry) are done.
+          dropUnanswered()
           const first = (Object.keys(value.namespaces)[0] ?? 'eip155') as ChainNamespace
           const namespace = asked && value.namespaces[asked] ? asked : first
           chains.clear()
@@ -291,7 +366,10 @@ export function createWalletConnectConnector(
     cancel() {
       pairingSeq++
       settle({ error: new RequestAbortedError() })
+      dropUnanswered()
     },
+
+    resume,
 
     async connect({ namespace }) {
       if (session) {

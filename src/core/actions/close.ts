@@ -41,7 +41,7 @@ export async function close(config: Config, parameters: CloseParameters = {}): P
   }
   config.$connecting.set(undefined)
   // Closing resets the pairing link (SPEC section 2).
-  config.internal.stopPairing?.()
+  config.internal.pairing?.stop()
   if (config.$options.get().inline) {
     const home = startAt(embeddedHome(config.$account.get() !== undefined))
     config.$modal.set({ ...config.$modal.get(), router: home, blockedReason: undefined })

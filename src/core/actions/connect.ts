@@ -5,7 +5,7 @@ import type { ChainNamespace } from '../../protocol/caip.ts'
 import { RECENT_WALLETS_MAX } from '../../protocol/constants.ts'
 import { RecentWalletsSchema, StorageKey } from '../../protocol/storage.ts'
 import type { Config } from '../config.ts'
-import { markConnected, recordOf, step } from '../connection/records.ts'
+import { connectDetail, markConnected, recordOf, step } from '../connection/records.ts'
 import { networkFor } from '../networkFor.ts'
 import { needsSignIn } from '../siwx/session.ts'
 import { loadNetworks } from './loadNetworks.ts'
@@ -74,19 +74,9 @@ export async function connect(config: Config, parameters: ConnectParameters): Pr
     markConnected(config, connector, state)
     rememberRecent(config, parameters.recent ?? connector)
     config.$connecting.set(undefined)
-    const account = config.$account.get()
+    const detail = connectDetail(config, connector, state)
     const signInNeeded = await needsSignIn(config)
-    if (account) {
-      const detail = {
-        address: account.address,
-        caipAddress: account.caipAddress,
-        chainId: state.chainId,
-        namespace,
-        connector: { id: connector.id, name: connector.name, type: connector.type },
-        ...(state.accountType
-          ? { accountType: state.accountType, smartAccountDeployed: state.smartAccountDeployed === true }
-          : {}),
-      }
+    if (detail) {
       // With sign-in required, the site hears of the connection once the session exists.
       if (signInNeeded && config.$options.get().siwx === 'required') config.internal.pendingConnect = detail
       else config.events.emit('connect', detail)

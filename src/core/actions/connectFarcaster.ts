@@ -23,7 +23,7 @@ export interface ConnectFarcasterParameters {
 }
 
 /** The frame's error in the page's language when it is one of Farcaster's outcomes. */
-function inWords(error: unknown): unknown {
+export function farcasterInWords(error: unknown): unknown {
   if (!(error instanceof FrameError)) return error
   const { reason } = error
   const message = error.shortMessage
@@ -85,6 +85,6 @@ export async function connectFarcaster(
     state.setKey('userName', user?.userName)
     state.setKey('userImage', user?.userImage)
   } catch (error) {
-    throw inWords(error)
+    throw farcasterInWords(error)
   }
 }

@@ -41,7 +41,7 @@ function socialError(
       })
     case 'POPUP_BLOCKED':
       return new FrameError({
-        message: 'The browser blocked the sign-in window: allow pop-ups for this site',
+        message: 'Your browser blocked the sign-in window. Try again, or allow pop-ups for this site.',
         reason,
         messageId: 'socialPopupBlocked',
       })

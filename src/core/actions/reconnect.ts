@@ -4,7 +4,7 @@ import type { ChainNamespace } from '../../protocol/caip.ts'
 import { CaipNetworkIdSchema } from '../../protocol/caip.ts'
 import { ConnectionStatusSchema, ConnectorIdsSchema, StorageKey } from '../../protocol/storage.ts'
 import type { Config } from '../config.ts'
-import { markConnected, recordOf, step } from '../connection/records.ts'
+import { markConnected, ownChange, recordOf, step } from '../connection/records.ts'
 import { networkFor } from '../networkFor.ts'
 import { walletConnectConnector } from '../walletConnect.ts'
 import { loadNetworks } from './loadNetworks.ts'
@@ -85,11 +85,13 @@ export async function reconnect(config: Config): Promise<void> {
       } catch {
         // A failed check is treated as the wallet no longer authorising the site, below.
       }
+      // Another tab's connection this tab could not restore is that tab's still: nothing is forgotten.
+      const own = ownChange(config)
       // Not authorised any more. The embedded wallet's check said not signed in (or failed): its cached
       // login goes too.
-      if (id === EMBEDDED_ID) (await import('../embeddedState.ts')).clearLoginCache(config)
+      if (own && id === EMBEDDED_ID) (await import('../embeddedState.ts')).clearLoginCache(config)
       step(config, ns, { type: 'failed' }, { connectorId: undefined })
-      storage.set(StorageKey.connectionStatus, 'disconnected')
+      if (own) storage.set(StorageKey.connectionStatus, 'disconnected')
     }),
   )
 }

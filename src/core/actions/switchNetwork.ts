@@ -2,9 +2,8 @@ import type { AddNetworkParameters } from '../../connectors/types.ts'
 import { NetworkNotFoundError, ProviderDisconnectedError } from '../../errors/index.ts'
 import type { CaipNetworkId } from '../../protocol/caip.ts'
 import type { Network } from '../../protocol/entities.ts'
-import { StorageKey } from '../../protocol/storage.ts'
 import type { Config } from '../config.ts'
-import { recordOf, step } from '../connection/records.ts'
+import { recordOf, rememberChain, step } from '../connection/records.ts'
 import { loadNetworks } from './loadNetworks.ts'
 import { reportError } from './reportError.ts'
 
@@ -71,5 +70,5 @@ export async function switchNetwork(
     }
     config.events.emit('network-change', { chainId: caipNetworkId, namespace, supported: true })
   }
-  config.storage.set(StorageKey.lastChain, caipNetworkId)
+  rememberChain(config, caipNetworkId)
 }

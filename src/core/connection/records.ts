@@ -5,10 +5,11 @@
  * subscribers in `../follow/`, started by `createConfig`.
  * @module
  */
-import type { Connector, ConnectorEvent, ConnectorState } from '../../connectors/types.ts'
-import type { ChainNamespace } from '../../protocol/caip.ts'
+import type { AccountKind, Connector, ConnectorEvent, ConnectorState } from '../../connectors/types.ts'
+import type { CaipNetworkId, ChainNamespace } from '../../protocol/caip.ts'
 import { StorageKey } from '../../protocol/storage.ts'
 import type { Config, ConnectionRecord } from '../config.ts'
+import type { ConnectDetail } from '../events/types.ts'
 import type { ConnectionEvent } from './machine.ts'
 import { recordOf } from './recordOf.ts'
 
@@ -29,7 +30,16 @@ export function step(
   return next
 }
 
+/** Whether a change is this tab's own, to remember (see `Config.internal.fromOtherTab`). */
+export const ownChange = (config: Config): boolean => !config.internal.fromOtherTab
+
+/** Remembers the network used last, for the next visit and the page's other tabs. */
+export function rememberChain(config: Config, chainId: CaipNetworkId): void {
+  if (ownChange(config)) config.storage.set(StorageKey.lastChain, chainId)
+}
+
 function persist(config: Config): void {
+  if (!ownChange(config)) return
   const connections = config.$connections.get()
   const namespaces = (Object.keys(connections) as ChainNamespace[]).filter(
     (namespace) => connections[namespace]?.status === 'connected',
@@ -63,7 +73,11 @@ export function markDisconnected(
   if (wasConnected) config.events.emit('disconnect', { namespace })
 }
 
-function onConnectorEvent(config: Config, connector: Connector, event: ConnectorEvent): void {
+/**
+ * Follows a connector's own change (accounts, chain, its end) of a connection it holds; also what a
+ * tab read again from its wallet (`sync.ts`) goes through.
+ */
+export function onConnectorEvent(config: Config, connector: Connector, event: ConnectorEvent): void {
   const record = recordOf(config, event.namespace)
   if (record.status !== 'connected' || record.connectorId !== connector.id) return
   if (event.type === 'disconnect' || (event.type === 'accountsChanged' && event.accounts.length === 0)) {
@@ -88,7 +102,7 @@ function onConnectorEvent(config: Config, connector: Connector, event: Connector
   } else {
     if (event.chainId === record.chainId) return
     step(config, event.namespace, { type: 'connected' }, { chainId: event.chainId })
-    config.storage.set(StorageKey.lastChain, event.chainId)
+    rememberChain(config, event.chainId)
     config.events.emit('network-change', {
       chainId: event.chainId,
       namespace: event.namespace,
@@ -119,7 +133,32 @@ export function markConnected(config: Config, connector: Connector, state: Conne
     namespace,
     connector.subscribe((event) => onConnectorEvent(config, connector, event), namespace),
   )
-  config.storage.remove(StorageKey.disconnected)
-  config.storage.set(StorageKey.lastChain, state.chainId)
+  if (ownChange(config)) config.storage.remove(StorageKey.disconnected)
+  rememberChain(config, state.chainId)
   persist(config)
+}
+
+/**
+ * What `wallet-connect` says of the account shown (connected through `connector`), if there is one.
+ *
+ * @example
+ * const detail = connectDetail(config, connector, state)
+ */
+export function connectDetail(
+  config: Config,
+  connector: Connector,
+  kind: AccountKind = {},
+): ConnectDetail | undefined {
+  const account = config.$account.get()
+  if (!account) return undefined
+  return {
+    address: account.address,
+    caipAddress: account.caipAddress,
+    chainId: account.caipAddress.slice(0, account.caipAddress.lastIndexOf(':')) as CaipNetworkId,
+    namespace: account.namespace,
+    connector: { id: connector.id, name: connector.name, type: connector.type },
+    ...(kind.accountType
+      ? { accountType: kind.accountType, smartAccountDeployed: kind.smartAccountDeployed === true }
+      : {}),
+  }
 }

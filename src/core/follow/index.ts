@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts'
+import { watchOtherTabs } from '../connection/tabs.ts'
 import { followOutcome } from './outcome.ts'
 
 /**
@@ -12,7 +13,8 @@ import { followOutcome } from './outcome.ts'
  * const stop = startFollowers(config)
  */
 export function startFollowers(config: Config): () => void {
-  const stops = [followOutcome(config)]
+  // The page's other tabs, and this one's return from the background (connection/tabs.ts).
+  const stops = [followOutcome(config), watchOtherTabs(config)]
   let stopped = false
   let waiting = true
   const stopWaiting = config.$connections.listen(() => {

@@ -49,3 +49,13 @@ export type ConnectionOutcome =
   | { type: 'unsupported' }
   | { type: 'disconnected' }
   | { type: 'signed-in' }
+
+/** A tab's part in keeping the page's tabs in step (`connection/sync.ts`): give it the page's events. */
+export interface TabSync {
+  /** A `storage`, `pageshow` or `visibilitychange` event of the page. */
+  handle(event: Event): void
+  /** Resolves once every look asked for so far is done. */
+  settled(): Promise<void>
+  /** Stops listening and closes its channel. */
+  stop(): void
+}

@@ -7,5 +7,16 @@ export interface OnrampState {
   loading: boolean
   quote: OnrampQuoteResponse | undefined
   error: ErrorSummary | undefined
-  purchase: { id: string; status: 'pending' | 'completed' | 'failed' } | undefined
+  purchase: OnrampPurchase | undefined
+}
+
+/** A purchase recorded with the service, followed until the provider reports it done. */
+export interface OnrampPurchase {
+  id: string
+  status: 'pending' | 'completed' | 'failed'
+  /**
+   * The checkout's URL while the browser has refused to open it (a popup blocker): the view offers it
+   * as a link, which a tap opens. Cleared once opened.
+   */
+  blockedCheckout?: string
 }

@@ -35,8 +35,11 @@ export const getWalletsQuery = z.object({
 /** The typed parameters of `/getWallets` (what a client passes before serialising them). */
 export type GetWalletsParameters = z.output<typeof getWalletsQuery>
 
-/** The catalogue's link fields. */
-export type WalletLinkKind = 'mobile_link' | 'desktop_link' | 'webapp_link'
+/** The catalogue's link fields: the wallet's apps, and where a phone gets its app (App Store, Google Play). */
+export type WalletLinkKind = 'mobile_link' | 'desktop_link' | 'webapp_link' | 'app_store' | 'play_store'
+
+/** Link fields that are pages on the web, never an app's own scheme. */
+const webOnly = new Set<WalletLinkKind>(['webapp_link', 'app_store', 'play_store'])
 
 // Schemes of the browser and the system, not a wallet's: script, inline content, local files, plain http.
 const foreignSchemes = new Set([
@@ -66,23 +69,27 @@ const foreignSchemes = new Set([
  * Whether a catalogue link may be opened: `https:` (a host, nothing but printable characters), or, for
  * `mobile_link` and `desktop_link`, a wallet's own scheme such as `rainbow:` or `trust://`. Never
  * `javascript:`, `data:`, `vbscript:`, `file:` or another scheme of the browser or the system.
+ * `webapp_link`, `app_store` and `play_store` are pages on the web: `https:` only.
  *
  * @example
  * isSafeWalletLink('mobile_link', 'rainbow:') // true
  * isSafeWalletLink('mobile_link', 'javascript:alert(1)') // false
  * isSafeWalletLink('webapp_link', 'metamask:') // false: a web app is https
+ * isSafeWalletLink('app_store', 'itms-apps://apps.apple.com/app/id1457119021') // false: a store page is https
  */
 export function isSafeWalletLink(kind: WalletLinkKind, link: string): boolean {
   if (link.length > 2048 || !/^[\x21-\x7e]+$/.test(link)) return false
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(link)?.[1]?.toLowerCase()
   if (scheme === undefined) return false
   if (scheme === 'https') return /^https:\/\/[a-z0-9.-]+(?::\d{1,5})?(?:[/?#]|$)/i.test(link)
-  return kind !== 'webapp_link' && !foreignSchemes.has(scheme)
+  return !webOnly.has(kind) && !foreignSchemes.has(scheme)
 }
 
 /**
  * A wallet catalogue entry (SPEC section 3). Links and `rdns` are `null` when the wallet has none.
- * `image_id` is the id to pass to `/getWalletImage/{id}`.
+ * `image_id` is the id to pass to `/getWalletImage/{id}`. `app_store` and `play_store` are the wallet's
+ * pages in Apple's App Store and Google Play (what a phone without the app is offered); this service
+ * always sends them, another catalogue service may leave them out.
  *
  * @example
  * const entry = catalogueEntry.parse(json.data[0])
@@ -96,6 +103,8 @@ export const catalogueEntry = z.object({
   mobile_link: z.nullable(z.string()),
   desktop_link: z.nullable(z.string()),
   webapp_link: z.nullable(z.string()),
+  app_store: z.optional(z.nullable(z.string())),
+  play_store: z.optional(z.nullable(z.string())),
   rdns: z.nullable(z.string()),
   badge_type: z.optional(z.enum(badgeTypes)),
 })

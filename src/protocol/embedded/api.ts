@@ -280,3 +280,43 @@ export type FarcasterStartResponse = z.infer<typeof farcasterStartResponse>
  */
 export const farcasterFinishRequest = z.object({ loginId: opaqueId, deviceId, binding: bindingSecret })
 export type FarcasterFinishRequest = z.infer<typeof farcasterFinishRequest>
+
+/**
+ * The nonce a Farcaster sign-in message names: what the service issued (16 random bytes in hex), and
+ * what Sign In With Farcaster takes (at least 8 letters or digits).
+ */
+export const farcasterNonce = z.string().check(z.regex(/^[A-Za-z0-9]{8,64}$/, 'Invalid nonce'))
+
+/**
+ * `POST /embedded/v1/farcaster/mini-app/start`: a sign-in through the Farcaster app the page runs in
+ * (a mini app), for this browser and site: no relay channel, the host app signs the message itself.
+ */
+export const farcasterMiniAppStartRequest = farcasterStartRequest
+export type FarcasterMiniAppStartRequest = FarcasterStartRequest
+
+/** Answer of `POST /embedded/v1/farcaster/mini-app/start`: the nonce for the host's `signIn`, and until when. */
+export const farcasterMiniAppStartResponse = z.object({
+  loginId: opaqueId,
+  nonce: farcasterNonce,
+  expiresAt: z.string(),
+})
+export type FarcasterMiniAppStartResponse = z.infer<typeof farcasterMiniAppStartResponse>
+
+/** The signed Sign In With Farcaster message a host app answers (EIP-4361 text and its signature). */
+export const farcasterApproval = z.object({
+  message: z.string().check(z.minLength(1), z.maxLength(4096)),
+  signature: z.string().check(z.regex(/^0x[0-9a-fA-F]{2,2048}$/)),
+})
+
+/**
+ * `POST /embedded/v1/farcaster/mini-app/finish`: the host app's signed message, verified as the relay's
+ * approvals are but for the site's own domain (a host names the mini app's domain); the session. Only
+ * with the binding secret of the frame that started it.
+ */
+export const farcasterMiniAppFinishRequest = z.object({
+  loginId: opaqueId,
+  deviceId,
+  binding: bindingSecret,
+  ...farcasterApproval.shape,
+})
+export type FarcasterMiniAppFinishRequest = z.infer<typeof farcasterMiniAppFinishRequest>

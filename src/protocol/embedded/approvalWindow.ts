@@ -51,3 +51,11 @@ export const approveWindowDecision = z.object({
   approved: z.boolean(),
 })
 export type ApproveWindowDecision = z.infer<typeof approveWindowDecision>
+
+/**
+ * Over the port, frame to window: the decision has reached the frame, so the window may close (a phone
+ * then shows the site's tab again). A window whose frame is in a suspended tab gets this only when the
+ * person goes back there; until then it says so.
+ */
+export const approveWindowReceived = z.object({ type: z.literal('received'), nonce: frameNonce })
+export type ApproveWindowReceived = z.infer<typeof approveWindowReceived>

@@ -2,7 +2,15 @@ import * as z from 'zod/mini'
 import { CaipNetworkIdSchema } from '../caip.ts'
 import { AccountTypeSchema } from '../entities.ts'
 import { AccentSchema, SocialProviderSchema, ThemeModeSchema } from '../rules.ts'
-import { bindingSecret, compareCode, emailConnectAction, emailUpdateAction, embeddedEmail } from './api.ts'
+import {
+  bindingSecret,
+  compareCode,
+  emailConnectAction,
+  emailUpdateAction,
+  embeddedEmail,
+  farcasterApproval,
+  farcasterNonce,
+} from './api.ts'
 
 // Messages between the modal (the "app") and the embedded-wallet frame (SPEC section 7). One window
 // message starts a load's channel (the handshake); everything after goes over its MessageChannel port.
@@ -53,8 +61,13 @@ export const appEventPayloads = {
   /**
    * `start` opens a Farcaster sign-in channel (answer: its URL for the QR code and when it expires);
    * `finish` waits (up to 20 s) for the visitor's approval in their Farcaster app and connects.
+   * Inside a Farcaster mini app: `mini-app-start` answers the nonce for the host app's own sign-in,
+   * and `mini-app-finish` takes the host's signed message and connects.
    */
-  CONNECT_FARCASTER: z.object({ step: z.enum(['start', 'finish']) }),
+  CONNECT_FARCASTER: z.union([
+    z.object({ step: z.enum(['start', 'finish', 'mini-app-start']) }),
+    z.object({ step: z.literal('mini-app-finish'), ...farcasterApproval.shape }),
+  ]),
   GET_USER: z.object({
     chainId: z.optional(CaipNetworkIdSchema),
     preferredAccountType: z.optional(AccountTypeSchema),
@@ -186,6 +199,8 @@ export const frameSuccessPayloads = {
       /** The host the sign-in message names: what the Farcaster app shows as the site. */
       domain: z.string().check(z.minLength(1), z.maxLength(255)),
     }),
+    /** `mini-app-start`: the nonce the host app's sign-in message must name. */
+    z.object({ nonce: farcasterNonce }),
     empty,
   ]),
   GET_USER: frameUser,

@@ -39,16 +39,10 @@ const ar: Messages = {
   declinedHint: 'لقد رفضت الطلب في محفظتك. يمكنك المحاولة مرة أخرى.',
   connectionFailed: 'تعذّر الربط',
 
-  qrLabel: 'رمز QR لربط {name}',
-  qrLabelAnyWallet: 'رمز QR لربط محفظة',
   preparingLink: 'جارٍ تجهيز الرابط…',
-  scanWith: 'امسح الرمز باستخدام {name} أو افتح الرابط على هذا الجهاز',
-  scanWithAnyWallet: 'امسح الرمز بمحفظة هاتفك أو افتح الرابط على هذا الجهاز',
   copyLink: 'نسخ الرابط',
   linkCopied: 'تم نسخ الرابط',
   openApp: 'فتح {name}',
-  noApp: 'ليس لديك {name}؟',
-  getIt: 'احصل عليه',
 
   signIn: 'تسجيل الدخول',
   signInTitle: 'تسجيل الدخول إلى {host}',

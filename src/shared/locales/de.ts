@@ -38,16 +38,10 @@ const de: Messages = {
   declinedHint: 'Du hast die Anfrage in deiner Wallet abgelehnt. Du kannst es erneut versuchen.',
   connectionFailed: 'Verbindung fehlgeschlagen',
 
-  qrLabel: 'QR-Code zum Verbinden von {name}',
-  qrLabelAnyWallet: 'QR-Code zum Verbinden einer Wallet',
   preparingLink: 'Link wird vorbereitet…',
-  scanWith: 'Scanne mit {name} oder öffne den Link auf diesem Gerät',
-  scanWithAnyWallet: 'Scanne mit der Wallet auf deinem Smartphone oder öffne den Link auf diesem Gerät',
   copyLink: 'Link kopieren',
   linkCopied: 'Link kopiert',
   openApp: '{name} öffnen',
-  noApp: 'Du hast {name} noch nicht?',
-  getIt: 'Jetzt holen',
 
   signIn: 'Anmelden',
   signInTitle: 'Bei {host} anmelden',

@@ -9,6 +9,7 @@ import type { AccountMessageKey } from './account/en.ts'
 import type { ActivityMessageKey } from './activity/en.ts'
 import type { EmbeddedMessageKey } from './embedded/en.ts'
 import type { NamesMessageKey } from './names/en.ts'
+import type { PairingMessageKey } from './pairing/en.ts'
 
 const en = {
   // <wallet-button>
@@ -52,17 +53,11 @@ const en = {
   declinedHint: 'You declined the request in your wallet. You can try again.',
   connectionFailed: 'Connection failed',
 
-  // ConnectingWalletConnect (QR code and links)
-  qrLabel: 'QR code to connect {name}',
-  qrLabelAnyWallet: 'QR code to connect a wallet',
+  // ConnectingWalletConnect (QR code and links; the rest is in ./pairing/, loaded with those views)
   preparingLink: 'Preparing the link…',
-  scanWith: 'Scan with {name}, or open the link on this device',
-  scanWithAnyWallet: 'Scan with your phone wallet, or open the link on this device',
   copyLink: 'Copy link',
   linkCopied: 'Link copied',
   openApp: 'Open {name}',
-  noApp: "Don't have {name}?",
-  getIt: 'Get it',
 
   // SIWXSignMessage
   signIn: 'Sign in',
@@ -169,6 +164,7 @@ export type MessageKey =
   | EmbeddedMessageKey
   | NamesMessageKey
   | ActivityMessageKey
+  | PairingMessageKey
 /** A language's catalogue: exactly the keys of English. */
 export type Messages = Readonly<Record<keyof typeof en, string>>
 

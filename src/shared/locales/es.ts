@@ -38,16 +38,10 @@ const es: Messages = {
   declinedHint: 'Rechazaste la solicitud en tu billetera. Puedes volver a intentarlo.',
   connectionFailed: 'No se pudo conectar',
 
-  qrLabel: 'Código QR para conectar {name}',
-  qrLabelAnyWallet: 'Código QR para conectar una billetera',
   preparingLink: 'Preparando el enlace…',
-  scanWith: 'Escanéalo con {name} o abre el enlace en este dispositivo',
-  scanWithAnyWallet: 'Escanéalo con la billetera de tu teléfono o abre el enlace en este dispositivo',
   copyLink: 'Copiar enlace',
   linkCopied: 'Enlace copiado',
   openApp: 'Abrir {name}',
-  noApp: '¿No tienes {name}?',
-  getIt: 'Descárgala',
 
   signIn: 'Iniciar sesión',
   signInTitle: 'Inicia sesión en {host}',

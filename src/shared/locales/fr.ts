@@ -38,16 +38,10 @@ const fr: Messages = {
   declinedHint: 'Vous avez refusé la demande dans votre portefeuille. Vous pouvez réessayer.',
   connectionFailed: 'Échec de la connexion',
 
-  qrLabel: 'Code QR pour connecter {name}',
-  qrLabelAnyWallet: 'Code QR pour connecter un portefeuille',
   preparingLink: 'Préparation du lien…',
-  scanWith: 'Scannez avec {name} ou ouvrez le lien sur cet appareil',
-  scanWithAnyWallet: 'Scannez avec le portefeuille de votre téléphone ou ouvrez le lien sur cet appareil',
   copyLink: 'Copier le lien',
   linkCopied: 'Lien copié',
   openApp: 'Ouvrir {name}',
-  noApp: 'Vous n’avez pas {name}\u00a0?',
-  getIt: 'L’obtenir',
 
   signIn: 'Se connecter',
   signInTitle: 'Se connecter à {host}',

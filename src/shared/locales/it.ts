@@ -38,16 +38,10 @@ const it: Messages = {
   declinedHint: 'Hai rifiutato la richiesta nel tuo wallet. Puoi riprovare.',
   connectionFailed: 'Collegamento non riuscito',
 
-  qrLabel: 'Codice QR per collegare {name}',
-  qrLabelAnyWallet: 'Codice QR per collegare un wallet',
   preparingLink: 'Preparazione del link…',
-  scanWith: 'Scansiona con {name} oppure apri il link su questo dispositivo',
-  scanWithAnyWallet: 'Scansiona con il wallet del telefono oppure apri il link su questo dispositivo',
   copyLink: 'Copia link',
   linkCopied: 'Link copiato',
   openApp: 'Apri {name}',
-  noApp: 'Non hai {name}?',
-  getIt: 'Scaricalo',
 
   signIn: 'Accedi',
   signInTitle: 'Accedi a {host}',

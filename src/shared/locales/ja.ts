@@ -38,16 +38,10 @@ const ja: Messages = {
   declinedHint: 'ウォレットでリクエストを拒否しました。もう一度お試しいただけます。',
   connectionFailed: '接続に失敗しました',
 
-  qrLabel: '{name} を接続するための QR コード',
-  qrLabelAnyWallet: 'ウォレットを接続するための QR コード',
   preparingLink: 'リンクを準備中…',
-  scanWith: '{name} でスキャンするか、このデバイスでリンクを開いてください',
-  scanWithAnyWallet: 'スマートフォンのウォレットでスキャンするか、このデバイスでリンクを開いてください',
   copyLink: 'リンクをコピー',
   linkCopied: 'リンクをコピーしました',
   openApp: '{name} を開く',
-  noApp: '{name} をお持ちでないですか？',
-  getIt: '入手する',
 
   signIn: 'サインイン',
   signInTitle: '{host} にサインイン',

@@ -38,16 +38,10 @@ const ko: Messages = {
   declinedHint: '지갑에서 요청을 거부했습니다. 다시 시도할 수 있습니다.',
   connectionFailed: '연결하지 못했습니다',
 
-  qrLabel: '{name} 연결용 QR 코드',
-  qrLabelAnyWallet: '지갑 연결용 QR 코드',
   preparingLink: '링크를 준비하는 중…',
-  scanWith: '{name}(으)로 스캔하거나 이 기기에서 링크를 여세요',
-  scanWithAnyWallet: '휴대폰 지갑으로 스캔하거나 이 기기에서 링크를 여세요',
   copyLink: '링크 복사',
   linkCopied: '링크를 복사했습니다',
   openApp: '{name} 열기',
-  noApp: '{name}이(가) 없으신가요?',
-  getIt: '받기',
 
   signIn: '로그인',
   signInTitle: '{host}에 로그인',

@@ -38,16 +38,10 @@ const ptBR: Messages = {
   declinedHint: 'Você recusou a solicitação na sua carteira. Você pode tentar novamente.',
   connectionFailed: 'Falha na conexão',
 
-  qrLabel: 'Código QR para conectar {name}',
-  qrLabelAnyWallet: 'Código QR para conectar uma carteira',
   preparingLink: 'Preparando o link…',
-  scanWith: 'Escaneie com {name} ou abra o link neste dispositivo',
-  scanWithAnyWallet: 'Escaneie com a carteira do seu celular ou abra o link neste dispositivo',
   copyLink: 'Copiar link',
   linkCopied: 'Link copiado',
   openApp: 'Abrir {name}',
-  noApp: 'Não tem {name}?',
-  getIt: 'Baixar',
 
   signIn: 'Entrar',
   signInTitle: 'Entrar em {host}',

@@ -38,16 +38,10 @@ const ru: Messages = {
   declinedHint: 'Вы отклонили запрос в кошельке. Можно попробовать ещё раз.',
   connectionFailed: 'Не удалось подключиться',
 
-  qrLabel: 'QR-код для подключения {name}',
-  qrLabelAnyWallet: 'QR-код для подключения кошелька',
   preparingLink: 'Готовим ссылку…',
-  scanWith: 'Отсканируйте код в {name} или откройте ссылку на этом устройстве',
-  scanWithAnyWallet: 'Отсканируйте код кошельком на телефоне или откройте ссылку на этом устройстве',
   copyLink: 'Копировать ссылку',
   linkCopied: 'Ссылка скопирована',
   openApp: 'Открыть {name}',
-  noApp: 'Нет {name}?',
-  getIt: 'Установить',
 
   signIn: 'Войти',
   signInTitle: 'Вход на {host}',

@@ -38,16 +38,10 @@ const tr: Messages = {
   declinedHint: 'İsteği cüzdanınızda reddettiniz. Tekrar deneyebilirsiniz.',
   connectionFailed: 'Bağlantı kurulamadı',
 
-  qrLabel: '{name} uygulamasını bağlamak için QR kodu',
-  qrLabelAnyWallet: 'Cüzdan bağlamak için QR kodu',
   preparingLink: 'Bağlantı hazırlanıyor…',
-  scanWith: '{name} uygulamasıyla tarayın veya bağlantıyı bu cihazda açın',
-  scanWithAnyWallet: 'Telefonunuzdaki cüzdanla tarayın veya bağlantıyı bu cihazda açın',
   copyLink: 'Bağlantıyı kopyala',
   linkCopied: 'Bağlantı kopyalandı',
   openApp: '{name} uygulamasını aç',
-  noApp: '{name} uygulaması sizde yok mu?',
-  getIt: 'İndirin',
 
   signIn: 'Oturum aç',
   signInTitle: '{host} sitesinde oturum açın',

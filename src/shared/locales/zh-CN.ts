@@ -38,16 +38,10 @@ const zhCN: Messages = {
   declinedHint: '你在钱包中拒绝了请求。你可以重试。',
   connectionFailed: '连接失败',
 
-  qrLabel: '用于连接 {name} 的二维码',
-  qrLabelAnyWallet: '用于连接钱包的二维码',
   preparingLink: '正在准备链接…',
-  scanWith: '请用 {name} 扫码，或在此设备上打开链接',
-  scanWithAnyWallet: '请用手机钱包扫码，或在此设备上打开链接',
   copyLink: '复制链接',
   linkCopied: '链接已复制',
   openApp: '打开 {name}',
-  noApp: '还没有 {name}？',
-  getIt: '立即获取',
 
   signIn: '登录',
   signInTitle: '登录 {host}',

@@ -12,7 +12,7 @@ export type CatalogueLoaders = Readonly<
 /**
  * A part of the modal in its own words and styles: gives its children the strings around it with
  * a catalogue of its own added (the language's chunk of `loaders`, fetched when the part is first
- * shown), and renders `styles` beside them, inside the same shadow root. Scopes nest. Renders nothing
+ * shown), and renders `styles` (if any) beside them, inside the same shadow root. Scopes nest. Renders nothing
  * until the catalogue is in. Parts the dialog's first open never shows keep their words and styles
  * out of it this way.
  *
@@ -25,7 +25,7 @@ export function CatalogueScope({
   children,
 }: {
   loaders: CatalogueLoaders
-  styles: string
+  styles?: string | undefined
   children: ReactNode
 }) {
   const outer = useStrings()
@@ -37,7 +37,7 @@ export function CatalogueScope({
   )
   return strings ? (
     <StringsContext.Provider value={strings}>
-      <style>{styles}</style>
+      {styles ? <style>{styles}</style> : null}
       {children}
     </StringsContext.Provider>
   ) : null

@@ -1,11 +1,14 @@
-import { navigate } from '../../core/actions/navigate.ts'
+import { useMemo } from 'react'
 import type { Config } from '../../core/createConfig.ts'
+import { detectInAppBrowser } from '../../core/inAppBrowser.ts'
 import { EmailLoginDependencyError } from '../../errors/embedded.ts'
 import { socialProviders } from '../../protocol/api/catalogue.ts'
 import { useStore } from '../hooks/useStore.ts'
 import { useStrings } from '../modal/viewContext.ts'
 import { EmailForm } from './EmailForm.tsx'
 import { EmbeddedScope } from './EmbeddedScope.tsx'
+import { FarcasterLogin } from './FarcasterLogin.tsx'
+import { InAppNotice } from './InAppNotice.tsx'
 import { PasskeyLogin } from './PasskeyLogin.tsx'
 import { SocialButtons } from './SocialButtons.tsx'
 
@@ -24,11 +27,14 @@ interface EmailSectionProps {
 
 /**
  * Connect's e-mail sign-in, above the wallets (SPEC 5: a valid e-mail address): the field loads the
- * frame when it takes focus, and Continue starts the sign-in.
+ * frame when it takes focus, and Continue starts the sign-in. Inside an app's own browser (Instagram,
+ * Telegram…) the social buttons, which cannot work there, give way to a notice with the way out.
  */
 function EmailSectionBody({ config, takeFocus }: EmailSectionProps) {
   const { t } = useStrings()
   const { features, socials } = useStore(config.$options)
+  // Inside an app's own browser social sign-in cannot finish: its buttons give way to a notice.
+  const inApp = useMemo(() => detectInAppBrowser(config.platform.window), [config])
   return (
     <div className="sections">
       {features.email ? (
@@ -42,19 +48,14 @@ function EmailSectionBody({ config, takeFocus }: EmailSectionProps) {
         />
       ) : null}
       {features.socials ? (
-        <SocialButtons config={config} providers={socials.length > 0 ? socials : socialProviders} />
+        inApp ? (
+          <InAppNotice config={config} browser={inApp} email={features.email} />
+        ) : (
+          <SocialButtons config={config} providers={socials.length > 0 ? socials : socialProviders} />
+        )
       ) : null}
       {features.email ? <PasskeyLogin config={config} /> : null}
-      {features.farcaster ? (
-        <button
-          type="button"
-          className="secondary"
-          part="farcaster-login"
-          onClick={() => navigate(config, 'ConnectingFarcaster')}
-        >
-          {t('continueWithProvider', { provider: 'Farcaster' })}
-        </button>
-      ) : null}
+      {features.farcaster ? <FarcasterLogin config={config} /> : null}
       <p className="divider" aria-hidden="true">
         {t('orUseAWallet')}
       </p>

@@ -15,7 +15,8 @@ import { ErrorMessage } from './Message.tsx'
  * Connect's social sign-in buttons, in the order of the `socials` attribute (SPEC 1, 5). A click opens
  * the sign-in window at once (so no popup blocker stops it); while it is open a status line says
  * where to sign in; a closed window, a cancel at the provider or a failure shows under the buttons
- * (red, announced), and the buttons stay usable.
+ * (red, announced), and the buttons stay usable. A window the browser refused anyway says so, with a
+ * Try again button that opens it from a new tap.
  */
 export function SocialButtons({
   config,
@@ -28,6 +29,8 @@ export function SocialButtons({
   const { t } = strings
   const waiting = useStore(embeddedState(config)).social as SocialProvider | undefined
   const [error, setError] = useState<ErrorSummary | undefined>()
+  // The provider of the last try, for Try again after a blocked window.
+  const [tried, setTried] = useState<SocialProvider | undefined>()
   // The service says which providers it can sign in with (credentials and the project's features);
   // the others are hidden. Without an answer, the page's list shows (the start then says why not).
   const [served, setServed] = useState<readonly SocialProvider[] | undefined>()
@@ -47,6 +50,9 @@ export function SocialButtons({
   const start = (provider: SocialProvider) => {
     if (waiting) return
     setError(undefined)
+    setTried(provider)
+    // Synchronously in the tap: the sign-in window opens before anything is awaited (mobile Safari
+    // and others refuse a window opened later).
     connectSocial(config, { provider }).catch((thrown: unknown) => setError(summaryOf(thrown)))
   }
   return (
@@ -72,6 +78,12 @@ export function SocialButtons({
         {waiting ? t('socialWaiting', { provider: socialProviderName[waiting] }) : null}
       </div>
       <div role="alert">{error ? <ErrorMessage>{strings.error(error)}</ErrorMessage> : null}</div>
+      {/* A refused window opens only from another tap: Try again is that tap. */}
+      {error?.messageId === 'socialPopupBlocked' && tried ? (
+        <button type="button" className="secondary" part="social-retry" onClick={() => start(tried)}>
+          {t('socialRetry', { provider: socialProviderName[tried] })}
+        </button>
+      ) : null}
     </div>
   )
 }

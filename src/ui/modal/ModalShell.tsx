@@ -33,6 +33,14 @@ const embeddedViews: Loader = () => import('../views/EmbeddedViews.tsx')
 /** The name and on-ramp views: one chunk (src/ui/views/NameViews.tsx). */
 const nameViews: Loader = () => import('../views/NameViews.tsx')
 
+/**
+ * What a phone or touch screen adds (touch-size targets, the sheet's swipe, the back gesture): its own
+ * chunk (src/ui/modal/PhoneSheet.tsx), asked for only on a phone, a touch screen, or in a window narrow
+ * enough for the bottom sheet (modalStyles' breakpoint).
+ */
+const phoneSheet = () => import('./PhoneSheet.tsx')
+const PHONE_MEDIA = '(max-width: 480px), (pointer: coarse)'
+
 /** Connect is the usual first view: bundled with the shell to save a round trip. */
 const eagerViews: Partial<Record<View, ComponentType<ViewProps>>> = { Connect: ConnectView }
 
@@ -104,6 +112,7 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
   const alert = useStore(config.$alert)
   const account = useStore(config.$account)
   const panel = useRef<HTMLDivElement>(null)
+  const header = useRef<HTMLDivElement>(null)
   const heading = useRef<HTMLHeadingElement>(null)
   const body = useRef<HTMLDivElement>(null)
   const titleId = useId()
@@ -228,6 +237,12 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
     items[next]?.focus()
   }
 
+  const PhoneSheet = useModule(
+    config.platform.isMobile() || host.ownerDocument.defaultView?.matchMedia(PHONE_MEDIA).matches
+      ? phoneSheet
+      : undefined,
+  )
+
   const atHome = inline && modal.router.history.length === 0 && view === embeddedHome(account !== undefined)
   const title = titles[view]
   const content = (
@@ -245,7 +260,7 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
       data-view={view}
       onKeyDown={onKeyDown}
     >
-      <div className="header" part="header">
+      <div className="header" part="header" ref={header}>
         {modal.router.history.length > 0 ? (
           <button
             type="button"
@@ -317,6 +332,7 @@ export default function ModalShell({ config, host, locale, messages }: ModalShel
           <AutoFocusContext.Provider value={focusOwned.current}>
             {inline ? content : <Overlay config={config}>{content}</Overlay>}
           </AutoFocusContext.Provider>
+          {PhoneSheet ? <PhoneSheet config={config} panel={panel} header={header} /> : null}
         </div>
       </StringsContext.Provider>
     </>

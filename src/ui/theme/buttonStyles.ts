@@ -12,5 +12,7 @@ export const buttonStyles = `${reset}
 .button[data-connected]:hover { background: var(--_surface-hover); }
 .button .balance { color: var(--_muted); font-variant-numeric: tabular-nums; }
 [part='address'] { flex-shrink: 0; }
+/* On a touch screen the button is a 44 px target whatever its size. */
+@media (pointer: coarse) { .button, .button[data-size='sm'] { min-height: 44px; } }
 .avatar { width: 24px; height: 24px; border-radius: 50%; flex: none; }
 `

@@ -33,8 +33,8 @@ export const modalStyles = `${reset}
 @media (max-width: 480px) { .overlay { align-items: flex-end; padding: 24px 0 0; }
   .panel { max-width: none; border-radius: var(--_radius) var(--_radius) 0 0; border-bottom: 0; } }
 /* The header stays put; the body scrolls beneath it, with room for focus rings at its edges. */
-.header { flex: none; display: grid; grid-template-columns: 40px minmax(0, 1fr) 40px; align-items: center; gap: 4px;
-  min-height: 40px; padding: 12px 12px 4px; }
+.header { flex: none; display: grid; grid-template-columns: 44px minmax(0, 1fr) 44px; align-items: center; gap: 4px;
+  min-height: 44px; padding: 12px 12px 4px; }
 .header h2 { margin: 0; font-size: 16px; font-weight: 600; text-align: center; overflow-wrap: anywhere; }
 .header h2:focus { outline: none; }
 .body { flex: 1 1 auto; min-height: 0; overflow-y: auto; overscroll-behavior: contain; padding: 8px 16px 16px;
@@ -43,7 +43,7 @@ export const modalStyles = `${reset}
 .alerts:empty { display: none; }
 .alerts { display: flex; flex-direction: column; gap: 8px; }
 .back-icon:dir(rtl), .root[dir='rtl'] .back-icon { transform: scaleX(-1); }
-.icon-button { width: 40px; height: 40px; border-radius: 12px; justify-content: center; color: var(--_muted); }
+.icon-button { width: 44px; height: 44px; border-radius: 12px; justify-content: center; color: var(--_muted); }
 .icon-button:hover { background: var(--_surface); color: var(--_foreground); }
 .list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
 .item { width: 100%; min-height: 56px; padding: 8px 12px; border-radius: 12px; background: var(--_surface); text-align: start; }
@@ -94,7 +94,8 @@ export const modalStyles = `${reset}
 .virtual .item { height: 100%; }
 .wallet-icon.placeholder { display: inline-flex; align-items: center; justify-content: center; color: var(--_muted); background: var(--_background); }
 .wallet-icon.grid { background: conic-gradient(from 45deg, var(--_accent), var(--_success), var(--_accent)); opacity: 0.8; }
-a.primary, a.secondary { display: inline-flex; align-items: center; text-decoration: none; color: inherit; }
+/* Links laid out like the buttons they sit with (a phone's catalogue wallet is a link to its app). */
+a.primary, a.secondary, a.item { display: inline-flex; align-items: center; gap: 8px; text-decoration: none; color: inherit; }
 a.primary { color: var(--_accent-foreground); }
 .status a { color: var(--_accent); font-weight: 600; }
 .fallback.small { min-height: 48px; }

@@ -20,7 +20,8 @@ const LIST_HEIGHT = 384
 
 /**
  * AllWallets: the whole catalogue in pages of 40 with infinite scroll, search after a 300 ms pause
- * (up to 100 results), installed wallets first and once, an empty state and a retry on failure.
+ * (up to 100 results), installed wallets first and once, an empty state and a retry on failure. On a
+ * phone a wallet's row is a link that opens its app with the pairing made while the view is open.
  */
 export default function AllWalletsView({ config }: ViewProps) {
   const strings = useStrings()
@@ -138,6 +139,7 @@ export default function AllWalletsView({ config }: ViewProps) {
                 name={row.entry.name}
                 image={<WalletImage src={walletImageUrl(config, row.entry.image_id)} lazy />}
                 onSelect={() => void selectWallet(config, { entry: row.entry })}
+                catalogue={{ config, entry: row.entry }}
               />
             )
           }

@@ -26,7 +26,8 @@ export default function ApproveTransactionView({ config }: ViewProps) {
       part="approval-frame"
       aria-label={t('approveInFrame')}
       aria-owns="wallet-frame"
-      style={{ height: `${height}px` }}
+      // The frame's height, and below it the safe area's padding (embeddedStyles).
+      style={{ height: `calc(${height}px + var(--_safe-bottom, 0px))` }}
     />
   )
 }

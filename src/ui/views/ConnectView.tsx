@@ -23,7 +23,9 @@ const loadEmailSection = () => import('../components/EmailSection.tsx')
  * Connect: recent wallets, browser wallets, featured and recommended catalogue wallets, then
  * "All wallets" with the catalogue's count. A wallet appears once: catalogue entries installed as
  * browser wallets (same rdns) are shown among the browser wallets only. The first row shown when
- * the view opens takes focus; rows arriving later (the catalogue) never take it away.
+ * the view opens takes focus; rows arriving later (the catalogue) never take it away. On a phone the
+ * catalogue rows are links that open the wallet's app with a pairing made while the view is open
+ * (`PhoneWalletRow`); a wallet's own in-app browser shows as a browser wallet and connects directly.
  */
 export default function ConnectView({ config }: ViewProps) {
   const { t, number } = useStrings()
@@ -82,6 +84,7 @@ export default function ConnectView({ config }: ViewProps) {
         autoFocus={takesFocus()}
         image={<WalletImage src={walletImageUrl(config, entry.image_id)} />}
         onSelect={() => select(config, { entry })}
+        catalogue={{ config, entry }}
       />
     </li>
   )

@@ -4,7 +4,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { navigate } from '../../core/actions/navigate.ts'
 import { parseAmount } from '../../core/amount.ts'
 import type { OnrampSelection } from '../../core/onramp.ts'
-import { buyOnramp, loadOnramp, onrampState, quoteOnramp } from '../../core/onramp.ts'
+import { buyOnramp, loadOnramp, onrampState, openedOnrampCheckout, quoteOnramp } from '../../core/onramp.ts'
 import type { ErrorSummary } from '../../errors/base.ts'
 import { withinLimits } from '../../protocol/api/onramp.ts'
 import { Alert } from '../components/Alert.tsx'
@@ -18,7 +18,8 @@ const QUOTE_DELAY_MS = 300
 /**
  * OnRamp: buy a token of the connected network with a card or bank transfer. The amount is checked
  * against the payment method's limits here (the service checks again), a quote follows the typing,
- * and Continue opens the provider's checkout in a new tab, then says when the tokens arrived.
+ * and Continue opens the provider's checkout in a new tab, then says when the tokens arrived. A tab the
+ * browser refused is offered as a link to tap.
  */
 export function OnrampView({ config }: ViewProps) {
   const strings = useStrings()
@@ -81,6 +82,7 @@ export function OnrampView({ config }: ViewProps) {
     const problem = outOfRange()
     setRangeError(problem)
     if (problem) return amountInput.current?.focus()
+    // In the tap itself: the checkout's tab opens before anything is awaited.
     void buyOnramp(config, selection)
   }
 
@@ -165,7 +167,7 @@ export function OnrampView({ config }: ViewProps) {
         {purchase ? (
           <h3 data-status={purchase.status}>
             {purchase.status === 'pending'
-              ? t('checkoutOpened')
+              ? t(purchase.blockedCheckout ? 'checkoutBlocked' : 'checkoutOpened')
               : purchase.status === 'completed' && state.quote
                 ? t('purchaseArrived', {
                     amount: tokens3(state.quote.purchaseAmount.amount),
@@ -180,7 +182,19 @@ export function OnrampView({ config }: ViewProps) {
       <Alert
         text={failure && !rangeError ? t('failedWith', { message: strings.error(failure) }) : undefined}
       />
-      {purchase ? (
+      {purchase?.blockedCheckout ? (
+        // The browser refused the tab: a link opens it from the person's own tap (never blocked).
+        <a
+          className="primary"
+          part="onramp-open-checkout"
+          href={purchase.blockedCheckout}
+          target="_blank"
+          rel="noopener noreferrer"
+          onClick={() => openedOnrampCheckout(config)}
+        >
+          {t('openCheckout')}
+        </a>
+      ) : purchase ? (
         <button type="button" className="primary" part="onramp-done" onClick={() => navigate(config, 'back')}>
           {t('done')}
         </button>

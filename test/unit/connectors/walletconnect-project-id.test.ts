@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { WebSocketServer } from 'ws'
 import { createConfig } from '../../../src/core/createConfig.ts'
 import type { Platform } from '../../../src/core/platform.ts'
-import { relayProjectId, walletConnectConnector } from '../../../src/core/walletConnect.ts'
+import {
+  isWalletConnectRelay,
+  relayProjectId,
+  walletConnectConnector,
+} from '../../../src/core/walletConnect.ts'
+import { walletConnectInNode } from './walletconnect-node.ts'
 
 type RelayCore = {
   heartbeat: { stop(): void }
@@ -40,21 +42,10 @@ describe('WalletConnect relay project id', { timeout: 30_000 }, () => {
   let relay: WebSocketServer
   let relayUrl: string
   const waiters: ((url: URL) => void)[] = []
-  const home = process.cwd()
-  let scratch: string
-  const realSetTimeout = globalThis.setTimeout
+  let restore = () => {}
 
   before(async () => {
-    // A pairing waits 5 minutes for the wallet's answer (@walletconnect/utils createDelayedPromise),
-    // with no way to call it off from outside; its timer must not keep this test's process alive.
-    globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => {
-      const timer = realSetTimeout(...args)
-      if ((args[1] ?? 0) >= 60_000) timer.unref()
-      return timer
-    }) as typeof setTimeout
-    // In Node the sign-client keeps its sessions in files under the working directory.
-    scratch = mkdtempSync(path.join(tmpdir(), 'wc-project-id-'))
-    process.chdir(scratch)
+    restore = walletConnectInNode('wc-project-id-')
     relay = new WebSocketServer({ host: '127.0.0.1', port: 0 })
     await new Promise<void>((resolve) => relay.once('listening', resolve))
     relayUrl = `ws://127.0.0.1:${(relay.address() as AddressInfo).port}`
@@ -72,11 +63,9 @@ describe('WalletConnect relay project id', { timeout: 30_000 }, () => {
   })
 
   after(async () => {
-    globalThis.setTimeout = realSetTimeout
     for (const client of relay.clients) client.terminate()
     await new Promise((resolve) => relay.close(resolve))
-    process.chdir(home)
-    rmSync(scratch, { recursive: true, force: true })
+    restore()
   })
 
   /** Loads the config's WalletConnect client (as reconnecting on reload does) and returns the relay's URL. */
@@ -121,5 +110,13 @@ describe('WalletConnect relay project id', { timeout: 30_000 }, () => {
     assert.equal(relayProjectId({ projectId: 'service', walletConnectProjectId: 'wc' }), 'wc')
     assert.equal(relayProjectId({ projectId: 'service', walletConnectProjectId: undefined }), 'service')
     assert.equal(relayProjectId({ projectId: undefined, walletConnectProjectId: undefined }), '')
+  })
+
+  test("args: Verify is asked for on WalletConnect's own relays only", () => {
+    assert.equal(isWalletConnectRelay('wss://relay.walletconnect.org'), true)
+    assert.equal(isWalletConnectRelay('wss://relay.walletconnect.com/'), true)
+    assert.equal(isWalletConnectRelay('ws://127.0.0.1:8789'), false)
+    assert.equal(isWalletConnectRelay('wss://relay.walletconnect.org.evil.example'), false)
+    assert.equal(isWalletConnectRelay('wss://relay.example.com'), false)
   })
 })

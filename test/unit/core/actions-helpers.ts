@@ -89,6 +89,8 @@ export interface SetupParameters {
   chainId?: number
   /** Methods the wallet answers as unknown (4200), like a wallet that lacks them. */
   lacks?: RegExp
+  /** Parts of the platform of the harness's own (a window, a storage that tells other tabs). */
+  platform?: Partial<Platform>
 }
 
 export function setup(parameters: SetupParameters = {}): Harness {
@@ -112,6 +114,7 @@ export function setup(parameters: SetupParameters = {}): Harness {
     now: () => Date.now() + skew,
     isMobile: () => false,
     prefersDark: () => false,
+    ...parameters.platform,
   }
   const wallet =
     parameters.wallet ??

@@ -27,6 +27,14 @@ describe('isSafeWalletLink', () => {
     ['mobile_link', 'rain\u0000bow:', false],
     ['mobile_link', '//evil.example', false],
     ['mobile_link', '', false],
+    ['app_store', 'https://apps.apple.com/us/app/rainbow-ethereum-wallet/id1457119021', true],
+    ['play_store', 'https://play.google.com/store/apps/details?id=me.rainbow', true],
+    ['app_store', 'javascript:alert(document.cookie)//', false],
+    ['app_store', 'itms-apps://apps.apple.com/app/id1457119021', false],
+    ['app_store', 'http://apps.apple.com/app/id1457119021', false],
+    ['play_store', 'market://details?id=me.rainbow', false],
+    ['play_store', 'intent://details?id=me.rainbow#Intent;scheme=market;end', false],
+    ['play_store', 'data:text/html,<script>alert(1)</script>', false],
   ]
   for (const [kind, link, expected] of cases) {
     test(`${expected ? 'default' : 'error'}: ${kind} ${JSON.stringify(link)} is ${expected ? 'accepted' : 'refused'}`, () => {

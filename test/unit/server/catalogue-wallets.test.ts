@@ -39,6 +39,8 @@ describe('/getWallets', () => {
       mobile_link: 'metamask:',
       desktop_link: null,
       webapp_link: null,
+      app_store: 'https://apps.apple.com/us/app/metamask/id1438144202',
+      play_store: 'https://play.google.com/store/apps/details?id=io.metamask',
       rdns: 'io.metamask',
       badge_type: 'none',
     })

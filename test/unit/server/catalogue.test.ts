@@ -208,17 +208,25 @@ describe('catalogue links', () => {
       name: 'X',
       homepage: '',
       chains: [],
-      app: { browser },
+      app: { browser, ios: 'javascript:alert(document.cookie)//', android: 'http://play.x.example/app' },
       mobile: { native: mobile, universal },
       desktop: { native: 'vbscript:msgbox(1)', universal: 'file:///c:/wallet.exe' },
     })
     assert.deepEqual(seedLinks(entry('javascript:alert(1)', 'https://x.example/app', 'data:text/html,x')), {
-      links: { mobileLink: 'https://x.example/app', desktopLink: null, webappLink: null },
+      links: {
+        mobileLink: 'https://x.example/app',
+        desktopLink: null,
+        webappLink: null,
+        appStore: null,
+        playStore: null,
+      },
       dropped: [
         'mobile_link javascript:alert(1)',
         'desktop_link vbscript:msgbox(1)',
         'desktop_link file:///c:/wallet.exe',
         'webapp_link data:text/html,x',
+        'app_store javascript:alert(document.cookie)//',
+        'play_store http://play.x.example/app',
       ],
     })
     assert.deepEqual(seedLinks(entry('rainbow:', '', 'https://app.x.example')).links.mobileLink, 'rainbow:')
@@ -232,6 +240,8 @@ describe('catalogue links', () => {
         ['mobile_link', row.mobileLink],
         ['desktop_link', row.desktopLink],
         ['webapp_link', row.webappLink],
+        ['app_store', row.appStore],
+        ['play_store', row.playStore],
       ] as const) {
         if (link !== null) assert.ok(isSafeWalletLink(kind, link), `${row.name} ${kind} ${link}`)
       }
@@ -239,6 +249,11 @@ describe('catalogue links', () => {
     const oneInch = rows.find((row) => row.name === '1inch Wallet')
     assert.ok(oneInch, 'a wallet whose native link is not a URL keeps its universal one')
     assert.match(oneInch.mobileLink ?? '', /^https:\/\//)
+    // The registry's store pages (`app.ios`, `app.android`) are seeded for a phone without the app.
+    const trust = rows.find((row) => row.name === 'Trust Wallet')
+    assert.equal(trust?.appStore, 'https://apps.apple.com/app/apple-store/id1288339409')
+    assert.equal(trust?.playStore, 'https://play.google.com/store/apps/details?id=com.wallet.crypto.trustapp')
+    assert.ok(rows.filter((row) => row.appStore !== null).length > 80)
   })
 })
 

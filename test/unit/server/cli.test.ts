@@ -199,6 +199,10 @@ describe('wallet commands', () => {
       'https://desktop.acme.test',
       '--webapp-link',
       'https://app.acme.test',
+      '--app-store',
+      'https://apps.apple.com/app/id123456789',
+      '--play-store',
+      'https://play.google.com/store/apps/details?id=com.acme.wallet',
       '--chain',
       'eip155:1',
       '--chain',
@@ -217,6 +221,8 @@ describe('wallet commands', () => {
         mobile_link: 'acme://',
         desktop_link: 'https://desktop.acme.test',
         webapp_link: 'https://app.acme.test',
+        app_store: 'https://apps.apple.com/app/id123456789',
+        play_store: 'https://play.google.com/store/apps/details?id=com.acme.wallet',
         rdns: 'com.acme.wallet',
         badge_type: 'none',
       },
@@ -258,6 +264,17 @@ describe('wallet commands', () => {
     const webapp = await cli('add-wallet', '--name', 'Linky', '--webapp-link', 'linky:')
     assert.equal(webapp.code, 1)
     assert.match(webapp.err, /The web app link must be an https:\/\/ URL/)
+    // A store link is a page on the web: a script, the store app's own scheme or plain http is refused.
+    for (const [option, link, label] of [
+      ['--app-store', 'javascript:alert(document.cookie)//', 'The App Store link'],
+      ['--app-store', 'itms-apps://apps.apple.com/app/id1', 'The App Store link'],
+      ['--play-store', 'market://details?id=com.linky', 'The Google Play link'],
+      ['--play-store', 'http://play.google.com/store/apps/details?id=com.linky', 'The Google Play link'],
+    ] as const) {
+      const refused = await cli('add-wallet', '--name', 'Linky', option, link)
+      assert.equal(refused.code, 1, link)
+      assert.match(refused.err, new RegExp(`${label} must be an https:// URL`))
+    }
     const ok = await cli(
       'add-wallet',
       '--name',

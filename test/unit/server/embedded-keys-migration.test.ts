@@ -1,11 +1,10 @@
 // The legacy-keys migration test: a database written by older code, migrated; its users move their keys.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { eq, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/pglite'
@@ -30,6 +29,7 @@ import {
   shareBytes,
 } from './embedded-keys-helpers.ts'
 import { openTestDatabase, type TestDatabase } from './helpers.ts'
+import { migrationsBefore } from './migrations-helpers.ts'
 
 const PROJECT = 'legacy-project'
 const EMAIL = 'legacy@example.com'
@@ -41,28 +41,12 @@ let t: EmbeddedTestApp
 let scratch: string
 let legacy: Record<Curve, PublicAccount>
 
-/** The migrations as they were before the frame made the keys (0000-0011): the schema that code wrote. */
-async function migrationsBefore25(): Promise<string> {
-  const folder = fileURLToPath(new URL('../../../server/db/migrations', import.meta.url))
-  const copy = join(scratch, 'migrations')
-  await cp(folder, copy, { recursive: true })
-  // 0012 and every later one: a migration dated after 0012 would have the migrator skip 0012.
-  const journalPath = join(copy, 'meta', '_journal.json')
-  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as {
-    entries: { idx: number; tag: string }[]
-  }
-  for (const entry of journal.entries.filter((entry) => entry.idx >= 12))
-    await rm(join(copy, `${entry.tag}.sql`))
-  journal.entries = journal.entries.filter((entry) => entry.idx < 12)
-  await writeFile(journalPath, JSON.stringify(journal))
-  return copy
-}
-
 before(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'keys-migration-'))
   const pglite = new PGlite()
   const old = drizzle(pglite, { schema }) as unknown as Db
-  await migrate(drizzle(pglite), { migrationsFolder: await migrationsBefore25() })
+  // The schema before the user-keys migration (0000-0011).
+  await migrate(drizzle(pglite), { migrationsFolder: await migrationsBefore(scratch, 12) })
   // Written as the old code wrote it: a project (no custody column yet), a user with custody keys.
   await old.execute(sql`insert into projects (id, name) values (${PROJECT}, ${PROJECT})`)
   await old.execute(sql`insert into project_origins (project_id, origin) values (${PROJECT}, ${SITE})`)

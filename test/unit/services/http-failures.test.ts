@@ -34,12 +34,21 @@ describe('getWallets from another catalogue service', () => {
             mobile_link: 'javascript:alert(document.cookie)//',
             desktop_link: 'data:text/html,<script>alert(1)</script>',
             webapp_link: 'vbscript:msgbox(1)',
+            app_store: 'javascript:alert(document.cookie)//',
+            play_store: 'intent://details?id=evil#Intent;scheme=market;end',
           }),
-          entry('local', { mobile_link: 'file:///etc/passwd', webapp_link: 'rainbow:' }),
+          entry('local', {
+            mobile_link: 'file:///etc/passwd',
+            webapp_link: 'rainbow:',
+            app_store: 'itms-apps://apps.apple.com/app/id1',
+            play_store: 'http://play.google.com/store/apps/details?id=x',
+          }),
           entry('good', {
             mobile_link: 'rainbow:',
             desktop_link: 'trust://',
             webapp_link: 'https://app.example',
+            app_store: 'https://apps.apple.com/app/id1457119021',
+            play_store: 'https://play.google.com/store/apps/details?id=me.rainbow',
           }),
         ],
       }),
@@ -47,11 +56,25 @@ describe('getWallets from another catalogue service', () => {
     try {
       const page = await getWallets(client({ baseUrl: server.url }).http, { page: 1, entries: 40 })
       assert.deepEqual(
-        page.data.map((wallet) => [wallet.id, wallet.mobile_link, wallet.desktop_link, wallet.webapp_link]),
+        page.data.map((wallet) => [
+          wallet.id,
+          wallet.mobile_link,
+          wallet.desktop_link,
+          wallet.webapp_link,
+          wallet.app_store,
+          wallet.play_store,
+        ]),
         [
-          ['evil', null, null, null],
-          ['local', null, null, null],
-          ['good', 'rainbow:', 'trust://', 'https://app.example'],
+          ['evil', null, null, null, null, null],
+          ['local', null, null, null, null, null],
+          [
+            'good',
+            'rainbow:',
+            'trust://',
+            'https://app.example',
+            'https://apps.apple.com/app/id1457119021',
+            'https://play.google.com/store/apps/details?id=me.rainbow',
+          ],
         ],
       )
     } finally {

@@ -59,7 +59,7 @@ describe('CSS strings minified at build time', () => {
     const { styles, dir } = await styleModules()
     assert.deepEqual(
       styles.map((style) => style.name),
-      ['accountStyles', 'activityStyles', 'buttonStyles', 'embeddedStyles', 'modalStyles'],
+      ['accountStyles', 'activityStyles', 'buttonStyles', 'embeddedStyles', 'modalStyles', 'phoneStyles'],
     )
     try {
       const page = await browser.newPage()
@@ -75,7 +75,8 @@ describe('CSS strings minified at build time', () => {
         assert.ok(built.length < original.length, `${name}: ${original.length} -> ${built.length}`)
         assert.doesNotMatch(built, /\/\*|\n/)
         const expected = await rules(original)
-        assert.ok(expected.length >= 5, `${name} has rules`)
+        // Parsed, not dropped (an @media rule's text holds its inner rules, so those are compared too).
+        assert.ok(expected.length >= 2, `${name} has rules`)
         assert.deepEqual(same(await rules(built)), same(expected), name)
       }
       await page.close()

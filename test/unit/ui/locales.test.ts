@@ -15,6 +15,7 @@ import loaders from '../../../src/shared/i18n/loaders.ts'
 import type { Part } from '../../../src/shared/i18n/message.ts'
 import { createFormatter, parseMessage } from '../../../src/shared/i18n/message.ts'
 import namesLoaders from '../../../src/shared/i18n/namesLoaders.ts'
+import pairingLoaders from '../../../src/shared/i18n/pairingLoaders.ts'
 import { createStrings } from '../../../src/shared/i18n/strings.ts'
 import accountEn from '../../../src/shared/locales/account/en.ts'
 import activityEn from '../../../src/shared/locales/activity/en.ts'
@@ -22,13 +23,15 @@ import embeddedEn from '../../../src/shared/locales/embedded/en.ts'
 import type { MessageKey } from '../../../src/shared/locales/en.ts'
 import baseEn from '../../../src/shared/locales/en.ts'
 import namesEn from '../../../src/shared/locales/names/en.ts'
+import pairingEn from '../../../src/shared/locales/pairing/en.ts'
 import { LOCALES, resolveLocale } from '../../../src/ui/i18n/locales.ts'
 
 type Catalogue = Readonly<Record<MessageKey, string>>
 
 // Each language's catalogues (the modal's, and those loaded with the views after connecting, with the
-// embedded wallet's views, with the name and on-ramp views and with the Activity list) as one.
-const en = { ...baseEn, ...accountEn, ...embeddedEn, ...namesEn, ...activityEn } as Catalogue
+// embedded wallet's views, with the name and on-ramp views, with the Activity list and with the
+// ConnectingWalletConnect views) as one.
+const en = { ...baseEn, ...accountEn, ...embeddedEn, ...namesEn, ...activityEn, ...pairingEn } as Catalogue
 const catalogues = Object.fromEntries(
   await Promise.all(
     LOCALES.map(
@@ -41,6 +44,7 @@ const catalogues = Object.fromEntries(
             ...(await embeddedLoaders[locale]()).default,
             ...(await namesLoaders[locale]()).default,
             ...(await activityLoaders[locale]()).default,
+            ...(await pairingLoaders[locale]()).default,
           },
         ] as const,
     ),

@@ -78,6 +78,8 @@ const de: EmbeddedMessages = {
     'Fahren Sie im geöffneten Fenster fort. Wenn Sie es schließen, wird die Anfrage abgelehnt.',
   frameWindowBlocked:
     'Ihr Browser hat das Fenster blockiert. Erlauben Sie Pop-ups für diese Website und versuchen Sie es erneut.',
+  frameWindowApproved: 'Bestätigt. Sie können zu {site} zurückkehren.',
+  frameWindowRejected: 'Abgelehnt. Sie können zu {site} zurückkehren.',
   frameUnlimited: 'Unbegrenzt',
   frameYes: 'Ja',
   frameNo: 'Nein',
@@ -159,14 +161,24 @@ const de: EmbeddedMessages = {
     'Diese Anmeldung ist ungültig oder abgelaufen. Schließe dieses Fenster und beginne von vorn.',
   'error.socialPopupClosed': 'Das Anmeldefenster wurde vor der Anmeldung geschlossen',
   'error.socialPopupBlocked':
-    'Der Browser hat das Anmeldefenster blockiert: Erlaube Pop-ups für diese Website',
+    'Dein Browser hat das Anmeldefenster blockiert. Versuche es erneut oder erlaube Pop-ups für diese Website.',
   'error.socialDenied': 'Du hast die Anmeldung bei {provider} abgebrochen',
   'error.socialFailed': '{provider} konnte dich nicht anmelden: Versuche es erneut',
   'error.socialUnavailable': 'Die Anmeldung mit {provider} ist hier nicht verfügbar',
+  socialRetry: 'Erneut mit {provider} versuchen',
+  inAppSocialEmail:
+    'Die Anmeldung mit Google oder einem anderen Konto funktioniert in {app} nicht. Nutze oben deine E-Mail-Adresse oder öffne diese Seite in deinem Browser.',
+  inAppSocialOnly:
+    'Die Anmeldung mit Google oder einem anderen Konto funktioniert in {app} nicht. Öffne diese Seite in deinem Browser, um dich anzumelden.',
+  openInBrowser: 'Im Browser öffnen',
+  inAppCopyHint:
+    'Kopiere den Link und füge ihn in Safari oder deinen gewohnten Browser ein, oder wähle im Menü von {app} (•••) „Im Browser öffnen“.',
+  pageLink: 'Link zu dieser Seite',
   farcasterQrLabel: 'QR-Code zur Anmeldung mit Farcaster',
   farcasterScan:
     'Scannen Sie diesen Code mit der Kamera Ihres Telefons oder öffnen Sie den Link in der Farcaster-App und bestätigen Sie die Anmeldung.',
   farcasterWaiting: 'Warten auf Ihre Bestätigung in Farcaster…',
+  farcasterMiniAppWaiting: 'Bestätige die Anmeldung in Farcaster…',
   farcasterSite:
     'Anmeldung bei {site}. Ihre Farcaster-App zeigt {wallet} als Website an: Das ist die Wallet dieser Website.',
   farcasterNewCode: 'Neuen Code anfordern',

@@ -77,6 +77,8 @@ const embedded = {
   frameReviewInWindow: 'Review in a new window',
   frameWindowOpen: 'Continue in the window that opened. Closing it rejects the request.',
   frameWindowBlocked: 'Your browser blocked the window. Allow pop-ups for this site, then try again.',
+  frameWindowApproved: 'Approved. You can go back to {site}.',
+  frameWindowRejected: 'Rejected. You can go back to {site}.',
   frameUnlimited: 'Unlimited',
   frameYes: 'Yes',
   frameNo: 'No',
@@ -153,14 +155,25 @@ const embedded = {
   socialFailed: 'The sign-in did not finish. Close this window and try again.',
   socialInvalid: 'This sign-in is not valid or has expired. Close this window and start again.',
   'error.socialPopupClosed': 'The sign-in window was closed before you signed in',
-  'error.socialPopupBlocked': 'The browser blocked the sign-in window: allow pop-ups for this site',
+  'error.socialPopupBlocked':
+    'Your browser blocked the sign-in window. Try again, or allow pop-ups for this site.',
   'error.socialDenied': 'You cancelled the sign-in at {provider}',
   'error.socialFailed': '{provider} could not sign you in: try again',
   'error.socialUnavailable': 'Sign-in with {provider} is not available here',
+  socialRetry: 'Try again with {provider}',
+  inAppSocialEmail:
+    'Signing in with Google or another account does not work inside {app}. Use your e-mail above, or open this page in your browser.',
+  inAppSocialOnly:
+    'Signing in with Google or another account does not work inside {app}. Open this page in your browser to sign in.',
+  openInBrowser: 'Open in your browser',
+  inAppCopyHint:
+    'Copy the link and paste it into Safari or your usual browser, or choose “Open in browser” in the {app} menu (•••).',
+  pageLink: 'Link to this page',
   farcasterQrLabel: 'QR code to sign in with Farcaster',
   farcasterScan:
     'Scan this code with your phone’s camera, or open the link in the Farcaster app, and approve the sign-in.',
   farcasterWaiting: 'Waiting for your approval in Farcaster…',
+  farcasterMiniAppWaiting: 'Approve the sign-in in Farcaster…',
   farcasterSite:
     'Signing in to {site}. Your Farcaster app will show {wallet} as the site: that is this site’s wallet.',
   farcasterNewCode: 'Get a new code',

@@ -75,6 +75,8 @@ const es: EmbeddedMessages = {
   frameWindowOpen: 'Continúa en la ventana que se abrió. Si la cierras, se rechaza la solicitud.',
   frameWindowBlocked:
     'Tu navegador bloqueó la ventana. Permite las ventanas emergentes para este sitio e inténtalo de nuevo.',
+  frameWindowApproved: 'Aprobado. Puedes volver a {site}.',
+  frameWindowRejected: 'Rechazado. Puedes volver a {site}.',
   frameUnlimited: 'Ilimitado',
   frameYes: 'Sí',
   frameNo: 'No',
@@ -154,14 +156,24 @@ const es: EmbeddedMessages = {
   socialInvalid: 'Este inicio de sesión no es válido o ha caducado. Cierra esta ventana y empieza de nuevo.',
   'error.socialPopupClosed': 'La ventana de inicio de sesión se cerró antes de iniciar sesión',
   'error.socialPopupBlocked':
-    'El navegador bloqueó la ventana de inicio de sesión: permite las ventanas emergentes para este sitio',
+    'Tu navegador bloqueó la ventana de inicio de sesión. Inténtalo de nuevo o permite las ventanas emergentes para este sitio.',
   'error.socialDenied': 'Cancelaste el inicio de sesión en {provider}',
   'error.socialFailed': '{provider} no pudo iniciar tu sesión: inténtalo de nuevo',
   'error.socialUnavailable': 'El inicio de sesión con {provider} no está disponible aquí',
+  socialRetry: 'Intentar de nuevo con {provider}',
+  inAppSocialEmail:
+    'Iniciar sesión con Google u otra cuenta no funciona dentro de {app}. Usa tu correo electrónico arriba o abre esta página en tu navegador.',
+  inAppSocialOnly:
+    'Iniciar sesión con Google u otra cuenta no funciona dentro de {app}. Abre esta página en tu navegador para iniciar sesión.',
+  openInBrowser: 'Abrir en tu navegador',
+  inAppCopyHint:
+    'Copia el enlace y pégalo en Safari o en tu navegador habitual, o elige «Abrir en el navegador» en el menú de {app} (•••).',
+  pageLink: 'Enlace a esta página',
   farcasterQrLabel: 'Código QR para iniciar sesión con Farcaster',
   farcasterScan:
     'Escanea este código con la cámara del teléfono o abre el enlace en la app de Farcaster y aprueba el inicio de sesión.',
   farcasterWaiting: 'Esperando tu aprobación en Farcaster…',
+  farcasterMiniAppWaiting: 'Aprueba el inicio de sesión en Farcaster…',
   farcasterSite:
     'Inicio de sesión en {site}. Tu app de Farcaster mostrará {wallet} como sitio: es la billetera de este sitio.',
   farcasterNewCode: 'Obtener un código nuevo',

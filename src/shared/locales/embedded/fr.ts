@@ -78,6 +78,8 @@ const fr: EmbeddedMessages = {
   frameWindowOpen: 'Continuez dans la fenêtre qui s’est ouverte. La fermer refuse la demande.',
   frameWindowBlocked:
     'Votre navigateur a bloqué la fenêtre. Autorisez les fenêtres pop-up pour ce site, puis réessayez.',
+  frameWindowApproved: 'Approuvé. Vous pouvez retourner sur {site}.',
+  frameWindowRejected: 'Refusé. Vous pouvez retourner sur {site}.',
   frameUnlimited: 'Illimité',
   frameYes: 'Oui',
   frameNo: 'Non',
@@ -157,14 +159,24 @@ const fr: EmbeddedMessages = {
   socialInvalid: 'Cette connexion n’est pas valide ou a expiré. Fermez cette fenêtre et recommencez.',
   'error.socialPopupClosed': 'La fenêtre de connexion a été fermée avant la connexion',
   'error.socialPopupBlocked':
-    'Le navigateur a bloqué la fenêtre de connexion : autorisez les fenêtres pop-up pour ce site',
+    'Votre navigateur a bloqué la fenêtre de connexion. Réessayez, ou autorisez les fenêtres pop-up pour ce site.',
   'error.socialDenied': 'Vous avez annulé la connexion sur {provider}',
   'error.socialFailed': '{provider} n’a pas pu vous connecter : réessayez',
   'error.socialUnavailable': 'La connexion avec {provider} n’est pas disponible ici',
+  socialRetry: 'Réessayer avec {provider}',
+  inAppSocialEmail:
+    'La connexion avec Google ou un autre compte ne fonctionne pas dans {app}. Utilisez votre e-mail ci-dessus, ou ouvrez cette page dans votre navigateur.',
+  inAppSocialOnly:
+    'La connexion avec Google ou un autre compte ne fonctionne pas dans {app}. Ouvrez cette page dans votre navigateur pour vous connecter.',
+  openInBrowser: 'Ouvrir dans votre navigateur',
+  inAppCopyHint:
+    'Copiez le lien et collez-le dans Safari ou votre navigateur habituel, ou choisissez « Ouvrir dans le navigateur » dans le menu de {app} (•••).',
+  pageLink: 'Lien vers cette page',
   farcasterQrLabel: 'Code QR pour se connecter avec Farcaster',
   farcasterScan:
     'Scannez ce code avec l’appareil photo de votre téléphone, ou ouvrez le lien dans l’app Farcaster, puis approuvez la connexion.',
   farcasterWaiting: 'En attente de votre approbation dans Farcaster…',
+  farcasterMiniAppWaiting: 'Approuvez la connexion dans Farcaster…',
   farcasterSite:
     'Connexion à {site}. Votre app Farcaster affichera {wallet} comme site : c’est le portefeuille de ce site.',
   farcasterNewCode: 'Obtenir un nouveau code',

@@ -75,6 +75,8 @@ const it: EmbeddedMessages = {
   frameReviewInWindow: 'Controlla in una nuova finestra',
   frameWindowOpen: 'Continua nella finestra che si è aperta. Chiudendola la richiesta viene rifiutata.',
   frameWindowBlocked: 'Il browser ha bloccato la finestra. Consenti i pop-up per questo sito e riprova.',
+  frameWindowApproved: 'Approvato. Puoi tornare su {site}.',
+  frameWindowRejected: 'Rifiutato. Puoi tornare su {site}.',
   frameUnlimited: 'Illimitato',
   frameYes: 'Sì',
   frameNo: 'No',
@@ -154,14 +156,24 @@ const it: EmbeddedMessages = {
   socialInvalid: 'Questo accesso non è valido o è scaduto. Chiudi questa finestra e ricomincia.',
   'error.socialPopupClosed': 'La finestra di accesso è stata chiusa prima dell’accesso',
   'error.socialPopupBlocked':
-    'Il browser ha bloccato la finestra di accesso: consenti i pop-up per questo sito',
+    'Il tuo browser ha bloccato la finestra di accesso. Riprova, oppure consenti i pop-up per questo sito.',
   'error.socialDenied': 'Hai annullato l’accesso su {provider}',
   'error.socialFailed': '{provider} non è riuscito a farti accedere: riprova',
   'error.socialUnavailable': 'L’accesso con {provider} non è disponibile qui',
+  socialRetry: 'Riprova con {provider}',
+  inAppSocialEmail:
+    'L’accesso con Google o un altro account non funziona all’interno di {app}. Usa la tua e-mail qui sopra, oppure apri questa pagina nel tuo browser.',
+  inAppSocialOnly:
+    'L’accesso con Google o un altro account non funziona all’interno di {app}. Apri questa pagina nel tuo browser per accedere.',
+  openInBrowser: 'Apri nel tuo browser',
+  inAppCopyHint:
+    'Copia il link e incollalo in Safari o nel browser che usi di solito, oppure scegli «Apri nel browser» nel menu di {app} (•••).',
+  pageLink: 'Link a questa pagina',
   farcasterQrLabel: 'Codice QR per accedere con Farcaster',
   farcasterScan:
     'Scansiona questo codice con la fotocamera del telefono, oppure apri il link nell’app Farcaster, e approva l’accesso.',
   farcasterWaiting: 'In attesa della tua approvazione in Farcaster…',
+  farcasterMiniAppWaiting: 'Approva l’accesso in Farcaster…',
   farcasterSite:
     'Accesso a {site}. La tua app Farcaster mostrerà {wallet} come sito: è il wallet di questo sito.',
   farcasterNewCode: 'Ottieni un nuovo codice',

@@ -75,6 +75,8 @@ const ja: EmbeddedMessages = {
   frameWindowOpen: '開いたウィンドウで続けてください。閉じるとリクエストは拒否されます。',
   frameWindowBlocked:
     'ブラウザがウィンドウをブロックしました。このサイトのポップアップを許可して、もう一度お試しください。',
+  frameWindowApproved: '承認しました。{site} に戻ってかまいません。',
+  frameWindowRejected: '拒否しました。{site} に戻ってかまいません。',
   frameUnlimited: '無制限',
   frameYes: 'はい',
   frameNo: 'いいえ',
@@ -155,14 +157,24 @@ const ja: EmbeddedMessages = {
   socialInvalid: 'このサインインは無効か期限切れです。このウィンドウを閉じて最初からやり直してください。',
   'error.socialPopupClosed': 'サインインする前にサインインウィンドウが閉じられました',
   'error.socialPopupBlocked':
-    'ブラウザーがサインインウィンドウをブロックしました。このサイトのポップアップを許可してください',
+    'ブラウザーがサインインウィンドウをブロックしました。もう一度試すか、このサイトのポップアップを許可してください。',
   'error.socialDenied': '{provider}でのサインインをキャンセルしました',
   'error.socialFailed': '{provider}でサインインできませんでした。もう一度お試しください',
   'error.socialUnavailable': '{provider}でのサインインはここでは利用できません',
+  socialRetry: '{provider}でもう一度試す',
+  inAppSocialEmail:
+    '{app}の中では、Google などのアカウントでのサインインは使えません。上のメールアドレスを使うか、このページをブラウザーで開いてください。',
+  inAppSocialOnly:
+    '{app}の中では、Google などのアカウントでのサインインは使えません。サインインするには、このページをブラウザーで開いてください。',
+  openInBrowser: 'ブラウザーで開く',
+  inAppCopyHint:
+    'リンクをコピーして Safari や普段使うブラウザーに貼り付けるか、{app}のメニュー（•••）から「ブラウザーで開く」を選んでください。',
+  pageLink: 'このページへのリンク',
   farcasterQrLabel: 'Farcasterでサインインするための QR コード',
   farcasterScan:
     'スマートフォンのカメラでこのコードを読み取るか、Farcasterアプリでリンクを開いて、サインインを承認してください。',
   farcasterWaiting: 'Farcasterでの承認を待っています…',
+  farcasterMiniAppWaiting: 'Farcaster でサインインを承認してください…',
   farcasterSite:
     '{site} へのサインインです。Farcaster アプリにはサイトとして {wallet} が表示されます。これはこのサイトのウォレットです。',
   farcasterNewCode: '新しいコードを取得',

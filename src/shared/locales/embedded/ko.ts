@@ -75,6 +75,8 @@ const ko: EmbeddedMessages = {
   frameReviewInWindow: '새 창에서 검토',
   frameWindowOpen: '열린 창에서 계속하세요. 창을 닫으면 요청이 거부됩니다.',
   frameWindowBlocked: '브라우저가 창을 차단했습니다. 이 사이트의 팝업을 허용한 뒤 다시 시도하세요.',
+  frameWindowApproved: '승인했습니다. {site}(으)로 돌아가도 됩니다.',
+  frameWindowRejected: '거부했습니다. {site}(으)로 돌아가도 됩니다.',
   frameUnlimited: '무제한',
   frameYes: '예',
   frameNo: '아니요',
@@ -151,13 +153,24 @@ const ko: EmbeddedMessages = {
   socialFailed: '로그인이 완료되지 않았습니다. 이 창을 닫고 다시 시도하세요.',
   socialInvalid: '이 로그인은 유효하지 않거나 만료되었습니다. 이 창을 닫고 처음부터 다시 시작하세요.',
   'error.socialPopupClosed': '로그인하기 전에 로그인 창이 닫혔습니다',
-  'error.socialPopupBlocked': '브라우저가 로그인 창을 차단했습니다: 이 사이트의 팝업을 허용하세요',
+  'error.socialPopupBlocked':
+    '브라우저가 로그인 창을 차단했습니다. 다시 시도하거나 이 사이트의 팝업을 허용하세요.',
   'error.socialDenied': '{provider}에서 로그인을 취소했습니다',
   'error.socialFailed': '{provider}에서 로그인하지 못했습니다: 다시 시도하세요',
   'error.socialUnavailable': '여기서는 {provider} 로그인을 사용할 수 없습니다',
+  socialRetry: '{provider}(으)로 다시 시도',
+  inAppSocialEmail:
+    '{app} 안에서는 Google 등 다른 계정으로 로그인할 수 없습니다. 위의 이메일을 사용하거나 이 페이지를 브라우저에서 여세요.',
+  inAppSocialOnly:
+    '{app} 안에서는 Google 등 다른 계정으로 로그인할 수 없습니다. 로그인하려면 이 페이지를 브라우저에서 여세요.',
+  openInBrowser: '브라우저에서 열기',
+  inAppCopyHint:
+    '링크를 복사해 Safari나 평소 쓰는 브라우저에 붙여 넣거나, {app} 메뉴(•••)에서 ‘브라우저에서 열기’를 선택하세요.',
+  pageLink: '이 페이지 링크',
   farcasterQrLabel: 'Farcaster로 로그인하는 QR 코드',
   farcasterScan: '휴대폰 카메라로 이 코드를 스캔하거나 Farcaster 앱에서 링크를 열고 로그인을 승인하세요.',
   farcasterWaiting: 'Farcaster에서 승인을 기다리는 중…',
+  farcasterMiniAppWaiting: 'Farcaster에서 로그인을 승인하세요…',
   farcasterSite:
     '{site}에 로그인합니다. Farcaster 앱에는 사이트로 {wallet}이(가) 표시됩니다. 이 사이트의 지갑입니다.',
   farcasterNewCode: '새 코드 받기',

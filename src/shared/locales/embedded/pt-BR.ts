@@ -75,6 +75,8 @@ const ptBR: EmbeddedMessages = {
   frameReviewInWindow: 'Revisar em uma nova janela',
   frameWindowOpen: 'Continue na janela que se abriu. Fechá-la rejeita a solicitação.',
   frameWindowBlocked: 'Seu navegador bloqueou a janela. Permita pop-ups para este site e tente novamente.',
+  frameWindowApproved: 'Aprovado. Você pode voltar para {site}.',
+  frameWindowRejected: 'Rejeitado. Você pode voltar para {site}.',
   frameUnlimited: 'Ilimitado',
   frameYes: 'Sim',
   frameNo: 'Não',
@@ -153,14 +155,25 @@ const ptBR: EmbeddedMessages = {
   socialFailed: 'A entrada não foi concluída. Feche esta janela e tente de novo.',
   socialInvalid: 'Esta entrada não é válida ou expirou. Feche esta janela e comece de novo.',
   'error.socialPopupClosed': 'A janela de entrada foi fechada antes de você entrar',
-  'error.socialPopupBlocked': 'O navegador bloqueou a janela de entrada: permita pop-ups para este site',
+  'error.socialPopupBlocked':
+    'Seu navegador bloqueou a janela de entrada. Tente de novo ou permita pop-ups para este site.',
   'error.socialDenied': 'Você cancelou a entrada em {provider}',
   'error.socialFailed': '{provider} não conseguiu fazer sua entrada: tente de novo',
   'error.socialUnavailable': 'A entrada com {provider} não está disponível aqui',
+  socialRetry: 'Tentar de novo com {provider}',
+  inAppSocialEmail:
+    'Entrar com o Google ou outra conta não funciona dentro do {app}. Use seu e-mail acima ou abra esta página no seu navegador.',
+  inAppSocialOnly:
+    'Entrar com o Google ou outra conta não funciona dentro do {app}. Abra esta página no seu navegador para entrar.',
+  openInBrowser: 'Abrir no seu navegador',
+  inAppCopyHint:
+    'Copie o link e cole no Safari ou no navegador que você usa, ou escolha “Abrir no navegador” no menu do {app} (•••).',
+  pageLink: 'Link desta página',
   farcasterQrLabel: 'Código QR para entrar com o Farcaster',
   farcasterScan:
     'Escaneie este código com a câmera do celular ou abra o link no app Farcaster e aprove a entrada.',
   farcasterWaiting: 'Aguardando sua aprovação no Farcaster…',
+  farcasterMiniAppWaiting: 'Aprove a entrada no Farcaster…',
   farcasterSite:
     'Entrando em {site}. Seu app Farcaster mostrará {wallet} como site: é a carteira deste site.',
   farcasterNewCode: 'Obter um novo código',

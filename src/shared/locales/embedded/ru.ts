@@ -80,6 +80,8 @@ const ru: EmbeddedMessages = {
   frameWindowOpen: 'Продолжите в открывшемся окне. Если закрыть его, запрос будет отклонён.',
   frameWindowBlocked:
     'Браузер заблокировал окно. Разрешите всплывающие окна для этого сайта и попробуйте снова.',
+  frameWindowApproved: 'Подтверждено. Можно вернуться на {site}.',
+  frameWindowRejected: 'Отклонено. Можно вернуться на {site}.',
   frameUnlimited: 'Без ограничений',
   frameYes: 'Да',
   frameNo: 'Нет',
@@ -158,14 +160,25 @@ const ru: EmbeddedMessages = {
   socialFailed: 'Вход не завершён. Закройте это окно и попробуйте снова.',
   socialInvalid: 'Этот вход недействителен или истёк. Закройте это окно и начните заново.',
   'error.socialPopupClosed': 'Окно входа закрыто до завершения входа',
-  'error.socialPopupBlocked': 'Браузер заблокировал окно входа: разрешите всплывающие окна для этого сайта',
+  'error.socialPopupBlocked':
+    'Ваш браузер заблокировал окно входа. Попробуйте ещё раз или разрешите всплывающие окна для этого сайта.',
   'error.socialDenied': 'Вы отменили вход в {provider}',
   'error.socialFailed': '{provider} не удалось выполнить вход: попробуйте снова',
   'error.socialUnavailable': 'Вход через {provider} здесь недоступен',
+  socialRetry: 'Попробовать ещё раз через {provider}',
+  inAppSocialEmail:
+    'Вход через Google или другой аккаунт не работает внутри {app}. Используйте e-mail выше или откройте эту страницу в своём браузере.',
+  inAppSocialOnly:
+    'Вход через Google или другой аккаунт не работает внутри {app}. Откройте эту страницу в своём браузере, чтобы войти.',
+  openInBrowser: 'Открыть в браузере',
+  inAppCopyHint:
+    'Скопируйте ссылку и вставьте её в Safari или в ваш обычный браузер либо выберите «Открыть в браузере» в меню {app} (•••).',
+  pageLink: 'Ссылка на эту страницу',
   farcasterQrLabel: 'QR-код для входа через Farcaster',
   farcasterScan:
     'Отсканируйте этот код камерой телефона или откройте ссылку в приложении Farcaster и подтвердите вход.',
   farcasterWaiting: 'Ожидаем вашего подтверждения в Farcaster…',
+  farcasterMiniAppWaiting: 'Подтвердите вход в Farcaster…',
   farcasterSite: 'Вход на {site}. Приложение Farcaster покажет {wallet} как сайт: это кошелёк этого сайта.',
   farcasterNewCode: 'Получить новый код',
   'error.farcasterExpired': 'Срок действия кода истёк: получите новый',

@@ -77,6 +77,8 @@ const tr: EmbeddedMessages = {
   frameWindowOpen: 'Açılan pencerede devam edin. Pencereyi kapatmak isteği reddeder.',
   frameWindowBlocked:
     'Tarayıcınız pencereyi engelledi. Bu site için açılır pencerelere izin verip yeniden deneyin.',
+  frameWindowApproved: 'Onaylandı. {site} sitesine dönebilirsiniz.',
+  frameWindowRejected: 'Reddedildi. {site} sitesine dönebilirsiniz.',
   frameUnlimited: 'Sınırsız',
   frameYes: 'Evet',
   frameNo: 'Hayır',
@@ -156,14 +158,24 @@ const tr: EmbeddedMessages = {
   socialInvalid: 'Bu giriş geçersiz veya süresi dolmuş. Bu pencereyi kapatıp yeniden başla.',
   'error.socialPopupClosed': 'Giriş penceresi giriş yapmadan kapatıldı',
   'error.socialPopupBlocked':
-    'Tarayıcı giriş penceresini engelledi: bu site için açılır pencerelere izin ver',
+    'Tarayıcın giriş penceresini engelledi. Tekrar dene veya bu site için açılır pencerelere izin ver.',
   'error.socialDenied': '{provider} girişini iptal ettin',
   'error.socialFailed': '{provider} girişini yapamadı: tekrar dene',
   'error.socialUnavailable': '{provider} ile giriş burada kullanılamıyor',
+  socialRetry: '{provider} ile tekrar dene',
+  inAppSocialEmail:
+    '{app} içinde Google veya başka bir hesapla giriş çalışmaz. Yukarıdaki e-postanı kullan veya bu sayfayı tarayıcında aç.',
+  inAppSocialOnly:
+    '{app} içinde Google veya başka bir hesapla giriş çalışmaz. Giriş yapmak için bu sayfayı tarayıcında aç.',
+  openInBrowser: 'Tarayıcında aç',
+  inAppCopyHint:
+    'Bağlantıyı kopyala ve Safari’ye ya da her zamanki tarayıcına yapıştır veya {app} menüsünde (•••) “Tarayıcıda aç”ı seç.',
+  pageLink: 'Bu sayfanın bağlantısı',
   farcasterQrLabel: 'Farcaster ile giriş yapmak için QR kodu',
   farcasterScan:
     'Bu kodu telefonunuzun kamerasıyla tarayın ya da bağlantıyı Farcaster uygulamasında açın ve girişi onaylayın.',
   farcasterWaiting: 'Farcaster’da onayınız bekleniyor…',
+  farcasterMiniAppWaiting: 'Girişi Farcaster’da onayla…',
   farcasterSite:
     '{site} için oturum açılıyor. Farcaster uygulamanız site olarak {wallet} gösterecek: bu, bu sitenin cüzdanı.',
   farcasterNewCode: 'Yeni kod al',

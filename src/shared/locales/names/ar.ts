@@ -22,6 +22,8 @@ const names: NamesMessages = {
   youGet: 'ستحصل على نحو {amount} {symbol} (الرسوم {fee})',
   continueToPayment: 'متابعة إلى الدفع',
   checkoutOpened: 'فُتحت صفحة الدفع في علامة تبويب جديدة. تصل رموزك إلى هنا بعد الدفع.',
+  checkoutBlocked: 'حظر متصفحك صفحة الدفع. افتحها بالزر أدناه؛ تصل رموزك إلى هنا بعد الدفع.',
+  openCheckout: 'افتح صفحة الدفع',
   purchaseArrived: 'وصل {amount} {symbol} إلى محفظتك',
   purchaseFailed: 'لم تكتمل عملية الدفع.',
   nameRuleError: 'اسم المحفظة: حروف وأرقام وشرطات، 4 أحرف على الأقل',

@@ -24,6 +24,9 @@ const names: NamesMessages = {
   continueToPayment: 'Weiter zur Zahlung',
   checkoutOpened:
     'Die Zahlungsseite ist in einem neuen Tab geöffnet. Deine Token kommen hier an, sobald du bezahlt hast.',
+  checkoutBlocked:
+    'Dein Browser hat die Zahlungsseite blockiert. Öffne sie mit der Schaltfläche unten; deine Token kommen hier an, sobald du bezahlt hast.',
+  openCheckout: 'Zahlungsseite öffnen',
   purchaseArrived: '{amount} {symbol} sind in deiner Wallet angekommen',
   purchaseFailed: 'Die Zahlung ist nicht durchgegangen.',
   nameRuleError: 'Wallet-Name: Buchstaben, Ziffern und Bindestriche, mindestens 4 Zeichen',

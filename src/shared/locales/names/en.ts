@@ -22,6 +22,9 @@ const names = {
   youGet: 'You get about {amount} {symbol} (fee {fee})',
   continueToPayment: 'Continue to payment',
   checkoutOpened: 'The payment page is open in a new tab. Your tokens arrive here once you pay.',
+  checkoutBlocked:
+    'Your browser blocked the payment page. Open it with the button below; your tokens arrive here once you pay.',
+  openCheckout: 'Open the payment page',
   purchaseArrived: '{amount} {symbol} arrived in your wallet',
   purchaseFailed: 'The payment did not go through.',
   nameRuleError: 'Wallet-side name: letters, digits and hyphens, at least 4 characters',

@@ -22,6 +22,9 @@ const names: NamesMessages = {
   youGet: 'Recibes unos {amount} {symbol} (comisión {fee})',
   continueToPayment: 'Continuar al pago',
   checkoutOpened: 'La página de pago está abierta en otra pestaña. Tus tokens llegan aquí cuando pagues.',
+  checkoutBlocked:
+    'Tu navegador bloqueó la página de pago. Ábrela con el botón de abajo; tus tokens llegan aquí cuando pagues.',
+  openCheckout: 'Abrir la página de pago',
   purchaseArrived: '{amount} {symbol} llegaron a tu wallet',
   purchaseFailed: 'El pago no se completó.',
   nameRuleError: 'Nombre del wallet: letras, dígitos y guiones, al menos 4 caracteres',

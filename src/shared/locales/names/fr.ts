@@ -24,6 +24,9 @@ const names: NamesMessages = {
   continueToPayment: 'Continuer vers le paiement',
   checkoutOpened:
     'La page de paiement est ouverte dans un nouvel onglet. Vos jetons arrivent ici après le paiement.',
+  checkoutBlocked:
+    'Votre navigateur a bloqué la page de paiement. Ouvrez-la avec le bouton ci-dessous ; vos jetons arrivent ici après le paiement.',
+  openCheckout: 'Ouvrir la page de paiement',
   purchaseArrived: '{amount} {symbol} sont arrivés dans votre wallet',
   purchaseFailed: 'Le paiement n’a pas abouti.',
   nameRuleError: 'Nom du wallet : lettres, chiffres et tirets, au moins 4 caractères',

@@ -23,6 +23,9 @@ const names: NamesMessages = {
   continueToPayment: 'Continua al pagamento',
   checkoutOpened:
     'La pagina di pagamento è aperta in una nuova scheda. I tuoi token arrivano qui dopo il pagamento.',
+  checkoutBlocked:
+    'Il tuo browser ha bloccato la pagina di pagamento. Aprila con il pulsante qui sotto; i tuoi token arrivano qui dopo il pagamento.',
+  openCheckout: 'Apri la pagina di pagamento',
   purchaseArrived: '{amount} {symbol} sono arrivati nel tuo wallet',
   purchaseFailed: 'Il pagamento non è andato a buon fine.',
   nameRuleError: 'Nome del wallet: lettere, cifre e trattini, almeno 4 caratteri',

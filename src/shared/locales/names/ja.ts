@@ -22,6 +22,9 @@ const names: NamesMessages = {
   youGet: '約 {amount} {symbol} を受け取ります (手数料 {fee})',
   continueToPayment: '支払いへ進む',
   checkoutOpened: '支払いページを新しいタブで開きました。支払い後、トークンがここに届きます。',
+  checkoutBlocked:
+    'ブラウザーが支払いページをブロックしました。下のボタンから開いてください。支払い後、トークンがここに届きます。',
+  openCheckout: '支払いページを開く',
   purchaseArrived: '{amount} {symbol} がウォレットに届きました',
   purchaseFailed: '支払いは完了しませんでした。',
   nameRuleError: 'ウォレット名: 英字、数字、ハイフンで 4 文字以上',

@@ -22,6 +22,9 @@ const names: NamesMessages = {
   youGet: '약 {amount} {symbol}을(를) 받습니다 (수수료 {fee})',
   continueToPayment: '결제 계속',
   checkoutOpened: '결제 페이지가 새 탭에서 열렸습니다. 결제 후 토큰이 여기에 도착합니다.',
+  checkoutBlocked:
+    '브라우저가 결제 페이지를 차단했습니다. 아래 버튼으로 여세요. 결제 후 토큰이 여기에 도착합니다.',
+  openCheckout: '결제 페이지 열기',
   purchaseArrived: '{amount} {symbol}이(가) 지갑에 도착했습니다',
   purchaseFailed: '결제가 완료되지 않았습니다.',
   nameRuleError: '지갑 이름: 문자, 숫자, 하이픈, 4자 이상',

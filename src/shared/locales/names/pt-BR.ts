@@ -23,6 +23,9 @@ const names: NamesMessages = {
   continueToPayment: 'Continuar para o pagamento',
   checkoutOpened:
     'A página de pagamento está aberta em outra aba. Seus tokens chegam aqui depois do pagamento.',
+  checkoutBlocked:
+    'Seu navegador bloqueou a página de pagamento. Abra-a com o botão abaixo; seus tokens chegam aqui depois do pagamento.',
+  openCheckout: 'Abrir a página de pagamento',
   purchaseArrived: '{amount} {symbol} chegaram à sua carteira',
   purchaseFailed: 'O pagamento não foi concluído.',
   nameRuleError: 'Nome da carteira: letras, dígitos e hifens, pelo menos 4 caracteres',

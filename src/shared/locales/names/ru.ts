@@ -22,6 +22,9 @@ const names: NamesMessages = {
   youGet: 'Вы получите около {amount} {symbol} (комиссия {fee})',
   continueToPayment: 'Перейти к оплате',
   checkoutOpened: 'Страница оплаты открыта в новой вкладке. Токены придут сюда после оплаты.',
+  checkoutBlocked:
+    'Ваш браузер заблокировал страницу оплаты. Откройте её кнопкой ниже; токены придут сюда после оплаты.',
+  openCheckout: 'Открыть страницу оплаты',
   purchaseArrived: '{amount} {symbol} поступили в ваш кошелёк',
   purchaseFailed: 'Платёж не прошёл.',
   nameRuleError: 'Имя кошелька: буквы, цифры и дефисы, не менее 4 символов',

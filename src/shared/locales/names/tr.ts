@@ -22,6 +22,9 @@ const names: NamesMessages = {
   youGet: 'Yaklaşık {amount} {symbol} alırsın (ücret {fee})',
   continueToPayment: 'Ödemeye devam et',
   checkoutOpened: 'Ödeme sayfası yeni sekmede açıldı. Ödeme yapınca tokenların buraya gelir.',
+  checkoutBlocked:
+    'Tarayıcın ödeme sayfasını engelledi. Aşağıdaki düğmeyle aç; ödeme yapınca tokenların buraya gelir.',
+  openCheckout: 'Ödeme sayfasını aç',
   purchaseArrived: '{amount} {symbol} cüzdanına ulaştı',
   purchaseFailed: 'Ödeme tamamlanmadı.',
   nameRuleError: 'Cüzdan adı: harf, rakam ve kısa çizgi, en az 4 karakter',

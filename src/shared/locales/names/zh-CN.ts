@@ -22,6 +22,8 @@ const names: NamesMessages = {
   youGet: '你将收到约 {amount} {symbol}（手续费 {fee}）',
   continueToPayment: '继续付款',
   checkoutOpened: '付款页面已在新标签页中打开。付款后代币会到账。',
+  checkoutBlocked: '你的浏览器拦截了付款页面。请用下方按钮打开；付款后代币会到账。',
+  openCheckout: '打开付款页面',
   purchaseArrived: '{amount} {symbol} 已到账',
   purchaseFailed: '付款未完成。',
   nameRuleError: '钱包名称：字母、数字和连字符，至少 4 个字符',
