@@ -162,14 +162,16 @@ export function createRpcForwarder(options: RpcForwarderOptions = {}): RpcForwar
       }
       // A kept-alive connection can be closed by the upstream (its idle timeout) just as a request is
       // written on it: the request then fails with ECONNRESET (or EPIPE) before the upstream read it.
-      // Sent once more on a new connection; a failure on a new connection is the upstream's.
+      // Sent once more on a connection of its own (not the pool's: the upstream closes its idle
+      // connections together, so the pool's next one is likely closed too); a failure on a new
+      // connection is the upstream's.
       const send = (retried: boolean) => {
         let responded = false
         const request = (secure ? httpsRequest : httpRequest)(
           url,
           {
             method: 'POST',
-            agent: secure ? httpsAgent : httpAgent,
+            agent: retried ? false : secure ? httpsAgent : httpAgent,
             signal: controller.signal,
             headers: {
               'content-type': 'application/json',

@@ -82,6 +82,25 @@ describe('the RPC proxy upstream client on kept-alive connections', () => {
     }
   })
 
+  test('behavior: the upstream closes every idle connection at once: the resend goes on a connection of its own, not the next stale one', async () => {
+    // Two kept-alive connections in the pool; both answer their first request and reset on later ones.
+    const server = await upstream((connection, request) =>
+      connection <= 2 && request >= 2 ? 'reset' : 'answer',
+    )
+    const own = createRpcForwarder()
+    try {
+      const forward = () =>
+        own.forward({ chainId: 'eip155:31337', upstreamUrl: server.url, body, timeoutMs: 5_000 })
+      await Promise.all([forward(), forward()])
+      assert.equal((await forward()).body, answer)
+      assert.equal(server.seen.length, 4)
+      assert.deepEqual(server.seen.at(-1), { connection: 3, request: 1 }, 'resent on a new connection')
+    } finally {
+      own.close()
+      await server.close()
+    }
+  })
+
   test('error: an upstream that resets a new connection fails at once, named, without a second try', async () => {
     const server = await upstream(() => 'reset')
     try {
