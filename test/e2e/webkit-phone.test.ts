@@ -99,18 +99,19 @@ describe('the core journeys on a phone in WebKit (MiniBrowser at 390 px, touch, 
   it('the sheet dragged down its header closes; the back gesture closes the dialog and the page stays', async () => {
     const url = new URL('/?demoWallet=off', stack.urls.demo).href
     await tab.goto(url)
+    // Waits for this opening's own history entry: after a close, the last opening's entry can still be
+    // the current one until the dialog's own back arrives (the next push waits for it).
+    let lastEntry: unknown
     const opened = async () => {
       await press(tab, 'wallet-button', 'button', /Connect Wallet/)
-      await until('the phone gestures armed', () =>
-        tab.evaluate(
-          () =>
-            typeof (history.state as Record<string, unknown> | null)?.walletModalEntry === 'string' &&
-            Boolean(
-              document
-                .querySelector('wallet-modal')
-                ?.shadowRoot?.querySelector('[part="panel"][data-draggable]'),
-            ),
-        ),
+      lastEntry = await until('the phone gestures armed', () =>
+        tab.evaluate((previous) => {
+          const entry = (history.state as Record<string, unknown> | null)?.walletModalEntry
+          const draggable = document
+            .querySelector('wallet-modal')
+            ?.shadowRoot?.querySelector('[part="panel"][data-draggable]')
+          return typeof entry === 'string' && entry !== previous && draggable ? entry : undefined
+        }, lastEntry),
       )
     }
     const closed = () =>
