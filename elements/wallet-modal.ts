@@ -46,31 +46,14 @@ const Base = elementBase(() => r2wc(ModalHost, { shadow: 'open' })) as unknown a
   new (): HTMLElement & { connectedCallback(): void; disconnectedCallback(): void }
 }
 
+// No @attr here: the attributes are the rows of WALLET_MODAL_ATTRIBUTES (elements/attribute-table.ts),
+// which the manifest takes them from (scripts/manifestPlugin.ts).
 /**
  * The wallet modal: connect, account, networks. One per page; a `<wallet-button>` adds one when
  * the page has none.
  *
  * @summary Wallet connection modal.
  * @tag wallet-modal
- *
- * @attr project-id - Project id at the companion service.
- * @attr api-url - URL of the companion service.
- * @attr relay-url - WalletConnect relay URL (default `wss://relay.walletconnect.org`, WalletConnect's public relay).
- * @attr walletconnect-project-id - Project id at WalletConnect Cloud, which the public relay requires; the relay gets `project-id` when unset.
- * @attr frame-url - URL of the embedded-wallet frame.
- * @attr frame-integrity - The frame build's published hash (`sha384-…`, `npm run frame:hash`): a frame page that does not match it is not loaded.
- * @attr networks - CAIP-2 network ids, comma separated (default `eip155:1`).
- * @attr default-network - The network selected before a wallet connects.
- * @attr {'light' | 'dark' | 'system'} theme - Colour scheme (default `system`).
- * @attr accent - Accent colour (a CSS colour).
- * @attr features - Features to enable: email, socials, farcaster, swaps, onramp, send, activity, names.
- * @attr socials - Social providers: google, github, apple, facebook, x, discord.
- * @attr {'eoa' | 'smartAccount'} default-account-type - The EVM account a new e-mail or social user starts on (default `eoa`); they switch on Account.
- * @attr {'off' | 'optional' | 'required'} siwx - Sign in with the wallet.
- * @attr locale - Language of the views (en, es, fr, de, pt-BR, it, ja, ko, zh-CN, ru, tr, ar); the browser's language when unset.
- * @attr {boolean} debug - Keep a client log in memory (about 1 MB, secrets removed) that `getLogs()` returns.
- * @attr {boolean} inline - Show the views in the page flow instead of a dialog; closing returns to Account or Connect.
- * @attr {boolean} announce - With the embedded wallet on, announce it to the page's dapps (EIP-6963, Wallet Standard); `off` does not (default on).
  *
  * @event wallet-connect - A wallet connected: `{address, caipAddress, chainId, namespace, connector}`, plus `accountType` and `smartAccountDeployed` for the embedded wallet.
  * @event wallet-disconnect - The wallet disconnected: `{namespace}`.
