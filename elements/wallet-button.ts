@@ -38,7 +38,13 @@ const Base = elementBase(() => r2wc(ButtonHost, { shadow: 'open', props: BUTTON_
  *
  * @cssproperty --wallet-accent - Accent colour.
  * @cssproperty --wallet-accent-foreground - Text on the accent colour.
+ * @cssproperty --wallet-foreground - Text colour when connected.
+ * @cssproperty --wallet-muted - Colour of the balance.
+ * @cssproperty --wallet-surface - Background when connected.
+ * @cssproperty --wallet-surface-hover - Background when connected and hovered.
+ * @cssproperty --wallet-border - Border colour when connected.
  * @cssproperty --wallet-font-family - Font family.
+ * @cssproperty --wallet-font-size - Base font size.
  */
 export class WalletButtonElement extends Base {
   declare label: WalletButtonAttributes['label']
