@@ -1,46 +1,31 @@
 /**
  * The elements as a framework's templates see them: attributes, the `config` property and the
  * `wallet-*` events, typed. The framework typings (`wallet-elements/react`, `/vue`, `/svelte`) are
- * built from these. Types only: nothing here runs.
+ * built from these; the attributes' types are read off the tables in `elements/attribute-table.ts`,
+ * so a new row there is typed here too. Types only: nothing here runs.
  * @module
  */
 import type { WalletEventMap } from '../src/core/events/types.ts'
-import type { ModalOptionsInput, SiwxMode } from '../src/protocol/config.ts'
+import type { ModalOptionsInput } from '../src/protocol/config.ts'
+import type { AttributeRow, WALLET_BUTTON_ATTRIBUTES, WALLET_MODAL_ATTRIBUTES } from './attribute-table.ts'
 
-/** The attributes of `<wallet-modal>` (see its documentation for each). */
-export interface WalletModalAttributes {
-  'project-id'?: string
-  'api-url'?: string
-  'relay-url'?: string
-  /** Project id at WalletConnect Cloud for the public relay (default: `project-id`). */
-  'walletconnect-project-id'?: string
-  'frame-url'?: string
-  /** `sha384-…`: the frame build's published hash (its integrity.json `frame`); a mismatch is not loaded. */
-  'frame-integrity'?: string
-  /** CAIP-2 ids, comma separated. */
-  networks?: string
-  'default-network'?: string
-  theme?: 'light' | 'dark' | 'system'
-  accent?: string
-  /** Comma separated: email, socials, farcaster, swaps, onramp, send, activity, names. */
-  features?: string
-  /** Comma separated: google, github, apple, facebook, x, discord. */
-  socials?: string
-  /** The EVM account a new embedded-wallet user starts on. */
-  'default-account-type'?: 'eoa' | 'smartAccount'
-  siwx?: SiwxMode
-  locale?: string
-  analytics?: 'true' | 'false' | 'on' | 'off' | ''
-  /** Keep a client log in memory for `getLogs()` (a support page reads it). */
-  debug?: 'true' | 'false' | 'on' | 'off' | ''
-  /** Show the views in the page flow instead of a dialog. */
-  inline?: 'true' | 'false' | 'on' | 'off' | ''
-  /** `off` keeps the embedded wallet off the page's EIP-6963 and Wallet Standard lists. */
-  announce?: 'true' | 'false' | 'on' | 'off' | ''
-  'featured-wallet-ids'?: string
-  'include-wallet-ids'?: string
-  'exclude-wallet-ids'?: string
+/** The text a flag attribute takes: present (empty), `true`/`on` or `false`/`off`. */
+type FlagAttributeValue = 'true' | 'false' | 'on' | 'off' | ''
+
+/** The text one attribute takes, from its row: one of its values, a flag, or any text. */
+type AttributeValue<Row extends AttributeRow> = Row extends { type: 'enum'; values: readonly (infer V)[] }
+  ? V
+  : Row extends { type: 'boolean' }
+    ? FlagAttributeValue
+    : string
+
+/** An element's attributes, all optional, from its table. */
+type AttributesOf<Table extends Record<string, AttributeRow>> = {
+  -readonly [Name in keyof Table]?: AttributeValue<Table[Name]>
 }
+
+/** The attributes of `<wallet-modal>` (each is described in `elements/attribute-table.ts`). */
+export type WalletModalAttributes = AttributesOf<typeof WALLET_MODAL_ATTRIBUTES>
 
 /** The properties of `<wallet-modal>` a template may set. */
 export interface WalletModalProperties {
@@ -48,13 +33,8 @@ export interface WalletModalProperties {
   config?: ModalOptionsInput
 }
 
-/** The attributes (also properties) of `<wallet-button>`. */
-export interface WalletButtonAttributes {
-  label?: string
-  size?: 'sm' | 'md' | 'lg'
-  balance?: 'show' | 'hide'
-  namespace?: 'eip155' | 'solana'
-}
+/** The attributes (also properties) of `<wallet-button>` (each is described in `elements/attribute-table.ts`). */
+export type WalletButtonAttributes = AttributesOf<typeof WALLET_BUTTON_ATTRIBUTES>
 
 /** A `wallet-*` event: a `CustomEvent` with the event's detail. */
 export type WalletEvent<K extends keyof WalletEventMap> = CustomEvent<WalletEventMap[K]>

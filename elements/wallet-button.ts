@@ -1,14 +1,30 @@
 import r2wc from '@r2wc/react-to-web-component'
 import { ButtonHost } from '../src/ui/button/ButtonHost.tsx'
+import type { WALLET_BUTTON_ATTRIBUTES } from './attribute-table.ts'
+import type { WalletButtonAttributes } from './attributes.ts'
 import { elementBase, upgradeProperties } from './base.ts'
 
-/** Attributes, also properties (r2wc reflects each property to its attribute). */
-const PROPS = { label: 'string', size: 'string', balance: 'string', namespace: 'string' } as const
+type Table = typeof WALLET_BUTTON_ATTRIBUTES
 
-const Base = elementBase(() => r2wc(ButtonHost, { shadow: 'open', props: PROPS })) as unknown as {
+/**
+ * The r2wc props: attributes, also properties (r2wc reflects each property to its attribute). The
+ * compiler holds them to the rows of the button's attribute table, one each; they are written out
+ * here because importing the table would ship its descriptions in the first paint.
+ * @internal
+ */
+export const BUTTON_PROPS = {
+  label: 'string',
+  size: 'string',
+  balance: 'string',
+  namespace: 'string',
+} as const satisfies { [Name in keyof Table as Table[Name]['property']]: 'string' }
+
+const Base = elementBase(() => r2wc(ButtonHost, { shadow: 'open', props: BUTTON_PROPS })) as unknown as {
   new (): HTMLElement & { connectedCallback(): void }
 }
 
+// No @attr here: the attributes are the rows of WALLET_BUTTON_ATTRIBUTES (elements/attribute-table.ts),
+// which the manifest takes them from (scripts/manifestPlugin.ts).
 /**
  * The connect button: "Connect Wallet", then the short address and balance. Opens the modal.
  * With no `<wallet-modal>` on the page, it adds one.
@@ -16,29 +32,30 @@ const Base = elementBase(() => r2wc(ButtonHost, { shadow: 'open', props: PROPS }
  * @summary Wallet connect button.
  * @tag wallet-button
  *
- * @attr label - Text while disconnected (default "Connect Wallet").
- * @attr {'sm' | 'md' | 'lg'} size - Size of the button.
- * @attr {'show' | 'hide'} balance - Whether to show the balance when connected (default show).
- * @attr {'eip155' | 'solana'} namespace - Which namespace's account to show.
- *
  * @csspart button - The button.
  * @csspart address - The short address.
  * @csspart balance - The balance.
  *
  * @cssproperty --wallet-accent - Accent colour.
  * @cssproperty --wallet-accent-foreground - Text on the accent colour.
+ * @cssproperty --wallet-foreground - Text colour when connected.
+ * @cssproperty --wallet-muted - Colour of the balance.
+ * @cssproperty --wallet-surface - Background when connected.
+ * @cssproperty --wallet-surface-hover - Background when connected and hovered.
+ * @cssproperty --wallet-border - Border colour when connected.
  * @cssproperty --wallet-font-family - Font family.
+ * @cssproperty --wallet-font-size - Base font size.
  */
 export class WalletButtonElement extends Base {
-  declare label: string | undefined
-  declare size: 'sm' | 'md' | 'lg' | undefined
-  declare balance: 'show' | 'hide' | undefined
-  declare namespace: 'eip155' | 'solana' | undefined
+  declare label: WalletButtonAttributes['label']
+  declare size: WalletButtonAttributes['size']
+  declare balance: WalletButtonAttributes['balance']
+  declare namespace: WalletButtonAttributes['namespace']
 
   constructor() {
     super()
     // A framework may have set these before this class was defined (before the script ran).
-    upgradeProperties(this, Object.keys(PROPS))
+    upgradeProperties(this, Object.keys(BUTTON_PROPS))
   }
 
   override connectedCallback(): void {

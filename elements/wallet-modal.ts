@@ -46,31 +46,14 @@ const Base = elementBase(() => r2wc(ModalHost, { shadow: 'open' })) as unknown a
   new (): HTMLElement & { connectedCallback(): void; disconnectedCallback(): void }
 }
 
+// No @attr here: the attributes are the rows of WALLET_MODAL_ATTRIBUTES (elements/attribute-table.ts),
+// which the manifest takes them from (scripts/manifestPlugin.ts).
 /**
  * The wallet modal: connect, account, networks. One per page; a `<wallet-button>` adds one when
  * the page has none.
  *
  * @summary Wallet connection modal.
  * @tag wallet-modal
- *
- * @attr project-id - Project id at the companion service.
- * @attr api-url - URL of the companion service.
- * @attr relay-url - WalletConnect relay URL (default `wss://relay.walletconnect.org`, WalletConnect's public relay).
- * @attr walletconnect-project-id - Project id at WalletConnect Cloud, which the public relay requires; the relay gets `project-id` when unset.
- * @attr frame-url - URL of the embedded-wallet frame.
- * @attr frame-integrity - The frame build's published hash (`sha384-…`, `npm run frame:hash`): a frame page that does not match it is not loaded.
- * @attr networks - CAIP-2 network ids, comma separated (default `eip155:1`).
- * @attr default-network - The network selected before a wallet connects.
- * @attr {'light' | 'dark' | 'system'} theme - Colour scheme (default `system`).
- * @attr accent - Accent colour (a CSS colour).
- * @attr features - Features to enable: email, socials, farcaster, swaps, onramp, send, activity, names.
- * @attr socials - Social providers: google, github, apple, facebook, x, discord.
- * @attr {'eoa' | 'smartAccount'} default-account-type - The EVM account a new e-mail or social user starts on (default `eoa`); they switch on Account.
- * @attr {'off' | 'optional' | 'required'} siwx - Sign in with the wallet.
- * @attr locale - Language of the views (en, es, fr, de, pt-BR, it, ja, ko, zh-CN, ru, tr, ar); the browser's language when unset.
- * @attr {boolean} debug - Keep a client log in memory (about 1 MB, secrets removed) that `getLogs()` returns.
- * @attr {boolean} inline - Show the views in the page flow instead of a dialog; closing returns to Account or Connect.
- * @attr {boolean} announce - With the embedded wallet on, announce it to the page's dapps (EIP-6963, Wallet Standard); `off` does not (default on).
  *
  * @event wallet-connect - A wallet connected: `{address, caipAddress, chainId, namespace, connector}`, plus `accountType` and `smartAccountDeployed` for the embedded wallet.
  * @event wallet-disconnect - The wallet disconnected: `{namespace}`.
@@ -87,18 +70,90 @@ const Base = elementBase(() => r2wc(ModalHost, { shadow: 'open' })) as unknown a
  * @csspart panel - The dialog panel.
  * @csspart header - The dialog header (stays put while the body scrolls).
  * @csspart body - The scrolling area under the header.
- * @csspart error - An error message (red, with an icon).
- * @csspart close-button - The close button.
  * @csspart back-button - The back button.
+ * @csspart close-button - The close button.
+ * @csspart alert - The alert above the view when the companion service refuses the site (a configuration error).
+ * @csspart error - An error message (red, with an icon).
+ * @csspart toast - The passing notice that balances could not be fetched.
  * @csspart wallet-list - The list of wallets.
  * @csspart wallet-item - One wallet in a list.
+ * @csspart all-wallets - The All wallets button on Connect.
+ * @csspart search - The wallet search field on AllWallets.
+ * @csspart qr - The pairing QR code.
+ * @csspart email-form - The e-mail sign-in form on Connect.
+ * @csspart code-form - The one-time code form.
+ * @csspart device-approval - The step that asks to approve a new device from the e-mail.
+ * @csspart passkey-login - The passkey sign-in button.
+ * @csspart social-logins - The social sign-in buttons.
+ * @csspart social-google - The Google sign-in button.
+ * @csspart social-github - The GitHub sign-in button.
+ * @csspart social-apple - The Apple sign-in button.
+ * @csspart social-facebook - The Facebook sign-in button.
+ * @csspart social-x - The X sign-in button.
+ * @csspart social-discord - The Discord sign-in button.
+ * @csspart social-retry - Try again, after the browser blocked a social sign-in's window.
+ * @csspart in-app-notice - The notice in an app's own browser, where social sign-in cannot finish.
+ * @csspart open-in-browser - Its way out: open the page in the browser, or copy the link.
+ * @csspart farcaster-login - The Farcaster sign-in button.
+ * @csspart farcaster - The Farcaster sign-in view.
+ * @csspart farcaster-site - The line naming the site that asks and the Farcaster domain.
+ * @csspart farcaster-open - The link that opens the Farcaster app.
+ * @csspart approval-frame - The area where the wallet frame shows a request to approve.
+ * @csspart account - The account summary.
+ * @csspart profile-name - The account's registered name.
+ * @csspart email - Who is signed in to the embedded wallet (the e-mail or a social username).
+ * @csspart user-image - The Farcaster profile picture beside the username.
+ * @csspart copy-button - The copy-address button.
+ * @csspart balance - The balance.
+ * @csspart total - The total value of the account in US dollars.
+ * @csspart token-list - The list of held tokens.
+ * @csspart other-accounts - The accounts of the other namespaces.
+ * @csspart network-button - The current-network button in Account.
+ * @csspart send-button - The Send button.
+ * @csspart swap-button - The Swap button.
+ * @csspart onramp-button - The Buy crypto button.
+ * @csspart name-actions - The name actions in Account.
+ * @csspart register-name-button - The Register name button (an account without a name).
+ * @csspart change-name-button - The Change name button (an account with a name).
+ * @csspart account-type - The account type of an embedded wallet and its switch.
+ * @csspart account-type-button - The button that switches the account type.
+ * @csspart smart-account-deployed - Whether the smart account is deployed yet.
+ * @csspart update-email-button - The Update e-mail button.
+ * @csspart update-email-form - The Update e-mail form.
+ * @csspart passkeys-button - The Passkeys button (the embedded wallet's passkeys).
+ * @csspart recovery-nag - The reminder to set up recovery for the embedded wallet.
+ * @csspart set-up-recovery-button - The reminder's Set up recovery button.
+ * @csspart export-wallet-button - The button that exports the embedded wallet.
+ * @csspart delete-wallet-button - The button that deletes the embedded wallet.
+ * @csspart permissions - The permissions the account granted.
+ * @csspart permission-list - The list of those permissions.
+ * @csspart activity-list - The list of transactions.
+ * @csspart activity-more - The button that loads more transactions.
+ * @csspart sign-out-everywhere-button - The Sign out everywhere button.
+ * @csspart disconnect-button - The Disconnect button.
  * @csspart network-list - The list of networks.
  * @csspart network-item - One network in a list.
- * @csspart account - The account summary.
- * @csspart balance - The balance.
- * @csspart copy-button - The copy-address button.
- * @csspart network-button - The current-network button in Account.
- * @csspart disconnect-button - The Disconnect button.
+ * @csspart send-form - The Send form.
+ * @csspart amount-value - The amount's value in US dollars, on Send.
+ * @csspart send-submit - The Send form's submit button.
+ * @csspart send-result - What Send shows once the transaction is sent.
+ * @csspart swap-form - The Swap form.
+ * @csspart switch-button - The button that swaps the two tokens on Swap.
+ * @csspart quote - The swap quote.
+ * @csspart swap-submit - The Swap form's submit button.
+ * @csspart swap-result - What Swap shows once the swap is done.
+ * @csspart onramp - The Buy crypto view.
+ * @csspart onramp-quote - The on-ramp quote.
+ * @csspart onramp-submit - The Buy crypto form's submit button.
+ * @csspart onramp-purchase - The purchase's status.
+ * @csspart onramp-open-checkout - The link to the provider's checkout when the browser blocked its window.
+ * @csspart onramp-done - The Done button once the purchase has started.
+ * @csspart register-name - The name registration form.
+ * @csspart name-suggestions - Names to take instead of a taken one.
+ * @csspart register-submit - The name registration's submit button.
+ * @csspart release-name-button - The button that releases the registered name.
+ * @csspart register-name-success - What shows once the name is registered.
+ * @csspart profile-image - The profile image form that follows a registration.
  *
  * @cssproperty --wallet-accent - Accent colour.
  * @cssproperty --wallet-accent-foreground - Text on the accent colour.
@@ -110,6 +165,7 @@ const Base = elementBase(() => r2wc(ModalHost, { shadow: 'open' })) as unknown a
  * @cssproperty --wallet-border - Border colour.
  * @cssproperty --wallet-control-border - Border colour of inputs and selects.
  * @cssproperty --wallet-danger - Error colour.
+ * @cssproperty --wallet-success - Success colour.
  * @cssproperty --wallet-overlay - Backdrop colour.
  * @cssproperty --wallet-radius - Panel corner radius.
  * @cssproperty --wallet-font-family - Font family.
