@@ -475,7 +475,16 @@ export async function walletConnectJourney(tab: EngineTab, stack: TestStack): Pr
   await modalShows(tab, /Copy link/)
   const uri = await until('the pairing link', () =>
     tab.evaluate(() => document.querySelector('wallet-modal')?.walletConfig.$pairing.get().uri),
-  )
+  ).catch(async (error: Error) => {
+    // Say what the pairing was doing instead (its status and error) and what the view showed.
+    const pairing = await tab.evaluate(() => {
+      const { uri: _uri, ...rest } = document.querySelector('wallet-modal')?.walletConfig.$pairing.get() ?? {}
+      return JSON.stringify(rest)
+    })
+    throw new Error(`${error.message}; the pairing: ${pairing}; the view: ${await modalText(tab)}`, {
+      cause: error,
+    })
+  })
   assert.match(uri, /^wc:[0-9a-f]{64}@2\?/)
   // The link pasted into the wallet's pairing field, as a person does with a copied link.
   const phone = await tab.openTab(new URL('/wallets/phone.html', stack.urls.demo).href)
