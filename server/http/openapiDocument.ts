@@ -182,10 +182,10 @@ export function openApiDocument(routes: readonly RegisteredRoute[], info: OpenAp
     }
 
     const errorBody = docs.errors ?? (jsonRpc ? api.jsonRpcFailure : api.apiErrorBody)
-    const error = (description: string): Json => ({
-      description,
-      content: { 'application/json': { schema: schemaRef(errorBody) } },
-    })
+    const error = (description: string): Json =>
+      errorBody === false
+        ? { description, content: { 'text/plain': {} } }
+        : { description, content: { 'application/json': { schema: schemaRef(errorBody) } } }
     const responses: Record<string, Json> = {}
     for (const [status, response] of Object.entries(docs.responses) as [string, ResponseDocs][]) {
       const type = response.type ?? 'application/json'
@@ -223,7 +223,8 @@ export function openApiDocument(routes: readonly RegisteredRoute[], info: OpenAp
     } else if (checksInput) addError('400', '`BAD_REQUEST` naming the `field` at fault.')
     if (project)
       addError('403', "`INVALID_APP_CONFIGURATION`: the `Origin` is not on the project's allow-list.")
-    responses.default = error('Any other error (rate limits answer 429 with `Retry-After`).')
+    if (errorBody !== false)
+      responses.default = error('Any other error (rate limits answer 429 with `Retry-After`).')
 
     const operation: Json = {
       operationId: operationId(registered.method, path),

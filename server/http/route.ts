@@ -56,8 +56,11 @@ export interface OperationDocs {
   projectId?: boolean
   /** Answers by status; errors in the shape of `errors` are added for the route's access rules. */
   responses: Readonly<Partial<Record<number, ResponseDocs>>>
-  /** The body of the route's error answers (`apiErrorBody` by default, JSON-RPC errors on `jsonRpc` routes). */
-  errors?: z.ZodMiniType
+  /**
+   * The body of the route's error answers: `apiErrorBody` by default, JSON-RPC errors on `jsonRpc`
+   * routes; `false` for pages, whose errors are plain text.
+   */
+  errors?: z.ZodMiniType | false
 }
 
 declare module 'fastify' {
