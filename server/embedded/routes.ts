@@ -125,7 +125,7 @@ const proofHeaderDocs: HeaderDocs[] = [
   },
 ]
 const sessionRefused = {
-  description: 'The session is missing, over, or its proof does not hold (or `INVALID_PROJECT_ID`).',
+  description: 'The session is missing or over, or its proof does not hold.',
 }
 
 /**
