@@ -21,6 +21,7 @@ import { registerAccess } from './http/access.ts'
 import { closeConnectionsOnClose } from './http/closing.ts'
 import { registerErrorHandling } from './http/errorHandler.ts'
 import { registerHealthRoute } from './http/health.ts'
+import { registerOpenApi } from './http/openapi.ts'
 import { createRateLimiter, rateLimitRules } from './http/rateLimit.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { type Maintenance, startMaintenance } from './maintenance.ts'
@@ -65,6 +66,20 @@ declare module 'fastify' {
   }
 }
 
+/** What `GET /openapi.json` says of the API as a whole (the routes say the rest). */
+const apiDescription = [
+  'The wallet catalogue, analytics, RPC and bundler proxies, sign-in, blockchain data, names, on-ramp and',
+  'paymaster API of the wallet-elements companion service, generated from the zod schemas its routes',
+  'check requests with.',
+  '',
+  "Project routes need `projectId`, `st` and `sv` in the query and an `Origin` on the project's",
+  'allow-list (requests without `Origin`, from servers, are allowed); public routes answer any origin.',
+  'Errors are `{ error: { code, message, field? } }` (JSON-RPC error responses on the RPC routes).',
+  '`HEAD` works wherever `GET` does, a trailing slash is optional, and CORS preflights (`OPTIONS`) are',
+  "answered on every path. The embedded wallet's API is on the wallet frame's own origin, described by",
+  "that origin's `/openapi.json`.",
+].join('\n')
+
 /**
  * Builds the companion service as a Fastify instance, ready for `inject` or `listen`: opens the database
  * (migrations and seed included) unless one is given, creates or updates the dev project, and registers
@@ -100,6 +115,11 @@ export async function buildApp(config: ServiceConfig, deps: AppDependencies = {}
       forceCloseConnections: 'idle',
     })
 
+    // First, so that it sees every route registered after it.
+    registerOpenApi(app, {
+      title: 'wallet-elements companion service',
+      description: apiDescription,
+    })
     closeConnectionsOnClose(app)
     app.decorate('database', database)
     if (ownsDatabase) app.addHook('onClose', async () => database.close())

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import type { AnalyticsEvent } from '../../src/protocol/api/index.ts'
-import { analyticsEvent, analyticsEventBatch, apiLimits } from '../../src/protocol/api/index.ts'
+import { analyticsRequestBody, apiLimits } from '../../src/protocol/api/index.ts'
 import type { Db } from '../db/database.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
-import { parseInput } from '../http/validation.ts'
+import { route } from '../http/route.ts'
 import { storeEvents } from './storeEvents.ts'
 
 /**
@@ -27,13 +26,25 @@ export function registerAnalyticsRoutes(
     }
   })
 
-  app.post(
-    '/e',
-    { config: { access: 'project' }, bodyLimit: apiLimits.maxAnalyticsBodyBytes },
-    async (request, reply) => {
-      const events: AnalyticsEvent[] = Array.isArray(request.body)
-        ? parseInput(analyticsEventBatch, request.body, 'body')
-        : [parseInput(analyticsEvent, request.body, 'body')]
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/e',
+      config: { access: 'project' },
+      bodyLimit: apiLimits.maxAnalyticsBodyBytes,
+      summary: 'Analytics events: one, or a batch',
+      description:
+        'Stored when the project has analytics on, dropped otherwise. Also takes the JSON as `text/plain`, ' +
+        'which is what `navigator.sendBeacon` sends without a preflight.',
+      tags: ['analytics'],
+      body: analyticsRequestBody,
+      bodyTypes: ['application/json', 'text/plain'],
+      responses: { 204: { description: 'Received (kept or not, as the project says).' } },
+    },
+    async (request, reply, input) => {
+      const body = input.body()
+      const events = Array.isArray(body) ? body : [body]
       const project = request.project
       const sdk = request.sdk
       if (!project || !sdk) throw new Error('The access hook did not run')

@@ -6,10 +6,18 @@ import type {
   AuthNonceResponse,
   JsonWebKeySet,
 } from '../../src/protocol/api/index.ts'
-import { authenticateRequest, authLimits } from '../../src/protocol/api/index.ts'
+import {
+  authErrorBody,
+  authenticateRequest,
+  authenticateResponse,
+  authLimits,
+  authMeResponse,
+  authNonceResponse,
+  jsonWebKeySet,
+} from '../../src/protocol/api/index.ts'
 import { addVary, projectOf } from '../http/access.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
-import { parseInput } from '../http/validation.ts'
+import { routes } from '../http/route.ts'
 import { hasHint } from './errors.ts'
 import type { AuthService } from './service.ts'
 
@@ -49,12 +57,19 @@ export function registerAuthRoutes(
     return reply.code(error.statusCode).header('cache-control', 'no-store').send(body)
   })
 
-  const config = { access: 'project' } as const
+  const route = routes(app, { tags: ['auth'], config: { access: 'project' }, errors: authErrorBody })
 
   // Every GET makes a nonce, so no HEAD twin.
-  app.get(
-    '/auth/v1/nonce',
-    { config, exposeHeadRoute: false },
+  route(
+    {
+      method: 'GET',
+      url: '/auth/v1/nonce',
+      exposeHeadRoute: false,
+      summary: 'A nonce for the sign-in message',
+      description:
+        'With the token that binds it to the project for 5 minutes: send it back with the signature.',
+      responses: { 200: { description: 'The nonce and its token.', schema: authNonceResponse } },
+    },
     async (request, reply): Promise<AuthNonceResponse> => {
       reply.header('cache-control', 'no-store')
       await limit(request, 'nonce')
@@ -62,31 +77,64 @@ export function registerAuthRoutes(
     },
   )
 
-  app.post(
-    '/auth/v1/authenticate',
-    { config, bodyLimit: authLimits.maxAuthenticateBodyBytes },
-    async (request, reply): Promise<AuthenticateResponse> => {
-      const body = parseInput(authenticateRequest, request.body, 'body')
+  route(
+    {
+      method: 'POST',
+      url: '/auth/v1/authenticate',
+      bodyLimit: authLimits.maxAuthenticateBodyBytes,
+      summary: 'Sign in with a signed message',
+      description: 'Checks the message, its nonce token and the signature, and opens a session.',
+      body: authenticateRequest,
+      responses: { 200: { description: 'The session token and the session.', schema: authenticateResponse } },
+    },
+    async (request, reply, input): Promise<AuthenticateResponse> => {
+      const body = input.body()
       reply.header('cache-control', 'no-store')
       await limit(request, 'authenticate')
       return auth.authenticate(projectOf(request), body, request.headers.origin)
     },
   )
 
-  app.get('/auth/v1/me', { config }, async (request, reply): Promise<AuthMeResponse> => {
-    reply.header('cache-control', 'no-store')
-    return auth.me(projectOf(request), request.headers.authorization)
-  })
+  route(
+    {
+      method: 'GET',
+      url: '/auth/v1/me',
+      security: ['sessionToken'],
+      summary: 'Who the session token belongs to',
+      responses: {
+        200: { description: "The signed-in account and the session's times.", schema: authMeResponse },
+      },
+    },
+    async (request, reply): Promise<AuthMeResponse> => {
+      reply.header('cache-control', 'no-store')
+      return auth.me(projectOf(request), request.headers.authorization)
+    },
+  )
 
-  app.post('/auth/v1/sign-out', { config }, async (request, reply) => {
-    await limit(request, 'sign-out')
-    await auth.signOut(projectOf(request), request.headers.authorization)
-    return reply.code(204).send()
-  })
+  route(
+    {
+      method: 'POST',
+      url: '/auth/v1/sign-out',
+      security: ['sessionToken'],
+      summary: 'End the session',
+      responses: { 204: { description: 'The session is over.' } },
+    },
+    async (request, reply) => {
+      await limit(request, 'sign-out')
+      await auth.signOut(projectOf(request), request.headers.authorization)
+      return reply.code(204).send()
+    },
+  )
 
-  app.get(
-    '/auth/v1/keys',
-    { config: { access: 'public' } },
+  route(
+    {
+      method: 'GET',
+      url: '/auth/v1/keys',
+      config: { access: 'public' },
+      summary: 'The keys session tokens are signed with (JWKS)',
+      description: "What a site's backend verifies session tokens with. Cached 5 minutes.",
+      responses: { 200: { description: 'The JSON Web Key Set.', schema: jsonWebKeySet } },
+    },
     async (_request, reply): Promise<JsonWebKeySet> => {
       reply.header('cache-control', 'public, max-age=300')
       return auth.jwks()

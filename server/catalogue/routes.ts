@@ -5,9 +5,17 @@ import type {
   OriginsResponse,
   ProjectConfigResponse,
 } from '../../src/protocol/api/index.ts'
-import { getWalletsQuery, type SocialProvider, socialProviders } from '../../src/protocol/api/index.ts'
+import {
+  analyticsConfigResponse,
+  getWalletsQuery,
+  getWalletsResponse,
+  originsResponse,
+  projectConfigResponse,
+  type SocialProvider,
+  socialProviders,
+} from '../../src/protocol/api/index.ts'
 import { projectOf } from '../http/access.ts'
-import { parseInput } from '../http/validation.ts'
+import { routes } from '../http/route.ts'
 import type { CatalogueReader } from './catalogueCache.ts'
 
 /**
@@ -22,25 +30,62 @@ export function registerCatalogueRoutes(
   catalogue: CatalogueReader,
   options: { socials?: readonly SocialProvider[] } = {},
 ): void {
-  const config = { access: 'project' } as const
+  const route = routes(app, { tags: ['catalogue'], config: { access: 'project' } })
   // The project's social providers that this service can sign in with (credentials and a frame).
   const served = new Set(options.socials ?? socialProviders)
 
-  app.get('/appkit/v1/config', { config }, async (request): Promise<ProjectConfigResponse> => {
-    const { features } = projectOf(request)
-    return { features: { ...features, socials: features.socials.filter((provider) => served.has(provider)) } }
-  })
+  route(
+    {
+      method: 'GET',
+      url: '/appkit/v1/config',
+      summary: 'What the service allows the project to use',
+      description:
+        'The modal turns a feature on only when the page asked for it and the service allows it. ' +
+        '`socials` lists the providers the service has credentials for.',
+      responses: { 200: { description: "The project's features.", schema: projectConfigResponse } },
+    },
+    async (request): Promise<ProjectConfigResponse> => {
+      const { features } = projectOf(request)
+      return {
+        features: { ...features, socials: features.socials.filter((provider) => served.has(provider)) },
+      }
+    },
+  )
 
-  app.get('/projects/v1/origins', { config }, async (request): Promise<OriginsResponse> => {
-    return { allowedOrigins: projectOf(request).origins }
-  })
+  route(
+    {
+      method: 'GET',
+      url: '/projects/v1/origins',
+      summary: "The project's allowed origins",
+      responses: { 200: { description: 'The allow-list, `*` patterns included.', schema: originsResponse } },
+    },
+    async (request): Promise<OriginsResponse> => ({ allowedOrigins: projectOf(request).origins }),
+  )
 
-  app.get('/getAnalyticsConfig', { config }, async (request): Promise<AnalyticsConfigResponse> => {
-    return { isAnalyticsEnabled: projectOf(request).analyticsEnabled }
-  })
+  route(
+    {
+      method: 'GET',
+      url: '/getAnalyticsConfig',
+      summary: 'Whether the project keeps analytics events',
+      responses: { 200: { description: 'The analytics switch.', schema: analyticsConfigResponse } },
+    },
+    async (request): Promise<AnalyticsConfigResponse> => ({
+      isAnalyticsEnabled: projectOf(request).analyticsEnabled,
+    }),
+  )
 
-  app.get('/getWallets', { config }, async (request): Promise<GetWalletsResponse> => {
-    const query = parseInput(getWalletsQuery, request.query, 'query')
-    return catalogue.getWallets(query)
-  })
+  route(
+    {
+      method: 'GET',
+      url: '/getWallets',
+      summary: 'One page of the wallet catalogue',
+      description:
+        '`include`, `exclude` and `chains` are comma-separated; `search` matches names without regard to case.',
+      query: getWalletsQuery,
+      responses: {
+        200: { description: 'The page and the number of matching wallets.', schema: getWalletsResponse },
+      },
+    },
+    async (_request, _reply, input): Promise<GetWalletsResponse> => catalogue.getWallets(input.query()),
+  )
 }

@@ -13,6 +13,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify'
+import * as z from 'zod/mini'
 import { withFrameConfig } from '../../src/protocol/embedded/frameIntegrity.ts'
 import { embeddedLimits, frameQuery } from '../../src/protocol/embedded/index.ts'
 import { SocialProviderSchema } from '../../src/protocol/rules.ts'
@@ -21,7 +22,9 @@ import type { ServiceDatabase } from '../db/database.ts'
 import type { EmbeddedWallet } from '../embedded/index.ts'
 import { embeddedWalletOn, registerEmbeddedRoutes } from '../embedded/routes.ts'
 import { closeConnectionsOnClose } from '../http/closing.ts'
+import { registerOpenApi } from '../http/openapi.ts'
 import { createRateLimiter, rateLimitRules } from '../http/rateLimit.ts'
+import { routes } from '../http/route.ts'
 import type { Logger } from '../logger.ts'
 import { createProjectResolver, type ProjectResolver } from '../projects/resolver.ts'
 import { frameAncestorPatterns, frameCsp, inlineScriptHashes } from './ancestors.ts'
@@ -63,6 +66,14 @@ export interface FrameAppDependencies {
   /** Called when the app closes (the wallet's mail connections, its RPC forwarder). */
   onClose?: () => void | Promise<void>
 }
+
+/** What the frame origin's `GET /openapi.json` says of it as a whole (the routes say the rest). */
+const frameDescription = [
+  "The wallet frame's own origin: its pages, and the embedded wallet's API, which answers the frame",
+  'only (requests from another origin are refused and CORS is never answered). Described here for',
+  'those who operate or audit the service; a site talks to the frame through the modal, never to this',
+  'API. Errors are `{ error: { code, message, field?, … } }`. `HEAD` works wherever `GET` does.',
+].join('\n')
 
 /** The frame's files are not where `FRAME_DIR` says (a configuration problem, reported in one line). */
 export class FrameNotBuiltError extends Error {
@@ -113,47 +124,82 @@ export async function buildFrameApp(
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
     forceCloseConnections: 'idle',
   })
+  // First, so that it sees every route registered after it.
+  registerOpenApi(app, { title: 'wallet-elements wallet frame', description: frameDescription })
   closeConnectionsOnClose(app)
   app.addHook('onRequest', async (_request, reply) => hardening(reply))
+  const pageRoute = routes(app, { tags: ['frame'], errors: false })
+  const html = (description: string) => ({ description, type: 'text/html' })
   const onClose = deps.onClose
   if (onClose) app.addHook('onClose', async () => onClose())
 
   // The frame page, per project: its allow-list in the CSP and in the page.
-  app.get('/', async (request, reply) => {
-    readableByAnySite(reply).header('cache-control', 'no-store')
-    const query = frameQuery.safeParse(request.query)
-    const project = query.success ? await projects.resolve(query.data.projectId) : null
-    if (!project || !embeddedWalletOn(project)) {
-      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
-      return reply.code(404).type('text/plain; charset=utf-8').send('Unknown project')
-    }
-    const origins = frameAncestorPatterns(project, config.environment === 'development')
-    const settings = { projectId: project.id, origins, frameOrigin }
-    return reply
-      .header('content-security-policy', frameCsp(origins, frameScripts))
-      .type('text/html; charset=utf-8')
-      .send(withFrameConfig(framePage, settings))
-  })
+  pageRoute(
+    {
+      method: 'GET',
+      url: '/',
+      summary: 'The frame page of a project',
+      description:
+        "Its `Content-Security-Policy` lets only the project's allowed sites frame it. Readable by any site, " +
+        "so a site can check it against the build's published hash (`frame-integrity`).",
+      query: frameQuery,
+      responses: {
+        200: html('The frame page.'),
+        404: { description: 'No such project, or its embedded wallet is off.' },
+      },
+    },
+    async (request, reply) => {
+      readableByAnySite(reply).header('cache-control', 'no-store')
+      const query = frameQuery.safeParse(request.query)
+      const project = query.success ? await projects.resolve(query.data.projectId) : null
+      if (!project || !embeddedWalletOn(project)) {
+        reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
+        return reply.code(404).type('text/plain; charset=utf-8').send('Unknown project')
+      }
+      const origins = frameAncestorPatterns(project, config.environment === 'development')
+      const settings = { projectId: project.id, origins, frameOrigin }
+      return reply
+        .header('content-security-policy', frameCsp(origins, frameScripts))
+        .type('text/html; charset=utf-8')
+        .send(withFrameConfig(framePage, settings))
+    },
+  )
 
   // The page a mailed approval link opens: never inside a frame.
-  app.get('/device', async (_request, reply) =>
-    readableByAnySite(reply)
-      .header('cache-control', 'no-store')
-      .header('content-security-policy', frameCsp([], deviceScripts))
-      .header('x-frame-options', 'DENY')
-      .type('text/html; charset=utf-8')
-      .send(devicePage),
+  pageRoute(
+    {
+      method: 'GET',
+      url: '/device',
+      summary: 'The page a mailed approval link opens',
+      description: 'Never inside a frame (`X-Frame-Options: DENY`).',
+      responses: { 200: html('The approval page.') },
+    },
+    async (_request, reply) =>
+      readableByAnySite(reply)
+        .header('cache-control', 'no-store')
+        .header('content-security-policy', frameCsp([], deviceScripts))
+        .header('x-frame-options', 'DENY')
+        .type('text/html; charset=utf-8')
+        .send(devicePage),
   )
 
   // The approval window the frame opens where the engine cannot say what is drawn (no IOv2: Firefox,
   // Safari), against clickjacking: a top-level window no page can restyle or cover, so never framed.
-  app.get('/approve', async (_request, reply) =>
-    readableByAnySite(reply)
-      .header('cache-control', 'no-store')
-      .header('content-security-policy', frameCsp([], approveScripts))
-      .header('x-frame-options', 'DENY')
-      .type('text/html; charset=utf-8')
-      .send(approvePage),
+  pageRoute(
+    {
+      method: 'GET',
+      url: '/approve',
+      summary: 'The approval window the frame opens where it cannot tell what is drawn over it',
+      description: 'A top-level window, never framed (`X-Frame-Options: DENY`).',
+      responses: { 200: html('The approval window.') },
+    },
+    async (_request, reply) =>
+      readableByAnySite(reply)
+        .header('cache-control', 'no-store')
+        .header('content-security-policy', frameCsp([], approveScripts))
+        .header('x-frame-options', 'DENY')
+        .type('text/html; charset=utf-8')
+        .send(approvePage),
   )
 
   // A social provider sends the person back here (GET, or Apple's form POST): the service finishes
@@ -165,6 +211,7 @@ export async function buildFrameApp(
     { parseAs: 'string', bodyLimit: 16_384 },
     (_request, body, done) => done(null, new URLSearchParams(body as string)),
   )
+  const callbackParams = z.object({ provider: SocialProviderSchema })
   const socialCallback = async (request: FastifyRequest, reply: FastifyReply) => {
     const provider = SocialProviderSchema.safeParse((request.params as { provider?: string }).provider)
     if (!provider.success) return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
@@ -182,8 +229,23 @@ export async function buildFrameApp(
       .type('text/html; charset=utf-8')
       .send(withFrameConfig(socialPage, outcome))
   }
-  app.get('/social/callback/:provider', socialCallback)
-  app.post('/social/callback/:provider', socialCallback)
+  pageRoute(
+    {
+      method: ['GET', 'POST'],
+      url: '/social/callback/:provider',
+      summary: 'Where a social provider sends the person back',
+      description:
+        "The provider's answer in the query (GET) or as a form (Apple's POST). The page tells the window that " +
+        'opened the sign-in, at its exact origin, that it is done.',
+      params: callbackParams,
+      responses: {
+        200: html('The sign-in is finished: the page tells the site.'),
+        400: html('The sign-in failed: the page says why.'),
+        404: { description: 'No such provider.' },
+      },
+    },
+    socialCallback,
+  )
 
   // Built assets: hashed names, so cached for a year; nothing outside the assets folder.
   app.get('/assets/*', async (request, reply) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TransactionsResponse } from '../../src/protocol/api/index.ts'
-import { transactionsQuery } from '../../src/protocol/api/index.ts'
+import { transactionsQuery, transactionsResponse } from '../../src/protocol/api/index.ts'
 import type { ChainReader } from '../blockchain/chainReader.ts'
 import { type DataLimits, dataRoutes } from '../blockchain/dataRoute.ts'
 import type { TokenLists } from '../blockchain/tokenLists.ts'
@@ -34,10 +34,19 @@ export interface HistoryRouteOptions {
 export function registerHistoryRoutes(app: FastifyInstance, options: HistoryRouteOptions): void {
   const { limits, db, tokenLists, reader, historySources = {}, bitcoin } = options
   const route = dataRoutes(app, limits)
-  route('transactions', transactionsQuery, (query): Promise<TransactionsResponse> => {
-    if (query.chainId.startsWith('solana:')) return solanaTransactionsPage(reader, tokenLists, query)
-    if (query.chainId.startsWith('bip122:'))
-      return bitcoinTransactionsPage(bitcoin?.nodes[query.chainId], query, bitcoin?.timeoutMs ?? 10_000)
-    return historySources[query.chainId]?.page(query) ?? transactionsPage(db, tokenLists, query)
-  })
+  route(
+    {
+      path: 'transactions',
+      summary: "An account's transactions, newest first",
+      description: 'One page; pass `next` back as `cursor` for the following one.',
+      query: transactionsQuery,
+      response: transactionsResponse,
+    },
+    (query): Promise<TransactionsResponse> => {
+      if (query.chainId.startsWith('solana:')) return solanaTransactionsPage(reader, tokenLists, query)
+      if (query.chainId.startsWith('bip122:'))
+        return bitcoinTransactionsPage(bitcoin?.nodes[query.chainId], query, bitcoin?.timeoutMs ?? 10_000)
+      return historySources[query.chainId]?.page(query) ?? transactionsPage(db, tokenLists, query)
+    },
+  )
 }

@@ -38,7 +38,7 @@ export function projectOf(request: FastifyRequest): Project {
   return request.project
 }
 
-const publicPrefixes = ['/healthz', '/getWalletImage/', '/public/', '/names/v1/gateway']
+const publicPrefixes = ['/healthz', '/openapi.json', '/getWalletImage/', '/public/', '/names/v1/gateway']
 
 /** Whether a path belongs to a public route (for preflights, which are not routed to it). */
 export function isPublicPath(path: string): boolean {

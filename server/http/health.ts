@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
-import type { HealthResponse } from '../../src/protocol/api/index.ts'
+import { type HealthResponse, healthResponse } from '../../src/protocol/api/index.ts'
 import type { ServiceDatabase } from '../db/database.ts'
+import { route } from './route.ts'
 
 const pingTimeoutMs = 2000
 
@@ -15,23 +16,39 @@ export function registerHealthRoute(app: FastifyInstance, database: ServiceDatab
   // Probes come every few seconds: log them only from warn up, unless the service is quieter still.
   const quieter = ['error', 'fatal', 'silent'] as const
   const logLevel = quieter.find((level) => level === app.log.level) ?? 'warn'
-  app.get('/healthz', { config: { access: 'public' }, logLevel }, async (request, reply) => {
-    let timer: NodeJS.Timeout | undefined
-    try {
-      await Promise.race([
-        database.ping(),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('Database ping timed out')), pingTimeoutMs)
-        }),
-      ])
-      const body: HealthResponse = { status: 'ok', database: 'ok' }
-      return reply.header('cache-control', 'no-store').send(body)
-    } catch (error) {
-      request.log.error({ err: error }, 'Health check failed')
-      const body: HealthResponse = { status: 'error', database: 'error' }
-      return reply.code(503).header('cache-control', 'no-store').send(body)
-    } finally {
-      clearTimeout(timer)
-    }
-  })
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/healthz',
+      config: { access: 'public' },
+      logLevel,
+      summary: 'Whether the service and its database answer',
+      description: 'For load balancers and orchestrators: never cached, not logged.',
+      tags: ['service'],
+      responses: {
+        200: { description: 'The service and its database answer.', schema: healthResponse },
+        503: { description: 'The database does not answer within 2 s.', schema: healthResponse },
+      },
+    },
+    async (request, reply) => {
+      let timer: NodeJS.Timeout | undefined
+      try {
+        await Promise.race([
+          database.ping(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error('Database ping timed out')), pingTimeoutMs)
+          }),
+        ])
+        const body: HealthResponse = { status: 'ok', database: 'ok' }
+        return reply.header('cache-control', 'no-store').send(body)
+      } catch (error) {
+        request.log.error({ err: error }, 'Health check failed')
+        const body: HealthResponse = { status: 'error', database: 'error' }
+        return reply.code(503).header('cache-control', 'no-store').send(body)
+      } finally {
+        clearTimeout(timer)
+      }
+    },
+  )
 }

@@ -47,8 +47,23 @@ export interface InputProblem {
 }
 
 /**
+ * The option of a union of one value and a list of them (one request or a batch) that has the value's
+ * shape: checked alone, its first problem names the field at fault, where the union would only say
+ * that no option matched. Any other schema as it is.
+ */
+function optionOfShape(schema: z.ZodMiniType, value: unknown): z.ZodMiniType {
+  const def = schema._zod.def as { type: string; options?: readonly z.ZodMiniType[] }
+  if (def.type !== 'union' || def.options === undefined) return schema
+  const lists = def.options.filter((option) => option._zod.def.type === 'array')
+  const others = def.options.filter((option) => option._zod.def.type !== 'array')
+  if (lists.length !== 1 || others.length !== 1) return schema
+  return (Array.isArray(value) ? lists[0] : others[0]) ?? schema
+}
+
+/**
  * Parses input with a shared schema: the typed value, or the first problem. Query and path fields are
- * named by their parameter alone (`chains`, not `chains[2]`).
+ * named by their parameter alone (`chains`, not `chains[2]`). A union of one value and a list of them
+ * is checked against the option of the value's shape.
  *
  * @example
  * const result = checkInput(jsonRpcRequest, entry, 'body')
@@ -58,8 +73,8 @@ export function checkInput<Schema extends z.ZodMiniType>(
   value: unknown,
   location: InputLocation,
 ): { success: true; data: z.output<Schema> } | { success: false; problem: InputProblem } {
-  const result = safeParse(schema, value)
-  if (result.success) return { success: true, data: result.data }
+  const result = safeParse(optionOfShape(schema, value), value)
+  if (result.success) return { success: true, data: result.data as z.output<Schema> }
   const issue = result.error.issues[0]
   const path = issue?.path ?? []
   const field = location === 'body' ? fieldName(path) : String(path[0] ?? '')

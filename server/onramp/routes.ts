@@ -11,8 +11,12 @@ import type {
 } from '../../src/protocol/api/index.ts'
 import {
   onrampLimitMessage,
+  onrampOptionsResponse,
+  onrampPurchaseResponse,
   onrampQuoteQuery,
+  onrampQuoteResponse,
   onrampUrlBody,
+  onrampUrlResponse,
   withinLimits,
 } from '../../src/protocol/api/index.ts'
 import { ONRAMP_DEFAULT_PAYMENT_CURRENCIES } from '../../src/protocol/constants.ts'
@@ -21,7 +25,7 @@ import { onrampPurchases } from '../db/schema.ts'
 import { ServiceError } from '../errors.ts'
 import { projectOf } from '../http/access.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
-import { parseInput } from '../http/validation.ts'
+import { routes } from '../http/route.ts'
 import type { OnrampProvider, ProviderCurrencies } from './provider.ts'
 import { isWebhookSigned } from './webhook.ts'
 
@@ -40,11 +44,14 @@ export interface OnrampRouteOptions {
 /** How far a webhook's timestamp may be from now. */
 export const WEBHOOK_TOLERANCE_MS = 5 * 60_000
 
+const purchaseParams = z.object({ id: z.uuid('Expected a purchase id') })
+
 const webhookBody = z.object({
   purchaseId: z.uuid(),
   status: z.enum(['completed', 'failed']),
   txHash: z.optional(z.string().check(z.regex(/^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/))),
 })
+const webhookResponse = z.object({ updated: z.int() })
 
 /**
  * The on-ramp API (`/onramp/v1/*`): options (purchase and payment currencies with method limits, SPEC
@@ -57,7 +64,16 @@ const webhookBody = z.object({
 export function registerOnrampRoutes(app: FastifyInstance, options: OnrampRouteOptions): void {
   const { db, provider, limits } = options
   const now = options.now ?? Date.now
-  const config = { access: 'project' } as const
+  const route = routes(app, { tags: ['onramp'], config: { access: 'project' } })
+  // What every project route may answer besides its own.
+  const refusals = {
+    403: { description: "`ONRAMP_DISABLED`: the project's `onramp` feature is off." },
+    503: { description: '`ONRAMP_NOT_CONFIGURED`: the operator configured no provider.' },
+  }
+  const unsold = {
+    description:
+      "`ONRAMP_CURRENCY_NOT_SUPPORTED` (not sold, or not on that network) or `ONRAMP_AMOUNT_OUT_OF_RANGE` (outside the payment method's limits).",
+  }
   let cached: { at: number; value: Promise<ProviderCurrencies> } | undefined
 
   function providerOrFail(): OnrampProvider {
@@ -125,68 +141,117 @@ export function registerOnrampRoutes(app: FastifyInstance, options: OnrampRouteO
       throw new ServiceError(403, 'ONRAMP_DISABLED', 'The on-ramp is turned off for this project')
   }
 
-  app.get('/onramp/v1/options', { config }, async (request): Promise<OnrampOptionsResponse> => {
-    await take(request, limits.rules.data)
-    return currencies()
-  })
+  route(
+    {
+      method: 'GET',
+      url: '/onramp/v1/options',
+      summary: 'What can be bought, and how it can be paid',
+      description: "Purchase currencies with their networks, payment currencies with each method's limits.",
+      responses: { ...refusals, 200: { description: 'The options.', schema: onrampOptionsResponse } },
+    },
+    async (request): Promise<OnrampOptionsResponse> => {
+      await take(request, limits.rules.data)
+      return currencies()
+    },
+  )
 
-  app.get('/onramp/v1/quote', { config }, async (request, reply): Promise<OnrampQuoteResponse> => {
-    const query = parseInput(onrampQuoteQuery, request.query, 'query')
-    await take(request, limits.rules.data)
-    reply.header('cache-control', 'no-store')
-    await checkQuery(query)
-    return providerOrFail().quote(query)
-  })
+  route(
+    {
+      method: 'GET',
+      url: '/onramp/v1/quote',
+      summary: 'A quote for a purchase',
+      query: onrampQuoteQuery,
+      responses: {
+        ...refusals,
+        200: { description: 'What the amount buys, the total and the fee.', schema: onrampQuoteResponse },
+        400: unsold,
+      },
+    },
+    async (request, reply, input): Promise<OnrampQuoteResponse> => {
+      const query = input.query()
+      await take(request, limits.rules.data)
+      reply.header('cache-control', 'no-store')
+      await checkQuery(query)
+      return providerOrFail().quote(query)
+    },
+  )
 
-  app.post('/onramp/v1/url', { config }, async (request, reply): Promise<OnrampUrlResponse> => {
-    const body = parseInput(onrampUrlBody, request.body, 'body')
-    await take(request, limits.rules.writes('onramp:url'))
-    reply.header('cache-control', 'no-store')
-    await checkQuery(body)
-    const source = providerOrFail()
-    const quote = await source.quote(body)
-    const [row] = await db
-      .insert(onrampPurchases)
-      .values({
-        projectId: projectOf(request).id,
-        provider: source.name,
-        address: body.address,
-        network: body.network,
-        purchaseCurrency: body.purchaseCurrency,
-        paymentCurrency: body.paymentCurrency,
-        paymentMethod: body.paymentMethod,
-        paymentAmount: body.amount,
-        purchaseAmount: quote.purchaseAmount.amount,
-      })
-      .returning({ id: onrampPurchases.id })
-    if (!row) throw new Error('The purchase was not recorded')
-    try {
-      const { url } = await source.checkout({ ...body, reference: row.id })
-      return { url, purchaseId: row.id }
-    } catch (error) {
-      await db.update(onrampPurchases).set({ status: 'failed' }).where(eq(onrampPurchases.id, row.id))
-      throw error
-    }
-  })
+  route(
+    {
+      method: 'POST',
+      url: '/onramp/v1/url',
+      summary: "The provider's checkout page for a purchase",
+      description: 'The purchase is recorded as `pending` first.',
+      body: onrampUrlBody,
+      responses: {
+        ...refusals,
+        200: { description: 'The checkout URL and the purchase id.', schema: onrampUrlResponse },
+        400: unsold,
+      },
+    },
+    async (request, reply, input): Promise<OnrampUrlResponse> => {
+      const body = input.body()
+      await take(request, limits.rules.writes('onramp:url'))
+      reply.header('cache-control', 'no-store')
+      await checkQuery(body)
+      const source = providerOrFail()
+      const quote = await source.quote(body)
+      const [row] = await db
+        .insert(onrampPurchases)
+        .values({
+          projectId: projectOf(request).id,
+          provider: source.name,
+          address: body.address,
+          network: body.network,
+          purchaseCurrency: body.purchaseCurrency,
+          paymentCurrency: body.paymentCurrency,
+          paymentMethod: body.paymentMethod,
+          paymentAmount: body.amount,
+          purchaseAmount: quote.purchaseAmount.amount,
+        })
+        .returning({ id: onrampPurchases.id })
+      if (!row) throw new Error('The purchase was not recorded')
+      try {
+        const { url } = await source.checkout({ ...body, reference: row.id })
+        return { url, purchaseId: row.id }
+      } catch (error) {
+        await db.update(onrampPurchases).set({ status: 'failed' }).where(eq(onrampPurchases.id, row.id))
+        throw error
+      }
+    },
+  )
 
-  app.get('/onramp/v1/purchases/:id', { config }, async (request, reply): Promise<OnrampPurchaseResponse> => {
-    const { id } = parseInput(z.object({ id: z.uuid('Expected a purchase id') }), request.params, 'path')
-    await take(request, limits.rules.data)
-    reply.header('cache-control', 'no-store')
-    const [row] = await db
-      .select()
-      .from(onrampPurchases)
-      .where(and(eq(onrampPurchases.id, id), eq(onrampPurchases.projectId, projectOf(request).id)))
-    if (!row) throw new ServiceError(404, 'NOT_FOUND', 'No such purchase', { field: 'id' })
-    return {
-      purchaseId: row.id,
-      status: row.status,
-      address: row.address,
-      network: row.network,
-      purchaseAmount: { amount: row.purchaseAmount, currency: row.purchaseCurrency },
-      txHash: row.txHash,
-    }
-  })
+  route(
+    {
+      method: 'GET',
+      url: '/onramp/v1/purchases/:id',
+      summary: "A purchase's status",
+      params: purchaseParams,
+      responses: {
+        ...refusals,
+        200: { description: 'The purchase (`completed` once delivered).', schema: onrampPurchaseResponse },
+        404: { description: '`NOT_FOUND`: the project has no such purchase.' },
+      },
+    },
+    async (request, reply, input): Promise<OnrampPurchaseResponse> => {
+      const { id } = input.params()
+      await take(request, limits.rules.data)
+      reply.header('cache-control', 'no-store')
+      const [row] = await db
+        .select()
+        .from(onrampPurchases)
+        .where(and(eq(onrampPurchases.id, id), eq(onrampPurchases.projectId, projectOf(request).id)))
+      if (!row) throw new ServiceError(404, 'NOT_FOUND', 'No such purchase', { field: 'id' })
+      return {
+        purchaseId: row.id,
+        status: row.status,
+        address: row.address,
+        network: row.network,
+        purchaseAmount: { amount: row.purchaseAmount, currency: row.purchaseCurrency },
+        txHash: row.txHash,
+      }
+    },
+  )
 
   // The provider's server calls this one: no project, no CORS; the HMAC of the raw body is the proof.
   app.register(async (scope) => {
@@ -195,36 +260,63 @@ export function registerOnrampRoutes(app: FastifyInstance, options: OnrampRouteO
       { parseAs: 'string', bodyLimit: 4096 },
       (_request, body, done) => done(null, body),
     )
-    scope.post('/onramp/v1/webhook', async (request, reply) => {
-      const secret = options.webhookSecret
-      const timestamp = String(request.headers['x-onramp-timestamp'] ?? '')
-      const signature = String(request.headers['x-onramp-signature'] ?? '')
-      const raw = typeof request.body === 'string' ? request.body : ''
-      const unauthorized = () =>
-        new ServiceError(401, 'BAD_REQUEST', 'The webhook signature is not valid', { field: 'signature' })
-      if (secret === null) throw unauthorized()
-      if (!isWebhookSigned(secret, timestamp, raw, signature)) throw unauthorized()
-      const sent = Number(timestamp)
-      if (!/^\d{1,16}$/.test(timestamp) || Math.abs(now() - sent) > WEBHOOK_TOLERANCE_MS) {
-        throw new ServiceError(401, 'BAD_REQUEST', 'The webhook timestamp is too old or in the future', {
-          field: 'timestamp',
-        })
-      }
-      let json: unknown
-      try {
-        json = JSON.parse(raw)
-      } catch {
-        throw new ServiceError(400, 'BAD_REQUEST', 'The body is not valid JSON', { field: 'body' })
-      }
-      const body = parseInput(webhookBody, json, 'body')
-      // Only a pending purchase moves: a replayed or late webhook changes nothing.
-      const updated = await db
-        .update(onrampPurchases)
-        .set({ status: body.status, txHash: body.txHash ?? null, updatedAt: new Date(now()) })
-        .where(and(eq(onrampPurchases.id, body.purchaseId), eq(onrampPurchases.status, 'pending')))
-        .returning({ id: onrampPurchases.id })
-      reply.header('cache-control', 'no-store')
-      return { updated: updated.length }
-    })
+    routes(scope, { tags: ['onramp'] })(
+      {
+        method: 'POST',
+        url: '/onramp/v1/webhook',
+        summary: "The provider's signed word that a purchase completed or failed",
+        description:
+          "Called by the provider's server, not a page: no project, no CORS. The HMAC of the timestamp and the raw " +
+          'body under `ONRAMP_WEBHOOK_SECRET` is the proof; only a pending purchase changes.',
+        body: webhookBody,
+        headers: [
+          {
+            name: 'x-onramp-timestamp',
+            description: 'When the provider signed, in ms since the epoch (within 5 minutes of now).',
+            required: true,
+          },
+          {
+            name: 'x-onramp-signature',
+            description: 'The HMAC of the timestamp and the raw body.',
+            required: true,
+          },
+        ],
+        responses: {
+          200: { description: 'How many purchases changed (0 or 1).', schema: webhookResponse },
+          401: { description: 'The signature or the timestamp is not valid.' },
+        },
+      },
+      async (request, reply, input) => {
+        const secret = options.webhookSecret
+        const timestamp = String(request.headers['x-onramp-timestamp'] ?? '')
+        const signature = String(request.headers['x-onramp-signature'] ?? '')
+        const raw = typeof request.body === 'string' ? request.body : ''
+        const unauthorized = () =>
+          new ServiceError(401, 'BAD_REQUEST', 'The webhook signature is not valid', { field: 'signature' })
+        if (secret === null) throw unauthorized()
+        if (!isWebhookSigned(secret, timestamp, raw, signature)) throw unauthorized()
+        const sent = Number(timestamp)
+        if (!/^\d{1,16}$/.test(timestamp) || Math.abs(now() - sent) > WEBHOOK_TOLERANCE_MS) {
+          throw new ServiceError(401, 'BAD_REQUEST', 'The webhook timestamp is too old or in the future', {
+            field: 'timestamp',
+          })
+        }
+        let json: unknown
+        try {
+          json = JSON.parse(raw)
+        } catch {
+          throw new ServiceError(400, 'BAD_REQUEST', 'The body is not valid JSON', { field: 'body' })
+        }
+        const body = input.body(json)
+        // Only a pending purchase moves: a replayed or late webhook changes nothing.
+        const updated = await db
+          .update(onrampPurchases)
+          .set({ status: body.status, txHash: body.txHash ?? null, updatedAt: new Date(now()) })
+          .where(and(eq(onrampPurchases.id, body.purchaseId), eq(onrampPurchases.status, 'pending')))
+          .returning({ id: onrampPurchases.id })
+        reply.header('cache-control', 'no-store')
+        return { updated: updated.length }
+      },
+    )
   })
 }

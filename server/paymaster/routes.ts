@@ -14,7 +14,7 @@ import {
 } from '../../src/protocol/api/index.ts'
 import { projectOf } from '../http/access.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
-import { parseInput } from '../http/validation.ts'
+import { route } from '../http/route.ts'
 import { PaymasterRefusal, type PaymasterService } from './sponsor.ts'
 
 /** How many requests one batch may hold. */
@@ -38,11 +38,28 @@ export interface PaymasterRouteOptions {
  */
 export function registerPaymasterRoutes(app: FastifyInstance, options: PaymasterRouteOptions): void {
   const { paymaster, limits } = options
-  app.post(
-    '/paymaster/v1',
-    { config: { access: 'project', sdkOptional: true, jsonRpc: true } },
-    async (request) => {
-      const payload = parseInput(body, request.body, 'body')
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/paymaster/v1',
+      config: { access: 'project', sdkOptional: true, jsonRpc: true },
+      summary: "The project's ERC-7677 paymaster service",
+      description:
+        `JSON-RPC 2.0: one request or a batch of up to ${MAX_PAYMASTER_BATCH}, of \`${paymasterMethods.join('` and `')}\`. ` +
+        'A refusal is a JSON-RPC error with the reason in words and `data.code`.',
+      tags: ['paymaster'],
+      body,
+      responses: {
+        200: {
+          description:
+            'A JSON-RPC response (`result` is a `paymasterResult`), or an array of them for a batch.',
+          type: 'application/json',
+        },
+      },
+    },
+    async (request, _reply, input) => {
+      const payload = input.body()
       const requests = Array.isArray(payload) ? payload : [payload]
       const projectId = projectOf(request).id
       await limits.limiter.take({ projectId, address: request.ip }, [

@@ -1,10 +1,17 @@
 import type { FastifyInstance } from 'fastify'
 import type { JsonRpcRequest } from '../../src/protocol/api/index.ts'
-import { apiLimits, jsonRpcErrorCodes, jsonRpcRequest, rpcQuery } from '../../src/protocol/api/index.ts'
+import {
+  apiLimits,
+  jsonRpcErrorCodes,
+  jsonRpcRequest,
+  jsonRpcRequestBody,
+  rpcQuery,
+} from '../../src/protocol/api/index.ts'
 import { badRequest, ServiceError } from '../errors.ts'
 import { projectOf } from '../http/access.ts'
 import type { RateLimiter, RateLimitRules } from '../http/rateLimit.ts'
-import { checkInput, parseInput } from '../http/validation.ts'
+import { route } from '../http/route.ts'
+import { checkInput } from '../http/validation.ts'
 import { type RpcForwarder, UpstreamError } from './forward.ts'
 import type { RpcMethodPolicy } from './methods.ts'
 
@@ -117,18 +124,36 @@ export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions
     done(null, body),
   )
 
-  app.post(
-    path,
+  const bundler = upstreamName === 'bundler'
+  route(
+    app,
     {
+      method: 'POST',
+      url: path,
       config: { access: 'project', sdkOptional: true, jsonRpc: true },
       bodyLimit: apiLimits.maxRpcBodyBytes,
+      summary: bundler
+        ? "JSON-RPC 2.0 to the network's ERC-4337 bundler"
+        : "JSON-RPC 2.0 to the network's node",
+      description:
+        `One request or a batch of up to ${apiLimits.maxRpcBatch}, forwarded as sent to the ${upstreamName} ` +
+        `of \`chainId\`. Methods off the ${proxyName}'s allow-list are answered here with -32601; ` +
+        'errors of the proxy itself are JSON-RPC error responses.',
+      tags: ['rpc'],
+      query: rpcQuery,
+      body: jsonRpcRequestBody,
+      responses: {
+        200: {
+          description: `The ${upstreamName}'s answer as it is: a JSON-RPC response, or an array of them for a batch.`,
+          type: 'application/json',
+        },
+        204: { description: 'The body held only notifications, all refused: nothing to answer.' },
+        502: { description: `\`UPSTREAM_ERROR\`: the ${upstreamName} failed.` },
+        504: { description: `\`UPSTREAM_TIMEOUT\`: the ${upstreamName} did not answer in time.` },
+      },
     },
-    async (request, reply) => {
-      const { chainId } = parseInput(
-        rpcQuery,
-        { chainId: (request.query as Record<string, unknown>).chainId },
-        'query',
-      )
+    async (request, reply, input) => {
+      const { chainId } = input.query({ chainId: (request.query as Record<string, unknown>).chainId })
       const upstreamUrl = options.upstreams[chainId]
       if (upstreamUrl === undefined) {
         throw badRequest(
@@ -147,6 +172,8 @@ export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions
         })
       }
       const isBatch = Array.isArray(payload)
+      // The body is text (forwarded untouched), parsed here: a batch's entries are checked one by one with
+      // the batch option of `jsonRpcRequestBody`, so a refusal names the request at fault by its index.
       let requests: JsonRpcRequest[]
       if (Array.isArray(payload)) {
         if (payload.length > apiLimits.maxRpcBatch) {
@@ -171,7 +198,8 @@ export function registerRpcRoutes(app: FastifyInstance, options: RpcRouteOptions
           )
         })
       } else {
-        requests = [parseInput(jsonRpcRequest, payload, 'body')]
+        // Not an array: checked against the union's one-request option.
+        requests = [input.body(payload) as JsonRpcRequest]
       }
 
       await options.limits.limiter.take({ projectId: projectOf(request).id, address: request.ip }, [

@@ -1,13 +1,9 @@
 // The frame wallet's state: the session (token, user) and the network requests go to.
-import * as z from 'zod/mini'
 import type { CaipNetworkId } from '../protocol/caip.ts'
 import type { CustodyMode, EmbeddedUser, WalletKeyState } from '../protocol/embedded/index.ts'
-import { embeddedNetworksResponse, embeddedUser, walletKeyState } from '../protocol/embedded/index.ts'
+import { embeddedNetworksResponse, meResponse } from '../protocol/embedded/index.ts'
 import { actionNotAllowed, FrameFailure, isSessionEnded } from './failure.ts'
 import type { FrameWalletDependencies } from './walletTypes.ts'
-
-/** Answer of `GET me`: the user once their keys exist, and where the keys stand. */
-export const meResponse = z.object({ user: z.optional(embeddedUser), keys: z.optional(walletKeyState) })
 
 /**
  * The session the frame holds (its token never leaves it), the user it belongs to and the network

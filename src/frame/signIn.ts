@@ -8,6 +8,7 @@ import {
   emailVerifyResponse,
   farcasterMiniAppStartResponse,
   farcasterStartResponse,
+  meResponse,
   sessionResponse,
   socialStartResponse,
 } from '../protocol/embedded/index.ts'
@@ -15,7 +16,6 @@ import { ApiError } from './api.ts'
 import { actionNotAllowed, FrameFailure } from './failure.ts'
 import type { Keyring } from './keyring.ts'
 import type { FrameSession } from './session.ts'
-import { meResponse } from './session.ts'
 import type { FrameHandlers, FrameWalletDependencies } from './walletTypes.ts'
 
 /**

@@ -23,6 +23,10 @@ export const sessionResponse = z.object({
 })
 export type SessionResponse = z.infer<typeof sessionResponse>
 
+/** Answer of `GET /embedded/v1/me`: the user once their keys exist, and where the keys stand. */
+export const meResponse = z.object({ user: z.optional(embeddedUser), keys: z.optional(walletKeyState) })
+export type MeResponse = z.infer<typeof meResponse>
+
 /**
  * Answer of `POST /embedded/v1/email/verify`: a session, or (a known address on a browser it never
  * approved, after the code was proven) VERIFY_DEVICE with the approval's id and the code to type on
