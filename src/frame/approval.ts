@@ -183,9 +183,13 @@ export function createApprovalUi(options: {
       }
       const height = () => Math.ceil(panel.getBoundingClientRect().height)
       options.notify({ type: 'APPROVAL_SHOW', payload: { height: height() } })
-      observer = new ResizeObserver(() =>
-        options.notify({ type: 'APPROVAL_RESIZE', payload: { height: height() } }),
-      )
+      observer = new ResizeObserver(() => {
+        // The frame is laid over the modal only after APPROVAL_SHOW (hidden, nothing in it can take
+        // focus): once it has its size, the heading gets the focus asked for, unless something has it.
+        const active = document.activeElement
+        if (title.isConnected && (!active || active === document.body)) title.focus({ preventScroll: true })
+        options.notify({ type: 'APPROVAL_RESIZE', payload: { height: height() } })
+      })
       observer.observe(panel)
       focusAtTop(title)
     })
