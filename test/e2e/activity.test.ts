@@ -154,7 +154,9 @@ describe('Activity on Account end to end', { timeout: 180_000 }, () => {
     await indexed()
     await modal().getByRole('button', { name: 'Done' }).click()
     await modal().getByRole('heading', { name: 'Activity' }).waitFor()
-    await rows().first().waitFor()
+    // The list may first show what was read before the last two landed, then refresh while open:
+    // the order is checked once the newest is there.
+    await modal().locator(`[data-transaction="${hashes[1]}"]`).waitFor()
     const [usdc, swap, send] = [rows().nth(0), rows().nth(1), rows().nth(2)]
     assert.equal(await usdc.getAttribute('data-transaction'), hashes[1])
     assert.equal(await swap.getAttribute('data-transaction'), hashes[0])
