@@ -165,6 +165,15 @@ export async function buildFrameApp(
     },
   )
 
+  /** A page of the frame's origin that is a top-level window, never framed (no page can cover it). */
+  const sendTopLevelPage = (reply: FastifyReply, scripts: Parameters<typeof frameCsp>[1], page: string) =>
+    readableByAnySite(reply)
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', frameCsp([], scripts))
+      .header('x-frame-options', 'DENY')
+      .type('text/html; charset=utf-8')
+      .send(page)
+
   // The page a mailed approval link opens: never inside a frame.
   pageRoute(
     {
@@ -174,13 +183,7 @@ export async function buildFrameApp(
       description: 'Never inside a frame (`X-Frame-Options: DENY`).',
       responses: { 200: html('The approval page.') },
     },
-    async (_request, reply) =>
-      readableByAnySite(reply)
-        .header('cache-control', 'no-store')
-        .header('content-security-policy', frameCsp([], deviceScripts))
-        .header('x-frame-options', 'DENY')
-        .type('text/html; charset=utf-8')
-        .send(devicePage),
+    async (_request, reply) => sendTopLevelPage(reply, deviceScripts, devicePage),
   )
 
   // The approval window the frame opens where the engine cannot say what is drawn (no IOv2: Firefox,
@@ -193,13 +196,7 @@ export async function buildFrameApp(
       description: 'A top-level window, never framed (`X-Frame-Options: DENY`).',
       responses: { 200: html('The approval window.') },
     },
-    async (_request, reply) =>
-      readableByAnySite(reply)
-        .header('cache-control', 'no-store')
-        .header('content-security-policy', frameCsp([], approveScripts))
-        .header('x-frame-options', 'DENY')
-        .type('text/html; charset=utf-8')
-        .send(approvePage),
+    async (_request, reply) => sendTopLevelPage(reply, approveScripts, approvePage),
   )
 
   // A social provider sends the person back here (GET, or Apple's form POST): the service finishes
