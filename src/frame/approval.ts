@@ -1,7 +1,7 @@
 import type { ApprovalPreview, FrameNotice } from '../protocol/embedded/index.ts'
 import { approvalContent } from './approvalContent.ts'
 import { type ApprovalWindow, openApprovalWindow } from './approvalWindow.ts'
-import { focusAtTop, h } from './dom.ts'
+import { focusAtTop, focusIfUnclaimed, h } from './dom.ts'
 import { userRejected } from './failure.ts'
 import type { Strings } from './strings.ts'
 import { tracksVisibility, watchVisibility } from './visibility.ts'
@@ -184,10 +184,9 @@ export function createApprovalUi(options: {
       const height = () => Math.ceil(panel.getBoundingClientRect().height)
       options.notify({ type: 'APPROVAL_SHOW', payload: { height: height() } })
       observer = new ResizeObserver(() => {
-        // The frame is laid over the modal only after APPROVAL_SHOW (hidden, nothing in it can take
-        // focus): once it has its size, the heading gets the focus asked for, unless something has it.
-        const active = document.activeElement
-        if (title.isConnected && (!active || active === document.body)) title.focus({ preventScroll: true })
+        // The frame is laid over the modal only after APPROVAL_SHOW: once it has its size, the heading
+        // gets the focus asked for.
+        focusIfUnclaimed(title)
         options.notify({ type: 'APPROVAL_RESIZE', payload: { height: height() } })
       })
       observer.observe(panel)

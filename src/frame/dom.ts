@@ -35,3 +35,16 @@ export function focusAtTop(heading: HTMLElement): void {
   for (let element = heading.parentElement; element; element = element.parentElement) element.scrollTop = 0
   heading.ownerDocument.scrollingElement?.scrollTo(0, 0)
 }
+
+/**
+ * Focuses `target` (without scrolling) unless something else has the focus: a focus asked while the
+ * frame was still hidden (before the modal laid it over its view) did not take, and is asked again
+ * once the frame is shown or gets its size.
+ *
+ * @example
+ * new ResizeObserver(() => focusIfUnclaimed(title)).observe(panel)
+ */
+export function focusIfUnclaimed(target: HTMLElement | undefined): void {
+  const active = document.activeElement
+  if (target?.isConnected && (!active || active === document.body)) target.focus({ preventScroll: true })
+}

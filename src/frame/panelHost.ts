@@ -1,5 +1,6 @@
 // How a frame view shows its panels over the modal: APPROVAL_SHOW, RESIZE and HIDE with the height it needs.
 import type { FrameNotice } from '../protocol/embedded/index.ts'
+import { focusIfUnclaimed } from './dom.ts'
 
 /**
  * The modal shows the frame on APPROVAL_SHOW and takes it away on APPROVAL_HIDE; in between the frame
@@ -18,10 +19,7 @@ export function createPanelHost(options: { root: HTMLElement; notify: (notice: F
   let target: HTMLElement | undefined
   // The frame is laid over the modal's view only after APPROVAL_SHOW: a focus asked before may not
   // take, so it is asked again when the frame gets focus or its size, while nothing else has it.
-  const refocus = () => {
-    const active = document.activeElement
-    if (target?.isConnected && (!active || active === document.body)) target.focus({ preventScroll: true })
-  }
+  const refocus = () => focusIfUnclaimed(target)
   window.addEventListener('focus', refocus)
   return {
     draw(panel: HTMLElement, first: boolean, focus?: HTMLElement) {
